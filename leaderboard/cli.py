@@ -1,0 +1,20 @@
+"""The ``hegemon`` command line: one typer app gathering the referee's and the league's commands."""
+
+from __future__ import annotations
+
+import typer
+
+from referee import cli as referee_cli
+
+app = typer.Typer(
+    name="hegemon",
+    help="A tournament referee and bot arena for the Risk family of world-conquest games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+referee_cli.register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,136 @@
+"""Actions: what a player answers to its pending decision, and their compact record form.
+
+Each action serialises to a short JSON list, e.g. ``["attack", 12, 14, 3]``; that form is what
+game records store and what :func:`action_from_list` reads back (validating its shape, never
+trusting it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+
+class ActionFormatError(ValueError):
+    """A serialised action that is not of any action's shape."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Take a free territory during a ``claim`` set-up."""
+    territory: int
+    tag: ClassVar[str] = "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put armies on own territories: ``((territory, armies), ...)`` summing to the armies due."""
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "place"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Trade three cards as a set. ``bonus_territory`` picks which pictured own territory gets
+    the territory bonus when several could (-1: the first one)."""
+    cards: tuple[int, int, int]
+    bonus_territory: int = -1
+    tag: ClassVar[str] = "trade"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Roll ``dice`` dice from ``source`` against the neighbouring enemy ``target``."""
+    source: int
+    target: int
+    dice: int
+    tag: ClassVar[str] = "attack"
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Roll ``dice`` dice in defence."""
+    dice: int
+    tag: ClassVar[str] = "defend"
+
+
+@dataclass(frozen=True, slots=True)
+class Occupy:
+    """Move ``armies`` into the territory just conquered."""
+    armies: int
+    tag: ClassVar[str] = "occupy"
+
+
+@dataclass(frozen=True, slots=True)
+class Fortify:
+    """Move ``armies`` from ``source`` to ``target`` (one move a turn)."""
+    source: int
+    target: int
+    armies: int
+    tag: ClassVar[str] = "fortify"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline: trade no set, stop attacking, or skip the fortify move."""
+    tag: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Not a player's move: the referee removes ``player`` from the game (a fault)."""
+    player: int
+    reason: str
+    tag: ClassVar[str] = "forfeit"
+
+
+Action = Union[Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Forfeit]
+
+
+def action_to_list(action: Action) -> list[Any]:
+    """The compact record form of an action."""
+    t = type(action)
+    if t is Place:
+        return ["place", [list(p) for p in action.placements]]
+    if t is Trade:
+        return ["trade", list(action.cards), action.bonus_territory]
+    if t is Pass:
+        return ["pass"]
+    return [action.tag, *(getattr(action, f) for f in action.__slots__)]
+
+
+def _ints(values: list[Any], count: int, what: str) -> list[int]:
+    if len(values) != count or any(type(v) is not int for v in values):
+        raise ActionFormatError(f"{what} needs {count} whole number(s), got {values!r}")
+    return values
+
+
+def action_from_list(data: Any) -> Action:
+    """Rebuild an action from its record form; raises :class:`ActionFormatError` on any other shape."""
+    if not isinstance(data, list) or not data or not isinstance(data[0], str):
+        raise ActionFormatError(f"an action must be a list starting with its name, got {data!r}")
+    tag, args = data[0], data[1:]
+    if tag == "claim":
+        return Claim(*_ints(args, 1, tag))
+    if tag == "place":
+        if len(args) != 1 or not isinstance(args[0], list):
+            raise ActionFormatError(f"place needs a list of [territory, armies], got {args!r}")
+        return Place(tuple(tuple(_ints(p if isinstance(p, list) else [p], 2, "a placement"))
+                           for p in args[0]))
+    if tag == "trade":
+        if len(args) != 2 or not isinstance(args[0], list):
+            raise ActionFormatError(f"trade needs [cards, bonus_territory], got {args!r}")
+        return Trade(tuple(_ints(args[0], 3, "trade cards")), *_ints(args[1:], 1, "bonus territory"))
+    if tag == "attack":
+        return Attack(*_ints(args, 3, tag))
+    if tag == "defend":
+        return Defend(*_ints(args, 1, tag))
+    if tag == "occupy":
+        return Occupy(*_ints(args, 1, tag))
+    if tag == "fortify":
+        return Fortify(*_ints(args, 3, tag))
+    if tag == "pass" and not args:
+        return Pass()
+    if tag == "forfeit" and len(args) == 2 and type(args[0]) is int and isinstance(args[1], str):
+        return Forfeit(args[0], args[1])
+    raise ActionFormatError(f"unknown action {data!r}")

@@ -1,0 +1,73 @@
+"""Card sets and their values (RULES.md §1 "Trading cards")."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Sequence
+
+from .board import INSIGNIA, WILD
+
+ESCALATING_START = (4, 6, 8, 10, 12, 15)
+GOLDEN_CAVALRY = (4, 6, 8, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60)
+INSIGNIA_VALUES = {"infantry": 4, "cavalry": 6, "artillery": 8}
+ONE_OF_EACH = 10
+
+
+def is_set(insignia: Sequence[str]) -> bool:
+    """Three cards of one insignia, or one of each; a wild card stands for any insignia."""
+    if len(insignia) != 3:
+        return False
+    plain = [i for i in insignia if i != WILD]
+    distinct = len(set(plain))
+    return len(plain) < 3 or distinct == 1 or distinct == 3
+
+
+def escalating_value(nth: int) -> int:
+    """Value of the ``nth`` set (0-based) traded by anyone: 4, 6, 8, 10, 12, 15, 20, 25, ..."""
+    if nth < len(ESCALATING_START):
+        return ESCALATING_START[nth]
+    return 15 + 5 * (nth - len(ESCALATING_START) + 1)
+
+
+def golden_cavalry_value(nth: int) -> int:
+    """The golden cavalry track (MAPDATA.md §3.1): 4, 6, 8, 10, 15, ..., 60, then stays at 60."""
+    return GOLDEN_CAVALRY[min(nth, len(GOLDEN_CAVALRY) - 1)]
+
+
+def insignia_value(insignia: Sequence[str]) -> int:
+    """Fixed values for a valid set: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10.
+    A wild card is read as whatever gives the set its highest value."""
+    plain = [i for i in insignia if i != WILD]
+    if len(plain) >= 2 and len(set(plain)) == 1:
+        return INSIGNIA_VALUES[plain[0]]
+    return ONE_OF_EACH
+
+
+def set_value(card_values: str, nth: int, insignia: Sequence[str]) -> int:
+    """Armies for trading a set under the ``card_values`` option as the ``nth`` set of the game."""
+    if card_values == "escalating":
+        return escalating_value(nth)
+    if card_values == "golden_cavalry":
+        return golden_cavalry_value(nth)
+    return insignia_value(insignia)
+
+
+def find_sets(cards: Sequence[int], card_insignia: Sequence[str]) -> list[tuple[int, int, int]]:
+    """Every set among ``cards`` (card ids), in a stable order."""
+    return [c for c in combinations(sorted(cards), 3) if is_set([card_insignia[x] for x in c])]
+
+
+def has_set(cards: Sequence[int], card_insignia: Sequence[str]) -> bool:
+    if len(cards) >= 5:
+        return True  # five cards of three insignia always hold a set
+    return any(True for _ in _sets_lazy(cards, card_insignia))
+
+
+def _sets_lazy(cards: Sequence[int], card_insignia: Sequence[str]):
+    for c in combinations(cards, 3):
+        if is_set([card_insignia[x] for x in c]):
+            yield c
+
+
+__all__ = ["INSIGNIA", "is_set", "set_value", "find_sets", "has_set", "escalating_value",
+           "golden_cavalry_value", "insignia_value"]

@@ -1,0 +1,66 @@
+"""The pending decision: who must decide what next, within which bounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Kind(str, Enum):
+    """Every kind of decision a player can be asked for, in every edition."""
+
+    CLAIM = "claim"                    # take a free territory (claim set-up)
+    PLACE = "place"                    # place `armies` on own territories, in any split
+    TRADE = "trade"                    # trade a set of cards, or pass (not when `forced`)
+    ATTACK = "attack"                  # attack (source, target, dice) or stop
+    DEFEND = "defend"                  # defender dice, 1..`maximum`
+    OCCUPY = "occupy"                  # armies to move into `target`, `minimum`..`maximum`
+    FORTIFY = "fortify"                # one move (source, target, armies) or skip
+    # Later editions (RULES.md §2–§7): the state machine and protocol already name them.
+    PLACE_NEUTRAL = "place_neutral"    # place armies on a neutral's territories
+    CAPITAL = "capital"                # choose a secret capital
+    BRIBE = "bribe"                    # give cards to a neutral
+    REINFORCE_ALLY = "reinforce_ally"  # place a die roll of armies for an ally
+    FORTIFY_ALLY = "fortify_ally"      # one free move for an ally
+    BUILD_CENTRE = "build_centre"      # build a production centre
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What ``player`` must decide now. Fields not used by a kind stay at their defaults.
+
+    - CLAIM: ``territories`` are the free territories.
+    - PLACE: ``armies`` to place, on own territories.
+    - TRADE: ``forced`` when a set must be traded (too many cards).
+    - ATTACK: from an own territory with >= 2 armies to an enemy neighbour, 1..3 dice.
+    - DEFEND: ``source``/``target`` of the battle, ``attack_dice`` rolled against you,
+      1..``maximum`` dice.
+    - OCCUPY: move ``minimum``..``maximum`` armies from ``source`` into ``target``.
+    - FORTIFY: one move, leaving at least one army behind.
+    """
+
+    kind: Kind
+    player: int
+    armies: int = 0
+    minimum: int = 0
+    maximum: int = 0
+    source: int = -1
+    target: int = -1
+    attack_dice: int = 0
+    forced: bool = False
+    territories: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind.value, "player": self.player}
+        for name in ("armies", "minimum", "maximum", "attack_dice"):
+            if getattr(self, name):
+                data[name] = getattr(self, name)
+        for name in ("source", "target"):
+            if getattr(self, name) >= 0:
+                data[name] = getattr(self, name)
+        if self.forced:
+            data["forced"] = True
+        if self.territories:
+            data["territories"] = list(self.territories)
+        return data

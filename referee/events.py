@@ -1,0 +1,174 @@
+"""Events: what an action caused, in order. Every event is public except the identity of a drawn
+card, which :func:`redact` hides from everyone but the player who drew it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    tag: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"event": self.tag}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            data[name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class FirstPlayer(Event):
+    """``player`` won the roll for ``purpose`` (``place``: places first; ``play``: plays first)."""
+    player: int
+    purpose: str
+    tag: ClassVar[str] = "first_player"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """A ``deal`` set-up gave ``player`` these territories (one army each)."""
+    player: int
+    territories: tuple[int, ...]
+    tag: ClassVar[str] = "dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    player: int
+    territory: int
+    tag: ClassVar[str] = "claimed"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed(Event):
+    player: int
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "placed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.tag, "player": self.player,
+                "placements": [list(p) for p in self.placements]}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    player: int
+    round: int
+    tag: ClassVar[str] = "turn_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(Event):
+    """Armies due at the start of a turn: from territories and from whole continents."""
+    player: int
+    from_territories: int
+    from_continents: int
+    tag: ClassVar[str] = "reinforced"
+
+
+@dataclass(frozen=True, slots=True)
+class Traded(Event):
+    """A set was traded for ``value`` armies (+``bonus`` placed on ``bonus_territory``)."""
+    player: int
+    cards: tuple[int, ...]
+    value: int
+    bonus_territory: int
+    bonus: int
+    tag: ClassVar[str] = "traded"
+
+
+@dataclass(frozen=True, slots=True)
+class Battle(Event):
+    """One roll: dice sorted high to low, and the armies each side lost."""
+    attacker: int
+    defender: int
+    source: int
+    target: int
+    attack_dice: tuple[int, ...]
+    defend_dice: tuple[int, ...]
+    attacker_losses: int
+    defender_losses: int
+    tag: ClassVar[str] = "battle"
+
+
+@dataclass(frozen=True, slots=True)
+class Conquered(Event):
+    player: int
+    previous_owner: int
+    source: int
+    territory: int
+    tag: ClassVar[str] = "conquered"
+
+
+@dataclass(frozen=True, slots=True)
+class Occupied(Event):
+    player: int
+    source: int
+    territory: int
+    armies: int
+    tag: ClassVar[str] = "occupied"
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated(Event):
+    """``player`` lost its last territory to ``by``, who took ``cards_taken`` cards."""
+    player: int
+    by: int
+    cards_taken: int
+    tag: ClassVar[str] = "eliminated"
+
+
+@dataclass(frozen=True, slots=True)
+class Fortified(Event):
+    player: int
+    source: int
+    target: int
+    armies: int
+    tag: ClassVar[str] = "fortified"
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """``card`` is -1 in every view but the drawer's."""
+    player: int
+    card: int
+    tag: ClassVar[str] = "card_drawn"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled(Event):
+    cards: int
+    tag: ClassVar[str] = "deck_reshuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """The referee removed ``player`` (a fault); its armies stay on the board as neutral."""
+    player: int
+    reason: str
+    tag: ClassVar[str] = "forfeited"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """``places[seat]`` is that seat's finishing place (1 = winner; equal places are ties)."""
+    places: tuple[int, ...]
+    reason: str
+    tag: ClassVar[str] = "game_over"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.tag: cls for cls in (FirstPlayer, Dealt, Claimed, Placed, TurnStarted, Reinforced, Traded,
+                             Battle, Conquered, Occupied, Eliminated, Fortified, CardDrawn,
+                             DeckReshuffled, Forfeited, GameOver)
+}
+
+
+def redact(event: Event, viewer: int) -> Event:
+    """The event as ``viewer`` may see it."""
+    if type(event) is CardDrawn and event.player != viewer:
+        return replace(event, card=-1)
+    return event

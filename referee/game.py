@@ -1,0 +1,682 @@
+"""The game as a state machine (RULES.md §1): one pending decision, one action at a time.
+
+>>> from referee import Game, make_rules
+>>> game = Game(make_rules("classic"), players=4, seed=7)
+>>> game.pending.kind.value, game.pending.player in range(4)
+('claim', True)
+
+:meth:`Game.apply` validates an action against the pending decision, refuses an illegal one with
+:class:`IllegalAction` (changing nothing), and otherwise applies it and returns the events it
+caused. Decisions with exactly one legal answer (an occupation whose minimum is its maximum, a
+single defence die, an attack or fortify phase with no legal move) are applied without asking.
+The state is plain lists of integers, so the hot path copies nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from . import cards as cardlib
+from . import legal
+from .actions import Action, Attack, Claim, Defend, Forfeit, Fortify, Occupy, Pass, Place, Trade
+from .board import Board, builtin_map
+from .decisions import Decision, Kind
+from .dice import compare, roll
+from .events import (Battle, CardDrawn, Claimed, Conquered, Dealt, DeckReshuffled, Eliminated,
+                     Event, FirstPlayer, Forfeited, Fortified, GameOver, Occupied, Placed,
+                     Reinforced, Traded, TurnStarted)
+from .rules import RuleSet
+
+STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
+ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
+
+
+class IllegalAction(ValueError):
+    """An action the pending decision does not allow; ``reason`` says why. Nothing changed."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be set up as asked (e.g. a player count the rule set does not allow)."""
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat. ``neutral`` seats never take a turn (a neutral colour, or a forfeited bot)."""
+
+    seat: int
+    cards: list[int] = field(default_factory=list)
+    reserve: int = 0          # set-up armies not yet placed
+    eliminated: bool = False
+    forfeited: bool = False
+    neutral: bool = False
+    # Later editions (RULES.md §2–§5); carried by the state model already.
+    team: int = -1            # team game: seats of one team share a number
+    ally_of: int = -1         # two-player active neutrals: the seat this neutral is allied to
+    missions: list[int] = field(default_factory=list)
+    capital: int = -1
+
+    @property
+    def active(self) -> bool:
+        """Still playing: takes turns and can win."""
+        return not (self.eliminated or self.forfeited or self.neutral)
+
+
+class Game:
+    """One game: the only true copy of the board, the cards, the deck and the dice."""
+
+    def __init__(self, rules: RuleSet, players: int, seed: int, board: Board | None = None):
+        if players not in STARTING_ARMIES:
+            raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+        self.rules = rules
+        self.board = board if board is not None else builtin_map(rules.map)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.players = [Player(i) for i in range(players)]
+        size = self.board.size
+        self.owner: list[int] = [-1] * size
+        self.armies: list[int] = [0] * size
+        self.territory_count: list[int] = [0] * players
+        # Team play: extra armies of other players sharing a territory (RULES.md §4).
+        self.stacks: dict[int, dict[int, int]] = {}
+        self.deck: list[int] = []      # the top of the deck is the end of the list
+        self.discard: list[int] = []
+        self.trade_count = 0
+        self.round = 0
+        self.current = -1
+        self.first_player = -1
+        self.pending: Decision | None = None
+        self.places: tuple[int, ...] | None = None
+        self.finish_reason = ""
+        self.history: list[Action] = []
+        self.out_order: list[int] = []  # seats in the order they left the game
+        # the turn in progress
+        self.reserve = 0
+        self.conquered_this_turn = False
+        self.bonus_this_turn = 0
+        self._trade_until = 0          # trading is forced while holding at least this many cards
+        self._eliminated_now = False
+        self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
+        self._setup_next = 0
+        self._phase = "setup"
+        self._pending_events: list[Event] = []
+        self._setup()
+        self.opening_events: list[Event] = self._pending_events
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def over(self) -> bool:
+        return self.places is not None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def is_enemy(self, player: int, territory: int) -> bool:
+        return self.owner[territory] != player
+
+    def active_players(self) -> list[int]:
+        return [p.seat for p in self.players if p.active]
+
+    def continents_owned(self, player: int) -> list[int]:
+        owner = self.owner
+        return [c.index for c in self.board.continents
+                if all(owner[t] == player for t in c.territories)]
+
+    def reinforcements(self, player: int) -> tuple[int, int]:
+        """Armies due at the start of ``player``'s turn: (from territories, from continents)."""
+        bonus = sum(self.board.continents[c].bonus for c in self.continents_owned(player))
+        return max(3, self.territory_count[player] // 3), bonus
+
+    def next_trade_value(self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")) -> int:
+        return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
+
+    def total_armies(self) -> int:
+        return sum(self.armies)
+
+    # ------------------------------------------------------------------ set-up
+    def _setup(self) -> None:
+        n = len(self.players)
+        events = self._pending_events
+        for p in self.players:
+            p.reserve = STARTING_ARMIES[n]
+        rng = self.rng
+        if self.rules.setup == "deal":
+            dealer = rng.randrange(n)
+            first = (dealer + 1) % n
+            territory_cards = list(range(self.board.size))
+            rng.shuffle(territory_cards)
+            dealt: list[list[int]] = [[] for _ in range(n)]
+            for i, card in enumerate(territory_cards):
+                dealt[(first + i) % n].append(card)
+            for seat in range(n):
+                for t in sorted(dealt[seat]):
+                    self._take(seat, t, 1)
+                self.players[seat].reserve -= len(dealt[seat])
+                events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
+            self.first_player = first
+            events.append(FirstPlayer(first, "play"))
+            self._phase = "setup_place"
+        else:
+            first = rng.randrange(n)
+            events.append(FirstPlayer(first, "place"))
+            self.first_player = first
+            self._phase = "claim"
+        self.deck = list(range(self.board.card_count))
+        rng.shuffle(self.deck)
+        self._setup_next = first
+        self._ask_setup()
+
+    def _ask_setup(self) -> None:
+        """Pose the next set-up decision, or start the first turn when set-up is done."""
+        n = len(self.players)
+        if self._phase == "claim":
+            free = tuple(t for t in range(self.board.size) if self.owner[t] < 0)
+            if free:
+                for _ in range(n):
+                    seat = self._setup_next
+                    if self.players[seat].active:
+                        self.pending = Decision(Kind.CLAIM, seat, territories=free)
+                        return
+                    self._setup_next = (seat + 1) % n
+                return  # unreachable while a player is active
+            self._phase = "setup_place"
+        for _ in range(n):
+            seat = self._setup_next
+            player = self.players[seat]
+            if player.active and player.reserve > 0:
+                self.pending = Decision(Kind.PLACE, seat, armies=1)
+                return
+            self._setup_next = (seat + 1) % n
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        events = self._pending_events
+        if self.rules.first_player == "reroll":
+            self.first_player = self.rng.randrange(len(self.players))
+            events.append(FirstPlayer(self.first_player, "play"))
+        first = self.first_player
+        if not self.players[first].active:
+            first = self._next_active(first)
+        self.round = 1
+        self._start_turn(first)
+
+    # ------------------------------------------------------------------ the public step
+    def apply(self, action: Action) -> list[Event]:
+        """Validate and apply ``action`` for the pending decision; return the events it caused.
+
+        Raises :class:`IllegalAction` (with nothing changed) if the action is not allowed.
+        """
+        if self.places is not None:
+            raise IllegalAction("the game is over")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"not an action: {type(action).__name__}")
+        self._pending_events = events = []
+        handler(self, action)
+        self.history.append(action)
+        return events
+
+    def default_action(self) -> Action:
+        """The action applied for a player who answers late or illegally: the least committal
+        legal move (stop, skip, the minimum, the first option)."""
+        d = self.pending
+        if d is None:
+            raise IllegalAction("the game is over")
+        kind = d.kind
+        if kind is Kind.CLAIM:
+            return Claim(d.territories[0])
+        if kind is Kind.PLACE:
+            own = next(t for t in range(self.board.size) if self.owner[t] == d.player)
+            return Place(((own, d.armies),))
+        if kind is Kind.TRADE:
+            if not d.forced:
+                return Pass()
+            hand = self.players[d.player].cards
+            return Trade(cardlib.find_sets(hand, self.board.card_insignia)[0])
+        if kind is Kind.DEFEND:
+            return Defend(d.maximum)
+        if kind is Kind.OCCUPY:
+            return Occupy(d.minimum)
+        return Pass()
+
+    # ------------------------------------------------------------------ handlers
+    def _expect(self, kind: Kind, what: str) -> Decision:
+        d = self.pending
+        if d is None or d.kind is not kind:
+            asked = d.kind.value if d is not None else "nothing"
+            raise IllegalAction(f"{what} is not allowed now: the pending decision is {asked}")
+        return d
+
+    def _territory(self, value: object, what: str) -> int:
+        if type(value) is not int or not 0 <= value < self.board.size:
+            raise IllegalAction(f"{what} {value!r} is not a territory (0..{self.board.size - 1})")
+        return value
+
+    def _on_claim(self, action: Claim) -> None:
+        d = self._expect(Kind.CLAIM, "claim")
+        t = self._territory(action.territory, "claim:")
+        if self.owner[t] >= 0:
+            raise IllegalAction(f"claim: {self.board.name_of(t)} is already taken")
+        self._take(d.player, t, 1)
+        self.players[d.player].reserve -= 1
+        self._pending_events.append(Claimed(d.player, t))
+        self._setup_next = (d.player + 1) % len(self.players)
+        self._ask_setup()
+
+    def _on_place(self, action: Place) -> None:
+        d = self._expect(Kind.PLACE, "place")
+        placements = action.placements
+        if not isinstance(placements, tuple) or not placements or len(placements) > self.board.size:
+            raise IllegalAction("place: give one to "
+                                f"{self.board.size} (territory, armies) pairs")
+        total = 0
+        owner = self.owner
+        for pair in placements:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
+            t = self._territory(pair[0], "place:")
+            n = pair[1]
+            if owner[t] != d.player:
+                raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
+            if type(n) is not int or n <= 0:
+                raise IllegalAction(f"place: {n!r} armies on {self.board.name_of(t)} must be at least 1")
+            total += n
+        if total != d.armies:
+            raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
+        armies = self.armies
+        for t, n in placements:
+            armies[t] += n
+        self._pending_events.append(Placed(d.player, placements))
+        if self._phase == "setup_place":
+            self.players[d.player].reserve -= d.armies
+            self._setup_next = (d.player + 1) % len(self.players)
+            self._ask_setup()
+        else:
+            self.reserve = 0
+            self._ask_attack()
+
+    def _on_trade(self, action: Trade) -> None:
+        d = self._expect(Kind.TRADE, "trade")
+        player = self.players[d.player]
+        chosen = action.cards
+        if not isinstance(chosen, tuple) or len(chosen) != 3 or any(type(c) is not int for c in chosen):
+            raise IllegalAction("trade: give exactly three card numbers")
+        if len(set(chosen)) != 3:
+            raise IllegalAction("trade: the three cards must be different")
+        hand = player.cards
+        missing = [c for c in chosen if c not in hand]
+        if missing:
+            raise IllegalAction(f"trade: you do not hold card {missing[0]}")
+        insignia = [self.board.card_insignia[c] for c in chosen]
+        if not cardlib.is_set(insignia):
+            raise IllegalAction(f"trade: {', '.join(insignia)} is not a set")
+        pictured = [c for c in chosen if c < self.board.size and self.owner[c] == d.player]
+        bonus_at = action.bonus_territory
+        if type(bonus_at) is not int:
+            raise IllegalAction("trade: bonus_territory must be a territory number or -1")
+        if bonus_at != -1 and bonus_at not in pictured:
+            raise IllegalAction("trade: the bonus territory must be an own territory shown on a traded card")
+        value = cardlib.set_value(self.rules.card_values, self.trade_count, insignia)
+        self.trade_count += 1
+        for c in chosen:
+            hand.remove(c)
+        if self.rules.traded_cards == "bottom":
+            self.deck[0:0] = sorted(chosen)
+        else:
+            self.discard.extend(sorted(chosen))
+        bonus = 0
+        where = -1
+        mode = self.rules.card_territory_bonus
+        if pictured and (mode == "per_set" or (mode == "per_turn" and self.bonus_this_turn < 2)):
+            bonus = 2
+            where = bonus_at if bonus_at != -1 else pictured[0]
+            self.armies[where] += bonus
+            self.bonus_this_turn += bonus
+        self.reserve += value
+        self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
+        self._ask_trade_or_place()
+
+    def _on_attack(self, action: Attack) -> None:
+        d = self._expect(Kind.ATTACK, "attack")
+        p = d.player
+        src = self._territory(action.source, "attack: source")
+        dst = self._territory(action.target, "attack: target")
+        name = self.board.name_of
+        if self.owner[src] != p:
+            raise IllegalAction(f"attack: {name(src)} is not yours")
+        if dst not in self.board.adjacency[src]:
+            raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
+        if not self.is_enemy(p, dst):
+            raise IllegalAction(f"attack: {name(dst)} is yours")
+        most = min(3, self.armies[src] - 1)
+        if most < 1:
+            raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
+        dice = action.dice
+        if type(dice) is not int or not 1 <= dice <= most:
+            raise IllegalAction(f"attack: {dice!r} dice; from {name(src)} you may roll 1 to {most}")
+        self._battle = (src, dst, dice)
+        defender = self.owner[dst]
+        def_most = legal.defence_dice(self, dst)
+        if def_most > 1 and self.rules.defender_dice == "choice" and self.players[defender].active:
+            self.pending = Decision(Kind.DEFEND, defender, maximum=def_most, source=src, target=dst,
+                                    attack_dice=dice)
+            return
+        self._fight(def_most)
+
+    def _on_defend(self, action: Defend) -> None:
+        d = self._expect(Kind.DEFEND, "defend")
+        dice = action.dice
+        if type(dice) is not int or not 1 <= dice <= d.maximum:
+            raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
+        self._fight(dice)
+
+    def _on_occupy(self, action: Occupy) -> None:
+        d = self._expect(Kind.OCCUPY, "occupy")
+        n = action.armies
+        if type(n) is not int or not d.minimum <= n <= d.maximum:
+            raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
+        self._occupy(n)
+
+    def _on_fortify(self, action: Fortify) -> None:
+        d = self._expect(Kind.FORTIFY, "fortify")
+        p = d.player
+        src = self._territory(action.source, "fortify: source")
+        dst = self._territory(action.target, "fortify: target")
+        name = self.board.name_of
+        if self.owner[src] != p or self.owner[dst] != p:
+            raise IllegalAction(f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours")
+        if src == dst:
+            raise IllegalAction("fortify: source and target are the same territory")
+        n = action.armies
+        if type(n) is not int or not 1 <= n <= self.armies[src] - 1:
+            raise IllegalAction(f"fortify: {n!r} armies; from {name(src)} move 1 to "
+                                f"{self.armies[src] - 1} (one must stay)")
+        if self.rules.fortify == "adjacent":
+            if dst not in self.board.adjacency[src]:
+                raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
+        elif not self._connected(p, src, dst):
+            raise IllegalAction(f"fortify: no chain of your territories joins {name(src)} to {name(dst)}")
+        self.armies[src] -= n
+        self.armies[dst] += n
+        self._pending_events.append(Fortified(p, src, dst, n))
+        self._end_turn()
+
+    def _on_pass(self, action: Pass) -> None:
+        d = self.pending
+        kind = d.kind if d is not None else None
+        if kind is Kind.TRADE and not d.forced:
+            self._trade_until = 1 << 30
+            self._ask_place()
+        elif kind is Kind.ATTACK:
+            self._ask_fortify()
+        elif kind is Kind.FORTIFY:
+            self._end_turn()
+        else:
+            what = "a trade is forced" if kind is Kind.TRADE else f"the pending decision is {kind.value if kind else 'nothing'}"
+            raise IllegalAction(f"pass is not allowed now: {what}")
+
+    def _on_forfeit(self, action: Forfeit) -> None:
+        seat = action.player
+        if type(seat) is not int or not 0 <= seat < len(self.players) or not self.players[seat].active:
+            raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
+        self.forfeit_now(seat, action.reason)
+
+    # ------------------------------------------------------------------ forfeits
+    def forfeit_now(self, seat: int, reason: str) -> None:
+        player = self.players[seat]
+        player.forfeited = True
+        player.neutral = True
+        self.discard.extend(player.cards)
+        player.cards.clear()
+        player.reserve = 0
+        self.out_order.append(seat)
+        events = self._pending_events
+        events.append(Forfeited(seat, str(reason)[:200]))
+        if len(self.active_players()) <= 1:
+            if self.pending is not None and self.pending.kind is Kind.OCCUPY:
+                self._move_in(self._battle[2])
+            self._finish("last player standing")
+            return
+        d = self.pending
+        if d is None:
+            return
+        if self._phase in ("claim", "setup_place"):
+            if d.player == seat:
+                self._setup_next = (seat + 1) % len(self.players)
+                self._ask_setup()
+            return
+        if d.kind is Kind.DEFEND and d.player == seat:
+            self._fight(d.maximum)
+        elif self.current == seat:
+            if d.kind is Kind.OCCUPY:
+                self._move_in(self._battle[2])
+            self.reserve = 0
+            self.conquered_this_turn = False
+            self._end_turn()
+
+    # ------------------------------------------------------------------ turn flow
+    def _start_turn(self, seat: int) -> None:
+        self.current = seat
+        self.conquered_this_turn = False
+        self.bonus_this_turn = 0
+        events = self._pending_events
+        events.append(TurnStarted(seat, self.round))
+        from_territories, from_continents = self.reinforcements(seat)
+        events.append(Reinforced(seat, from_territories, from_continents))
+        self.reserve = from_territories + from_continents
+        self._trade_until = self.rules.must_trade_at
+        self._phase = "reinforce"
+        self._ask_trade_or_place()
+
+    def _ask_trade_or_place(self) -> None:
+        seat = self.current
+        hand = self.players[seat].cards
+        if len(hand) >= 3:
+            if len(hand) >= self._trade_until:
+                self.pending = Decision(Kind.TRADE, seat, forced=True)
+                return
+            if self._phase == "reinforce" and cardlib.has_set(hand, self.board.card_insignia):
+                self.pending = Decision(Kind.TRADE, seat)
+                return
+        self._ask_place()
+
+    def _ask_place(self) -> None:
+        if self.reserve > 0:
+            self.pending = Decision(Kind.PLACE, self.current, armies=self.reserve)
+        else:
+            self._ask_attack()
+
+    def _ask_attack(self) -> None:
+        self._phase = "attack"
+        if self._can_attack(self.current):
+            self.pending = Decision(Kind.ATTACK, self.current)
+        else:
+            self._ask_fortify()
+
+    def _ask_fortify(self) -> None:
+        self._phase = "fortify"
+        if self._can_fortify(self.current):
+            self.pending = Decision(Kind.FORTIFY, self.current)
+        else:
+            self._end_turn()
+
+    def _can_attack(self, p: int) -> bool:
+        owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
+        src, dst, _ = self._battle
+        if src >= 0 and owner[src] == p and armies[src] > 1 and owner[dst] != p:
+            return True
+        for t in range(len(owner)):
+            if owner[t] == p and armies[t] > 1:
+                for n in neighbours[t]:
+                    if owner[n] != p:
+                        return True
+        return False
+
+    def _can_fortify(self, p: int) -> bool:
+        owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
+        for t in range(len(owner)):
+            if owner[t] == p and armies[t] > 1:
+                for n in neighbours[t]:
+                    if owner[n] == p:
+                        return True
+        return False
+
+    def _connected(self, p: int, src: int, dst: int) -> bool:
+        owner, neighbours = self.owner, self.board.neighbours
+        seen = {src}
+        queue = deque((src,))
+        while queue:
+            for n in neighbours[queue.popleft()]:
+                if n == dst:
+                    return True
+                if n not in seen and owner[n] == p:
+                    seen.add(n)
+                    queue.append(n)
+        return False
+
+    def _fight(self, defend_dice: int) -> None:
+        src, dst, attack_dice = self._battle
+        attacker = self.owner[src]
+        defender = self.owner[dst]
+        a = roll(self.rng, attack_dice)
+        d = roll(self.rng, defend_dice)
+        lost_a, lost_d = compare(a, d)
+        self.armies[src] -= lost_a
+        self.armies[dst] -= lost_d
+        events = self._pending_events
+        events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
+        if self.armies[dst] > 0:
+            self._ask_attack()
+            return
+        self._take(attacker, dst, 0)
+        self.conquered_this_turn = True
+        events.append(Conquered(attacker, defender, src, dst))
+        self._eliminated_now = False
+        if self.territory_count[defender] == 0:
+            self._eliminate(defender, attacker)
+            if len(self.active_players()) <= 1:
+                self._move_in(attack_dice)
+                self._finish("conquest")
+                return
+        most = self.armies[src] - 1
+        if most <= attack_dice:
+            self._occupy(attack_dice)
+        else:
+            self.pending = Decision(Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most,
+                                    source=src, target=dst)
+
+    def _move_in(self, n: int) -> None:
+        src, dst, _ = self._battle
+        self.armies[src] -= n
+        self.armies[dst] += n
+        self._pending_events.append(Occupied(self.owner[src], src, dst, n))
+
+    def _occupy(self, n: int) -> None:
+        self._move_in(n)
+        seat = self.current
+        if (self._eliminated_now and self.rules.elimination_trade == "immediate"
+                and len(self.players[seat].cards) >= self.rules.elimination_trade_at):
+            self._phase = "elimination_trade"
+            self._trade_until = ELIMINATION_HAND + 1
+            self.reserve = 0
+            self._ask_trade_or_place()
+            return
+        self._ask_attack()
+
+    def _eliminate(self, loser: int, by: int) -> None:
+        victim = self.players[loser]
+        victim.eliminated = True
+        taken = victim.cards
+        self.players[by].cards.extend(taken)
+        self._pending_events.append(Eliminated(loser, by, len(taken)))
+        victim.cards = []
+        self.out_order.append(loser)
+        self._eliminated_now = True
+
+    def _end_turn(self) -> None:
+        seat = self.current
+        events = self._pending_events
+        if self.conquered_this_turn and self.players[seat].active:
+            card = self._draw()
+            if card >= 0:
+                self.players[seat].cards.append(card)
+                events.append(CardDrawn(seat, card))
+        self._battle = (-1, -1, 0)
+        nxt = self._next_active(seat)
+        n = len(self.players)
+        if (nxt - self.first_player) % n <= (seat - self.first_player) % n:
+            self.round += 1
+            limit = self.rules.turn_limit
+            if limit and self.round > limit:
+                self._finish("turn limit")
+                return
+        self._start_turn(nxt)
+
+    def _next_active(self, seat: int) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if self.players[candidate].active:
+                return candidate
+        return seat
+
+    def _draw(self) -> int:
+        if not self.deck and self.discard:
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self._pending_events.append(DeckReshuffled(len(self.deck)))
+        return self.deck.pop() if self.deck else -1
+
+    def _take(self, seat: int, territory: int, armies: int) -> None:
+        previous = self.owner[territory]
+        if previous >= 0:
+            self.territory_count[previous] -= 1
+        self.owner[territory] = seat
+        self.armies[territory] = armies
+        self.territory_count[seat] += 1
+
+    def _finish(self, reason: str) -> None:
+        active = self.active_players()
+        key = {p: (self.territory_count[p], sum(a for t, a in enumerate(self.armies)
+                                               if self.owner[t] == p)) for p in active}
+        ranked = sorted(active, key=lambda p: key[p], reverse=True)
+        places = [0] * len(self.players)
+        for i, p in enumerate(ranked):
+            places[p] = places[ranked[i - 1]] if i and key[p] == key[ranked[i - 1]] else i + 1
+        for i, p in enumerate(reversed(self.out_order)):
+            places[p] = len(active) + i + 1
+        self.places = tuple(places)
+        self.finish_reason = reason
+        self.pending = None
+        self._pending_events.append(GameOver(self.places, reason))
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "Game":
+        """An independent copy (for search bots); the dice stream continues identically."""
+        other = object.__new__(Game)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = list(value)
+            other.__dict__[name] = value
+        other.players = [Player(p.seat, list(p.cards), p.reserve, p.eliminated, p.forfeited,
+                                p.neutral, p.team, p.ally_of, list(p.missions), p.capital)
+                         for p in self.players]
+        other.stacks = {t: dict(s) for t, s in self.stacks.items()}
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+
+_HANDLERS = {
+    Claim: Game._on_claim, Place: Game._on_place, Trade: Game._on_trade, Attack: Game._on_attack,
+    Defend: Game._on_defend, Occupy: Game._on_occupy, Fortify: Game._on_fortify,
+    Pass: Game._on_pass, Forfeit: Game._on_forfeit,
+}

@@ -1,0 +1,172 @@
+"""Game records: a compact, stable serialisation of rule set, seed, actions and events, and replay.
+
+A record is JSON lines::
+
+    {"type":"header","format":"hegemon-record/1","rules":{...},"players":4,"seed":7,"seed_hash":"…",…}
+    {"type":"opening","events":[...]}                       # set-up events
+    {"type":"action","n":0,"player":2,"action":["claim",5],"events":[...]}
+    ...
+    {"type":"result","places":[2,1,4,3],"reason":"conquest"}
+
+Keys are written in a fixed order with no whitespace, so the same game always gives the same
+bytes. :func:`replay` re-runs the engine on the recorded actions and compares every event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .actions import Action, ActionFormatError, Forfeit, action_from_list, action_to_list
+from .events import Event
+from .game import Game, GameSetupError, IllegalAction
+from .rules import RulesError, rules_from_dict
+
+FORMAT = "hegemon-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read, or that the engine does not reproduce."""
+
+
+def seed_hash(seed: int) -> str:
+    """The commitment published before a game: sha256 of the seed's decimal text."""
+    return hashlib.sha256(f"hegemon-seed:{seed}".encode()).hexdigest()
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def header(game: Game, **extra: Any) -> dict[str, Any]:
+    data = {"type": "header", "format": FORMAT, "rules": game.rules.to_dict(),
+            "players": game.player_count, "seed": game.seed, "seed_hash": seed_hash(game.seed)}
+    data.update(extra)
+    return data
+
+
+def action_line(n: int, player: int, action: Action, events: Iterable[Event], **extra: Any) -> dict[str, Any]:
+    data = {"type": "action", "n": n, "player": player, "action": action_to_list(action),
+            "events": [e.to_dict() for e in events]}
+    data.update(extra)
+    return data
+
+
+@dataclass
+class Recorder:
+    """Plays a game and keeps its record. ``extra`` header keys (seat names, map, …) are kept."""
+
+    game: Game
+    extra: dict[str, Any] = field(default_factory=dict)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lines.append(header(self.game, **self.extra))
+        self.lines.append({"type": "opening", "events": [e.to_dict() for e in self.game.opening_events]})
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the pending player (or a referee forfeit) and record it."""
+        player = action.player if isinstance(action, Forfeit) else self.game.pending.player
+        events = self.game.apply(action)
+        self.lines.append(action_line(len(self.lines) - 2, player, action, events))
+        if self.game.over:
+            self.lines.append(result_line(self.game))
+        return events
+
+    def text(self) -> str:
+        return "".join(dumps(line) + "\n" for line in self.lines)
+
+
+def result_line(game: Game) -> dict[str, Any]:
+    return {"type": "result", "places": list(game.places or ()), "reason": game.finish_reason}
+
+
+def parse(text: str) -> list[dict[str, Any]]:
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(line, dict) or "type" not in line:
+            raise RecordError(f"line {number}: not a record line")
+        lines.append(line)
+    if not lines or lines[0].get("type") != "header":
+        raise RecordError("line 1: a record starts with its header")
+    if lines[0].get("format") != FORMAT:
+        raise RecordError(f"line 1: unknown format {lines[0].get('format')!r} (expected {FORMAT})")
+    return lines
+
+
+def game_from_header(head: dict[str, Any]) -> Game:
+    try:
+        return Game(rules_from_dict(head.get("rules") or {}), head.get("players"), head.get("seed"))
+    except (RulesError, GameSetupError, TypeError) as exc:
+        raise RecordError(f"line 1: cannot set up the game: {exc}") from None
+
+
+@dataclass
+class Verdict:
+    """The outcome of :func:`replay`: ``ok``, else the first difference found."""
+
+    ok: bool
+    message: str
+    game: Game | None = None
+    actions: int = 0
+
+
+def replay(text: str) -> Verdict:
+    """Re-run the engine on a record's actions and compare every event and the result."""
+    try:
+        lines = parse(text)
+    except RecordError as exc:
+        return Verdict(False, str(exc))
+    head = lines[0]
+    if seed_hash(head.get("seed")) != head.get("seed_hash"):
+        return Verdict(False, "line 1: the seed does not match the published seed hash")
+    try:
+        game = game_from_header(head)
+    except RecordError as exc:
+        return Verdict(False, str(exc))
+    actions = 0
+    for number, line in enumerate(lines[1:], 2):
+        kind = line["type"]
+        if kind == "opening":
+            got = [e.to_dict() for e in game.opening_events]
+            if got != line.get("events"):
+                return Verdict(False, f"line {number}: set-up differs: recorded {line.get('events')}, engine {got}", game)
+        elif kind == "action":
+            try:
+                action = action_from_list(line.get("action"))
+            except ActionFormatError as exc:
+                return Verdict(False, f"line {number}: {exc}", game, actions)
+            expected_player = action.player if isinstance(action, Forfeit) else (
+                game.pending.player if game.pending else None)
+            if line.get("player") != expected_player:
+                return Verdict(False, f"line {number}: recorded player {line.get('player')}, "
+                                      f"but the engine expects {expected_player}", game, actions)
+            try:
+                events = game.apply(action)
+            except IllegalAction as exc:
+                return Verdict(False, f"line {number}: the engine refuses {line.get('action')}: {exc.reason}",
+                               game, actions)
+            got = [e.to_dict() for e in events]
+            if got != line.get("events"):
+                for i, (a, b) in enumerate(zip(line.get("events") or [], got)):
+                    if a != b:
+                        return Verdict(False, f"line {number}: event {i} differs: recorded {a}, engine {b}",
+                                       game, actions)
+                return Verdict(False, f"line {number}: recorded {len(line.get('events') or [])} events, "
+                                      f"engine {len(got)}", game, actions)
+            actions += 1
+        elif kind == "result":
+            if not game.over:
+                return Verdict(False, f"line {number}: the record ends the game, the engine does not", game, actions)
+            if list(game.places) != line.get("places"):
+                return Verdict(False, f"line {number}: places differ: recorded {line.get('places')}, "
+                                      f"engine {list(game.places)}", game, actions)
+    return Verdict(True, f"matches: {actions} actions replayed", game, actions)

@@ -1,0 +1,171 @@
+"""Rule sets: named presets of named options (RULES.md §6), each option overridable by name.
+
+>>> rules = make_rules("classic", {"fortify": "connected"})
+>>> rules.fortify, rules.card_values
+('connected', 'escalating')
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+
+class RulesError(ValueError):
+    """An unknown preset, option or value; the message lists what is allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str
+    choices: tuple[str, ...] | None  # None: a whole number within [low, high]
+    help: str
+    low: int = 0
+    high: int = 0
+
+    def parse(self, raw: Any) -> str | int:
+        if self.choices is None:
+            try:
+                value = int(raw)
+                if isinstance(raw, bool) or (isinstance(raw, float) and raw != value):
+                    raise ValueError
+            except (TypeError, ValueError):
+                raise RulesError(f"option {self.name}: {raw!r} is not a whole number "
+                                 f"(allowed: {self.low}..{self.high})") from None
+            if not self.low <= value <= self.high:
+                raise RulesError(f"option {self.name}: {value} is out of range "
+                                 f"(allowed: {self.low}..{self.high})")
+            return value
+        text = str(raw)
+        if text not in self.choices:
+            raise RulesError(f"option {self.name}: {raw!r} is not allowed "
+                             f"(allowed: {', '.join(self.choices)})")
+        return text
+
+    def allowed(self) -> str:
+        return ", ".join(self.choices) if self.choices else f"{self.low}..{self.high}"
+
+
+OPTIONS: dict[str, Option] = {o.name: o for o in (
+    Option("map", ("classic",), "the board (a built-in map)"),
+    Option("setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"),
+    Option("first_player", ("first_placer", "reroll", "random"),
+           "who plays first: whoever placed first, a new roll, or left of a random dealer"),
+    Option("card_values", ("escalating", "golden_cavalry", "insignia"),
+           "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"),
+    Option("card_territory_bonus", ("off", "per_set", "per_turn"),
+           "+2 armies on an own territory shown on a traded card: never | per set | at most 2 a turn"),
+    Option("traded_cards", ("bottom", "discard"),
+           "traded cards go under the deck, or to a discard pile reshuffled when the deck runs out"),
+    Option("must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10),
+    Option("defender_dice", ("choice", "max"), "the defender chooses its dice, or always rolls the most"),
+    Option("defender_two_dice_from", None, "armies a defender needs to roll two dice", 2, 3),
+    Option("elimination_trade", ("immediate", "next_turn"),
+           "after taking an eliminated player's cards: trade at once, or at the next reinforcement"),
+    Option("elimination_trade_at", None, "cards that force an immediate trade after an elimination", 5, 6),
+    Option("fortify", ("adjacent", "connected"),
+           "fortify to a neighbour, or along a chain of own territories"),
+    Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
+)}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The complete, validated options of one game. Build with :func:`make_rules`."""
+
+    preset: str
+    map: str
+    setup: str
+    first_player: str
+    card_values: str
+    card_territory_bonus: str
+    traded_cards: str
+    must_trade_at: int
+    defender_dice: str
+    defender_two_dice_from: int
+    elimination_trade: str
+    elimination_trade_at: int
+    fortify: str
+    turn_limit: int
+
+    def options(self) -> dict[str, Any]:
+        """Every option and its value (the preset name excluded)."""
+        data = asdict(self)
+        del data["preset"]
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def overridden(self) -> dict[str, Any]:
+        """The options that differ from the preset's own values."""
+        base = PRESETS[self.preset]
+        return {k: v for k, v in self.options().items() if base[k] != v}
+
+
+_CLASSIC = dict(
+    map="classic", setup="claim", first_player="first_placer", card_values="escalating",
+    card_territory_bonus="per_turn", traded_cards="discard", must_trade_at=5,
+    defender_dice="choice", defender_two_dice_from=2, elimination_trade="immediate",
+    elimination_trade_at=6, fortify="adjacent", turn_limit=0,
+)
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": dict(_CLASSIC),
+    "classic-2004": {**_CLASSIC, "first_player": "reroll", "card_values": "golden_cavalry",
+                     "card_territory_bonus": "off", "elimination_trade_at": 5, "fortify": "connected"},
+    "classic-2000": {**_CLASSIC, "setup": "deal", "first_player": "random",
+                     "card_territory_bonus": "per_set", "traded_cards": "bottom",
+                     "defender_two_dice_from": 3, "elimination_trade": "next_turn",
+                     "elimination_trade_at": 5},
+}
+
+PRESET_HELP = {
+    "classic": "world domination as in the Estonian and Romanian (US-style) rules",
+    "classic-2004": "world domination, 2004 Finnish edition: golden cavalry, connected fortify",
+    "classic-2000": "world domination, 2000 Norwegian edition 'advanced': dealt territories",
+}
+
+
+def make_rules(preset: str = "classic", overrides: Mapping[str, Any] | None = None) -> RuleSet:
+    """The rule set of ``preset`` with single options overridden by name.
+
+    Raises :class:`RulesError` naming the allowed presets, options or values.
+    """
+    if preset not in PRESETS:
+        raise RulesError(f"unknown rule set '{preset}' (available: {', '.join(PRESETS)})")
+    values = dict(PRESETS[preset])
+    for name, raw in (overrides or {}).items():
+        option = OPTIONS.get(name)
+        if option is None:
+            raise RulesError(f"unknown option '{name}' (options: {', '.join(OPTIONS)})")
+        values[name] = option.parse(raw)
+    return RuleSet(preset=preset, **values)
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
+    """Rebuild a rule set from :meth:`RuleSet.to_dict` output (e.g. a game record)."""
+    if not isinstance(data, Mapping) or "preset" not in data:
+        raise RulesError("a rule set needs its 'preset'")
+    known = {f.name for f in fields(RuleSet)} - {"preset"}
+    return make_rules(data["preset"], {k: v for k, v in data.items() if k in known})
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, str]:
+    """Parse ``NAME=VALUE`` strings from a command line."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise RulesError(f"option {pair!r} must look like NAME=VALUE")
+        result[name.strip()] = value.strip()
+    return result
+
+
+def with_options(rules: RuleSet, **overrides: Any) -> RuleSet:
+    """A copy of ``rules`` with options replaced (validated)."""
+    for name, raw in overrides.items():
+        if name not in OPTIONS:
+            raise RulesError(f"unknown option '{name}' (options: {', '.join(OPTIONS)})")
+        overrides[name] = OPTIONS[name].parse(raw)
+    return replace(rules, **overrides)

@@ -1,0 +1,86 @@
+"""The per-player view: exactly what one seat may know, and nothing more.
+
+This is the only game information ever sent to a bot: the public board, the seat's own cards,
+missions and capital, every other seat's card *count*, the trade counter, and the seat's pending
+decision. Never the deck, the discard order, the seed, or anyone else's cards, missions or
+capital.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Board
+from .decisions import Decision
+from .rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Public facts about one seat."""
+
+    seat: int
+    territories: int
+    armies: int
+    cards: int
+    eliminated: bool
+    forfeited: bool
+    neutral: bool
+    team: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int
+    rules: RuleSet
+    board: Board
+    owner: tuple[int, ...]
+    armies: tuple[int, ...]
+    seats: tuple[SeatInfo, ...]
+    hand: tuple[int, ...]
+    trade_count: int
+    next_trade_value: int
+    round: int
+    current: int
+    pending: Decision | None
+    missions: tuple[int, ...] = ()
+    capital: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "round": self.round, "current": self.current,
+            "owner": list(self.owner), "armies": list(self.armies),
+            "seats": [{k: getattr(s, k) for k in s.__slots__} for s in self.seats],
+            "hand": list(self.hand), "trade_count": self.trade_count,
+            "next_trade_value": self.next_trade_value,
+            "pending": self.pending.to_dict() if self.pending else None,
+            "missions": list(self.missions), "capital": self.capital,
+        }
+
+
+def view_for(game: Any, seat: int) -> View:
+    """What ``seat`` may know of ``game`` (a :class:`referee.game.Game`) right now."""
+    owner, armies = game.owner, game.armies
+    totals = [0] * game.player_count
+    for t, p in enumerate(owner):
+        if p >= 0:
+            totals[p] += armies[t]
+    seats = tuple(
+        SeatInfo(p.seat, game.territory_count[p.seat], totals[p.seat], len(p.cards), p.eliminated,
+                 p.forfeited, p.neutral, p.team)
+        for p in game.players
+    )
+    me = game.players[seat]
+    pending = game.pending if game.pending is not None and game.pending.player == seat else None
+    return View(
+        seat=seat, rules=game.rules, board=game.board, owner=tuple(owner), armies=tuple(armies),
+        seats=seats, hand=tuple(me.cards), trade_count=game.trade_count,
+        next_trade_value=game.next_trade_value(), round=game.round, current=game.current,
+        pending=pending, missions=tuple(me.missions), capital=me.capital,
+    )
+
+
+def board_summary(board: Board) -> dict[str, Any]:
+    """The board as a bot receives it once per game (names, continents, borders, card insignia)."""
+    return board.to_dict()
