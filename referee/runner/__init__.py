@@ -1,0 +1,5 @@
+"""The match runner: plays one game between bot processes over gRPC, under trio.
+
+Unlike the rules engine beside it, this package does I/O: it starts processes, talks gRPC and
+writes records. It never imports the SDK's bot-side logic, only the generated protocol code.
+"""

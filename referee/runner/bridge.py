@@ -1,0 +1,51 @@
+"""Calling grpcio from trio without a thread per call.
+
+grpcio has no trio support; its sync stubs return a ``grpc.Future`` from ``.future()``. We wait
+for that future with a trio Event set from grpc's done-callback through the trio token
+(``run_sync_soon`` is thread-safe and never blocks). Cancelling the trio task cancels the RPC,
+so the bot sees its call cancelled and ``trio.move_on_after`` really stops a slow bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import grpc
+import trio
+
+
+async def call(method: Any, request: Any, timeout: float, *, wait_for_ready: bool = False,
+               metadata: Any = None) -> Any:
+    """Await a unary gRPC call made with ``method`` (a sync stub's multi-callable).
+
+    Returns the response, or raises ``grpc.RpcError`` (deadline, unavailable, too large, …).
+    """
+    token = trio.lowlevel.current_trio_token()
+    done = trio.Event()
+
+    def on_done(_: Any) -> None:
+        # grpc may run this inline on our own thread when the call has already finished;
+        # run_sync_soon is fine there too. After trio exits, there is nobody left to wake.
+        try:
+            token.run_sync_soon(done.set)
+        except trio.RunFinishedError:
+            pass
+
+    future = method.future(request, timeout=timeout, wait_for_ready=wait_for_ready,
+                           metadata=metadata)
+    future.add_done_callback(on_done)
+    try:
+        await done.wait()
+    except BaseException:
+        future.cancel()
+        raise
+    return future.result()
+
+
+def rpc_code(exc: BaseException) -> grpc.StatusCode | None:
+    """The status code of a failed call, if it is a gRPC error."""
+    code: Callable[[], grpc.StatusCode] | None = getattr(exc, "code", None)
+    try:
+        return code() if code is not None else None
+    except Exception:  # a malformed error object must not take the referee down
+        return None

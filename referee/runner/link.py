@@ -1,0 +1,178 @@
+"""A connection to one bot: a local process the referee started, or a remote ``host:port``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import grpc
+import trio
+
+from sdk.protocol import bot_pb2, bot_pb2_grpc, codec
+
+from ..events import Event
+from ..game import Game
+from ..view import View
+from . import bridge
+from .process import BotCommand, BotProcess, spawn
+
+PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
+REFEREE_VERSION = "hegemon 0.1"
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Deadlines (seconds) and fault limits for the bots of a game."""
+
+    startup: float = 10.0        # from process start to an answered Hello
+    decision: float = 2.0        # one decision
+    bank: float = 60.0           # all of one seat's decisions in one game
+    max_strikes: int = 5         # late/illegal/malformed answers tolerated; one more forfeits
+    max_message_bytes: int = 1 << 20  # the largest answer the referee reads
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A named fault of one seat: startup, crash, timeout, illegal or protocol."""
+
+    seat: int
+    bot: str
+    kind: str
+    detail: str
+    decision: int
+
+
+def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
+    return [
+        ("grpc.max_receive_message_length", limits.max_message_bytes),
+        ("grpc.max_send_message_length", 16 << 20),
+        ("grpc.enable_retries", 0),
+        ("grpc.use_local_subchannel_pool", 1),
+    ]
+
+
+class BotLink:
+    """One bot the referee talks to. Open with :func:`open_link`; reusable across games."""
+
+    def __init__(self, command: BotCommand, time_control: TimeControl):
+        self.command = command
+        self.time = time_control
+        self.name = command.name
+        self.process: BotProcess | None = None
+        self.channel: grpc.Channel | None = None
+        self.stub: Any = None
+        self.hello: Any = None
+        self.startup_error: str = ""
+        self.games = 0
+        self._discarded = False
+
+    # -------------------------------------------------------------- life cycle
+    async def open(self) -> bool:
+        """Start (or reach) the bot and wait for its Hello within the start-up deadline."""
+        address = self.command.remote
+        if address is None:
+            try:
+                self.process = await spawn(self.command)
+            except OSError as exc:
+                self.startup_error = f"cannot start {self.command.describe()}: {exc.strerror or exc}"
+                return False
+            address = self.process.address
+        self.channel = grpc.insecure_channel(address, options=channel_options(self.time))
+        self.stub = bot_pb2_grpc.BotStub(self.channel)
+        request = bot_pb2.HelloRequest(protocol_version=PROTOCOL_VERSION,
+                                       referee_version=REFEREE_VERSION)
+        with trio.move_on_after(self.time.startup) as scope:
+            async with trio.open_nursery() as nursery:
+                if self.process is not None:
+                    nursery.start_soon(self._watch_exit, nursery.cancel_scope)
+                try:
+                    self.hello = await bridge.call(self.stub.Hello, request, self.time.startup,
+                                                   wait_for_ready=True)
+                except grpc.RpcError as exc:
+                    self.startup_error = f"Hello failed: {self.crash_detail(exc)}"
+                nursery.cancel_scope.cancel()
+        if scope.cancelled_caught and self.hello is None:
+            self.startup_error = f"no Hello within {self.time.startup:g} s"
+        if self.hello is None and not self.startup_error:
+            self.startup_error = self.crash_detail(None)
+        if self.hello is not None and self.hello.protocol_version not in (0, PROTOCOL_VERSION):
+            self.startup_error = (f"speaks protocol version {self.hello.protocol_version}, "
+                                  f"the referee speaks {PROTOCOL_VERSION}")
+            self.hello = None
+        if self.hello is None:
+            await self.close()
+            return False
+        return True
+
+    async def _watch_exit(self, scope: trio.CancelScope) -> None:
+        assert self.process is not None and self.process.process is not None
+        await self.process.process.wait()
+        scope.cancel()
+
+    @property
+    def alive(self) -> bool:
+        return self.hello is not None and not self._discarded and not self.exited
+
+    @property
+    def exited(self) -> bool:
+        return self.process is not None and self.process.exited
+
+    def discard(self) -> None:
+        """This bot may not play on (forfeited): kill a local process now."""
+        self._discarded = True
+        if self.process is not None:
+            self.process.kill()
+
+    async def close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+        if self.process is not None:
+            await self.process.stop()
+
+    def crash_detail(self, exc: BaseException | None) -> str:
+        if self.process is not None and self.process.exited:
+            code = self.process.returncode
+            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            tail = self.process.log_tail()
+            return f"the bot process ended ({how})" + (f": {tail[-200:]}" if tail else "")
+        code = bridge.rpc_code(exc) if exc is not None else None
+        return f"the bot stopped answering ({code.name if code else 'no connection'})"
+
+    # -------------------------------------------------------------- the calls
+    async def start_game(self, game: Game, game_id: str, seat: int, names: list[str],
+                         time_control: TimeControl) -> Fault | None:
+        request = codec.start_game_request(
+            game_id=game_id, seat=seat, seat_names=names, rules=game.rules, board=game.board,
+            decision_ms=int(time_control.decision * 1000), time_bank_ms=int(time_control.bank * 1000))
+        try:
+            await bridge.call(self.stub.StartGame, request, self.time.startup)
+        except grpc.RpcError as exc:
+            kind = "crash" if self.exited else "startup"
+            return Fault(seat, self.name, kind, f"StartGame failed: {self.crash_detail(exc)}", 0)
+        self.games += 1
+        return None
+
+    def decide_request(self, game_id: str, view: View, events: Iterable[Event], error: str,
+                       strikes: int, bank: float) -> Any:
+        return codec.view_to_proto(view, events, error, strikes, max(0, int(bank * 1000)),
+                                   game_id=game_id,
+                                   deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000))
+
+    def parse_action(self, reply: Any, game_id: str) -> Any:
+        """The engine action in a reply; raises codec.ProtocolError (a ValueError) if malformed."""
+        return codec.action_from_proto(reply, game_id)
+
+    async def end_game(self, game_id: str, places: tuple[int, ...] | None, reason: str) -> None:
+        request = codec.end_game_request(game_id, places, reason)
+        try:
+            await bridge.call(self.stub.EndGame, request, min(self.time.decision, 2.0))
+        except grpc.RpcError:
+            pass  # the game is over; a bot that does not listen loses nothing but the news
+
+
+async def open_link(command: BotCommand, time_control: TimeControl) -> BotLink:
+    """Start and greet a bot; check ``link.alive`` / ``link.startup_error`` for the outcome."""
+    link = BotLink(command, time_control)
+    await link.open()
+    return link

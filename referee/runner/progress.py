@@ -1,0 +1,144 @@
+"""Terminal output for games: live progress while playing, the result, and turn-by-turn replays."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from ..actions import action_from_list
+from ..record import game_from_header, parse
+
+PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(place: int) -> str:
+    return PLACE_NAMES.get(place, f"{place}th")
+
+
+def standings(game: Any, names: list[str], title: str, faults: list[int] | None = None) -> Table:
+    """A table of every seat: territories, armies, cards, and status."""
+    totals = [0] * game.player_count
+    for t, p in enumerate(game.owner):
+        if p >= 0:
+            totals[p] += game.armies[t]
+    table = Table(title=title, title_justify="left")
+    for column in ("seat", "bot", "territories", "armies", "cards", "status"):
+        table.add_column(column, justify="right" if column in ("territories", "armies", "cards") else "left")
+    if faults is not None:
+        table.add_column("faults", justify="right")
+    for p in game.players:
+        status = ("eliminated" if p.eliminated else "forfeited" if p.forfeited
+                  else "to move" if game.pending is not None and game.pending.player == p.seat else "")
+        if game.places is not None:
+            status = ordinal(game.places[p.seat]) + (f" ({status})" if p.forfeited else "")
+        row = [str(p.seat), names[p.seat], str(game.territory_count[p.seat]), str(totals[p.seat]),
+               str(len(p.cards)), status]
+        if faults is not None:
+            row.append(str(faults[p.seat]))
+        table.add_row(*row)
+    return table
+
+
+class LiveBoard:
+    """Live progress of one game (round, territories and armies per seat), ten times a second."""
+
+    def __init__(self, names: list[str], console: Console, enabled: bool = True):
+        self.names = names
+        self.console = console
+        self.enabled = enabled and console.is_terminal
+        self._live: Live | None = None
+        self._last = 0.0
+
+    def __enter__(self) -> "LiveBoard":
+        if self.enabled:
+            self._live = Live(console=self.console, refresh_per_second=10, transient=True)
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._live is not None:
+            self._live.__exit__(*exc)
+
+    def update(self, referee: Any) -> None:
+        now = time.monotonic()
+        if self._live is None or now - self._last < 0.1:
+            return
+        self._last = now
+        game = referee.game
+        self._live.update(standings(game, self.names, f"round {game.round}",
+                                    [len(s.faults) for s in referee.seats]))
+
+    def final(self, result: Any, record_path: Path) -> None:
+        game = result.game
+        self.console.print(standings(game, self.names, f"game over: {result.reason} after round {game.round}",
+                                     [len(s.faults) for s in result.seats]))
+        for fault in result.faults:
+            self.console.print(f"  fault · seat {fault.seat} ({fault.bot}) · {fault.kind}: {fault.detail}",
+                               highlight=False)
+        self.console.print(f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)")
+
+
+def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any) -> list[str]:
+    """One line per notable event of a turn."""
+    lines = []
+    battles = 0
+    for e in events:
+        kind = e["event"]
+        if kind == "battle":
+            battles += 1
+        elif kind == "reinforced":
+            lines.append(f"receives {e['from_territories']} + {e['from_continents']} (continents)")
+        elif kind == "traded":
+            lines.append(f"trades a set for {e['value']}" + (f" (+{e['bonus']} on {territory(e['bonus_territory'])})" if e["bonus"] else ""))
+        elif kind == "conquered":
+            lines.append(f"conquers {territory(e['territory'])} from {names[e['previous_owner']]}")
+        elif kind == "eliminated":
+            lines.append(f"[bold]eliminates {names[e['player']]}[/] and takes {e['cards_taken']} cards")
+        elif kind == "fortified":
+            lines.append(f"fortifies {territory(e['target'])} with {e['armies']} from {territory(e['source'])}")
+        elif kind == "forfeited":
+            lines.append(f"[red]{names[e['player']]} forfeits: {e['reason']}[/]")
+        elif kind == "game_over":
+            lines.append(f"[bold]game over ({e['reason']})[/]")
+    if battles:
+        lines.insert(1 if lines else 0, f"fights {battles} battle(s)")
+    return lines
+
+
+def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
+    """Print a recorded game turn by turn, with the standings at the end."""
+    lines = parse(text)
+    head = lines[0]
+    game = game_from_header(head)
+    names = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
+    name = game.board.name_of
+    console.print(f"[bold]{head['rules']['preset']}[/] · seed {head.get('seed')} · "
+                  + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
+    turn_events: list[dict[str, Any]] = []
+    turn_owner = -1
+    turn_round = 0
+
+    def flush() -> None:
+        if turn_owner >= 0 and turn_events:
+            said = describe_turn(turn_events, names, name)
+            if said:
+                console.print(f"round {turn_round:>3} · [bold]{names[turn_owner]}[/]: " + "; ".join(said))
+                if delay:
+                    time.sleep(delay)
+
+    for line in lines[1:]:
+        if line["type"] != "action":
+            continue
+        game.apply(action_from_list(line["action"]))
+        for e in line["events"]:
+            if e["event"] == "turn_started":
+                flush()
+                turn_events, turn_owner, turn_round = [], e["player"], e["round"]
+            turn_events.append(e)
+    flush()
+    console.print(standings(game, names, "final position" if game.over else "position at the end of the record"))

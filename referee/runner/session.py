@@ -1,0 +1,110 @@
+"""Running whole games: open the bots, play, close — and nothing is ever left running.
+
+:func:`play_one` is what ``hegemon play`` uses. :class:`LinkPool` keeps bot processes between
+games (the default for seasons) or restarts them per game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import trio
+
+from ..game import Game
+from ..rules import RuleSet
+from .link import BotLink, TimeControl
+from .match import GameResult, Referee
+from .process import BotCommand
+
+
+def new_seed() -> int:
+    """A fresh 63-bit game seed (its hash is published before play, the seed after)."""
+    return secrets.randbits(63)
+
+
+class LinkPool:
+    """Bot connections by seat name, reused across games unless ``restart_per_game``."""
+
+    def __init__(self, time_control: TimeControl, restart_per_game: bool = False):
+        self.time = time_control
+        self.restart = restart_per_game
+        self._idle: dict[BotCommand, list[BotLink]] = {}
+        self._all: list[BotLink] = []
+
+    async def acquire(self, command: BotCommand) -> BotLink:
+        idle = self._idle.get(command, [])
+        while idle:
+            link = idle.pop()
+            if link.alive and not self.restart:
+                return link
+            await self._close(link)
+        link = BotLink(command, self.time)
+        self._all.append(link)
+        await link.open()
+        return link
+
+    async def release(self, link: BotLink) -> None:
+        if link.alive and not self.restart:
+            self._idle.setdefault(link.command, []).append(link)
+        else:
+            await self._close(link)
+
+    async def _close(self, link: BotLink) -> None:
+        if link in self._all:
+            self._all.remove(link)
+        await link.close()
+
+    async def aclose(self) -> None:
+        with trio.CancelScope(shield=True):
+            links, self._all, self._idle = self._all, [], {}
+            for link in links:
+                await link.close()
+
+
+@asynccontextmanager
+async def link_pool(time_control: TimeControl, restart_per_game: bool = False) -> AsyncIterator[LinkPool]:
+    pool = LinkPool(time_control, restart_per_game)
+    try:
+        yield pool
+    finally:
+        await pool.aclose()
+
+
+async def play_game(pool: LinkPool, commands: list[BotCommand], rules: RuleSet, seed: int,
+                    game_id: str, on_progress: Callable[[Referee], Any] | None = None,
+                    seat_names: list[str] | None = None) -> GameResult:
+    """Play one game with bots from ``pool`` (started concurrently) and give them back."""
+    game = Game(rules, len(commands), seed)
+    links: list[BotLink | None] = [None] * len(commands)
+
+    async def get(i: int) -> None:
+        links[i] = await pool.acquire(commands[i])
+
+    try:
+        async with trio.open_nursery() as nursery:
+            for i in range(len(commands)):
+                nursery.start_soon(get, i)
+        referee = Referee(game, links, game_id, pool.time, seat_names, on_progress)
+        return await referee.play()
+    finally:
+        with trio.CancelScope(shield=True):
+            for link in links:
+                if link is not None:
+                    await pool.release(link)
+
+
+async def play_one(commands: list[BotCommand], rules: RuleSet, seed: int, time_control: TimeControl,
+                   record_path: Path | None = None, game_id: str | None = None,
+                   on_progress: Callable[[Referee], Any] | None = None,
+                   seat_names: list[str] | None = None) -> GameResult:
+    """Start the bots, play one game, write its record, stop the bots."""
+    async with link_pool(time_control, restart_per_game=True) as pool:
+        result = await play_game(pool, commands, rules, seed, game_id or f"game-{seed}",
+                                 on_progress, seat_names)
+    if record_path is not None:
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        record_path.write_text(result.record, encoding="utf-8")
+    return result
