@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import grpc
 import trio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from sdk.protocol import bot_pb2, bot_pb2_grpc, codec
 
-from ..events import Event
 from ..game import Game
 from ..view import View
 from . import bridge
@@ -65,6 +65,7 @@ class BotLink:
         self.startup_error: str = ""
         self.games = 0
         self._discarded = False
+        self._keepalive: Any = None
 
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
@@ -102,7 +103,19 @@ class BotLink:
         if self.hello is None:
             await self.close()
             return False
+        self._keep_spinning()
         return True
+
+    def _keep_spinning(self) -> None:
+        """Hold one health ``Watch`` stream open for the life of the link.
+
+        A sync grpc channel starts a polling thread when its first call begins and stops it when
+        its last call ends, so sequential calls would each pay for a new thread (measured: over
+        half of the referee's cost per decision). A standing stream keeps that thread alive.
+        A bot without the health service just ends the stream; calls then still work.
+        """
+        health = health_pb2_grpc.HealthStub(self.channel)
+        self._keepalive = health.Watch(health_pb2.HealthCheckRequest(service=""))
 
     async def _watch_exit(self, scope: trio.CancelScope) -> None:
         assert self.process is not None and self.process.process is not None
@@ -124,6 +137,9 @@ class BotLink:
             self.process.kill()
 
     async def close(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
         if self.channel is not None:
             self.channel.close()
             self.channel = None
@@ -153,11 +169,14 @@ class BotLink:
         self.games += 1
         return None
 
-    def decide_request(self, game_id: str, view: View, events: Iterable[Event], error: str,
+    def decide_request(self, game_id: str, view: View, events: list[Any], error: str,
                        strikes: int, bank: float) -> Any:
-        return codec.view_to_proto(view, events, error, strikes, max(0, int(bank * 1000)),
-                                   game_id=game_id,
-                                   deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000))
+        """The Decide request; ``events`` are event messages already redacted for this seat."""
+        request = codec.view_to_proto(view, (), error, strikes, max(0, int(bank * 1000)),
+                                      game_id=game_id,
+                                      deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000))
+        request.events.extend(events)
+        return request
 
     def parse_action(self, reply: Any, game_id: str) -> Any:
         """The engine action in a reply; raises codec.ProtocolError (a ValueError) if malformed."""
@@ -169,6 +188,9 @@ class BotLink:
             await bridge.call(self.stub.EndGame, request, min(self.time.decision, 2.0))
         except grpc.RpcError:
             pass  # the game is over; a bot that does not listen loses nothing but the news
+
+
+encode_event = codec.event_to_proto
 
 
 async def open_link(command: BotCommand, time_control: TimeControl) -> BotLink:

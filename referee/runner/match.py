@@ -17,12 +17,12 @@ import grpc
 import trio
 
 from ..actions import Action, Forfeit
-from ..events import Event, redact
+from ..events import CardDrawn, Event, redact
 from ..game import Game, IllegalAction
 from ..record import Recorder
 from ..view import view_for
 from . import bridge
-from .link import BotLink, Fault, TimeControl
+from .link import BotLink, Fault, TimeControl, encode_event
 
 
 @dataclass
@@ -33,7 +33,7 @@ class SeatState:
     link: BotLink
     bank: float
     strikes: int = 0
-    unseen: list[Event] = field(default_factory=list)
+    unseen: list[Any] = field(default_factory=list)  # event messages, already redacted
     last_error: str = ""
     faults: list[Fault] = field(default_factory=list)
     out: str = ""          # why the seat was removed, if it was
@@ -70,8 +70,7 @@ class Referee:
                                         "map": game.board.name})
         self.seats = [SeatState(i, link, time_control.bank) for i, link in enumerate(links)]
         self.on_progress = on_progress
-        for seat in self.seats:
-            seat.unseen.extend(redact(e, seat.index) for e in game.opening_events)
+        self._tell(game.opening_events)
 
     # -------------------------------------------------------------- faults
     def _fault(self, seat: SeatState, kind: str, detail: str) -> None:
@@ -89,10 +88,19 @@ class Referee:
         seat.link.discard()
 
     def _apply(self, action: Action) -> None:
-        events = self.recorder.apply(action)
-        for seat in self.seats:
-            if not seat.out:
-                seat.unseen.extend(redact(e, seat.index) for e in events)
+        self._tell(self.recorder.apply(action))
+
+    def _tell(self, events: list[Event]) -> None:
+        """Queue ``events`` for every seat still playing; each is encoded once, and a drawn
+        card is encoded apart for the seats that may not see it."""
+        for event in events:
+            message = encode_event(event)
+            hidden = None
+            if type(event) is CardDrawn:
+                hidden = encode_event(redact(event, -1))
+            for seat in self.seats:
+                if not seat.out:
+                    seat.unseen.append(message if hidden is None or event.player == seat.index else hidden)
 
     # -------------------------------------------------------------- the game
     async def start(self) -> None:

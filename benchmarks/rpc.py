@@ -1,0 +1,82 @@
+"""The referee's cost per decision, beside a bare grpcio call over the same kind of socket.
+
+Plays 3-seat `classic` games (turn limit 30) between trivial bots (benchmarks/trivial_bot.py)
+through the real referee, and measures the mean wall time per decision. Then, in the same run,
+sends the very same Decide requests again to the same bot with a plain synchronous stub, one
+call at a time, and measures the mean round trip. The ratio is what the referee adds on top of gRPC:
+view building, protobuf encoding, validation, the engine, and the trio bridge.
+
+Last line: ``rpc: overhead ratio R`` (referee ÷ bare).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import trio
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.game import Game  # noqa: E402
+from referee.rules import make_rules  # noqa: E402
+from referee.runner.link import BotLink, TimeControl  # noqa: E402
+from referee.runner.match import Referee  # noqa: E402
+from referee.runner.process import python_command  # noqa: E402
+
+RULES = make_rules("classic", {"turn_limit": 30})
+SEATS = 3
+RUNS = 5
+
+
+async def measure() -> tuple[list[float], list[float]]:
+    time_control = TimeControl(startup=20, decision=5, bank=600)
+    command = python_command("trivial", ROOT / "benchmarks" / "trivial_bot.py")
+    links = [BotLink(command, time_control) for _ in range(SEATS)]
+    for link in links:
+        assert await link.open(), link.startup_error
+    referee_costs, bare_costs = [], []
+    sent: list[tuple[BotLink, object]] = []
+    for link in links:
+        build = link.decide_request
+
+        def recording(*args, _build=build, _link=link):
+            request = _build(*args)
+            sent.append((_link, request))
+            return request
+
+        link.decide_request = recording
+    try:
+        for run in range(RUNS):
+            sent.clear()
+            game = Game(RULES, SEATS, seed=run)
+            referee = Referee(game, links, f"bench-{run}", time_control)
+            started = time.perf_counter()
+            result = await referee.play()
+            referee_costs.append((time.perf_counter() - started) / result.decisions)
+            # the bare calls: the same requests to the same bots, a plain blocking stub
+            started = time.perf_counter()
+            for link, request in sent:
+                link.stub.Decide(request, timeout=5)
+            bare_costs.append((time.perf_counter() - started) / len(sent))
+    finally:
+        for link in links:
+            await link.close()
+    return referee_costs, bare_costs
+
+
+def main() -> None:
+    referee_costs, bare_costs = trio.run(measure)
+    ref = statistics.median(referee_costs) * 1e3
+    bare = statistics.median(bare_costs) * 1e3
+    print(f"referee: {ref:.3f} ms per decision (median of {RUNS} games)")
+    print(f"bare grpcio unary call, same bot and socket: {bare:.3f} ms")
+    print(f"rpc: overhead ratio {ref / bare:.2f}")
+
+
+if __name__ == "__main__":
+    main()

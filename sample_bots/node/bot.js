@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// A hegemon bot in JavaScript: a gRPC server for protos/hegemon/v1/bot.proto.
+//
+//   node bot.js --address unix:/tmp/somewhere/bot.sock
+//   HEGEMON_BOT_ADDRESS=127.0.0.1:50051 node bot.js
+//
+// It loads the .proto at run time (no generated code): ../../protos/hegemon/v1/bot.proto
+// relative to this file, or the file named by HEGEMON_PROTO. It also serves the standard
+// health service (grpc.health.v1.Health/Check answers SERVING), as every bot must.
+//
+// Strategy, from the view only: claim the first free territory offered; put every army
+// on the own territory with the most enemy neighbours; trade a set only when forced;
+// attack whenever a territory has more armies than a bordering enemy one (with the
+// most dice); defend with the most dice; move in as many armies as allowed; never
+// fortify.
+'use strict';
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const NAME = 'node-sample';
+const VERSION = require('./package.json').version;
+const PROTOCOL_VERSION = 1;
+
+const LOADER_OPTIONS = {
+  keepCase: true, // field names exactly as in the .proto (game_id, pass_, ...)
+  longs: Number, // int64 fields (time banks) as plain numbers
+  enums: String, // enum values by name ("DECISION_KIND_CLAIM")
+  defaults: true, // fields left at their default are present (0, "", [], false)
+  oneofs: true, // a oneof's name holds the name of the field set (action.kind)
+};
+
+function usage(message) {
+  if (message) process.stderr.write(`bot.js: ${message}\n`);
+  process.stderr.write('usage: node bot.js --address ADDR   (or set HEGEMON_BOT_ADDRESS)\n' +
+    '  ADDR: a gRPC address, e.g. unix:/tmp/hegemon/bot.sock or 127.0.0.1:50051\n' +
+    '  HEGEMON_PROTO: path of bot.proto (default: ../../protos/hegemon/v1/bot.proto)\n');
+  process.exit(message ? 2 : 0);
+}
+
+function parseArgs(argv) {
+  let address = process.env.HEGEMON_BOT_ADDRESS || '';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') usage();
+    else if (arg === '--address') {
+      if (i + 1 >= argv.length) usage('--address needs a value');
+      address = argv[++i];
+    } else if (arg.startsWith('--address=')) address = arg.slice('--address='.length);
+    else usage(`unknown argument ${arg}`);
+  }
+  if (!address) usage('no address: give --address ADDR or set HEGEMON_BOT_ADDRESS');
+  return { address };
+}
+
+function loadProtos() {
+  const botProto = process.env.HEGEMON_PROTO ||
+    path.resolve(__dirname, '..', '..', 'protos', 'hegemon', 'v1', 'bot.proto');
+  const healthProto = path.resolve(__dirname, 'health.proto');
+  const load = (file) => {
+    try {
+      return grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS));
+    } catch (err) {
+      process.stderr.write(`bot.js: cannot load ${file}: ${err.message}\n`);
+      process.exit(1);
+    }
+  };
+  const bot = load(botProto);
+  const health = load(healthProto);
+  return { Bot: bot.hegemon.v1.Bot, Health: health.grpc.health.v1.Health };
+}
+
+// ------------------------------------------------------------------ the strategy
+// Everything below decides from one DecideRequest and the game's StartGame board.
+
+function isSet(insignia) {
+  const plain = insignia.filter((x) => x !== 'INSIGNIA_WILD');
+  const distinct = new Set(plain).size;
+  return plain.length < 3 || distinct === 1 || distinct === 3;
+}
+
+function findSet(hand, cards) {
+  for (let a = 0; a < hand.length; a++) {
+    for (let b = a + 1; b < hand.length; b++) {
+      for (let c = b + 1; c < hand.length; c++) {
+        const ids = [hand[a], hand[b], hand[c]];
+        if (isSet(ids.map((id) => cards[id].insignia))) return ids;
+      }
+    }
+  }
+  return null;
+}
+
+function decide(game, request) {
+  const view = request.view;
+  const d = request.decision;
+  const me = view.seat;
+  const { owner, armies, seats } = view;
+  const territories = game.board.territories;
+  const myTeam = seats[me] ? seats[me].team : -1;
+  const isEnemy = (t) => {
+    const o = owner[t];
+    if (o === me || o < 0) return false;
+    return !(myTeam >= 0 && seats[o] && seats[o].team === myTeam);
+  };
+  const own = [];
+  for (let t = 0; t < owner.length; t++) if (owner[t] === me) own.push(t);
+  const pass = { pass_: {} };
+
+  switch (d.kind) {
+    case 'DECISION_KIND_CLAIM':
+      return { claim: { territory: d.territories.length ? d.territories[0] : owner.indexOf(-1) } };
+
+    case 'DECISION_KIND_PLACE': {
+      let best = own[0];
+      let bestCount = -1;
+      for (const t of own) {
+        const count = territories[t].neighbours.filter(isEnemy).length;
+        if (count > bestCount) { best = t; bestCount = count; }
+      }
+      const placements = [{ territory: best, armies: d.armies }];
+      // Two-player 2004 set-up: also one army on a territory of each neutral listed.
+      for (const seat of d.seats) {
+        const t = owner.indexOf(seat);
+        if (t >= 0) placements.push({ territory: t, armies: 1 });
+      }
+      return { place: { placements } };
+    }
+
+    case 'DECISION_KIND_TRADE': {
+      if (!d.forced) return pass;
+      const set = findSet(view.hand, game.board.cards);
+      return set ? { trade: { cards: set } } : pass;
+    }
+
+    case 'DECISION_KIND_ATTACK': {
+      let fallback = null;
+      for (const t of own) {
+        if (armies[t] < 2) continue;
+        for (const n of territories[t].neighbours) {
+          if (!isEnemy(n)) continue;
+          const attack = { attack: { source: t, target: n, dice: Math.min(3, armies[t] - 1) } };
+          if (armies[t] > armies[n]) return attack;
+          if (!fallback) fallback = attack;
+        }
+      }
+      return d.forced && fallback ? fallback : pass;
+    }
+
+    case 'DECISION_KIND_DEFEND':
+      return { defend: { dice: d.maximum } };
+
+    case 'DECISION_KIND_OCCUPY':
+      return { occupy: { armies: d.maximum } };
+
+    case 'DECISION_KIND_FORTIFY':
+      return pass;
+
+    case 'DECISION_KIND_PLACE_NEUTRAL': {
+      const t = d.seats.length ? owner.indexOf(d.seats[0]) : -1;
+      return { place_neutral: { placements: [{ territory: t, armies: d.armies }] } };
+    }
+
+    case 'DECISION_KIND_CAPITAL':
+      return { capital: { territory: d.territories.length ? d.territories[0] : own[0] } };
+
+    default: // BRIBE, REINFORCE_ALLY, FORTIFY_ALLY, BUILD_CENTRE: decline
+      return pass;
+  }
+}
+
+// ------------------------------------------------------------------ the service
+function main() {
+  const { address } = parseArgs(process.argv.slice(2));
+  const { Bot, Health } = loadProtos();
+  const games = new Map(); // game_id -> { seat, board }
+
+  const fail = (callback, code, details) => callback({ code, details });
+
+  const bot = {
+    Hello(call, callback) {
+      callback(null, {
+        name: NAME, version: VERSION, protocol_version: PROTOCOL_VERSION,
+        rule_sets: [], author: 'hegemon sample bots',
+      });
+    },
+    StartGame(call, callback) {
+      const r = call.request;
+      if (!r.board || !r.board.territories.length) {
+        return fail(callback, grpc.status.INVALID_ARGUMENT, 'StartGame without a map');
+      }
+      games.set(r.game_id, { seat: r.seat, board: r.board });
+      callback(null, {});
+    },
+    Decide(call, callback) {
+      const r = call.request;
+      const game = games.get(r.game_id);
+      if (!game) {
+        return fail(callback, grpc.status.FAILED_PRECONDITION, `unknown game ${r.game_id}`);
+      }
+      if (r.error) process.stderr.write(`${NAME}: game ${r.game_id}: refused: ${r.error}\n`);
+      let action;
+      try {
+        action = decide(game, r);
+      } catch (err) {
+        return fail(callback, grpc.status.INTERNAL, `bot error: ${err && err.stack}`);
+      }
+      callback(null, { game_id: r.game_id, action });
+    },
+    EndGame(call, callback) {
+      games.delete(call.request.game_id);
+      callback(null, {});
+    },
+  };
+
+  const health = {
+    Check(call, callback) {
+      const service = call.request.service;
+      if (service === '' || service === 'hegemon.v1.Bot') return callback(null, { status: 'SERVING' });
+      fail(callback, grpc.status.NOT_FOUND, `unknown service ${service}`);
+    },
+  };
+
+  const server = new grpc.Server();
+  server.addService(Bot.service, bot);
+  server.addService(Health.service, health);
+  server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err) => {
+    if (err) {
+      process.stderr.write(`${NAME}: cannot listen on ${address}: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`${NAME} ${VERSION}: listening on ${address}\n`);
+  });
+
+  const stop = () => {
+    server.tryShutdown(() => process.exit(0));
+    setTimeout(() => { server.forceShutdown(); process.exit(0); }, 1000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+if (require.main === module) main();
+
+module.exports = { decide, findSet, isSet };

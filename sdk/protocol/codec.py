@@ -1,0 +1,456 @@
+"""Conversion between the rules engine's objects and the bot protocol's messages.
+
+Pure functions, no I/O: the referee uses them to build requests and to read replies, the
+Python SDK to read requests and build replies. Every function that reads a message a bot or a
+referee sent (``*_from_proto``) validates its shape and raises :class:`ProtocolError` — never
+anything else — when it is not one the engine can take. Whether the content is *legal* (your
+territory? enough armies?) is for :meth:`referee.game.Game.apply` to say, not for the codec.
+
+Numbering is the engine's: territories, continents, cards and seats are indices; -1 is "none".
+
+>>> from referee import Claim
+>>> msg = action_to_proto(Claim(5))
+>>> msg.WhichOneof("kind"), action_from_proto(msg)
+('claim', Claim(territory=5))
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from google.protobuf.message import DecodeError, Message
+
+from referee.actions import (Action, Attack, Claim, Defend, Forfeit, Fortify, Occupy, Pass, Place,
+                             Trade)
+from referee.board import INSIGNIA, WILD, Board, MapError, parse_map
+from referee.decisions import Decision, Kind
+from referee.events import EVENT_TYPES, Event, redact
+from referee.rules import RuleSet, RulesError, make_rules
+from referee.view import SeatInfo, View
+
+from . import bot_pb2 as pb
+
+__all__ = [
+    "PROTOCOL_VERSION", "ProtocolError", "action_from_proto", "action_to_proto",
+    "board_from_proto", "board_to_proto", "decide_reply", "decision_from_proto",
+    "decision_to_proto", "end_game_request", "event_from_proto", "event_to_proto",
+    "hello_request", "rules_from_proto", "rules_to_proto", "start_game_request",
+    "view_from_proto", "view_to_proto",
+]
+
+#: The protocol version this code speaks (``hegemon.v1``; ``pb.PROTOCOL_VERSION_1``).
+PROTOCOL_VERSION: int = pb.PROTOCOL_VERSION_1
+
+
+class ProtocolError(ValueError):
+    """A message that is not of a shape the engine can take (no action set, an action or event
+    kind this engine does not know yet, three cards that are two, an unreadable map, ...).
+    The message says what was wrong, for a bot author to read."""
+
+
+# ------------------------------------------------------------------ small tables
+_INSIGNIA_TO_PB = {
+    "infantry": pb.INSIGNIA_INFANTRY, "cavalry": pb.INSIGNIA_CAVALRY,
+    "artillery": pb.INSIGNIA_ARTILLERY, WILD: pb.INSIGNIA_WILD,
+}
+_INSIGNIA_FROM_PB = {v: k for k, v in _INSIGNIA_TO_PB.items()}
+assert set(_INSIGNIA_TO_PB) == {*INSIGNIA, WILD}
+
+_KIND_TO_PB = {kind: pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}") for kind in Kind}
+_KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
+
+# Actions of later editions: the protocol names them, the engine cannot take them yet.
+_LATER_ACTIONS = {"capital", "bribe", "place_neutral", "reinforce_ally", "fortify_ally",
+                  "build_centre"}
+# Proto fields that hold (territory, armies) pairs.
+_PLACEMENT_FIELDS = {"placements"}
+
+
+def _fail(text: str) -> ProtocolError:
+    return ProtocolError(text)
+
+
+# ------------------------------------------------------------------ Hello / StartGame / EndGame
+def hello_request(referee_version: str = "") -> pb.HelloRequest:
+    """The referee's Hello."""
+    return pb.HelloRequest(protocol_version=PROTOCOL_VERSION, referee_version=referee_version)
+
+
+def rules_to_proto(rules: RuleSet) -> pb.RuleSet:
+    """The rule set: its preset and every option's value as text."""
+    return pb.RuleSet(preset=rules.preset,
+                      options={k: str(v) for k, v in rules.options().items()})
+
+
+def rules_from_proto(msg: pb.RuleSet) -> RuleSet:
+    """The engine's rule set for a RuleSet message (validated by :func:`referee.make_rules`)."""
+    try:
+        return make_rules(msg.preset, dict(msg.options))
+    except RulesError as exc:
+        raise _fail(f"rule set: {exc}") from None
+    except Exception as exc:  # a message of another type, ...
+        raise _fail(f"rule set: not a hegemon.v1.RuleSet ({exc})") from None
+
+
+def board_to_proto(board: Board) -> pb.Board:
+    """The whole map: territories (with neighbours), continents and the card deck."""
+    size = board.size
+    return pb.Board(
+        name=board.name,
+        territories=[
+            pb.Territory(index=t.index, name=t.name, continent=t.continent,
+                         insignia=_INSIGNIA_TO_PB[t.insignia], value=t.value,
+                         neighbours=board.neighbours[t.index])
+            for t in board.territories
+        ],
+        continents=[
+            pb.Continent(index=c.index, name=c.name, bonus=c.bonus, territories=c.territories)
+            for c in board.continents
+        ],
+        cards=[
+            pb.Card(id=k, territory=k if k < size else -1, insignia=_INSIGNIA_TO_PB[ins])
+            for k, ins in enumerate(board.card_insignia)
+        ],
+        wild_cards=board.wild_cards,
+    )
+
+
+def board_from_proto(msg: pb.Board) -> Board:
+    """The engine's :class:`~referee.board.Board` for a Board message, validated by
+    :func:`referee.board.parse_map` (every problem of the map in one :class:`ProtocolError`).
+
+    Positions are authoritative: territory i is ``territories[i]`` (``index`` is not needed)."""
+    try:
+        names = [t.name for t in msg.territories]
+        size = len(names)
+        problems: list[str] = []
+        territories = []
+        seen: dict[str, int] = {}
+        for i, t in enumerate(msg.territories):
+            if t.name in seen:
+                problems.append(f"territory {i}: the name {t.name!r} is used twice "
+                                f"(also territory {seen[t.name]})")
+            seen.setdefault(t.name, i)
+            insignia = _INSIGNIA_FROM_PB.get(t.insignia)
+            if insignia is None or insignia == WILD:
+                problems.append(f"territory {i} ({t.name!r}): insignia {t.insignia} is not "
+                                "infantry, cavalry or artillery")
+                insignia = INSIGNIA[0]
+            territories.append({"name": t.name, "insignia": insignia, "value": t.value})
+        borders: set[tuple[int, int]] = set()
+        for i, t in enumerate(msg.territories):
+            for n in t.neighbours:
+                if not 0 <= n < size:
+                    problems.append(f"territory {i} ({t.name!r}): neighbour {n} is not a territory")
+                elif n != i:
+                    borders.add((min(i, n), max(i, n)))
+                else:
+                    problems.append(f"territory {i} ({t.name!r}) borders itself")
+        continents = []
+        for c, cont in enumerate(msg.continents):
+            members = []
+            for t in cont.territories:
+                if not 0 <= t < size:
+                    problems.append(f"continent {c} ({cont.name!r}): {t} is not a territory")
+                    continue
+                if msg.territories[t].continent != c:
+                    problems.append(f"territory {t} ({names[t]!r}) says continent "
+                                    f"{msg.territories[t].continent}, but continent {c} lists it")
+                members.append(names[t])
+            continents.append({"name": cont.name, "bonus": cont.bonus, "territories": members})
+        if msg.cards:
+            expected = size + msg.wild_cards
+            if len(msg.cards) != expected:
+                problems.append(f"the deck has {len(msg.cards)} cards, expected {expected} "
+                                f"({size} territories + {msg.wild_cards} wild)")
+            else:
+                for k, card in enumerate(msg.cards):
+                    want_t = k if k < size else -1
+                    want_i = _INSIGNIA_TO_PB[territories[k]["insignia"]] if k < size else pb.INSIGNIA_WILD
+                    if card.territory != want_t or card.insignia != want_i:
+                        problems.append(f"card {k} shows territory {card.territory} "
+                                        f"({card.insignia}); expected {want_t} ({want_i})")
+        if problems:
+            raise _fail(f"map {msg.name!r}: " + "; ".join(problems[:10])
+                        + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""))
+        data = {
+            "name": msg.name,
+            "territories": territories,
+            "continents": continents,
+            "borders": [[names[a], names[b]] for a, b in sorted(borders)],
+            "wild_cards": msg.wild_cards,
+        }
+        return parse_map(data, f"map {msg.name!r}")
+    except ProtocolError:
+        raise
+    except MapError as exc:
+        raise _fail(str(exc)) from None
+    except Exception as exc:
+        raise _fail(f"map: not a valid hegemon.v1.Board ({exc})") from None
+
+
+def start_game_request(game_id: str, seat: int, seat_names: Sequence[str], rules: RuleSet,
+                       board: Board, decision_ms: int, time_bank_ms: int,
+                       missions: Iterable[pb.MissionCard] = ()) -> pb.StartGameRequest:
+    """The StartGame request for one seat: rule set, full map, seats and clock."""
+    return pb.StartGameRequest(
+        game_id=game_id, seat=seat, seat_names=list(seat_names), rules=rules_to_proto(rules),
+        board=board_to_proto(board),
+        time_control=pb.TimeControl(decision_ms=decision_ms, time_bank_ms=time_bank_ms),
+        missions=list(missions), protocol_version=PROTOCOL_VERSION,
+    )
+
+
+def end_game_request(game_id: str, places: Sequence[int] | None, reason: str) -> pb.EndGameRequest:
+    """The EndGame request; ``places`` None (or empty) for an abandoned, void game."""
+    return pb.EndGameRequest(game_id=game_id, places=list(places or ()), reason=reason)
+
+
+# ------------------------------------------------------------------ decisions
+def decision_to_proto(decision: Decision) -> pb.Decision:
+    d = decision
+    return pb.Decision(kind=_KIND_TO_PB[d.kind], player=d.player, armies=d.armies,
+                       minimum=d.minimum, maximum=d.maximum, source=d.source, target=d.target,
+                       attack_dice=d.attack_dice, forced=d.forced, territories=d.territories)
+
+
+def decision_from_proto(msg: pb.Decision) -> Decision:
+    """The engine's Decision. ``seats`` (later editions) has no engine field yet and is dropped."""
+    try:
+        kind = _KIND_FROM_PB.get(msg.kind)
+        if kind is None:
+            raise _fail(f"decision: kind {msg.kind} is not a decision this engine knows")
+        return Decision(kind=kind, player=msg.player, armies=msg.armies, minimum=msg.minimum,
+                        maximum=msg.maximum, source=msg.source, target=msg.target,
+                        attack_dice=msg.attack_dice, forced=msg.forced,
+                        territories=tuple(msg.territories))
+    except ProtocolError:
+        raise
+    except Exception as exc:
+        raise _fail(f"decision: not a valid hegemon.v1.Decision ({exc})") from None
+
+
+# ------------------------------------------------------------------ events
+def event_to_proto(event: Event) -> pb.Event:
+    """One engine event as it is (no redaction: see :func:`view_to_proto`)."""
+    tag = type(event).tag
+    if EVENT_TYPES.get(tag) is not type(event):
+        raise _fail(f"event: {type(event).__name__} is not an engine event")
+    msg = pb.Event()
+    sub = getattr(msg, tag)
+    sub.SetInParent()
+    for name in type(event).__slots__:
+        value = getattr(event, name)
+        if name in _PLACEMENT_FIELDS:
+            getattr(sub, name).extend(pb.Placement(territory=t, armies=n) for t, n in value)
+        elif isinstance(value, tuple):
+            getattr(sub, name).extend(value)
+        else:
+            setattr(sub, name, value)
+    return msg
+
+
+def event_from_proto(msg: pb.Event) -> Event:
+    """The engine's event; events of later editions (not in the engine yet) raise
+    :class:`ProtocolError`."""
+    try:
+        which = msg.WhichOneof("kind")
+        if which is None:
+            raise _fail("event: no event set (or one newer than this code knows)")
+        cls = EVENT_TYPES.get(which)
+        if cls is None:
+            raise _fail(f"event: {which} is not an event this engine knows yet")
+        sub = getattr(msg, which)
+        args: dict[str, Any] = {}
+        for name in cls.__slots__:
+            value = getattr(sub, name)
+            if name in _PLACEMENT_FIELDS:
+                value = tuple((p.territory, p.armies) for p in value)
+            elif not isinstance(value, (int, str, bool)):
+                value = tuple(value)
+            args[name] = value
+        return cls(**args)
+    except ProtocolError:
+        raise
+    except Exception as exc:
+        raise _fail(f"event: not a valid hegemon.v1.Event ({exc})") from None
+
+
+# ------------------------------------------------------------------ the view
+def _view_message(view: View) -> pb.View:
+    return pb.View(
+        seat=view.seat, round=view.round, current=view.current, owner=view.owner,
+        armies=view.armies,
+        seats=[pb.SeatInfo(seat=s.seat, territories=s.territories, armies=s.armies, cards=s.cards,
+                           eliminated=s.eliminated, forfeited=s.forfeited, neutral=s.neutral,
+                           team=s.team, ally_of=-1, capital=-1)
+               for s in view.seats],
+        hand=view.hand, trade_count=view.trade_count, next_trade_value=view.next_trade_value,
+        missions=view.missions, capital=view.capital,
+    )
+
+
+def view_to_proto(view: View, events: Iterable[Event] = (), error: str = "", strikes: int = 0,
+                  bank_ms: int = 0, *, game_id: str = "", deadline_ms: int = 0) -> pb.DecideRequest:
+    """The Decide request for ``view.seat``: its view, its pending decision (``view.pending``;
+    left unset when None), the events since its last request, the error text if its last
+    answer was refused or late, its strikes and the time left in its bank.
+
+    ``events`` are redacted here for ``view.seat`` (:func:`referee.events.redact`: another
+    seat's drawn card becomes -1), so the caller may pass the game's raw events; redacting
+    twice is harmless, so already-redacted events are fine too.
+    """
+    seat = view.seat
+    request = pb.DecideRequest(
+        game_id=game_id, view=_view_message(view),
+        events=[event_to_proto(redact(e, seat)) for e in events],
+        error=error, strikes=strikes, time_bank_ms=bank_ms, deadline_ms=deadline_ms,
+    )
+    if view.pending is not None:
+        request.decision.CopyFrom(decision_to_proto(view.pending))
+    return request
+
+
+def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Board) -> View:
+    """The engine's :class:`~referee.view.View` for a Decide request (or a bare View message),
+    given the game's rules and board from StartGame (:func:`rules_from_proto`,
+    :func:`board_from_proto`). ``pending`` comes from the request's decision."""
+    try:
+        pending = None
+        if isinstance(msg, pb.DecideRequest):
+            if msg.HasField("decision"):
+                pending = decision_from_proto(msg.decision)
+            v = msg.view
+        elif isinstance(msg, pb.View):
+            v = msg
+        else:
+            raise _fail(f"view: expected a DecideRequest or View, got {type(msg).__name__}")
+        if len(v.owner) != board.size or len(v.armies) != board.size:
+            raise _fail(f"view: {len(v.owner)} owners and {len(v.armies)} army counts for "
+                        f"{board.size} territories")
+        return View(
+            seat=v.seat, rules=rules, board=board, owner=tuple(v.owner), armies=tuple(v.armies),
+            seats=tuple(SeatInfo(s.seat, s.territories, s.armies, s.cards, s.eliminated,
+                                 s.forfeited, s.neutral, s.team) for s in v.seats),
+            hand=tuple(v.hand), trade_count=v.trade_count, next_trade_value=v.next_trade_value,
+            round=v.round, current=v.current, pending=pending, missions=tuple(v.missions),
+            capital=v.capital,
+        )
+    except ProtocolError:
+        raise
+    except Exception as exc:
+        raise _fail(f"view: not a valid hegemon.v1.View ({exc})") from None
+
+
+# ------------------------------------------------------------------ actions
+def action_to_proto(action: Action) -> pb.Action:
+    """A player's action as a message. :class:`~referee.actions.Forfeit` is the referee's,
+    never a bot's, and has no message: it raises :class:`ProtocolError`."""
+    t = type(action)
+    if t is Claim:
+        return pb.Action(claim=pb.Claim(territory=action.territory))
+    if t is Place:
+        return pb.Action(place=pb.Place(placements=[pb.Placement(territory=a, armies=n)
+                                                    for a, n in action.placements]))
+    if t is Trade:
+        trade = pb.Trade(cards=action.cards)
+        if action.bonus_territory != -1:
+            trade.bonus_territory = action.bonus_territory
+        return pb.Action(trade=trade)
+    if t is Attack:
+        return pb.Action(attack=pb.Attack(source=action.source, target=action.target,
+                                          dice=action.dice))
+    if t is Defend:
+        return pb.Action(defend=pb.Defend(dice=action.dice))
+    if t is Occupy:
+        return pb.Action(occupy=pb.Occupy(armies=action.armies))
+    if t is Fortify:
+        return pb.Action(fortify=pb.Fortify(source=action.source, target=action.target,
+                                            armies=action.armies))
+    if t is Pass:
+        return pb.Action(pass_=pb.Pass())
+    if t is Forfeit:
+        raise _fail("forfeit is the referee's action, not a bot's: it has no message")
+    raise _fail(f"not an action: {t.__name__}")
+
+
+def decide_reply(game_id: str, action: Action) -> pb.DecideReply:
+    """A bot's reply to a Decide request."""
+    return pb.DecideReply(game_id=game_id, action=action_to_proto(action))
+
+
+def action_from_proto(msg: pb.Action | pb.DecideReply | bytes,
+                      game_id: str | None = None) -> Action:
+    """The engine action in a bot's answer: an Action, a DecideReply (whose ``game_id`` must
+    equal ``game_id`` when given) or the serialised bytes of a DecideReply.
+
+    Raises :class:`ProtocolError` — and nothing else, whatever ``msg`` is — when no action is
+    set, the action is of a kind this engine does not know yet, or its shape is wrong (a trade
+    of other than three cards, a many-into-one fortify). Legality is for the engine to judge.
+    """
+    try:
+        return _action_from_proto(msg, game_id)
+    except ProtocolError:
+        raise
+    except Exception as exc:  # a bug or an unforeseen message: still the bot's protocol error
+        raise _fail(f"malformed action: {type(exc).__name__}: {exc}") from None
+
+
+def _action_from_proto(msg: Any, game_id: str | None) -> Action:
+    if isinstance(msg, (bytes, bytearray, memoryview)):
+        try:
+            msg = pb.DecideReply.FromString(bytes(msg))
+        except DecodeError as exc:
+            raise _fail(f"the reply is not a hegemon.v1.DecideReply: {exc}") from None
+    if isinstance(msg, pb.DecideReply):
+        if game_id is not None and msg.game_id != game_id:
+            raise _fail(f"the reply is for game {msg.game_id!r}, not {game_id!r}")
+        if not msg.HasField("action"):
+            raise _fail("the reply holds no action")
+        msg = msg.action
+    if not isinstance(msg, pb.Action):
+        what = type(msg).__name__ if not isinstance(msg, Message) else msg.DESCRIPTOR.full_name
+        raise _fail(f"expected a hegemon.v1.Action or DecideReply, got {what}")
+    which = msg.WhichOneof("kind")
+    if which is None:
+        raise _fail("the reply sets no action (or one newer than this referee knows)")
+    sub = getattr(msg, which)
+    if which == "claim":
+        return Claim(sub.territory)
+    if which == "place":
+        return Place(tuple((p.territory, p.armies) for p in sub.placements))
+    if which == "trade":
+        if len(sub.cards) != 3:
+            raise _fail(f"trade: give exactly three card ids, got {len(sub.cards)}")
+        bonus = sub.bonus_territory if sub.HasField("bonus_territory") else -1
+        return Trade((sub.cards[0], sub.cards[1], sub.cards[2]), bonus)
+    if which == "attack":
+        return Attack(sub.source, sub.target, sub.dice)
+    if which == "defend":
+        return Defend(sub.dice)
+    if which == "occupy":
+        return Occupy(sub.armies)
+    if which == "fortify":
+        if len(sub.more):
+            raise _fail("fortify: many-into-one moves (Fortify.more) are not supported by "
+                        "this engine yet; send one move")
+        return Fortify(sub.source, sub.target, sub.armies)
+    if which == "pass_":
+        return Pass()
+    if which in _LATER_ACTIONS:
+        raise _fail(f"{which} is not an action this engine knows yet")
+    raise _fail(f"{which} is not an action this referee knows")
+
+
+def _check_tables() -> None:
+    """Every engine kind and event has its message (checked at import: a mismatch is a bug)."""
+    oneof = {f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields}
+    missing = set(EVENT_TYPES) - oneof
+    assert not missing, f"events without a message: {missing}"
+    for tag, cls in EVENT_TYPES.items():
+        fields = pb.Event.DESCRIPTOR.fields_by_name[tag].message_type.fields_by_name
+        absent = [n for n in cls.__slots__ if n not in fields]
+        assert not absent, f"event {tag}: fields without a message field: {absent}"
+
+
+_check_tables()

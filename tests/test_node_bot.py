@@ -1,0 +1,147 @@
+"""The Node.js sample bot (sample_bots/node/): a bot in another language, over real gRPC.
+
+Starts `node bot.js --address unix:...` as a real process, talks to it with the generated Python
+stubs, and has it play every seat of a real engine game to the end: every answer must be legal.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from referee import Game, IllegalAction, make_rules
+from referee.view import view_for
+from sdk.protocol import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc, codec
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT_DIR = ROOT / "sample_bots" / "node"
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not installed")
+
+
+def _install() -> None:
+    """`npm ci` from the lock file, once, if node_modules is missing."""
+    if (BOT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir() and \
+            (BOT_DIR / "node_modules" / "@grpc" / "proto-loader").is_dir():
+        return
+    npm = shutil.which("npm")
+    assert npm, "node is installed but npm is not: cannot install the Node bot's packages"
+    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=BOT_DIR,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"npm ci failed in {BOT_DIR}:\n{done.stdout}\n{done.stderr}"
+
+
+@pytest.fixture(scope="module")
+def node_bot():
+    """The running bot: yields (channel, process); the process is killed afterwards."""
+    _install()
+    sock_dir = tempfile.mkdtemp(prefix="hegemon-node-")  # short: unix socket paths are limited
+    address = f"unix:{sock_dir}/bot.sock"
+    log = open(Path(sock_dir) / "bot.log", "w+")
+    proc = subprocess.Popen([NODE, str(BOT_DIR / "bot.js"), "--address", address],
+                            cwd=BOT_DIR, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                            start_new_session=True)
+    channel = grpc.insecure_channel(address)
+    try:
+        health = health_pb2_grpc.HealthStub(channel)
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"the Node bot exited with {proc.returncode}:\n{log.read()}")
+            try:
+                reply = health.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    break
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"the Node bot did not become SERVING within 30 s:\n{log.read()}")
+            time.sleep(0.05)
+        yield channel, proc
+    finally:
+        channel.close()
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # our own process group, started above
+                proc.wait(timeout=5)
+        log.close()
+        shutil.rmtree(sock_dir, ignore_errors=True)
+        assert proc.poll() is not None, "the Node bot is still running"
+
+
+def test_health_and_hello(node_bot):
+    channel, _ = node_bot
+    health = health_pb2_grpc.HealthStub(channel)
+    assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == \
+        health_pb2.HealthCheckResponse.SERVING
+    hello = bot_pb2_grpc.BotStub(channel).Hello(codec.hello_request("test"), timeout=5)
+    assert hello.name == "node-sample" and hello.version
+    assert hello.protocol_version == PROTOCOL_VERSION
+
+
+def test_decide_for_an_unknown_game_is_refused(node_bot):
+    channel, _ = node_bot
+    game = Game(make_rules("classic"), 3, seed=1)
+    request = codec.view_to_proto(view_for(game, game.pending.player), game_id="never-started")
+    with pytest.raises(grpc.RpcError) as info:
+        bot_pb2_grpc.BotStub(channel).Decide(request, timeout=5)
+    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_plays_every_seat_of_a_real_game_legally(node_bot, seed):
+    channel, proc = node_bot
+    stub = bot_pb2_grpc.BotStub(channel)
+    rules = make_rules("classic", {"turn_limit": 30})
+    game = Game(rules, 3, seed=seed)
+    names = ["node-a", "node-b", "node-c"]
+    ids = [f"node-{seed}-seat{s}" for s in range(3)]
+    for seat in range(3):
+        request = codec.start_game_request(ids[seat], seat, names, rules, game.board,
+                                           decision_ms=5000, time_bank_ms=60_000)
+        assert isinstance(stub.StartGame(request, timeout=10), pb.StartGameReply)
+
+    since = [list(game.opening_events) for _ in range(3)]
+    kinds: collections.Counter[str] = collections.Counter()
+    for _ in range(50_000):
+        if game.over:
+            break
+        decision = game.pending
+        seat = decision.player
+        request = codec.view_to_proto(view_for(game, seat), since[seat], game_id=ids[seat],
+                                      bank_ms=60_000, deadline_ms=5000)
+        since[seat] = []
+        reply = stub.Decide(request, timeout=10)
+        action = codec.action_from_proto(reply, game_id=ids[seat])
+        try:
+            caused = game.apply(action)
+        except IllegalAction as exc:
+            pytest.fail(f"the Node bot answered {decision} with the illegal {action}: {exc.reason}")
+        kinds[decision.kind.value] += 1
+        for events in since:
+            events.extend(caused)
+    assert game.over, "the game did not end"
+    print(f"seed {seed}: {sum(kinds.values())} decisions {dict(kinds)}, places {game.places}")
+    assert proc.poll() is None, "the Node bot died during the game"
+    for seat in range(3):
+        end = codec.end_game_request(ids[seat], game.places, "test over")
+        assert isinstance(stub.EndGame(end, timeout=10), pb.EndGameReply)
+    assert min(game.places) == 1 and all(1 <= p <= 3 for p in game.places)
+    for kind in ("claim", "place", "attack", "defend", "occupy"):
+        assert kinds[kind] > 0, f"no {kind} decision was played: {dict(kinds)}"
