@@ -49,6 +49,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Literal, NamedTuple
 
 __all__ = [
@@ -184,29 +185,76 @@ def _mm(
 
     Maximises  Σ_events [log w_winner − log Σ_{j∈set} w_j]
              + prior · Σ_i [log w_i − 2 log(w_i + 1)]
-    by the update  w_i ← (wins_i + prior) / (Σ_{sets ∋ i} count/Σ_set w + 2·prior/(w_i + 1)).
-    Stops when no log-strength moves by more than ``tol``.
+    by the update  w_i ← (wins_i + prior) / (Σ_{sets ∋ i} count/Σ_set w + 2·prior/(w_i + 1)),
+    each followed by the exact best common rescaling (see :func:`_rescale`).  Every step
+    increases the objective and the MAP is the only fixed point.  Stops when no
+    log-strength moves by more than ``tol`` in an iteration.
     """
     n = len(wins)
     w = list(start) if start is not None else [1.0] * n
     numerator = [x + prior for x in wins]
     two_prior = 2.0 * prior
+    # Per set: a getter for its members' strengths; per bot: the ids of its sets.  The
+    # sums then run in C, in a fixed order (so the result is reproducible bit for bit).
+    getters = [itemgetter(*members) for members, _ in sets]  # sets have >= 2 members
+    counts = [float(count) for _, count in sets]
+    sets_of: list[list[int]] = [[] for _ in range(n)]
+    for k, (members, _) in enumerate(sets):
+        for j in members:
+            sets_of[j].append(k)
     log = math.log
     for _ in range(max_iter):
-        denom = [two_prior / (x + 1.0) for x in w]
-        for members, count in sets:
-            total = 0.0
-            for j in members:
-                total += w[j]
-            r = count / total
-            for j in members:
-                denom[j] += r
-        new = [a / b for a, b in zip(numerator, denom)]
+        ratios = [c / sum(get(w)) for get, c in zip(getters, counts)]
+        pick = ratios.__getitem__
+        new = _rescale(
+            [
+                a / (two_prior / (x + 1.0) + sum(map(pick, ks)))
+                for a, x, ks in zip(numerator, w, sets_of)
+            ]
+        )
         step = max(abs(log(a / b)) for a, b in zip(new, w))
         w = new
         if step < tol:
             break
     return w
+
+
+def _rescale(w: list[float]) -> list[float]:
+    """Multiply all strengths by the factor that maximises the objective.
+
+    The data part of the likelihood does not change when every strength is multiplied
+    by the same ``c``; only the prior fixes the overall scale, and it does so weakly,
+    so plain MM would crawl along that direction (~1 − prior/games per step).  The best
+    ``c = e^u`` solves  Σ_i tanh((u + ln w_i) / 2) = 0,  found here by safeguarded
+    Newton's method (the left side is increasing in ``u``).
+    """
+    logs = [math.log(x) for x in w]
+    # f(u) = Σ tanh((u + x)/2) increases from −n to n; keep a bracket [lo, hi] around
+    # its root and fall back to bisection whenever a Newton step would leave it.
+    lo, hi = -max(logs) - 80.0, -min(logs) + 80.0
+    u = -math.fsum(logs) / len(logs)
+    tanh, cosh = math.tanh, math.cosh
+    for _ in range(200):
+        f = 0.0
+        slope = 0.0
+        for x in logs:
+            half = (u + x) / 2.0
+            f += tanh(half)
+            slope += 0.5 / cosh(half) ** 2 if abs(half) < 300.0 else 0.0
+        if f > 0.0:
+            hi = u
+        elif f < 0.0:
+            lo = u
+        else:
+            break
+        new = u - f / slope if slope > 0.0 else lo - 1.0
+        if not lo < new < hi:
+            new = (lo + hi) / 2.0
+        if abs(new - u) < 1e-15:
+            break
+        u = new
+    factor = math.exp(u)
+    return [x * factor for x in w]
 
 
 def _to_elo(bots: Sequence[str], strengths: Sequence[float]) -> dict[str, float]:
