@@ -1,0 +1,230 @@
+"""Season schedules: who plays whom, in which seats, with which dice seed. Pure and deterministic.
+
+:func:`make_schedule` balances what matters for fair ratings of multiplayer games:
+
+* **games**: every bot plays the same number of games, give or take one (in a duplicate season,
+  give or take one table);
+* **seats**: who moves first matters, so each bot sits in every seat position about equally
+  often (each game's seating is the assignment that best evens out the bots' seat counts);
+* **opponents**: each game's bots are chosen so that pairs of bots meet about equally often.
+
+A *duplicate* season replays each table's dice seed once per seat rotation: the same bots, the
+same seed, every bot in every seat once. Luck cancels out, so fewer games separate the bots.
+
+Match seeds derive from the season seed and the table number (:func:`match_seed`), so anyone can
+recompute them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["ScheduledMatch", "make_schedule", "match_seed", "duplicate_games"]
+
+
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """One game of the schedule: ``number`` (1-based, play order), ``table`` (0-based; in a
+    duplicate season the rotations of one table share it and its seed), ``seats`` (bot ids in
+    seat order) and the dice ``seed``."""
+
+    number: int
+    table: int
+    seats: tuple[int, ...]
+    seed: int
+
+
+def match_seed(season_seed: int, table: int) -> int:
+    """The dice seed of ``table``: the first 63 bits of sha256("{season_seed}:{table}")."""
+    digest = hashlib.sha256(f"{season_seed}:{table}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def duplicate_games(games: int, players: int) -> int:
+    """``games`` rounded up to whole tables of ``players`` rotations (duplicate seasons)."""
+    return -(-games // players) * players
+
+
+def make_schedule(bot_ids: Sequence[int], players: int, games: int, seed: int,
+                  duplicate: bool = False) -> list[ScheduledMatch]:
+    """The season's matches in play order. Same inputs, same schedule.
+
+    ``duplicate``: ``games`` is rounded up to a multiple of ``players``; each table is played
+    ``players`` times with the seating rotated by one seat each time and the same seed.
+    Raises ValueError for fewer distinct bots than ``players``, a repeated bot, or
+    ``games`` < 1.
+    """
+    bots = list(bot_ids)
+    if len(set(bots)) != len(bots):
+        raise ValueError("a bot is listed twice")
+    if players < 2:
+        raise ValueError("a game needs at least 2 players")
+    if len(bots) < players:
+        raise ValueError(f"{players} players per game need at least {players} bots; got {len(bots)}")
+    if games < 1:
+        raise ValueError("a season needs at least one game")
+    rng = random.Random(int.from_bytes(hashlib.sha256(f"hegemon-schedule:{seed}".encode()).digest()[:16], "big"))
+    if not duplicate:
+        tables = _tables(bots, players, games, rng, seat_balance=True)
+        return [ScheduledMatch(i + 1, i, seats, match_seed(seed, i)) for i, seats in enumerate(tables)]
+    tables = _tables(bots, players, duplicate_games(games, players) // players, rng, seat_balance=False)
+    schedule = []
+    for t, seats in enumerate(tables):
+        table_seed = match_seed(seed, t)
+        for r in range(players):
+            rotated = seats[r:] + seats[:r]
+            schedule.append(ScheduledMatch(len(schedule) + 1, t, rotated, table_seed))
+    return schedule
+
+
+def _tables(bots: list[int], players: int, count: int, rng: random.Random,
+            seat_balance: bool) -> list[tuple[int, ...]]:
+    """``count`` seatings of ``players`` bots, greedily balanced (games, pairs, seats)."""
+    n = len(bots)
+    played = [0] * n
+    pairs = [[0] * n for _ in range(n)]
+    seat_count = [[0] * players for _ in range(n)]
+    tiebreak = list(range(n))
+    result = []
+    for _ in range(count):
+        rng.shuffle(tiebreak)
+        order = sorted(range(n), key=lambda b: (played[b], tiebreak[b]))
+        # Bots below the cut-off count must play; among those at the cut-off pick the ones
+        # that have met the already chosen bots least.
+        cut = played[order[players - 1]]
+        must = [b for b in order if played[b] < cut]
+        tied = [b for b in order if played[b] == cut]
+        chosen = _pick(must, tied, players, pairs)
+        seating = _seat(chosen, seat_count, players, rng) if seat_balance else chosen
+        for pos, b in enumerate(seating):
+            played[b] += 1
+            seat_count[b][pos] += 1
+        for i, a in enumerate(chosen):
+            for b in chosen[i + 1:]:
+                pairs[a][b] += 1
+                pairs[b][a] += 1
+        result.append(seating)
+    _spread_pairs(result, pairs, rng, iterations=min(200_000, 40 * count * players))
+    if seat_balance:
+        _even_seats(result, seat_count, rng, iterations=min(100_000, 20 * count * players))
+    return [tuple(bots[b] for b in seating) for seating in result]
+
+
+def _spread_pairs(tables: list[list[int]], pairs: list[list[int]], rng: random.Random,
+                  iterations: int) -> None:
+    """Even out how often pairs of bots meet, in place, without changing how many games each bot
+    plays nor how often it sits in each seat: swap two bots sitting in the same seat of two
+    different games when that lowers the sum of squared meeting counts (or keeps it, half the
+    time, to cross plateaus)."""
+    count = len(tables)
+    if count < 2:
+        return
+    players = len(tables[0])
+    for _ in range(iterations):
+        g1, g2 = rng.randrange(count), rng.randrange(count)
+        if g1 == g2:
+            continue
+        t1, t2 = tables[g1], tables[g2]
+        pos = rng.randrange(players)
+        a, b = t1[pos], t2[pos]
+        if a == b or a in t2 or b in t1:
+            continue
+        change: dict[tuple[int, int], int] = {}
+        for c in t1:
+            if c != a:
+                change[(a, c)] = change.get((a, c), 0) - 1
+                change[(b, c)] = change.get((b, c), 0) + 1
+        for d in t2:
+            if d != b:
+                change[(b, d)] = change.get((b, d), 0) - 1
+                change[(a, d)] = change.get((a, d), 0) + 1
+        delta = 0
+        for (x, y), k in change.items():
+            if k:
+                delta += (pairs[x][y] + k) ** 2 - pairs[x][y] ** 2
+        if delta > 0 or (delta == 0 and rng.random() < 0.5):
+            continue
+        for (x, y), k in change.items():
+            pairs[x][y] += k
+            pairs[y][x] += k
+        t1[pos], t2[pos] = b, a
+
+
+def _pick(must: list[int], tied: list[int], players: int, pairs: list[list[int]]) -> list[int]:
+    """``must`` plus bots from ``tied`` up to ``players``: a greedy choice of the bots that met
+    the others least, tried from each possible first pick; the group whose pairs met least
+    (sum, then sum of squares) wins. ``tied`` is in random order, which breaks ties."""
+    need = players - len(must)
+    if need == len(tied):
+        return must + tied
+    best_key: tuple[int, int] | None = None
+    best: list[int] = []
+    for start in tied if need > 0 else ():
+        group = list(must) + [start]
+        rest = [b for b in tied if b != start]
+        while len(group) < players:
+            pick = min(rest, key=lambda b: sum(pairs[b][c] for c in group))
+            rest.remove(pick)
+            group.append(pick)
+        met = [pairs[a][b] for i, a in enumerate(group) for b in group[i + 1:]]
+        key = (sum(met), sum(m * m for m in met))
+        if best_key is None or key < best_key:
+            best_key, best = key, group
+    return best if need > 0 else list(must)
+
+
+def _even_seats(tables: list[list[int]], seat_count: list[list[int]], rng: random.Random,
+                iterations: int) -> None:
+    """Even out seat counts further, in place, without changing who plays whom: swap two bots'
+    seats within a game when that lowers the sum of squared seat counts (or keeps it, half the
+    time)."""
+    players = len(tables[0]) if tables else 0
+    if players < 2:
+        return
+    for _ in range(iterations):
+        table = tables[rng.randrange(len(tables))]
+        p, q = rng.sample(range(players), 2)
+        a, b = table[p], table[q]
+        # a moves p → q, b moves q → p
+        delta = (2 * (seat_count[a][q] - seat_count[a][p]) + 2
+                 + 2 * (seat_count[b][p] - seat_count[b][q]) + 2)
+        if delta > 0 or (delta == 0 and rng.random() < 0.5):
+            continue
+        seat_count[a][p] -= 1
+        seat_count[a][q] += 1
+        seat_count[b][q] -= 1
+        seat_count[b][p] += 1
+        table[p], table[q] = b, a
+
+
+def _seat(chosen: list[int], seat_count: list[list[int]], players: int,
+          rng: random.Random) -> list[int]:
+    """The seating of ``chosen`` that best evens out seat counts: each bot's cost for a seat is
+    how far that seat is ahead of the bot's least-used seat (squared), minimised over all
+    assignments by dynamic programming over sets of filled seats; ties broken at random."""
+    costs = []
+    for b in chosen:
+        low = min(seat_count[b])
+        costs.append([(seat_count[b][p] - low) ** 2 + rng.random() * 0.1 for p in range(players)])
+    # best[mask] = (cost, seating) for the first popcount(mask) bots placed in seats ``mask``.
+    full = (1 << players) - 1
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
+    for i in range(players):
+        nxt: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for mask, (cost, seats) in best.items():
+            for p in range(players):
+                if mask & (1 << p):
+                    continue
+                key = mask | (1 << p)
+                value = cost + costs[i][p]
+                if key not in nxt or value < nxt[key][0]:
+                    nxt[key] = (value, seats + (p,))
+        best = nxt
+    seats = best[full][1]
+    seating = [0] * players
+    for i, p in enumerate(seats):
+        seating[p] = chosen[i]
+    return seating
