@@ -6,6 +6,8 @@ import typer
 
 from referee import cli as referee_cli
 
+from . import cli_bots, cli_league, cli_seasons
+
 app = typer.Typer(
     name="hegemon",
     help="A tournament referee and bot arena for the Risk family of world-conquest games.",
@@ -14,6 +16,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 referee_cli.register(app)
+cli_bots.register(app)
+cli_seasons.register(app)
+cli_league.register(app)
 
 
 def main() -> None:

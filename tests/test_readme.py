@@ -23,3 +23,9 @@ def test_readme_engine_example_plays_both_presets_to_the_end():
     for line in lines:
         places = eval(line.split(" ", 1)[1])  # a tuple of places printed by the example
         assert sorted(places)[0] == 1 and len(places) == 4
+
+
+def test_readme_minimal_bot_is_the_tested_sample_and_under_30_lines():
+    minimal = (ROOT / "sample_bots" / "minimal.py").read_text(encoding="utf-8")
+    assert minimal in python_blocks()
+    assert len(minimal.strip().splitlines()) < 30
