@@ -133,11 +133,11 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     raw_territories = data.get("territories")
     raw_continents = data.get("continents")
     raw_borders = data.get("borders")
-    for key, value in (("territories", raw_territories), ("continents", raw_continents),
-                       ("borders", raw_borders)):
-        if not isinstance(value, list) or not value:
-            problems.append(f"'{key}' must be a non-empty list")
-    if problems:
+    missing = [key for key, value in (("territories", raw_territories),
+                                      ("continents", raw_continents), ("borders", raw_borders))
+               if not isinstance(value, list) or not value]
+    if missing:
+        problems.extend(f"'{key}' must be a non-empty list" for key in missing)
         raise MapError(source, problems)
 
     names: list[str] = []
@@ -181,7 +181,7 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
             bonus = 0
         members: list[int] = []
         for tname in entry.get("territories") or []:
-            if tname not in index:
+            if not isinstance(tname, str) or tname not in index:
                 problems.append(f"continent '{cname}': unknown territory '{tname}'")
                 continue
             t = index[tname]
@@ -219,16 +219,17 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     for t, tname in enumerate(names):
         if names and not adjacency[t]:
             problems.append(f"territory '{tname}' has no borders")
-    if names and not problems:
-        reached = {0}
-        frontier = [0]
+    bordered = [t for t in range(len(names)) if adjacency[t]]
+    if bordered:  # territories with no borders at all are reported above
+        reached = {bordered[0]}
+        frontier = [bordered[0]]
         while frontier:
             for n in adjacency[frontier.pop()]:
                 if n not in reached:
                     reached.add(n)
                     frontier.append(n)
-        if len(reached) != len(names):
-            cut = sorted(names[t] for t in range(len(names)) if t not in reached)
+        if len(reached) != len(bordered):
+            cut = sorted(names[t] for t in bordered if t not in reached)
             problems.append(f"the map is not connected: cannot reach {', '.join(cut[:5])}"
                             + (" …" if len(cut) > 5 else ""))
     wild = data.get("wild_cards", 2)
@@ -259,6 +260,8 @@ def load_map(path: str | Path) -> Board:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise MapError(str(path), [f"cannot read the file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise MapError(str(path), [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

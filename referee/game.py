@@ -478,11 +478,12 @@ class Game:
     def _ask_trade_or_place(self) -> None:
         seat = self.current
         hand = self.players[seat].cards
-        if len(hand) >= 3:
+        # a trade is forced only with a set to trade (3 or 4 cards may hold none)
+        if len(hand) >= 3 and cardlib.has_set(hand, self.board.card_insignia):
             if len(hand) >= self._trade_until:
                 self.pending = Decision(Kind.TRADE, seat, forced=True)
                 return
-            if self._phase == "reinforce" and cardlib.has_set(hand, self.board.card_insignia):
+            if self._phase == "reinforce":
                 self.pending = Decision(Kind.TRADE, seat)
                 return
         self._ask_place()
@@ -559,7 +560,8 @@ class Game:
         self.conquered_this_turn = True
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
-        if self.territory_count[defender] == 0:
+        # a forfeited seat already left the game: taking its last territory eliminates no one
+        if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, attacker)
             if len(self.active_players()) <= 1:
                 self._move_in(attack_dice)

@@ -68,8 +68,10 @@ class Recorder:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` for the pending player (or a referee forfeit) and record it."""
-        player = action.player if isinstance(action, Forfeit) else self.game.pending.player
-        events = self.game.apply(action)
+        pending = self.game.pending
+        player = action.player if isinstance(action, Forfeit) else (
+            pending.player if pending is not None else -1)
+        events = self.game.apply(action)  # refuses (IllegalAction) once the game is over
         self.lines.append(action_line(len(self.lines) - 2, player, action, events))
         if self.game.over:
             self.lines.append(result_line(self.game))
@@ -133,6 +135,7 @@ def replay(text: str) -> Verdict:
     except RecordError as exc:
         return Verdict(False, str(exc))
     actions = 0
+    ended = False
     for number, line in enumerate(lines[1:], 2):
         kind = line["type"]
         if kind == "opening":
@@ -164,9 +167,13 @@ def replay(text: str) -> Verdict:
                                       f"engine {len(got)}", game, actions)
             actions += 1
         elif kind == "result":
+            ended = True
             if not game.over:
                 return Verdict(False, f"line {number}: the record ends the game, the engine does not", game, actions)
             if list(game.places) != line.get("places"):
                 return Verdict(False, f"line {number}: places differ: recorded {line.get('places')}, "
                                       f"engine {list(game.places)}", game, actions)
+    if game.over and not ended:
+        return Verdict(False, f"line {len(lines) + 1}: the engine ends the game ({game.finish_reason}), "
+                              "the record has no result", game, actions)
     return Verdict(True, f"matches: {actions} actions replayed", game, actions)

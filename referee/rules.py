@@ -29,7 +29,7 @@ class Option:
                 value = int(raw)
                 if isinstance(raw, bool) or (isinstance(raw, float) and raw != value):
                     raise ValueError
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise RulesError(f"option {self.name}: {raw!r} is not a whole number "
                                  f"(allowed: {self.low}..{self.high})") from None
             if not self.low <= value <= self.high:

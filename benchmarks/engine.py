@@ -1,0 +1,148 @@
+"""Rules-engine throughput: complete 4-player ``classic`` games played in-process.
+
+    python benchmarks/engine.py [--runs 5] [--games 20]
+
+Two policies, both choosing from ``referee.legal``:
+
+- random: uniform over the legal kinds of answer (e.g. attack or stop), then uniform over the
+  options of that kind. Random play rarely conquers the world, so these games end at a turn
+  limit of 200 rounds.
+- attack-happy: claim and reinforce at random, attack whenever the source has more armies than
+  the target with the most dice, never fortify, occupy with the most, defend with the most.
+  These games nearly always end by conquest (a 500-round limit stops the rare stalemate).
+
+Each run plays the same seeded games; the figures are the medians over the runs. A decision is
+one ``Game.apply`` call; the time includes choosing the action (the policy), and the engine's own
+share is printed separately. The last line is ``engine: N decisions/s`` for attack-happy play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from referee import (Attack, Claim, Defend, Fortify, Game, Occupy, Pass, Place,  # noqa: E402
+                     Trade, legal, make_rules)
+from referee.decisions import Kind  # noqa: E402
+
+PLAYERS = 4
+RANDOM_ROUNDS = 200
+HAPPY_ROUNDS = 500
+
+
+def random_policy(game: Game, rng: random.Random):
+    d = game.pending
+    kind = d.kind
+    if kind is Kind.CLAIM:
+        return Claim(rng.choice(d.territories))
+    if kind is Kind.PLACE:
+        own = legal.own_territories(game, d.player)
+        left, split = d.armies, {}
+        while left:
+            n = rng.randint(1, left)
+            t = rng.choice(own)
+            split[t] = split.get(t, 0) + n
+            left -= n
+        return Place(tuple(split.items()))
+    if kind is Kind.TRADE:
+        if not d.forced and rng.random() < 0.5:
+            return Pass()
+        return Trade(rng.choice(legal.trades(game.players[d.player].cards, game.board)))
+    if kind is Kind.ATTACK:
+        if rng.random() < 0.5:
+            return Pass()
+        source, target, most = rng.choice(legal.attacks(game, d.player))
+        return Attack(source, target, rng.randint(1, most))
+    if kind is Kind.DEFEND:
+        return Defend(rng.randint(1, d.maximum))
+    if kind is Kind.OCCUPY:
+        return Occupy(rng.randint(d.minimum, d.maximum))
+    if kind is Kind.FORTIFY:
+        if rng.random() < 0.5:
+            return Pass()
+        source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
+        return Fortify(source, target, rng.randint(1, most))
+    raise ValueError(f"unexpected decision {kind}")
+
+
+def attack_happy_policy(game: Game, rng: random.Random):
+    d = game.pending
+    kind = d.kind
+    if kind is Kind.CLAIM:
+        return Claim(rng.choice(d.territories))
+    if kind is Kind.PLACE:
+        return Place(((rng.choice(legal.own_territories(game, d.player)), d.armies),))
+    if kind is Kind.TRADE:
+        if not d.forced:
+            return Pass()
+        return Trade(legal.trades(game.players[d.player].cards, game.board)[0])
+    if kind is Kind.ATTACK:
+        armies = game.armies
+        for source, target, most in legal.attacks(game, d.player):
+            if armies[source] > armies[target]:
+                return Attack(source, target, most)
+        return Pass()
+    if kind is Kind.DEFEND:
+        return Defend(d.maximum)
+    if kind is Kind.OCCUPY:
+        return Occupy(d.maximum)
+    return Pass()  # never fortify
+
+
+def play_games(policy, rounds: int, games: int, first_seed: int):
+    """Play ``games`` seeded games; return (decisions, wall seconds, engine seconds, conquests)."""
+    rules = make_rules("classic", {"turn_limit": rounds})
+    clock = time.perf_counter
+    decisions = 0
+    engine = 0.0
+    conquests = 0
+    start = clock()
+    for seed in range(first_seed, first_seed + games):
+        game = Game(rules, PLAYERS, seed)
+        rng = random.Random(seed)
+        apply = game.apply
+        while game.places is None:
+            action = policy(game, rng)
+            t = clock()
+            apply(action)
+            engine += clock() - t
+            decisions += 1
+        conquests += game.finish_reason == "conquest"
+    return decisions, clock() - start, engine, conquests
+
+
+def bench(name: str, policy, rounds: int, runs: int, games: int) -> int:
+    rates, engine_rates, game_rates = [], [], []
+    for _ in range(runs):
+        decisions, wall, engine, conquests = play_games(policy, rounds, games, 1)
+        rates.append(decisions / wall)
+        engine_rates.append(decisions / engine)
+        game_rates.append(games / wall)
+    per_game = decisions / games
+    print(f"{name}: {games} games x {runs} runs, turn limit {rounds} rounds, "
+          f"{conquests}/{games} ended by conquest, {per_game:.0f} decisions a game")
+    print(f"  {statistics.median(rates):,.0f} decisions/s, {statistics.median(game_rates):.2f} games/s "
+          f"(median; policy included)")
+    print(f"  {statistics.median(engine_rates):,.0f} decisions/s in Game.apply alone")
+    return round(statistics.median(rates))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args(argv)
+    print(f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}")
+    bench("random", random_policy, RANDOM_ROUNDS, args.runs, args.games)
+    happy = bench("attack-happy", attack_happy_policy, HAPPY_ROUNDS, args.runs, args.games)
+    print(f"engine: {happy} decisions/s")
+
+
+if __name__ == "__main__":
+    main()

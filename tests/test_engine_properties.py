@@ -1,0 +1,385 @@
+"""Property tests: random legal play from any seed, under every preset, keeps the engine's
+invariants, accepts exactly the legal moves, and replays identically from its record."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import POLICIES, PRESET_NAMES, snapshot
+
+from referee import (Attack, Claim, Defend, Forfeit, Fortify, Game, IllegalAction, Occupy, Pass,
+                     Place, Trade, legal, make_rules)
+from referee.cards import is_set
+from referee.decisions import Kind
+from referee.events import (Battle, CardDrawn, Claimed, Conquered, Dealt, Eliminated, Forfeited,
+                            GameOver, Placed, Reinforced, Traded, TurnStarted)
+from referee.record import Recorder, replay
+
+CORE_KINDS = {Kind.CLAIM, Kind.PLACE, Kind.TRADE, Kind.ATTACK, Kind.DEFEND, Kind.OCCUPY,
+              Kind.FORTIFY}
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---------------------------------------------------------------------- an independent oracle
+def reachable(game, seat, src, dst):
+    owner, nbrs = game.owner, game.board.neighbours
+    seen, queue = {src}, deque([src])
+    while queue:
+        t = queue.popleft()
+        for n in nbrs[t]:
+            if owner[n] == seat and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return dst in seen
+
+
+def is_int(x):
+    return type(x) is int
+
+
+def oracle(game, action) -> bool:
+    """Whether the rules (RULES.md §1) allow ``action`` for the pending decision."""
+    d = game.pending
+    if d is None:
+        return False
+    seat, kind, size = d.player, d.kind, game.board.size
+    owner, armies = game.owner, game.armies
+
+    def territory(t):
+        return is_int(t) and 0 <= t < size
+
+    if type(action) is Pass:
+        return (kind is Kind.TRADE and not d.forced) or kind in (Kind.ATTACK, Kind.FORTIFY)
+    if kind is Kind.CLAIM:
+        return type(action) is Claim and territory(action.territory) and owner[action.territory] < 0
+    if kind is Kind.PLACE:
+        if type(action) is not Place or not isinstance(action.placements, tuple) or not action.placements:
+            return False
+        total = 0
+        for pair in action.placements:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and territory(pair[0])
+                    and owner[pair[0]] == seat and is_int(pair[1]) and pair[1] >= 1):
+                return False
+            total += pair[1]
+        return total == d.armies
+    if kind is Kind.TRADE:
+        if type(action) is not Trade:
+            return False
+        cards, hand = action.cards, game.players[seat].cards
+        if not (isinstance(cards, tuple) and len(cards) == 3 and all(is_int(c) for c in cards)
+                and len(set(cards)) == 3 and all(c in hand for c in cards)):
+            return False
+        if not is_set([game.board.card_insignia[c] for c in cards]):
+            return False
+        bonus = action.bonus_territory
+        return is_int(bonus) and (bonus == -1 or (bonus in cards and bonus < size
+                                                  and owner[bonus] == seat))
+    if kind is Kind.ATTACK:
+        if type(action) is not Attack:
+            return False
+        s, t, n = action.source, action.target, action.dice
+        return (territory(s) and territory(t) and owner[s] == seat and owner[t] != seat
+                and t in game.board.neighbours[s] and is_int(n) and 1 <= n <= min(3, armies[s] - 1))
+    if kind is Kind.DEFEND:
+        return type(action) is Defend and is_int(action.dice) and 1 <= action.dice <= d.maximum
+    if kind is Kind.OCCUPY:
+        return type(action) is Occupy and is_int(action.armies) and d.minimum <= action.armies <= d.maximum
+    if kind is Kind.FORTIFY:
+        if type(action) is not Fortify:
+            return False
+        s, t, n = action.source, action.target, action.armies
+        if not (territory(s) and territory(t) and s != t and owner[s] == seat and owner[t] == seat
+                and is_int(n) and 1 <= n <= armies[s] - 1):
+            return False
+        if game.rules.fortify == "adjacent":
+            return t in game.board.neighbours[s]
+        return reachable(game, seat, s, t)
+    return False
+
+
+def candidates(game, rng, legal_action):
+    """Actions a careless or hostile bot might send now: near misses of a legal one."""
+    size = game.board.size
+    d = game.pending
+    hand = game.players[d.player].cards
+
+    def t():
+        return rng.choice([rng.randrange(size), rng.randrange(size), -1, size, rng.randrange(size)])
+
+    out = [
+        Claim(t()), Place(((t(), rng.randint(0, 3)),)), Place(((t(), d.armies),)),
+        Attack(t(), t(), rng.randint(0, 4)), Defend(rng.randint(0, 3)),
+        Occupy(rng.randint(d.minimum - 1, d.maximum + 1) if d.maximum else rng.randint(0, 4)),
+        Fortify(t(), t(), rng.randint(0, 5)), Pass(),
+    ]
+    if len(hand) >= 3:
+        out.append(Trade(tuple(rng.sample(hand, 3)), rng.choice([-1, t()])))
+    la = legal_action
+    if type(la) is Attack:
+        out += [Attack(la.source, la.target, la.dice + 1), Attack(la.source, t(), la.dice)]
+    elif type(la) is Fortify:
+        out += [Fortify(la.source, la.target, la.armies + 1), Fortify(la.source, t(), la.armies)]
+    elif type(la) is Place:
+        out += [Place(la.placements + ((t(), 1),))]
+    return rng.sample(out, 3)
+
+
+# ---------------------------------------------------------------------- invariants
+class Checker:
+    """Follows a game through its events and checks it after every action."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.total = 0            # armies that should be on the board
+        self.due = 0              # armies the current turn still has to place
+        self.turn_cards = 0
+        self.turn_conquests = 0
+        self.playing = False      # set-up is over once the first turn started
+        self.seat = -1            # whose turn it is
+        self.follow(game.opening_events)
+        self.check()
+
+    def follow(self, events):
+        g = self.game
+        for e in events:
+            kind = type(e)
+            if kind is Claimed:
+                self.total += 1
+            elif kind is Dealt:
+                self.total += len(e.territories)
+            elif kind is Placed:
+                self.total += sum(n for _, n in e.placements)
+                if self.playing:
+                    self.due -= sum(n for _, n in e.placements)
+                    assert self.due == 0, "a turn places exactly the armies it is due"
+            elif kind is Traded:
+                self.total += e.bonus
+                self.due += e.value
+                assert e.bonus in (0, 2)
+            elif kind is Battle:
+                self.total -= e.attacker_losses + e.defender_losses
+                assert len(e.attack_dice) <= 3 and len(e.defend_dice) <= 2
+                assert e.attacker_losses + e.defender_losses == min(len(e.attack_dice),
+                                                                     len(e.defend_dice))
+            elif kind is TurnStarted:
+                assert self.due == 0
+                self.playing = True
+                self.seat = e.player
+                self.turn_cards = self.turn_conquests = 0
+            elif kind is Forfeited and self.playing and e.player == self.seat:
+                self.due = 0      # the turn ends with the armies not yet placed
+            elif kind is Reinforced:
+                assert e.from_territories == max(3, g.territory_count[e.player] // 3)
+                assert e.from_continents == sum(
+                    c.bonus for c in g.board.continents
+                    if all(g.owner[t] == e.player for t in c.territories))
+                self.due = e.from_territories + e.from_continents
+            elif kind is Conquered:
+                self.turn_conquests += 1
+            elif kind is CardDrawn:
+                self.turn_cards += 1
+                assert self.turn_conquests >= 1, "a card only after a conquest"
+                assert self.turn_cards == 1, "never more than one card a turn"
+
+    def check(self):
+        g = self.game
+        n = g.player_count
+        size = g.board.size
+        d = g.pending
+        assert sum(g.armies) == self.total, "armies created or destroyed"
+        if g.round > 0:
+            assert all(0 <= o < n for o in g.owner)
+            assert g.territory_count == [g.owner.count(p) for p in range(n)]
+        for t in range(size):
+            if g.owner[t] >= 0:
+                empty_ok = d is not None and d.kind is Kind.OCCUPY and t == d.target
+                assert g.armies[t] >= 1 or (empty_ok and g.armies[t] == 0), "empty territory"
+            else:
+                assert g.round == 0 and g.armies[t] == 0
+        cards = sorted(g.deck + g.discard + [c for p in g.players for c in p.cards])
+        assert cards == list(range(g.board.card_count)), "cards created or lost"
+        for p in g.players:
+            if p.eliminated:
+                assert g.territory_count[p.seat] == 0 and p.cards == []
+            elif p.active and g.round > 0:
+                assert g.territory_count[p.seat] >= 1
+        if g.over:
+            assert d is None
+            assert len(g.places) == n
+            assert sorted(set(g.places)) == sorted(set(g.places)) and min(g.places) == 1
+            for p in range(n):   # a place is 1 + the number of seats strictly ahead
+                assert g.places[p] == 1 + sum(1 for q in range(n) if g.places[q] < g.places[p])
+            if g.finish_reason == "conquest":
+                winner = g.places.index(1)
+                assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
+        else:
+            assert d is not None and d.kind in CORE_KINDS
+            assert 0 <= d.player < n and g.players[d.player].active
+            if d.kind is not Kind.DEFEND and g.round > 0:
+                assert d.player == g.current
+            if d.kind is Kind.PLACE and g.round > 0:
+                assert d.armies == self.due
+            if d.kind is Kind.TRADE and d.forced:
+                assert len(g.players[d.player].cards) >= min(5, g.rules.must_trade_at)
+            # every decision has a legal answer, and the default answer is one of them
+            has_answer = {
+                Kind.CLAIM: lambda: bool(d.territories),
+                Kind.PLACE: lambda: d.armies >= 1 and g.territory_count[d.player] >= 1,
+                Kind.TRADE: lambda: bool(legal.trades(g.players[d.player].cards, g.board)),
+                Kind.ATTACK: lambda: bool(legal.attacks(g, d.player)),
+                Kind.DEFEND: lambda: d.maximum >= 1,
+                Kind.OCCUPY: lambda: 1 <= d.minimum <= d.maximum,
+                Kind.FORTIFY: lambda: any(True for _ in legal.fortifies(g, d.player)),
+            }[d.kind]
+            assert has_answer(), f"no legal answer to {d}"
+            assert oracle(g, g.default_action())
+            if d.kind is Kind.ATTACK:
+                assert g.reserve == 0 or g._phase == "attack"
+
+
+def play(preset, players, seed, policy, policy_seed, rounds, forfeit_at=None, probe=0.0,
+         record=False, options=None):
+    game = Game(make_rules(preset, {**(options or {}), "turn_limit": rounds}), players, seed)
+    recorder = Recorder(game) if record else None
+    checker = Checker(game)
+    rng = random.Random(policy_seed)
+    choose = POLICIES[policy]
+    steps = 0
+    while not game.over:
+        steps += 1
+        assert steps < 200_000, "the game does not end"
+        if forfeit_at is not None and steps == forfeit_at:
+            seat = rng.choice(game.active_players())
+            action = Forfeit(seat, "test")
+        else:
+            action = choose(game, rng)
+            assert oracle(game, action), f"the policy chose an illegal {action}"
+            if probe and rng.random() < probe:
+                for other in candidates(game, rng, action):
+                    copy = game.clone()
+                    try:
+                        copy.apply(other)
+                        accepted = True
+                    except IllegalAction as exc:
+                        assert exc.reason
+                        accepted = False
+                    assert accepted == oracle(game, other), (other, game.pending)
+        events = recorder.apply(action) if recorder else game.apply(action)
+        checker.follow(events)
+        checker.check()
+        if type(action) is Forfeit:
+            assert any(type(e) is Forfeited for e in events)
+    assert sum(1 for e in events if type(e) is GameOver) == 1
+    return game, recorder
+
+
+# single options overridden on top of the preset
+OPTIONS = st.fixed_dictionaries({}, optional={
+    "card_values": st.sampled_from(["escalating", "golden_cavalry", "insignia"]),
+    "card_territory_bonus": st.sampled_from(["off", "per_set", "per_turn"]),
+    "traded_cards": st.sampled_from(["bottom", "discard"]),
+    "must_trade_at": st.integers(3, 10),
+    "defender_dice": st.sampled_from(["choice", "max"]),
+    "defender_two_dice_from": st.integers(2, 3),
+    "elimination_trade": st.sampled_from(["immediate", "next_turn"]),
+    "elimination_trade_at": st.integers(5, 6),
+    "fortify": st.sampled_from(["adjacent", "connected"]),
+    "setup": st.sampled_from(["claim", "deal"]),
+    "first_player": st.sampled_from(["first_placer", "reroll", "random"]),
+})
+
+GAME = dict(
+    players=st.integers(3, 6),
+    seed=st.integers(0, 2 ** 63),
+    policy=st.sampled_from(sorted(POLICIES)),
+    policy_seed=st.integers(0, 2 ** 32),
+    rounds=st.integers(1, 12),
+)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=60, **SETTINGS)
+@given(**GAME)
+def test_random_play_keeps_the_invariants(preset, players, seed, policy, policy_seed, rounds):
+    play(preset, players, seed, policy, policy_seed, rounds)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=40, **SETTINGS)
+@given(options=OPTIONS, **GAME)
+def test_random_play_with_options_keeps_the_invariants(preset, players, seed, policy, policy_seed,
+                                                       rounds, options):
+    play(preset, players, seed, policy, policy_seed, rounds, options=options)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=40, **SETTINGS)
+@given(forfeit_at=st.integers(1, 3000), **GAME)
+def test_forfeits_keep_the_invariants(preset, players, seed, policy, policy_seed, rounds,
+                                      forfeit_at):
+    game, _ = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at=forfeit_at)
+    assert len(game.out_order) == len(set(game.out_order)), "a seat left the game twice"
+    assert sorted(game.places)[-1] <= players
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=30, **SETTINGS)
+@given(**GAME)
+def test_only_legal_moves_are_accepted(preset, players, seed, policy, policy_seed, rounds):
+    play(preset, players, seed, policy, policy_seed, min(rounds, 6), probe=0.3)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=4, **SETTINGS)
+@given(seed=st.integers(0, 2 ** 63), policy_seed=st.integers(0, 2 ** 32))
+def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_seed):
+    game, _ = play(preset, 4, seed, "aggressive", policy_seed, 100)
+    assert game.finish_reason in ("conquest", "turn limit")
+    if game.finish_reason == "conquest":
+        winner = game.places.index(1)
+        assert game.territory_count[winner] == 42
+        assert sorted(game.places) == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=25, **SETTINGS)
+@given(**GAME, forfeit_at=st.one_of(st.none(), st.integers(1, 2000)))
+def test_records_replay_identically(preset, players, seed, policy, policy_seed, rounds,
+                                    forfeit_at):
+    _, first = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at, record=True)
+    _, again = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at, record=True)
+    text = first.text()
+    assert again.text() == text, "same seed and policy seed: byte-identical records"
+    verdict = replay(text)
+    assert verdict.ok, verdict.message
+    assert verdict.game.places == first.game.places
+    assert verdict.actions == len(first.game.history)
+    assert verdict.game.owner == first.game.owner and verdict.game.armies == first.game.armies
+
+
+@settings(max_examples=20, **SETTINGS)
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2 ** 63),
+       policy_seed=st.integers(0, 2 ** 32), split=st.integers(0, 3000))
+def test_a_clone_plays_on_identically_and_independently(preset, seed, policy_seed, split):
+    game = Game(make_rules(preset, {"turn_limit": 8}), 4, seed)
+    rng = random.Random(policy_seed)
+    for _ in range(split):
+        if game.over:
+            break
+        game.apply(POLICIES["aggressive"](game, rng))
+    copy = game.clone()
+    before = snapshot(game)
+    copy_events, rng_copy = [], random.Random(seed ^ policy_seed)
+    while not copy.over:
+        copy_events.append(copy.apply(POLICIES["random"](copy, rng_copy)))
+    assert snapshot(game) == before, "playing the clone changed the original"
+    game_events, rng_game = [], random.Random(seed ^ policy_seed)
+    while not game.over:
+        game_events.append(game.apply(POLICIES["random"](game, rng_game)))
+    assert game_events == copy_events
+    assert game.places == copy.places and game.owner == copy.owner
