@@ -27,72 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee import (Attack, Claim, Defend, Fortify, Game, Occupy, Pass, Place,  # noqa: E402
-                     Trade, legal, make_rules)
-from referee.decisions import Kind  # noqa: E402
+from referee import Game, make_rules  # noqa: E402
+from referee.policies import attack_happy_action, random_action  # noqa: E402
 
 PLAYERS = 4
 RANDOM_ROUNDS = 200
 HAPPY_ROUNDS = 500
-
-
-def random_policy(game: Game, rng: random.Random):
-    d = game.pending
-    kind = d.kind
-    if kind is Kind.CLAIM:
-        return Claim(rng.choice(d.territories))
-    if kind is Kind.PLACE:
-        own = legal.own_territories(game, d.player)
-        left, split = d.armies, {}
-        while left:
-            n = rng.randint(1, left)
-            t = rng.choice(own)
-            split[t] = split.get(t, 0) + n
-            left -= n
-        return Place(tuple(split.items()))
-    if kind is Kind.TRADE:
-        if not d.forced and rng.random() < 0.5:
-            return Pass()
-        return Trade(rng.choice(legal.trades(game.players[d.player].cards, game.board)))
-    if kind is Kind.ATTACK:
-        if rng.random() < 0.5:
-            return Pass()
-        source, target, most = rng.choice(legal.attacks(game, d.player))
-        return Attack(source, target, rng.randint(1, most))
-    if kind is Kind.DEFEND:
-        return Defend(rng.randint(1, d.maximum))
-    if kind is Kind.OCCUPY:
-        return Occupy(rng.randint(d.minimum, d.maximum))
-    if kind is Kind.FORTIFY:
-        if rng.random() < 0.5:
-            return Pass()
-        source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
-        return Fortify(source, target, rng.randint(1, most))
-    raise ValueError(f"unexpected decision {kind}")
-
-
-def attack_happy_policy(game: Game, rng: random.Random):
-    d = game.pending
-    kind = d.kind
-    if kind is Kind.CLAIM:
-        return Claim(rng.choice(d.territories))
-    if kind is Kind.PLACE:
-        return Place(((rng.choice(legal.own_territories(game, d.player)), d.armies),))
-    if kind is Kind.TRADE:
-        if not d.forced:
-            return Pass()
-        return Trade(legal.trades(game.players[d.player].cards, game.board)[0])
-    if kind is Kind.ATTACK:
-        armies = game.armies
-        for source, target, most in legal.attacks(game, d.player):
-            if armies[source] > armies[target]:
-                return Attack(source, target, most)
-        return Pass()
-    if kind is Kind.DEFEND:
-        return Defend(d.maximum)
-    if kind is Kind.OCCUPY:
-        return Occupy(d.maximum)
-    return Pass()  # never fortify
 
 
 def play_games(policy, rounds: int, games: int, first_seed: int):
@@ -139,8 +79,8 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args(argv)
     print(f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}")
-    bench("random", random_policy, RANDOM_ROUNDS, args.runs, args.games)
-    happy = bench("attack-happy", attack_happy_policy, HAPPY_ROUNDS, args.runs, args.games)
+    bench("random", random_action, RANDOM_ROUNDS, args.runs, args.games)
+    happy = bench("attack-happy", attack_happy_action, HAPPY_ROUNDS, args.runs, args.games)
     print(f"engine: {happy} decisions/s")
 
 

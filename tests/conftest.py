@@ -8,52 +8,15 @@ from __future__ import annotations
 
 import random
 
-from referee import (Attack, Claim, Defend, Fortify, Game, Occupy, Pass, Place, Trade, legal,
-                     make_rules)
+from referee import Attack, Defend, Game, Pass, Place, Trade, legal, make_rules
 from referee.decisions import Kind
 from referee.events import TurnStarted
+from referee.policies import random_action
 
 PRESET_NAMES = ("classic", "classic-2004", "classic-2000")
 
 
 # ---------------------------------------------------------------------- policies
-def random_action(game, rng: random.Random):
-    """A uniformly drawn legal answer to the pending decision (kinds, then options)."""
-    d = game.pending
-    kind = d.kind
-    if kind is Kind.CLAIM:
-        return Claim(rng.choice(d.territories))
-    if kind is Kind.PLACE:
-        own = legal.own_territories(game, d.player)
-        left, split = d.armies, {}
-        while left:
-            n = rng.randint(1, left)
-            t = rng.choice(own)
-            split[t] = split.get(t, 0) + n
-            left -= n
-        return Place(tuple(split.items()))
-    if kind is Kind.TRADE:
-        sets = legal.trades(game.players[d.player].cards, game.board)
-        if not d.forced and rng.random() < 0.5:
-            return Pass()
-        return Trade(rng.choice(sets))
-    if kind is Kind.ATTACK:
-        if rng.random() < 0.5:
-            return Pass()
-        source, target, most = rng.choice(legal.attacks(game, d.player))
-        return Attack(source, target, rng.randint(1, most))
-    if kind is Kind.DEFEND:
-        return Defend(rng.randint(1, d.maximum))
-    if kind is Kind.OCCUPY:
-        return Occupy(rng.randint(d.minimum, d.maximum))
-    if kind is Kind.FORTIFY:
-        if rng.random() < 0.5:
-            return Pass()
-        source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
-        return Fortify(source, target, rng.randint(1, most))
-    raise AssertionError(f"unexpected decision {kind}")
-
-
 def aggressive_action(game, rng: random.Random):
     """Claim and place at random, attack whenever the odds look good (max dice), occupy at
     random, trade whenever possible: plays games that end by conquest and eliminate players."""

@@ -1,0 +1,77 @@
+"""Simple policies over the pure engine: for property tests, benchmarks and quick experiments.
+
+Each takes a :class:`referee.game.Game` and a ``random.Random`` and returns a legal action for
+the pending decision.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import legal
+from .actions import Action, Attack, Claim, Defend, Fortify, Occupy, Pass, Place, Trade
+from .decisions import Kind
+from .game import Game
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A uniformly drawn legal answer to the pending decision (kinds, then options)."""
+    d = game.pending
+    kind = d.kind
+    if kind is Kind.CLAIM:
+        return Claim(rng.choice(d.territories))
+    if kind is Kind.PLACE:
+        own = legal.own_territories(game, d.player)
+        left, split = d.armies, {}
+        while left:
+            n = rng.randint(1, left)
+            t = rng.choice(own)
+            split[t] = split.get(t, 0) + n
+            left -= n
+        return Place(tuple(split.items()))
+    if kind is Kind.TRADE:
+        sets = legal.trades(game.players[d.player].cards, game.board)
+        if not d.forced and rng.random() < 0.5:
+            return Pass()
+        return Trade(rng.choice(sets))
+    if kind is Kind.ATTACK:
+        if rng.random() < 0.5:
+            return Pass()
+        source, target, most = rng.choice(legal.attacks(game, d.player))
+        return Attack(source, target, rng.randint(1, most))
+    if kind is Kind.DEFEND:
+        return Defend(rng.randint(1, d.maximum))
+    if kind is Kind.OCCUPY:
+        return Occupy(rng.randint(d.minimum, d.maximum))
+    if kind is Kind.FORTIFY:
+        if rng.random() < 0.5:
+            return Pass()
+        source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
+        return Fortify(source, target, rng.randint(1, most))
+    raise AssertionError(f"unexpected decision {kind}")
+
+
+def attack_happy_action(game: Game, rng: random.Random) -> Action:
+    """Claim and reinforce at random, attack whenever the source has more armies than the
+    target (most dice), occupy and defend with the most, trade only when forced, never fortify."""
+    d = game.pending
+    kind = d.kind
+    if kind is Kind.CLAIM:
+        return Claim(rng.choice(d.territories))
+    if kind is Kind.PLACE:
+        return Place(((rng.choice(legal.own_territories(game, d.player)), d.armies),))
+    if kind is Kind.TRADE:
+        if not d.forced:
+            return Pass()
+        return Trade(legal.trades(game.players[d.player].cards, game.board)[0])
+    if kind is Kind.ATTACK:
+        armies = game.armies
+        for source, target, most in legal.attacks(game, d.player):
+            if armies[source] > armies[target]:
+                return Attack(source, target, most)
+        return Pass()
+    if kind is Kind.DEFEND:
+        return Defend(d.maximum)
+    if kind is Kind.OCCUPY:
+        return Occupy(d.maximum)
+    return Pass()  # never fortify
