@@ -1,0 +1,52 @@
+"""The Python SDK for hegemon bots.
+
+Subclass :class:`Bot`, override the decisions you care about — ``claim``, ``place``,
+``trade``, ``attack``, ``defend``, ``occupy``, ``fortify`` (each gets the seat's
+:class:`BotView` and the pending decision and returns an action) — or ``decide`` alone, and
+call :func:`run`::
+
+    from sdk import Bot, Pass, run
+
+    class Lazy(Bot):
+        name = "lazy"
+
+    run(Lazy())      # serves on --address / $HEGEMON_BOT_ADDRESS until SIGTERM
+
+Every decision has a safe legal default (first offered territory, all armies on one border
+territory, trade only when forced, stop attacking, most defence dice, occupy the minimum, skip
+fortify). :mod:`sdk.helpers` lists legal options and answers map questions and battle odds;
+:func:`play_local` plays a game between Python bots in-process, without gRPC.
+
+Dependencies: the SDK uses the generated protocol code and the pure rules engine, never the
+referee's match runner.
+"""
+
+from referee.actions import Action, Attack, Claim, Defend, Fortify, Occupy, Pass, Place, Trade
+from referee.decisions import Decision, Kind
+
+from .bot import Bot, BotView, GameContext, UnknownGame, make_view
+from .helpers import (BattleOdds, Bounds, Holding, attack_dice, attack_odds, attack_options,
+                      battle_odds, border_territories, bounds, conquest_probability,
+                      continent_holdings, defence_dice, distances, enemy_neighbours,
+                      fortify_options, interior_territories, legal_actions, neighbours,
+                      own_territories, owned_continents, reinforcements, threat, trade_options)
+from .local import LocalFault, LocalGame, play_local
+from .server import BotServicer, serve
+
+
+def run(bot: Bot, argv=None) -> None:
+    """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`sdk.server.run`)."""
+    from .server import run as _run
+    _run(bot, argv)
+
+
+__all__ = [
+    "Action", "Attack", "BattleOdds", "Bot", "BotServicer", "BotView", "Bounds", "Claim",
+    "Decision", "Defend", "Fortify", "GameContext", "Holding", "Kind", "LocalFault",
+    "LocalGame", "Occupy", "Pass", "Place", "Trade", "UnknownGame", "attack_dice",
+    "attack_odds", "attack_options", "battle_odds", "border_territories", "bounds",
+    "conquest_probability", "continent_holdings", "defence_dice", "distances",
+    "enemy_neighbours", "fortify_options", "interior_territories", "legal_actions", "make_view",
+    "neighbours", "own_territories", "owned_continents", "play_local", "reinforcements", "run",
+    "serve", "threat", "trade_options",
+]

@@ -1,0 +1,242 @@
+"""continental: takes continents and holds them.
+
+- Target: the continent it is closest to owning — the fewest enemy armies and territories left
+  to take there, weighed against the continent's bonus — among the continents it can reach.
+- Claim: territories of the continent where it already holds the most and others the least
+  (small, high-bonus-per-territory continents first).
+- Place: first covers the threatened borders of the continents it owns (enemy armies next door
+  beyond its own), then stacks the rest on the best staging territory for the target.
+- Attack: into the target continent (or inside an owned one) at conquest odds of at least
+  ``target_odds``; breaks an enemy's whole continent at ``break_odds``; otherwise takes one
+  territory a turn (for the card) at ``card_odds``. Most dice always.
+- Occupy: splits the armies between the two territories by the enemy armies each now faces.
+- Fortify: inward to outward — the largest interior stack moves toward the most threatened
+  border (along the shortest own path; straight there when ``fortify`` is ``connected``).
+- Trade: when forced, or when the best set is worth at least ``trade_at`` armies (the
+  escalating value grows with every set traded, so it times its trades to the later sets).
+
+The thresholds are class attributes, so a subclass can tune them.
+"""
+
+from __future__ import annotations
+
+from referee import cards as cardlib
+from sdk import (Attack, Bot, Claim, Fortify, Occupy, Pass, Place, Trade, attack_options,
+                 border_territories, conquest_probability, distances, own_territories, run,
+                 threat, trade_options)
+
+
+
+def set_value(view, cards) -> int:
+    """Armies a set is worth now, with the +2 territory bonus when it applies."""
+    insignia = [view.board.card_insignia[c] for c in cards]
+    value = cardlib.set_value(view.rules.card_values, view.trade_count, insignia)
+    if view.rules.card_territory_bonus != "off" and any(
+            c < view.board.size and view.owner[c] == view.seat for c in cards):
+        value += 2
+    return value
+
+
+def best_trade(view):
+    """The most valuable set (keeping wild cards when it costs nothing); None without a set."""
+    sets = trade_options(view)
+    if not sets:
+        return None
+    wild = view.board.size
+
+    def key(cards):
+        return (set_value(view, cards), -sum(c >= wild for c in cards), [-c for c in cards])
+
+    return max(sets, key=key)
+
+
+def occupy_split(view, decision) -> int:
+    """Armies to move so source and target keep armies in proportion to their threats."""
+    s, t, me = decision.source, decision.target, view.seat
+    owner = list(view.owner)
+    owner[t] = me  # the view may already say so; make sure
+    armies = view.armies
+
+    def pressure(x):
+        return sum(armies[n] for n in view.board.neighbours[x] if owner[n] != me and owner[n] >= 0)
+
+    ps, pt = pressure(s), pressure(t)
+    if ps == 0:
+        return decision.maximum
+    if pt == 0:
+        return decision.minimum
+    total = armies[s] - 1 + (armies[t] if owner[t] == me else 0)
+    want = round(total * pt / (ps + pt))
+    return max(decision.minimum, min(decision.maximum, want))
+
+
+class ContinentalBot(Bot):
+    name = "continental"
+    version = "1.0"
+    target_odds = 0.5     # attack into the target / an owned continent from these odds
+    break_odds = 0.7      # attack into an enemy's whole continent
+    card_odds = 0.6       # the turn's first conquest (for the card)
+    expand_odds = 1.1     # any other attack (above 1: never)
+    trade_at = 8          # trade unforced once the best set is worth this many armies
+    defence_share = 0.5   # at most this share of the armies placed defends owned borders
+
+    # -------------------------------------------------------------- analysis
+    def continent_scores(self, view) -> list[tuple[float, int]]:
+        """(score, continent) for every continent not yet owned that the seat can reach,
+        best first: bonus per enemy army and territory still to take, plus what it holds."""
+        me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        scores = []
+        for c in board.continents:
+            mine = [t for t in c.territories if owner[t] == me]
+            if len(mine) == len(c.territories):
+                continue
+            reachable = mine or any(owner[n] == me for t in c.territories
+                                    for n in board.neighbours[t])
+            if not reachable:
+                continue
+            foes = [t for t in c.territories if owner[t] != me]
+            cost = sum(armies[t] for t in foes) + len(foes)
+            held = len(mine) / len(c.territories)
+            scores.append(((c.bonus + 1) / (1 + cost) + held, c.index))
+        scores.sort(key=lambda x: (-x[0], x[1]))
+        return scores
+
+    def target(self, view) -> int:
+        """The continent to take next (-1 if none is reachable)."""
+        scores = self.continent_scores(view)
+        return scores[0][1] if scores else -1
+
+    def owned(self, view) -> set[int]:
+        me, owner = view.seat, view.owner
+        return {c.index for c in view.board.continents
+                if all(owner[t] == me for t in c.territories)}
+
+    def deficits(self, view) -> list[tuple[int, int]]:
+        """(missing armies, territory) for threatened borders of owned continents, worst first."""
+        board, armies = view.board, view.armies
+        owned = self.owned(view)
+        result = []
+        for t in border_territories(view):
+            if board.territories[t].continent in owned:
+                need = threat(view, t) + 1 - armies[t]
+                if need > 0:
+                    result.append((need, t))
+        result.sort(key=lambda x: (-x[0], x[1]))
+        return result
+
+    def staging(self, view, target: int) -> int:
+        """The own territory to stack armies on for attacking the target continent."""
+        me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        best, best_key = -1, None
+        for t in border_territories(view):
+            foes = [n for n in board.neighbours[t] if owner[n] != me]
+            inside = [n for n in foes if board.territories[n].continent == target]
+            if target >= 0 and not inside:
+                continue
+            weakest = min(armies[n] for n in (inside or foes))
+            key = (len(inside), armies[t] - weakest, -t)
+            if best_key is None or key > best_key:
+                best, best_key = t, key
+        if best < 0:
+            front = border_territories(view) or own_territories(view)
+            best = max(front, key=lambda t: (armies[t], -t))
+        return best
+
+    # -------------------------------------------------------------- decisions
+    def claim(self, view, decision):
+        me, owner, board = view.seat, view.owner, view.board
+
+        def score(t):
+            c = board.continents[board.territories[t].continent]
+            size = len(c.territories)
+            mine = sum(owner[x] == me for x in c.territories)
+            others = sum(owner[x] >= 0 and owner[x] != me for x in c.territories)
+            near = sum(owner[n] == me for n in board.neighbours[t])
+            return (2.0 * mine - 1.5 * others) / size + c.bonus / size - 0.03 * size + 0.1 * near
+
+        return Claim(max(decision.territories, key=lambda t: (score(t), -t)))
+
+    def place(self, view, decision):
+        left = decision.armies
+        split: dict[int, int] = {}
+        budget = max(1, int(left * self.defence_share)) if left > 1 else (left if view.round else 0)
+        for need, t in self.deficits(view):
+            n = min(need, budget, left)
+            if n <= 0:
+                break
+            split[t] = split.get(t, 0) + n
+            budget -= n
+            left -= n
+        if left:
+            t = self.staging(view, self.target(view))
+            split[t] = split.get(t, 0) + left
+        return Place(tuple(sorted(split.items())))
+
+    def trade(self, view, decision):
+        cards = best_trade(view)
+        if decision.forced or set_value(view, cards) >= self.trade_at:
+            return Trade(cards)
+        return Pass()
+
+    def attack(self, view, decision):
+        me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        two = view.rules.defender_two_dice_from
+        target, owned = self.target(view), self.owned(view)
+        enemy_owned = {c.index for c in board.continents
+                       if len({owner[t] for t in c.territories}) == 1
+                       and owner[c.territories[0]] not in (me, -1)}
+        need_card = not view.context.conquered_this_turn
+        best = None
+        for s, t, most in attack_options(view):
+            odds = conquest_probability(armies[s], armies[t], two)
+            cont = board.territories[t].continent
+            if (cont == target or cont in owned) and odds >= self.target_odds:
+                rank = 3
+            elif cont in enemy_owned and odds >= self.break_odds:
+                rank = 2
+            elif odds >= (self.card_odds if need_card else self.expand_odds):
+                rank = 1
+            else:
+                rank = 0
+            if rank and (best is None or (rank, odds, -s, -t) > best[0]):
+                best = ((rank, odds, -s, -t), Attack(s, t, most))
+        if best is not None:
+            return best[1]
+        return super().attack(view, decision)
+
+    def occupy(self, view, decision):
+        return Occupy(occupy_split(view, decision))
+
+    def fortify(self, view, decision):
+        me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        borders = border_territories(view)
+        if not borders:
+            return Pass()
+        border_set = set(borders)
+        stacks = [t for t in own_territories(view) if t not in border_set and armies[t] > 1]
+        if not stacks:
+            return Pass()
+        source = max(stacks, key=lambda t: (armies[t], -t))
+        owned = self.owned(view)
+
+        def urgency(b):
+            guard = board.territories[b].continent in owned
+            return (guard, threat(view, b) - armies[b], -b)
+
+        if view.rules.fortify == "connected":
+            reach = distances(view, [source], through=lambda x: owner[x] == me)
+            targets = [b for b in borders if reach[b] > 0]
+            if not targets:
+                return Pass()
+            return Fortify(source, max(targets, key=urgency), armies[source] - 1)
+        # adjacent: one step along the shortest own path toward the nearest border
+        dist = distances(view, borders, through=lambda x: owner[x] == me)
+        steps = [n for n in board.neighbours[source] if owner[n] == me and 0 <= dist[n] < dist[source]]
+        if not steps:
+            return Pass()
+        step = min(steps, key=lambda n: (dist[n], -(threat(view, n) if n in border_set else 0), n))
+        return Fortify(source, step, armies[source] - 1)
+
+
+if __name__ == "__main__":
+    run(ContinentalBot())

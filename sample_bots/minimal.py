@@ -1,0 +1,26 @@
+"""The README's minimal bot: reinforce the strongest border, attack at good odds."""
+from sdk import (Attack, Bot, Occupy, Pass, Place, attack_options, border_territories,
+                 conquest_probability, run)
+
+
+class Minimal(Bot):
+    name = "minimal"
+
+    def place(self, view, decision):
+        strongest = max(border_territories(view), key=lambda t: view.armies[t])
+        return Place(((strongest, decision.armies),))
+
+    def attack(self, view, decision):
+        odds = [(conquest_probability(view.armies[s], view.armies[t]), s, t, dice)
+                for s, t, dice in attack_options(view)]
+        best = max(odds, default=None)
+        if best is None or best[0] < 0.6:
+            return Pass()
+        return Attack(*best[1:])
+
+    def occupy(self, view, decision):
+        return Occupy(decision.maximum)
+
+
+if __name__ == "__main__":
+    run(Minimal())

@@ -1,0 +1,156 @@
+"""Exact battle odds: a Markov chain over the rolls of one attack, memoised.
+
+An attack here means: the attacker keeps rolling from one territory with the most dice it may
+(``min(3, armies - 1)``) and the defender with the most it may (two dice once it has
+``two_dice_from`` armies, else one), until the territory falls or the attacker is down to one
+army. Each roll's outcome probabilities are the exact counts of
+:func:`referee.dice.outcome_counts`, so the results are exact up to float rounding (or exact
+:class:`fractions.Fraction` values with ``exact=True``).
+
+>>> round(conquest_probability(2, 1), 4)       # one die against one: 15/36
+0.4167
+>>> conquest_probability(3, 1, exact=True) == Fraction(125, 216) + Fraction(91, 216) * Fraction(15, 36)
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+from functools import cache
+from typing import Any, NamedTuple
+
+from referee.dice import outcome_counts
+
+__all__ = ["BattleOdds", "attack_dice", "battle_odds", "conquest_probability", "defence_dice",
+           "roll_outcomes"]
+
+
+class BattleOdds(NamedTuple):
+    """The end of an attack fought to the finish (see the module docstring)."""
+
+    conquer: float     # probability the territory falls
+    attackers: float   # expected armies left on the attacking territory when it ends
+    defenders: float   # expected armies left on the defending territory (0 once conquered)
+
+
+def attack_dice(armies: int) -> int:
+    """The most dice an attacker may roll from a territory with ``armies`` armies (0: none)."""
+    return max(0, min(3, armies - 1))
+
+
+def defence_dice(armies: int, two_dice_from: int = 2) -> int:
+    """The most dice a defender with ``armies`` armies may roll."""
+    return 2 if armies >= two_dice_from else 1
+
+
+@cache
+def roll_outcomes(attack: int, defend: int, exact: bool = False) -> tuple[tuple[int, int, Any], ...]:
+    """One roll of ``attack`` dice against ``defend`` dice: every (attacker losses, defender
+    losses, probability)."""
+    counts = outcome_counts(attack, defend)
+    total = 6 ** (attack + defend)
+    return tuple((a, d, Fraction(n, total) if exact else n / total)
+                 for (a, d), n in sorted(counts.items()))
+
+
+class _Table:
+    """P(conquest), E[attackers left], E[defenders left] for every (a, d) up to a size, grown
+    (rebuilt at about twice the size) on demand. ``data`` is replaced in one assignment, so
+    readers on other threads always see a consistent table."""
+
+    __slots__ = ("two", "exact", "data", "lock")
+
+    def __init__(self, two: int, exact: bool):
+        self.two, self.exact = two, exact
+        self.data: tuple[int, int, list, list, list] = (-1, -1, [], [], [])
+        self.lock = threading.Lock()
+
+    def ensure(self, a: int, d: int) -> tuple[int, int, list, list, list]:
+        data = self.data
+        if a <= data[0] and d <= data[1]:
+            return data
+        with self.lock:
+            data = self.data
+            if a > data[0] or d > data[1]:
+                data = self.data = self._build(a, d, data[0], data[1])
+        return data
+
+    def _build(self, a: int, d: int, a_old: int, d_old: int) -> tuple[int, int, list, list, list]:
+        a_max = a_old if a <= a_old else max(a, min(2 * a_old, LIMIT), 16)
+        d_max = d_old if d <= d_old else max(d, min(2 * d_old, LIMIT), 16)
+        zero, one = (Fraction(0), Fraction(1)) if self.exact else (0.0, 1.0)
+        p = [[zero] * (d_max + 1) for _ in range(a_max + 1)]
+        ea = [[zero] * (d_max + 1) for _ in range(a_max + 1)]
+        ed = [[zero] * (d_max + 1) for _ in range(a_max + 1)]
+        rolls = {(x, y): roll_outcomes(x, y, self.exact) for x in (1, 2, 3) for y in (1, 2)}
+        two = self.two
+        for i in range(a_max + 1):
+            pi, eai, edi = p[i], ea[i], ed[i]
+            for j in range(d_max + 1):
+                if j == 0:
+                    pi[j], eai[j], edi[j] = one, i * one, zero
+                elif i < 2:
+                    pi[j], eai[j], edi[j] = zero, i * one, j * one
+                else:
+                    sp = sea = sed = zero
+                    for la, ld, q in rolls[(min(3, i - 1), 2 if j >= two else 1)]:
+                        sp += q * p[i - la][j - ld]
+                        sea += q * ea[i - la][j - ld]
+                        sed += q * ed[i - la][j - ld]
+                    pi[j], eai[j], edi[j] = sp, sea, sed
+        return a_max, d_max, p, ea, ed
+
+
+#: Above this many armies on either side, float odds are read at proportionally scaled-down
+#: sizes (the table stays small; such battles are lopsided or rare).
+LIMIT = 400
+#: Exact (Fraction) odds are offered up to this many armies a side.
+EXACT_LIMIT = 100
+_TABLES = {(two, exact): _Table(two, exact) for two in (2, 3) for exact in (False, True)}
+_TABLES_LOCK = threading.Lock()
+
+
+def _scaled(a: int, d: int) -> tuple[int, int, float]:
+    if a <= LIMIT and d <= LIMIT:
+        return a, d, 1.0
+    k = LIMIT / max(a, d)
+    return max(2, round(a * k)), max(1, round(d * k)), k
+
+
+def _table(a: int, d: int, two: int, exact: bool) -> tuple[int, int, list, list, list]:
+    table = _TABLES.get((two, exact))
+    if table is None:
+        with _TABLES_LOCK:
+            table = _TABLES.setdefault((two, exact), _Table(two, exact))
+    return table.ensure(a, d)
+
+
+def conquest_probability(attackers: int, defenders: int, two_dice_from: int = 2, *,
+                         exact: bool = False) -> Any:
+    """The probability that an attack from a territory holding ``attackers`` armies (one of
+    which must stay behind: 2 armies attack with one die) conquers a territory holding
+    ``defenders`` armies, both sides always rolling the most dice. ``two_dice_from`` is the
+    rule set's ``defender_two_dice_from``. A float, or a Fraction with ``exact=True``."""
+    if defenders <= 0:
+        return Fraction(1) if exact else 1.0
+    if attackers < 2:
+        return Fraction(0) if exact else 0.0
+    if exact:
+        if attackers > EXACT_LIMIT or defenders > EXACT_LIMIT:
+            raise ValueError(f"exact odds go up to {EXACT_LIMIT} armies a side")
+    elif attackers > LIMIT or defenders > LIMIT:
+        attackers, defenders, _ = _scaled(attackers, defenders)
+    data = _table(attackers, defenders, two_dice_from, exact)
+    return data[2][attackers][defenders]
+
+
+def battle_odds(attackers: int, defenders: int, two_dice_from: int = 2) -> BattleOdds:
+    """:class:`BattleOdds` of an attack fought to the finish (floats)."""
+    if defenders <= 0:
+        return BattleOdds(1.0, float(attackers), 0.0)
+    if attackers < 2:
+        return BattleOdds(0.0, float(max(attackers, 0)), float(defenders))
+    a, d, k = _scaled(attackers, defenders)
+    _, _, p, ea, ed = _table(a, d, two_dice_from, False)
+    return BattleOdds(p[a][d], ea[a][d] / k, ed[a][d] / k)

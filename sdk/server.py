@@ -1,0 +1,245 @@
+"""The bot's gRPC server: the ``hegemon.v1.Bot`` service plus the standard health service.
+
+:func:`run` is what ``sdk.run(MyBot())`` calls: it reads the address (``--address ADDR``, else
+the environment variable ``HEGEMON_BOT_ADDRESS``, else ``localhost:50051``), serves until
+SIGTERM or SIGINT, then stops cleanly. :class:`BotServicer` turns each call into engine objects
+with :mod:`sdk.protocol.codec` and back; a bot's exception inside a call becomes a gRPC error
+for that call (the referee counts a strike) and never stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import stat
+import sys
+import threading
+import traceback
+from concurrent import futures
+from typing import Any, Sequence
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from .bot import Bot, GameContext, UnknownGame, make_view
+from .protocol import bot_pb2 as pb
+from .protocol import bot_pb2_grpc, codec
+
+ADDRESS_ENV = "HEGEMON_BOT_ADDRESS"
+DEFAULT_ADDRESS = "localhost:50051"
+SERVICE_NAME = "hegemon.v1.Bot"
+
+log = logging.getLogger("hegemon.bot")
+
+
+class CallError(Exception):
+    """A call the bot refuses, with the gRPC status to answer."""
+
+    def __init__(self, code: grpc.StatusCode, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class BotServicer(bot_pb2_grpc.BotServicer):
+    """The ``Bot`` service for one :class:`sdk.Bot`. Its methods also work without gRPC:
+    pass ``context=None`` and a refused call raises :class:`CallError` instead."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self._boards: dict[bytes, Any] = {}
+        self._lock = threading.Lock()
+
+    # -------------------------------------------------------------- the four calls
+    def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:
+        bot = self.bot
+        return pb.HelloReply(name=str(bot.name), version=str(bot.version),
+                             protocol_version=codec.PROTOCOL_VERSION,
+                             rule_sets=list(bot.rule_sets), author=str(bot.author))
+
+    def StartGame(self, request: pb.StartGameRequest, context: Any) -> pb.StartGameReply:
+        return self._call(context, "StartGame", self._start_game, request)
+
+    def Decide(self, request: pb.DecideRequest, context: Any) -> pb.DecideReply:
+        return self._call(context, "Decide", self._decide, request)
+
+    def EndGame(self, request: pb.EndGameRequest, context: Any) -> pb.EndGameReply:
+        return self._call(context, "EndGame", self._end_game, request)
+
+    # -------------------------------------------------------------- their work
+    def _start_game(self, request: pb.StartGameRequest) -> pb.StartGameReply:
+        try:
+            rules = codec.rules_from_proto(request.rules)
+            board = self._board(request.board)
+        except codec.ProtocolError as exc:
+            raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        allowed = tuple(self.bot.rule_sets)
+        if allowed and rules.preset not in allowed:
+            raise CallError(grpc.StatusCode.FAILED_PRECONDITION,
+                            f"{self.bot.name} plays {', '.join(allowed)}, not {rules.preset}")
+        tc = request.time_control
+        context = GameContext(
+            game_id=request.game_id, seat=request.seat, seat_names=tuple(request.seat_names),
+            rules=rules, board=board, decision_ms=tc.decision_ms or 2000,
+            time_bank_ms=tc.time_bank_ms)
+        self.bot.start_game(context)
+        return pb.StartGameReply()
+
+    def _decide(self, request: pb.DecideRequest) -> pb.DecideReply:
+        game_id = request.game_id
+        try:
+            context = self.bot.game(game_id, request.view.seat)
+        except UnknownGame as exc:
+            raise CallError(grpc.StatusCode.FAILED_PRECONDITION, exc.args[0]) from None
+        try:
+            view = codec.view_from_proto(request, context.rules, context.board)
+        except codec.ProtocolError as exc:
+            raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        if view.pending is None:
+            raise CallError(grpc.StatusCode.INVALID_ARGUMENT, "the request holds no decision")
+        events = []
+        for message in request.events:
+            try:
+                events.append(codec.event_from_proto(message))
+            except codec.ProtocolError:
+                pass  # an event of a later edition: nothing this engine's bot can use
+        if request.error:
+            log.warning("game %s: the previous answer was not applied: %s", game_id,
+                        request.error)
+        bot_view = make_view(view, context, events, request.error, request.strikes,
+                             request.time_bank_ms, request.deadline_ms)
+        action = self.bot.answer(bot_view)
+        return codec.decide_reply(game_id, action)
+
+    def _end_game(self, request: pb.EndGameRequest) -> pb.EndGameReply:
+        self.bot.end_game(request.game_id, tuple(request.places), request.reason)
+        return pb.EndGameReply()
+
+    # -------------------------------------------------------------- plumbing
+    def _board(self, message: pb.Board) -> Any:
+        """The engine board for a Board message; one object per distinct map (cached)."""
+        key = message.SerializeToString(deterministic=True)
+        with self._lock:
+            board = self._boards.get(key)
+        if board is None:
+            board = codec.board_from_proto(message)
+            with self._lock:
+                if len(self._boards) >= 8:
+                    self._boards.clear()
+                board = self._boards.setdefault(key, board)
+        return board
+
+    def _call(self, context: Any, what: str, work: Any, request: Any) -> Any:
+        try:
+            return work(request)
+        except CallError as exc:
+            error = exc
+        except Exception as exc:  # the bot's own bug: an error for this call, not a crash
+            log.error("%s failed:\n%s", what, traceback.format_exc().rstrip())
+            error = CallError(grpc.StatusCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+        if context is None:
+            raise error
+        log.warning("%s refused: %s", what, error.message)
+        context.abort(error.code, error.message[:1000])
+        raise error  # unreachable: abort raises
+
+
+# ------------------------------------------------------------------ serving
+def _unlink_stale_socket(address: str) -> str | None:
+    """For ``unix:PATH`` addresses: remove a socket file left by an earlier run; the path."""
+    if not address.startswith("unix:") or address.startswith("unix-abstract:"):
+        return None
+    path = address[len("unix:"):]
+    if path.startswith("//"):
+        path = path[2:]
+    try:
+        if stat.S_ISSOCK(os.stat(path).st_mode):
+            os.unlink(path)
+    except OSError:
+        pass
+    return path
+
+
+class Serving:
+    """A started server: ``stop()`` it when done."""
+
+    def __init__(self, server: grpc.Server, health_servicer: health.HealthServicer,
+                 socket_path: str | None):
+        self.server = server
+        self.health = health_servicer
+        self.socket_path = socket_path
+
+    def stop(self, grace: float = 1.0) -> None:
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        if self.socket_path:
+            try:
+                os.unlink(self.socket_path)
+            except OSError:
+                pass
+
+
+def serve(bot: Bot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Serving:
+    """Start serving ``bot`` (and the health service, SERVING) on ``address``; returns at once.
+
+    Raises :class:`OSError` if the address cannot be bound."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers,
+                                                    thread_name_prefix="hegemon-bot"),
+                         options=[("grpc.max_receive_message_length", 16 << 20),
+                                  ("grpc.so_reuseport", 0)])
+    bot_pb2_grpc.add_BotServicer_to_server(BotServicer(bot), server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    socket_path = _unlink_stale_socket(address)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as exc:
+        raise OSError(f"cannot listen on {address}: {exc}") from None
+    if port == 0:
+        raise OSError(f"cannot listen on {address}")
+    server.start()
+    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    return Serving(server, health_servicer, socket_path)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The SDK's command line (unknown arguments are left to the bot)."""
+    parser = argparse.ArgumentParser(description="a hegemon bot (gRPC server)")
+    parser.add_argument("--address", default=os.environ.get(ADDRESS_ENV) or DEFAULT_ADDRESS,
+                        help=f"where to listen: unix:/path/bot.sock or host:port (default: "
+                             f"${ADDRESS_ENV}, else {DEFAULT_ADDRESS})")
+    parser.add_argument("--max-workers", type=int, default=4, help=argparse.SUPPRESS)
+    args, _unknown = parser.parse_known_args(argv)
+    return args
+
+
+def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
+    """Serve ``bot`` until SIGTERM or SIGINT, then stop cleanly (exit status 0). Exits with
+    status 1 and one line on stderr if the address cannot be bound."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                            format=f"{bot.name}: %(levelname)s %(message)s")
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        try:
+            serving = serve(bot, args.address, max(1, args.max_workers))
+        except OSError as exc:
+            print(f"{bot.name}: {exc}", file=sys.stderr)
+            raise SystemExit(1) from None
+        log.info("serving %s %s on %s", bot.name, bot.version, args.address)
+        while not stop.wait(0.5):
+            pass
+        log.info("stopping")
+        serving.stop()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)

@@ -1,0 +1,128 @@
+"""The sample bots: runnable as modules, always legal, deterministic, and of clearly different
+strength (in-process games through :func:`sdk.play_local`, no gRPC)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sample_bots.aggressive import AggressiveBot
+from sample_bots.continental import ContinentalBot
+from sample_bots.minimal import Minimal
+from sample_bots.planner import PlannerBot
+from sample_bots.random import RandomBot
+from sdk import play_local
+from sdk.protocol import bot_pb2_grpc, codec
+from test_sdk import ROOT, start_bot, stop_bot
+
+PRESETS = ("classic", "classic-2004", "classic-2000")
+BOTS = {"random": RandomBot, "aggressive": AggressiveBot, "continental": ContinentalBot,
+        "planner": PlannerBot}
+ORDER = ("random", "aggressive", "continental", "planner")
+
+
+def line_up(names, rotation: int):
+    names = list(names)
+    names = names[rotation % len(names):] + names[:rotation % len(names)]
+    return names, [BOTS[n]() for n in names]
+
+
+@pytest.mark.parametrize("name", [*ORDER, "minimal"])
+def test_each_sample_bot_runs_as_a_module(tmp_path, name):
+    proc, channel, _ = start_bot(tmp_path, ["-m", f"sample_bots.{name}"], name=name)
+    try:
+        hello = bot_pb2_grpc.BotStub(channel).Hello(codec.hello_request("test"), timeout=10)
+        assert hello.name == name and hello.protocol_version == codec.PROTOCOL_VERSION
+    finally:
+        assert stop_bot(proc, channel) == 0
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sample_bots_never_answer_illegally(preset):
+    """Every sample bot in every seat position, 3 to 6 players; strict: the first refused or
+    failed answer fails the test."""
+    games = 0
+    for rotation in range(4):
+        names, bots = line_up(ORDER, rotation)
+        result = play_local(bots, preset, seed=100 + rotation, options={"turn_limit": 40},
+                            strict=True, protocol=rotation == 0)
+        assert result.places and not result.faults
+        games += 1
+    for players, seed in ((3, 7), (5, 8), (6, 9)):
+        names = [ORDER[(seed + i) % 4] for i in range(players)]
+        result = play_local([BOTS[n]() for n in names], preset, seed=seed,
+                            options={"turn_limit": 30}, strict=True)
+        assert result.places and not result.faults
+        games += 1
+    result = play_local([Minimal(), PlannerBot(), Minimal()], preset, seed=11,
+                        options={"turn_limit": 30}, strict=True)
+    assert result.places and not result.faults
+    assert games == 7
+
+
+def action_digest(preset: str = "classic", seed: int = 3, turn_limit: int = 15) -> str:
+    names, bots = line_up(ORDER, seed)
+    result = play_local(bots, preset, seed=seed, options={"turn_limit": turn_limit}, strict=True)
+    return hashlib.sha256(repr(result.actions).encode()).hexdigest()
+
+
+def test_same_game_same_bots_same_actions():
+    for preset in PRESETS:
+        assert action_digest(preset) == action_digest(preset)
+    # ... also in fresh interpreters with different string hashing
+    code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests']; "
+            "from test_sample_bots import action_digest; print(action_digest())")
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-c", code, str(ROOT)], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        digests.add(out.stdout.strip())
+    assert digests == {action_digest()}
+
+
+# ---------------------------------------------------------------------- strength
+GAMES = 40  # 10 seeds x 4 rotations: every bot plays every seat on every seed
+
+
+@pytest.fixture(scope="module")
+def league():
+    places = {n: [] for n in ORDER}
+    seconds = {n: 0.0 for n in ORDER}
+    decisions = {n: 0 for n in ORDER}
+    for game in range(GAMES):
+        names, bots = line_up(ORDER, game)
+        result = play_local(bots, "classic", seed=game // 4, options={"turn_limit": 60},
+                            strict=True)
+        for seat, name in enumerate(names):
+            places[name].append(result.places[seat])
+            seconds[name] += result.seconds[seat]
+            decisions[name] += result.decisions[seat]
+    mean = {n: sum(p) / len(p) for n, p in places.items()}
+    per_decision = {n: seconds[n] / decisions[n] for n in ORDER}
+    return mean, per_decision, places
+
+
+def test_strength_order(league):
+    mean, _, places = league
+    summary = ", ".join(f"{n} {mean[n]:.2f}" for n in sorted(mean, key=mean.get))
+    # the clear gaps: every thinking bot far ahead of random, the continent-holders ahead of
+    # the merely aggressive, the planner ahead of them all
+    assert mean["continental"] < mean["random"] - 0.5, summary
+    assert mean["planner"] < mean["random"] - 0.8, summary
+    assert mean["aggressive"] < mean["random"], summary
+    assert mean["planner"] < mean["continental"] < mean["aggressive"], summary
+    assert places["planner"].count(1) > places["continental"].count(1) > places["random"].count(1)
+
+
+def test_decisions_are_fast(league):
+    _, per_decision, _ = league
+    assert per_decision["planner"] < 0.05, per_decision  # well under the 2 s deadline
+    for name in ("random", "aggressive", "continental"):
+        assert per_decision[name] < 0.01, per_decision
