@@ -37,6 +37,13 @@ def misbehaving(mode: str) -> BotCommand:
     return BotCommand(f"bad-{mode}", (sys.executable, str(BOTS / "misbehave.py"), mode))
 
 
+def spy(spy_file: Path) -> BotCommand:
+    """The spy bot: told where to write (a bot never sees the referee's environment) and let
+    write there (its sandbox hides every other folder of the host)."""
+    return BotCommand("bad-spy", (sys.executable, str(BOTS / "misbehave.py"), "spy"),
+                      env=(("SPY_FILE", str(spy_file)),), share=(str(spy_file.parent),))
+
+
 @pytest.fixture
 def started_pids(monkeypatch):
     """Every bot process the runner starts during the test."""
@@ -148,11 +155,7 @@ def test_garbage_answers_are_protocol_faults(started_pids):
 def test_the_bot_is_told_why_its_answer_was_refused(tmp_path, started_pids):
     """A strike's reason reaches the bot in its next request."""
     spy_file = tmp_path / "spy.bin"
-    os.environ["SPY_FILE"] = str(spy_file)
-    try:
-        result = play([misbehaving("spy"), misbehaving("illegal_forever"), resolve("random")], seed=8)
-    finally:
-        del os.environ["SPY_FILE"]
+    result = play([spy(spy_file), misbehaving("illegal_forever"), resolve("random")], seed=8)
     assert result.seats[1].out == "illegal"
     assert any("attack" in f.detail for f in result.seats[1].faults)
 
@@ -186,13 +189,9 @@ def all_ints(message) -> list[int]:
 
 def test_a_spy_bot_sees_only_its_own_view(tmp_path, started_pids):
     spy_file = tmp_path / "spy.bin"
-    os.environ["SPY_FILE"] = str(spy_file)
     seed = 987654321987
-    try:
-        result = play([misbehaving("spy"), resolve("aggressive"), resolve("aggressive")],
-                      rules=make_rules("classic", {"turn_limit": 30}), seed=seed)
-    finally:
-        del os.environ["SPY_FILE"]
+    result = play([spy(spy_file), resolve("aggressive"), resolve("aggressive")],
+                  rules=make_rules("classic", {"turn_limit": 30}), seed=seed)
     messages = read_spy(spy_file)
     decides = [m for kind, m in messages if kind == b"D"]
     assert decides and [kind for kind, _ in messages][0] == b"S"

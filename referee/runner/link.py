@@ -15,6 +15,7 @@ from ..game import Game
 from ..view import View
 from . import bridge
 from .process import BotCommand, BotProcess, spawn
+from .sandbox import SandboxLimits
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
@@ -29,6 +30,7 @@ class TimeControl:
     bank: float = 60.0           # all of one seat's decisions in one game
     max_strikes: int = 5         # late/illegal/malformed answers tolerated; one more forfeits
     max_message_bytes: int = 1 << 20  # the largest answer the referee reads
+    sandbox: SandboxLimits = SandboxLimits()  # limits of every local bot process
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
     return [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", 16 << 20),
+        ("grpc.max_metadata_size", 16 << 10),  # a bot's headers/trailers/status text
         ("grpc.enable_retries", 0),
         ("grpc.use_local_subchannel_pool", 1),
     ]
@@ -73,13 +76,10 @@ class BotLink:
         address = self.command.remote
         if address is None:
             try:
-                self.process = await spawn(self.command)
+                self.process = await spawn(self.command, limits=self.time.sandbox)
             except OSError as exc:
                 self.startup_error = f"cannot start {self.command.describe()}: {exc.strerror or exc}"
                 return False
-            address = self.process.address
-        self.channel = grpc.insecure_channel(address, options=channel_options(self.time))
-        self.stub = bot_pb2_grpc.BotStub(self.channel)
         request = bot_pb2.HelloRequest(protocol_version=PROTOCOL_VERSION,
                                        referee_version=REFEREE_VERSION)
         with trio.move_on_after(self.time.startup) as scope:
@@ -87,13 +87,21 @@ class BotLink:
                 if self.process is not None:
                     nursery.start_soon(self._watch_exit, nursery.cancel_scope)
                 try:
+                    if self.process is not None:  # its socket, opened safely (no links)
+                        address = await self.process.wait_for_socket()
+                    self.channel = grpc.insecure_channel(address, options=channel_options(self.time))
+                    self.stub = bot_pb2_grpc.BotStub(self.channel)
                     self.hello = await bridge.call(self.stub.Hello, request, self.time.startup,
                                                    wait_for_ready=True)
                 except grpc.RpcError as exc:
                     self.startup_error = f"Hello failed: {self.crash_detail(exc)}"
+                except OSError:
+                    pass  # the process ended: crash_detail below says how
                 nursery.cancel_scope.cancel()
         if scope.cancelled_caught and self.hello is None:
             self.startup_error = f"no Hello within {self.time.startup:g} s"
+            if self.process is not None and self.process.socket_problem:
+                self.startup_error += f" ({self.process.socket_problem})"
         if self.hello is None and not self.startup_error:
             self.startup_error = self.crash_detail(None)
         if self.hello is not None and self.hello.protocol_version not in (0, PROTOCOL_VERSION):
@@ -127,6 +135,19 @@ class BotLink:
         return self.hello is not None and not self._discarded and not self.exited
 
     @property
+    def reusable(self) -> bool:
+        """May this bot play another game? Not once it has used half its CPU allowance
+        (``SandboxLimits.cpu_seconds`` is per process): the pool then starts a fresh one."""
+        return self.alive and not (self.process is not None and self.process.worn_out)
+
+    @property
+    def sandbox(self) -> str:
+        """How the bot runs: ``bubblewrap``, ``rlimits`` or ``remote`` (not ours to start)."""
+        if self.command.remote is not None:
+            return "remote"
+        return self.process.sandbox if self.process is not None else "none"
+
+    @property
     def exited(self) -> bool:
         return self.process is not None and self.process.exited
 
@@ -146,10 +167,19 @@ class BotLink:
         if self.process is not None:
             await self.process.stop()
 
+    async def settle(self, wait: float = 0.5) -> None:
+        """Give a bot whose connection just broke a moment to be seen exiting (so a crash
+        names its exit status: a signal, a CPU or memory limit)."""
+        if self.process is not None and self.process.process is not None and not self.exited:
+            with trio.move_on_after(wait):
+                await self.process.process.wait()
+
     def crash_detail(self, exc: BaseException | None) -> str:
         if self.process is not None and self.process.exited:
             code = self.process.returncode
             how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            if self.process.sandbox == "bubblewrap" and code is not None and code > 128:
+                how += f", i.e. killed by signal {code - 128}"  # bwrap reports a signal so
             tail = self.process.log_tail()
             return f"the bot process ended ({how})" + (f": {tail[-200:]}" if tail else "")
         code = bridge.rpc_code(exc) if exc is not None else None

@@ -67,14 +67,16 @@ class Referee:
         self.time = time_control
         self.names = seat_names or [link.name for link in links]
         self.recorder = Recorder(game, {"game_id": game_id, "seats": self.names,
-                                        "map": game.board.name})
+                                        "map": game.board.name,
+                                        "sandbox": sandbox_of(links)})
         self.seats = [SeatState(i, link, time_control.bank) for i, link in enumerate(links)]
         self.on_progress = on_progress
         self._tell(game.opening_events)
 
     # -------------------------------------------------------------- faults
     def _fault(self, seat: SeatState, kind: str, detail: str) -> None:
-        fault = Fault(seat.index, seat.link.name, kind, detail[:300], len(self.game.history))
+        fault = Fault(seat.index, seat.link.name, kind, printable(detail)[:300],
+                      len(self.game.history))
         seat.faults.append(fault)
         self.recorder.lines.append({"type": "fault", "seat": seat.index, "fault": kind,
                                     "detail": fault.detail, "n": fault.decision})
@@ -84,7 +86,7 @@ class Referee:
             return
         self._fault(seat, kind, detail)
         seat.out = kind
-        self._apply(Forfeit(seat.index, f"{kind}: {detail[:120]}"))
+        self._apply(Forfeit(seat.index, f"{kind}: {printable(detail)[:120]}"))
         seat.link.discard()
 
     def _apply(self, action: Action) -> None:
@@ -168,6 +170,8 @@ class Referee:
             seat.bank -= elapsed
             seat.think_time += elapsed
             code = bridge.rpc_code(exc)
+            if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                await link.settle()
             if link.exited or code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
                 self._forfeit(seat, "crash", link.crash_detail(exc))
             elif code is grpc.StatusCode.DEADLINE_EXCEEDED:
@@ -199,6 +203,21 @@ class Referee:
             for seat in self.seats:
                 if not seat.out and seat.link.alive:
                     nursery.start_soon(end_one, seat)
+
+
+def printable(text: str) -> str:
+    """``text`` (often the bot's own words: its log, its error) with every control or
+    formatting character — terminal escapes, bidi overrides, newlines — made a space."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def sandbox_of(links: list[BotLink]) -> str:
+    """The weakest sandbox a local bot of this game ran in: ``rlimits`` (bubblewrap missing:
+    no isolation) or ``bubblewrap``; ``remote`` when the referee started none of the bots."""
+    kinds = {link.sandbox for link in links} - {"remote", "none"}
+    if not kinds:
+        return "remote"
+    return "rlimits" if "rlimits" in kinds else "bubblewrap"
 
 
 def _details(exc: BaseException) -> str:

@@ -1,49 +1,124 @@
-"""Starting and stopping local bot processes, each with its own working directory and socket."""
+"""Starting and stopping local bot processes, each in its own sandbox with its own socket.
+
+:func:`spawn` starts a bot under bubblewrap (see :mod:`referee.runner.sandbox`), or with plain
+rlimits where bubblewrap is missing. The process is started from the calling (trio) thread, not
+a worker thread: ``--die-with-parent`` ties the sandbox to the thread that started it, and
+trio's worker threads come and go.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 
+from . import sandbox
+from .sandbox import BUBBLEWRAP, RLIMITS, SandboxError, SandboxLimits
+
 ADDRESS_ENV = "HEGEMON_BOT_ADDRESS"
+LOG_DIR_ENV = "HEGEMON_BOT_LOGS"
+"""A folder to keep each bot's stdout/stderr log in (by default it goes with the bot's run
+folder when the bot stops)."""
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: a command line, the folder it runs in, extra environment."""
+    """How to start one bot: a command line, the folder it runs in, extra environment.
+
+    The bot sees only ``env`` (plus a few neutral variables), never the referee's environment.
+    ``share`` names host folders the bot may *write* (bound into its sandbox, and made
+    writable for its uid like /tmp): for tests and trusted tools only, never for a registered
+    bot."""
 
     name: str
     argv: tuple[str, ...]
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     remote: str | None = None  # host:port of a bot the referee does not start
+    share: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return self.remote or shlex.join(self.argv)
 
 
+class ChildProcess:
+    """A started process with the small async face of :class:`trio.Process` the runner uses:
+    ``pid``, ``poll()``, ``returncode`` and ``await wait()`` (through a pidfd)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]):
+        self._popen = popen
+        self.pid = popen.pid
+        self._lock = trio.Lock()
+        try:
+            self._pidfd: int | None = os.pidfd_open(popen.pid)
+        except (AttributeError, OSError):  # pragma: no cover - old kernels
+            self._pidfd = None
+
+    def poll(self) -> int | None:
+        return self._popen.poll()
+
+    @property
+    def returncode(self) -> int | None:
+        return self._popen.returncode
+
+    async def wait(self) -> int:
+        async with self._lock:
+            while self._popen.poll() is None:
+                if self._pidfd is not None:
+                    await trio.lowlevel.wait_readable(self._pidfd)
+                else:  # pragma: no cover
+                    await trio.sleep(0.05)
+        return self._popen.returncode  # type: ignore[return-value]
+
+    def close(self) -> None:
+        if self._pidfd is not None and self._popen.poll() is not None:
+            trio.lowlevel.notify_closing(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+
+
 @dataclass
 class BotProcess:
-    """A started bot: its process, its private folder, and the unix socket it must serve."""
+    """A started bot: its sandbox, its private run folder, and the unix socket it must serve."""
 
     command: BotCommand
     workdir: Path
-    socket_path: Path
+    socket_path: Path           # the socket as the bot names it (inside its sandbox)
     log_path: Path
-    process: trio.Process | None = None
-    _log: object | None = field(default=None, repr=False)
+    process: ChildProcess | None = None
+    sandbox: str = BUBBLEWRAP   # "bubblewrap" or "rlimits"
+    uid: int | None = None      # the pool uid the bot runs as (None: the referee's own uid)
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    seccomp: bool = False
+    rundir: Path | None = None
+    socket_problem: str = ""
+    _log: Any = field(default=None, repr=False)
+    _lease: sandbox.UidLease | None = field(default=None, repr=False)
+    _socket_fd: int | None = field(default=None, repr=False)
+    _dir_fd: int | None = field(default=None, repr=False)   # rlimits: the socket folder
+    _info_fd: int | None = field(default=None, repr=False)  # bubblewrap: its info pipe
+    _socket_parts: tuple[str, ...] = field(default=(), repr=False)
+    _sandbox_pid: int | None = field(default=None, repr=False)
+    pid_namespace: int | None = None  # bubblewrap: the inode of the bot's own PID namespace
 
     @property
     def address(self) -> str:
+        """Where the referee connects: the verified socket, by its open file descriptor."""
+        if self._socket_fd is not None:
+            return f"unix:/proc/self/fd/{self._socket_fd}"
         return f"unix:{self.socket_path}"
 
     @property
@@ -57,60 +132,242 @@ class BotProcess:
     def log_tail(self, limit: int = 400) -> str:
         """The end of what the bot wrote to stdout/stderr (for fault messages)."""
         try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                f.seek(max(0, f.tell() - limit))
-                return f.read().decode("utf-8", "replace").strip()
+            fd = os.open(self.log_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return ""
+        with os.fdopen(fd, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - limit))
+            return f.read().decode("utf-8", "replace").strip()
 
+    # -------------------------------------------------------------- the socket
+    async def wait_for_socket(self, poll: float = 0.02) -> str:
+        """Wait (forever: the caller bounds it) until the bot's socket exists, open it without
+        following any link, check it is a socket of the bot's, and return its address."""
+        while self._socket_fd is None:
+            if self.exited:
+                raise OSError("the bot process ended before it listened")
+            if self.sandbox == BUBBLEWRAP and self._sandbox_pid is None:
+                await self._read_info()
+                continue
+            try:
+                self._socket_fd = self._open_socket()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                self.socket_problem = str(exc)
+            if self._socket_fd is None:
+                await trio.sleep(poll)
+        return self.address
+
+    async def _read_info(self) -> None:
+        assert self._info_fd is not None
+        stream = trio.lowlevel.FdStream(self._info_fd)
+        self._info_fd = None
+        data = b""
+        async with stream:
+            while len(data) < 65536:
+                chunk = await stream.receive_some(4096)
+                if not chunk:
+                    break
+                data += chunk
+        try:
+            info = json.loads(data)
+            self._sandbox_pid = int(info["child-pid"])
+            self.pid_namespace = int(info.get("pid-namespace") or 0) or None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise OSError("bubblewrap did not start the sandbox") from None
+
+    def _open_socket(self) -> int:
+        if self.sandbox == BUBBLEWRAP:
+            base = os.open(f"/proc/{self._sandbox_pid}/root", os.O_PATH | os.O_DIRECTORY)
+            root = os.fstat(base)
+            host = os.stat("/")
+            if (root.st_dev, root.st_ino) == (host.st_dev, host.st_ino):
+                os.close(base)
+                raise FileNotFoundError("the sandbox is still being built")
+            parts = self._socket_parts
+        else:
+            assert self._dir_fd is not None
+            base = os.dup(self._dir_fd)
+            parts = (self.socket_path.name,)
+        try:
+            for part in parts[:-1]:
+                fd = os.open(part, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=base)
+                os.close(base)
+                base = fd
+            fd = os.open(parts[-1], os.O_PATH | os.O_NOFOLLOW, dir_fd=base)
+        finally:
+            os.close(base)
+        info = os.fstat(fd)
+        if not stat.S_ISSOCK(info.st_mode) or (self.uid is not None and info.st_uid != self.uid):
+            os.close(fd)
+            what = "a link" if stat.S_ISLNK(info.st_mode) else "not a socket of the bot's"
+            raise OSError(f"{self.socket_path} is {what}: refused")
+        return fd
+
+    # -------------------------------------------------------------- resources
+    def _tree(self) -> list[int]:
+        """Every process of the bot's sandbox (the started process and its descendants)."""
+        if self.process is None or self.exited:
+            return []
+        todo, seen = [self.process.pid], []
+        while todo:
+            pid = todo.pop()
+            seen.append(pid)
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
+                        todo.extend(int(x) for x in f.read().split())
+            except (OSError, ValueError):
+                continue
+        return seen
+
+    def cpu_seconds(self) -> float:
+        """The most CPU time any one process of the bot has used (RLIMIT_CPU is per process)."""
+        most = 0.0
+        for pid in self._tree():
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                most = max(most, (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS)
+            except (OSError, ValueError, IndexError):
+                continue
+        return most
+
+    @property
+    def worn_out(self) -> bool:
+        """Has this process used half its CPU allowance (restart it before another game)?"""
+        return self.cpu_seconds() > self.limits.cpu_seconds / 2
+
+    # -------------------------------------------------------------- stopping
     def kill(self) -> None:
-        """Kill the bot and everything it started (its whole session), then clean up its files."""
+        """Kill the bot and everything it started (its session, its sandbox, its uid)."""
         proc = self.process
         if proc is not None and proc.poll() is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        if self.uid is not None:
+            sandbox.kill_uid(self.uid)
         if self._log is not None:
             self._log.close()
             self._log = None
 
     async def stop(self) -> None:
-        """Kill and reap the process, and remove its socket folder."""
+        """Kill and reap the process, and remove its run folder; give back its uid."""
         self.kill()
         if self.process is not None:
             with trio.move_on_after(5):
                 await self.process.wait()
-        shutil.rmtree(self.socket_path.parent, ignore_errors=True)
+            self.process.close()
+        if self.uid is not None:
+            for _ in range(50):
+                if not sandbox.kill_uid(self.uid):
+                    break
+                await trio.sleep(0.02)
+        self._close_fds()
+        if self.rundir is not None:
+            shutil.rmtree(self.rundir, ignore_errors=True)
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+
+    def _close_fds(self) -> None:
+        for name in ("_socket_fd", "_dir_fd", "_info_fd"):
+            fd = getattr(self, name)
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+                setattr(self, name, None)
 
 
-async def spawn(command: BotCommand, log_dir: Path | None = None) -> BotProcess:
-    """Start ``command`` in a new session with a fresh socket folder; the bot is told its
-    address by ``--address`` and by the ``HEGEMON_BOT_ADDRESS`` environment variable."""
-    sock_dir = Path(tempfile.mkdtemp(prefix="hegemon-"))
-    os.chmod(sock_dir, 0o711)
-    socket_path = sock_dir / "bot.sock"
-    log_path = (log_dir or sock_dir) / f"{command.name}-{sock_dir.name}.log"
-    log = open(log_path, "ab")
-    env = dict(os.environ)
-    env.update(command.env)
-    env[ADDRESS_ENV] = f"unix:{socket_path}"
-    env.setdefault("PYTHONUNBUFFERED", "1")
-    bot = BotProcess(command, Path(command.cwd or sock_dir), socket_path, log_path, _log=log)
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.@-]", "_", name)[:64] or "bot"
+
+
+async def spawn(command: BotCommand, log_dir: Path | None = None,
+                limits: SandboxLimits | None = None, mode: str | None = None) -> BotProcess:
+    """Start ``command`` in its sandbox (bubblewrap, else rlimits — see
+    :mod:`referee.runner.sandbox`) in a new session; the bot is told its address by
+    ``--address`` and by the ``HEGEMON_BOT_ADDRESS`` environment variable. Await
+    :meth:`BotProcess.wait_for_socket` before connecting. Raises :class:`OSError` (a
+    :class:`~referee.runner.sandbox.SandboxError` included) if the bot cannot be started."""
+    limits = limits or SandboxLimits()
+    kind = sandbox.resolve_mode(mode)
+    if log_dir is None and os.environ.get(LOG_DIR_ENV, "").strip():
+        log_dir = Path(os.environ[LOG_DIR_ENV].strip())
+        log_dir.mkdir(parents=True, exist_ok=True)
+    rundir = Path(tempfile.mkdtemp(prefix="hegemon-"))
+    lease = None
+    log = None
+    launch = None
     try:
-        bot.process = await trio.lowlevel.open_process(
-            [*command.argv, "--address", f"unix:{socket_path}"],
-            cwd=command.cwd or str(sock_dir), env=env, stdin=subprocess.DEVNULL,
-            stdout=log, stderr=log, start_new_session=True,
-        )
-    except OSError:
-        log.close()
-        shutil.rmtree(sock_dir, ignore_errors=True)
+        if sandbox.is_root():
+            lease = sandbox.lease_uid()
+        uid = lease.uid if lease is not None else None
+        if uid is not None:
+            for path in command.share:  # writable for a pool uid too (sticky, like /tmp)
+                os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | 0o1777)
+        log_path = (log_dir or rundir) / f"{_safe_name(command.name)}-{rundir.name}.log"
+        log = open(log_path, "ab")
+        if kind == BUBBLEWRAP:
+            launch = sandbox.bubblewrap_launch(command.argv, command.cwd, command.env, limits,
+                                               uid, command.share)
+            socket_path = Path(launch.inner_address[len("unix:"):])
+            dir_fd = None
+        else:
+            if uid is not None and not all(sandbox.readable_by_others(p) for p in
+                                           [command.argv[0], *([command.cwd] if command.cwd else [])]):
+                sandbox.warn(f"{command.describe()}: its files are not readable by an "
+                             "unprivileged uid, so WITHOUT bubblewrap it runs as this user")
+                lease.release()
+                lease, uid = None, None
+            sock_dir = rundir / "sock"
+            sock_dir.mkdir(mode=0o700)
+            if uid is not None:
+                os.chown(sock_dir, uid, uid)
+                os.chmod(rundir, 0o711)
+            socket_path = sock_dir / "bot.sock"
+            dir_fd = os.open(sock_dir, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            launch = sandbox.rlimits_launch(command.argv, command.cwd, command.env, limits, uid,
+                                            socket_path)
+        note = (f"hegemon: {command.name} starts in sandbox {kind}"
+                + (f" as uid {uid}" if uid is not None else "")
+                + (", seccomp on" if launch.seccomp else "")
+                + "".join(f"; {n}" for n in launch.notes) + "\n")
+        log.write(note.encode())
+        log.flush()
+        # Popen on this thread (see the module docstring), never with preexec_fn
+        popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env,
+                                 stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                 start_new_session=True, pass_fds=launch.pass_fds)
+    except BaseException:
+        if launch is not None:
+            launch.close_parent_fds()
+            if launch.info_fd is not None:
+                os.close(launch.info_fd)
+        if log is not None:
+            log.close()
+        if lease is not None:
+            lease.release()
+        shutil.rmtree(rundir, ignore_errors=True)
         raise
+    launch.close_parent_fds()
+    bot = BotProcess(command, Path(command.cwd or rundir), socket_path, log_path,
+                     ChildProcess(popen), kind, uid, limits, launch.seccomp, rundir, _log=log,
+                     _lease=lease, _dir_fd=dir_fd, _info_fd=launch.info_fd,
+                     _socket_parts=launch.socket_parts)
     return bot
 
 
 def python_command(name: str, script: str | Path, *args: str) -> BotCommand:
     """A bot written in Python, run with this interpreter."""
     return BotCommand(name, (sys.executable, str(script), *args))
+
+
+__all__ = ["ADDRESS_ENV", "BotCommand", "BotProcess", "ChildProcess", "SandboxError",
+           "SandboxLimits", "spawn", "python_command", "BUBBLEWRAP", "RLIMITS"]

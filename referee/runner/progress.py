@@ -79,7 +79,7 @@ class LiveBoard:
                                      [len(s.faults) for s in result.seats]))
         for fault in result.faults:
             self.console.print(f"  fault · seat {fault.seat} ({fault.bot}) · {fault.kind}: {fault.detail}",
-                               highlight=False)
+                               highlight=False, markup=False)  # the detail is the bot's text
         self.console.print(f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)")
 
 

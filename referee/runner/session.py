@@ -38,7 +38,7 @@ class LinkPool:
         idle = self._idle.get(command, [])
         while idle:
             link = idle.pop()
-            if link.alive and not self.restart:
+            if link.reusable and not self.restart:
                 return link
             await self._close(link)
         link = BotLink(command, self.time)
@@ -47,7 +47,7 @@ class LinkPool:
         return link
 
     async def release(self, link: BotLink) -> None:
-        if link.alive and not self.restart:
+        if link.reusable and not self.restart:
             self._idle.setdefault(link.command, []).append(link)
         else:
             await self._close(link)

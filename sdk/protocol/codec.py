@@ -70,6 +70,10 @@ def _fail(text: str) -> ProtocolError:
     return ProtocolError(text)
 
 
+MAX_PLACEMENTS = 1024
+"""More (territory, armies) pairs than any map has territories: refused before they are read."""
+
+
 # ------------------------------------------------------------------ Hello / StartGame / EndGame
 def hello_request(referee_version: str = "") -> pb.HelloRequest:
     """The referee's Hello."""
@@ -404,7 +408,7 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
             raise _fail(f"the reply is not a hegemon.v1.DecideReply: {exc}") from None
     if isinstance(msg, pb.DecideReply):
         if game_id is not None and msg.game_id != game_id:
-            raise _fail(f"the reply is for game {msg.game_id!r}, not {game_id!r}")
+            raise _fail(f"the reply is for game {msg.game_id[:64]!r}, not {game_id!r}")
         if not msg.HasField("action"):
             raise _fail("the reply holds no action")
         msg = msg.action
@@ -418,6 +422,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
     if which == "claim":
         return Claim(sub.territory)
     if which == "place":
+        if len(sub.placements) > MAX_PLACEMENTS:
+            raise _fail(f"place: {len(sub.placements)} placements; at most one per territory")
         return Place(tuple((p.territory, p.armies) for p in sub.placements))
     if which == "trade":
         if len(sub.cards) != 3:

@@ -50,8 +50,10 @@ if MODE == "crash_at_start":
 if MODE == "huge_answer":
     from sdk.protocol import bot_pb2 as pb
 
+    HUGE = pb.DecideReply(game_id="x" * 50_000_000)  # a 50 MB answer, built once: in time
+
     def huge_decide(self, request, context):
-        return pb.DecideReply(game_id="x" * 50_000_000)  # a 50 MB answer
+        return HUGE
 
     sdk_server.BotServicer.Decide = huge_decide
 if MODE == "spy":

@@ -1,0 +1,445 @@
+"""The sandbox every local bot runs in (referee/runner/sandbox.py): what it binds, what a
+process inside sees and may do, the uid pool, the loud rlimits fallback, the record header,
+and that the sandbox dies with the referee."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from referee.record import parse
+from referee.rules import make_rules
+from referee.runner import process as process_module
+from referee.runner import sandbox
+from referee.runner.bots import resolve
+from referee.runner.link import TimeControl
+from referee.runner.match import printable
+from referee.runner.process import BotCommand, spawn
+from referee.runner.sandbox import SandboxError, SandboxLimits
+from referee.runner.session import link_pool, play_game, play_one
+
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = make_rules("classic", {"turn_limit": 6})
+FAST = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
+
+
+def _require_bwrap(test):
+    """Part of the suite, not optional: without bubblewrap such a test fails and says why."""
+    @functools.wraps(test)
+    def checked(*args, **kwargs):
+        if sandbox.bwrap_path() is None:
+            pytest.fail("bubblewrap is not installed (or does not work here): apt-get install bubblewrap")
+        return test(*args, **kwargs)
+
+    return checked
+
+
+needs_bwrap = _require_bwrap
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool needs root")
+
+PROBE = textwrap.dedent("""
+    import json, os, resource, socket, sys
+    out = {}
+    def attempt(name, f):
+        try:
+            out[name] = ["ok", repr(f())[:3000]]
+        except BaseException as exc:
+            out[name] = ["error", f"{type(exc).__name__}: {exc}"]
+    attempt("ids", lambda: (os.getuid(), os.geteuid(), os.getgid(), os.getgroups()))
+    attempt("pids", lambda: sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
+    attempt("limits", lambda: [resource.getrlimit(getattr(resource, "RLIMIT_" + r))
+                               for r in ("AS", "NPROC", "NOFILE", "FSIZE", "CPU", "CORE")])
+    attempt("status", lambda: [l for l in open("/proc/self/status").read().splitlines()
+                               if l.startswith(("CapEff", "CapBnd", "NoNewPrivs", "Seccomp:"))])
+    attempt("env", lambda: dict(os.environ))
+    attempt("cwd", lambda: os.getcwd())
+    attempt("root", lambda: sorted(os.listdir("/")))
+    attempt("project", lambda: sorted(os.listdir(%(project)r)))
+    attempt("write /", lambda: open("/x", "w"))
+    attempt("write /tmp", lambda: open("/tmp/x", "w").write("x"))
+    attempt("hostname", lambda: socket.gethostname())
+    attempt("tcp", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1))
+    attempt("import sdk", lambda: __import__("sdk").__name__)
+    attempt("import leaderboard", lambda: __import__("leaderboard").__name__)
+    print("PROBE " + json.dumps(out), flush=True)
+""") % {"project": str(ROOT)}
+
+
+def probe(tmp_path: Path, limits: SandboxLimits | None = None, mode: str | None = None,
+          env: tuple = ()) -> tuple[dict, object]:
+    """Run PROBE as a sandboxed bot (from its own folder) and return what it saw."""
+    folder = tmp_path / "probe-bot"
+    folder.mkdir(exist_ok=True)
+    (folder / "bot.py").write_text(PROBE)
+    command = BotCommand("probe", (sys.executable, str(folder / "bot.py")), cwd=str(folder),
+                         env=env)
+
+    async def run() -> tuple[dict, object]:
+        bot = await spawn(command, limits=limits, mode=mode)
+        try:
+            with trio.fail_after(30):
+                await bot.process.wait()
+            text = Path(bot.log_path).read_text()
+        finally:
+            await bot.stop()
+        line = next((ln for ln in text.splitlines() if ln.startswith("PROBE ")), None)
+        assert line is not None, text
+        return json.loads(line[len("PROBE "):]), bot
+
+    return trio.run(run)
+
+
+# ------------------------------------------------------------------------------ the plan
+def test_private_folders_are_never_bound_whole(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    bot = home / "bots" / "abc" / "bot.py"
+    bot.parent.mkdir(parents=True)
+    bot.write_text("pass\n")
+    monkeypatch.setenv("HEGEMON_HOME", str(home))
+    plan = sandbox.bind_plan((sys.executable, str(bot)), str(bot.parent))
+    assert bot.parent.resolve() in plan.read_only
+    assert not any(p == home.resolve() or p in home.resolve().parents for p in plan.read_only)
+    # a bot file lying right in a folder that holds the data: only the file is visible
+    loose = tmp_path / "bot.py"
+    loose.write_text("pass\n")
+    plan = sandbox.bind_plan((sys.executable, str(loose)), None)
+    assert loose.resolve() in plan.read_only and tmp_path.resolve() not in plan.read_only
+    assert plan.notes
+    plan = sandbox.bind_plan((sys.executable, str(loose)), str(tmp_path))
+    assert tmp_path.resolve() not in plan.read_only
+
+
+def test_a_python_bot_sees_the_interpreter_and_the_sdk_but_not_the_referee():
+    plan = sandbox.bind_plan((sys.executable, "-m", "sample_bots.random"), None)
+    shown = {str(p) for p in plan.read_only}
+    assert str(Path(sys.base_prefix).resolve()) in shown
+    for package in ("sdk", "referee", "sample_bots"):
+        assert str((ROOT / package).resolve()) in shown or Path(sys.prefix).resolve().as_posix() in shown
+    assert str((ROOT / "leaderboard").resolve()) not in shown
+    assert str(ROOT.resolve()) not in shown and str(Path.home().resolve()) not in shown
+
+
+def test_a_bot_environment_holds_nothing_of_the_referees(monkeypatch):
+    monkeypatch.setenv("HEGEMON_DB", "postgresql://arena:s3cret@localhost/arena")
+    env = sandbox.bot_env((("MY_SETTING", "1"),), "unix:/tmp/x.sock", SandboxLimits())
+    assert "HEGEMON_DB" not in env and "s3cret" not in json.dumps(env)
+    assert env["MY_SETTING"] == "1" and env["HEGEMON_BOT_ADDRESS"] == "unix:/tmp/x.sock"
+    assert env["MALLOC_ARENA_MAX"] == "2"
+
+
+def test_limits_are_validated():
+    with pytest.raises(ValueError):
+        SandboxLimits(processes=0)
+    with pytest.raises(ValueError):
+        SandboxLimits(memory_bytes=-1)
+    assert "--nproc=64" in SandboxLimits().prlimit_args()
+
+
+def test_fault_details_are_made_printable():
+    assert printable("a\x1b[2Jb\nc\u202ed[/bold]") == "a [2Jb c d[/bold]"
+
+
+# ------------------------------------------------------------------------------ inside
+@needs_bwrap
+def test_inside_the_sandbox(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_SECRET", "do-not-leak")
+    limits = SandboxLimits(memory_bytes=900 << 20, processes=50, open_files=200,
+                           file_bytes=8 << 20, cpu_seconds=30)
+    seen, bot = probe(tmp_path, limits, env=(("GIVEN", "yes"),))
+    assert bot.sandbox == "bubblewrap"
+    uid, euid, gid, groups = eval(seen["ids"][1])
+    if os.geteuid() == 0:
+        assert uid == euid == gid == bot.uid and sandbox.UID_BASE <= uid and groups == []
+    assert eval(seen["pids"][1]) == [1, 2]  # its own PID namespace
+    assert eval(seen["limits"][1]) == [(900 << 20, 900 << 20), (50, 50), (200, 200),
+                                       (8 << 20, 8 << 20), (30, 35), (0, 0)]
+    status = seen["status"][1]
+    assert "CapEff:\\t0000000000000000" in status and "NoNewPrivs:\\t1" in status
+    assert "Seccomp:\\t2" in status, "seccomp is off: install pyseccomp"
+    env = eval(seen["env"][1])
+    assert "REFEREE_SECRET" not in env and env["GIVEN"] == "yes"
+    assert env["HEGEMON_BOT_ADDRESS"].startswith("unix:/tmp/")
+    assert seen["cwd"][1] == repr(str((tmp_path / "probe-bot").resolve()))
+    assert "home" not in seen["root"][1]
+    assert set(eval(seen["project"][1])) <= {".venv", "protos", "referee", "sample_bots", "sdk"}
+    assert seen["write /"][0] == "error" and "Read-only" in seen["write /"][1]
+    assert seen["write /tmp"][0] == "ok"
+    assert seen["hostname"][1] == "'hegemon-bot'"
+    assert seen["tcp"][0] == "error"
+    assert seen["import sdk"][0] == "ok" and seen["import leaderboard"][0] == "error"
+
+
+def test_seccomp_filter_is_available():
+    """pyseccomp (and libseccomp) must be installed: the filter is part of the sandbox."""
+    assert sandbox.seccomp_program(), f"seccomp unavailable: {sandbox.seccomp_status()}"
+
+
+@needs_root
+def test_each_running_bot_gets_its_own_uid():
+    leases = [sandbox.lease_uid() for _ in range(4)]
+    try:
+        uids = [lease.uid for lease in leases]
+        assert len(set(uids)) == 4
+        assert all(sandbox.UID_BASE <= u < sandbox.UID_BASE + sandbox.UID_COUNT for u in uids)
+    finally:
+        for lease in leases:
+            lease.release()
+    again = sandbox.lease_uid()
+    again.release()
+    assert again.uid in uids or again.uid < min(uids)
+
+
+@needs_root
+def test_a_uid_in_use_by_a_process_is_skipped():
+    lease = sandbox.lease_uid()
+    uid = lease.uid
+    lease.release()
+    stray = subprocess.Popen(["sleep", "30"], user=uid, group=uid, extra_groups=[])
+    try:
+        other = sandbox.lease_uid()
+        other.release()
+        assert other.uid != uid
+    finally:
+        stray.kill()
+        stray.wait()
+
+
+@needs_bwrap
+def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypatch):
+    started = []
+    original = process_module.spawn
+
+    async def spying(command, *args, **kwargs):
+        bot = await original(command, *args, **kwargs)
+        started.append(bot)
+        return bot
+
+    monkeypatch.setattr("referee.runner.link.spawn", spying)
+    result = trio.run(play_one, [resolve("random"), resolve("aggressive"), resolve("random")],
+                      SHORT, 3, FAST)
+    header = parse(result.record)[0]
+    assert header["sandbox"] == "bubblewrap"
+    assert result.faults == []
+    if os.geteuid() == 0:
+        assert len({b.uid for b in started}) == 3
+
+
+def test_the_rlimits_fallback_warns_loudly_and_says_so_in_the_record(monkeypatch, capsys):
+    monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
+    monkeypatch.setattr(sandbox, "_warned", set())
+    result = trio.run(play_one, [resolve("random"), resolve("aggressive"), resolve("random")],
+                      SHORT, 3, FAST)
+    assert parse(result.record)[0]["sandbox"] == "rlimits"
+    assert result.faults == []
+    err = capsys.readouterr().err
+    if os.geteuid() == 0:
+        assert "WARNING: hegemon sandbox" in err  # the pool uid cannot run pyenv's python
+
+
+def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
+    """``hegemon play`` on a machine without bwrap: a WARNING line, the game still plays, and
+    the record says ``rlimits``."""
+    fake_path = tmp_path / "bin"
+    fake_path.mkdir()
+    for tool in ("prlimit", "setpriv", "node"):
+        found = subprocess.run(["which", tool], capture_output=True, text=True).stdout.strip()
+        if found:
+            (fake_path / tool).symlink_to(found)
+    record = tmp_path / "game.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "HEGEMON_SANDBOX"}
+    env["PATH"] = str(fake_path)  # no bwrap on it
+    out = subprocess.run([sys.executable, "-c", "from leaderboard.cli import main; main()", "play",
+                          "--bot", "random", "--bot", "aggressive", "--bot", "random", "--seed", "3",
+                          "--set", "turn_limit=5", "--record", str(record), "--quiet"],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "WARNING" in out.stderr and "bubblewrap" in out.stderr
+    assert json.loads(record.read_text().splitlines()[0])["sandbox"] == "rlimits"
+
+
+def test_bubblewrap_required_but_missing_refuses_to_start(monkeypatch):
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setenv("HEGEMON_SANDBOX", "bubblewrap")
+
+    async def start() -> None:
+        await spawn(BotCommand("x", (sys.executable, "-c", "pass")))
+
+    with pytest.raises(SandboxError, match="bubblewrap"):
+        trio.run(start)
+
+
+def test_an_unknown_sandbox_mode_is_refused(monkeypatch):
+    monkeypatch.setenv("HEGEMON_SANDBOX", "chroot")
+    with pytest.raises(SandboxError, match="HEGEMON_SANDBOX"):
+        sandbox.resolve_mode()
+
+
+def test_a_process_that_used_half_its_cpu_is_not_reused(monkeypatch):
+    spawned = []
+    original = process_module.spawn
+
+    async def counting(command, *args, **kwargs):
+        bot = await original(command, *args, **kwargs)
+        spawned.append(bot)
+        return bot
+
+    monkeypatch.setattr("referee.runner.link.spawn", counting)
+    monkeypatch.setattr(process_module.BotProcess, "worn_out", property(lambda self: True))
+    commands = [resolve("random"), resolve("random"), resolve("random")]
+
+    async def two_games() -> None:
+        async with link_pool(FAST) as pool:
+            for n in range(2):
+                await play_game(pool, commands, SHORT, seed=n, game_id=f"g{n}")
+
+    trio.run(two_games)
+    assert len(spawned) == 6
+
+
+def test_cpu_seconds_are_measured():
+    async def run() -> float:
+        bot = await spawn(BotCommand("burn", (sys.executable, "-c",
+                                              "import time\nt=time.process_time()\n"
+                                              "while time.process_time()-t < 1.5: pass\n"
+                                              "time.sleep(30)")))
+        try:
+            with trio.fail_after(20):
+                while bot.cpu_seconds() < 1.2:
+                    await trio.sleep(0.1)
+            return bot.cpu_seconds()
+        finally:
+            await bot.stop()
+
+    assert trio.run(run) >= 1.2
+
+
+# ------------------------------------------------------------------------------ dying together
+REFEREE = textwrap.dedent("""
+    import json, sys, trio
+    from referee.rules import make_rules
+    from referee.runner import process
+    from referee.runner.bots import resolve
+    from referee.runner.link import TimeControl
+    from referee.runner.session import play_one
+
+    original = process.BotProcess.wait_for_socket
+
+    async def announce(self, *args, **kwargs):
+        address = await original(self, *args, **kwargs)
+        print(json.dumps({"pid": self.process.pid, "uid": self.uid, "ns": self.pid_namespace}),
+              flush=True)
+        return address
+
+    process.BotProcess.wait_for_socket = announce
+    commands = [resolve("random"), resolve("random"), resolve("random")]
+    trio.run(play_one, commands, make_rules("classic"), 1,
+             TimeControl(startup=20, decision=5, bank=600))
+""")
+
+
+@needs_bwrap
+def test_the_sandboxes_die_with_the_referee(tmp_path):
+    """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
+    down with it (nothing of them is left running)."""
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    bots = []
+    try:
+        for _ in range(3):
+            line = referee.stdout.readline()
+            assert line, "the referee ended before its bots started"
+            bots.append(json.loads(line))
+        time.sleep(0.5)
+        assert referee.poll() is None
+        os.kill(referee.pid, signal.SIGKILL)
+        referee.wait(10)
+    finally:
+        if referee.poll() is None:
+            referee.kill()
+            referee.wait()
+        referee.stdout.close()
+    namespaces = {b["ns"] for b in bots}
+    deadline = time.monotonic() + 10
+    while True:
+        left = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.stat(f"/proc/{entry}/ns/pid").st_ino in namespaces:
+                        left.append(entry)
+                except OSError:
+                    pass
+        for bot in bots:
+            try:
+                os.kill(bot["pid"], 0)
+                left.append(bot["pid"])
+            except ProcessLookupError:
+                pass
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert not left, f"bot processes outlived the referee: {left}"
+
+
+CLIENT = textwrap.dedent("""
+    import os, socket, stat, sys
+    base = os.open(f"/proc/{sys.argv[1]}/root", os.O_PATH | os.O_DIRECTORY)
+    for part in ("tmp", "hegemon-bot"):
+        base = os.open(part, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=base)
+    fd = os.open("bot.sock", os.O_PATH | os.O_NOFOLLOW, dir_fd=base)
+    assert stat.S_ISSOCK(os.fstat(fd).st_mode)
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(f"/proc/self/fd/{fd}")
+    s.sendall(b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n")
+    print("connected", len(s.recv(100)) > 0)
+""")
+
+
+@needs_bwrap
+@needs_root
+def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
+    """A referee that is not root cannot switch uids: bwrap then makes a user namespace (and
+    forbids nested ones). Checked with the Node bot (its files are readable by anyone) run as
+    an ordinary uid, and that uid reaching the bot's socket the referee's way (through
+    /proc/<pid>/root, no links followed)."""
+    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
+    if not node or not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
+        pytest.skip("node or the node bot's packages are missing")
+    user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
+    launch = sandbox.bubblewrap_launch((node, str(ROOT / "sample_bots" / "node" / "bot.js")),
+                                       str(ROOT / "sample_bots" / "node"), (), SandboxLimits(),
+                                       None)
+    assert "--unshare-user" in launch.argv and "--disable-userns" in launch.argv
+    log = tmp_path / "node.log"
+    with open(log, "wb") as out:
+        bwrap = subprocess.Popen(launch.argv, env=launch.env, cwd="/", stdout=out, stderr=out,
+                                 pass_fds=launch.pass_fds, user=user, group=user,
+                                 extra_groups=[], start_new_session=True)
+    launch.close_parent_fds()
+    try:
+        data = b""
+        while chunk := os.read(launch.info_fd, 4096):
+            data += chunk
+        pid = json.loads(data)["child-pid"]
+        deadline = time.monotonic() + 20
+        while "listening" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "listening" in log.read_text(), log.read_text()
+        client = subprocess.run(["/usr/bin/python3", "-c", CLIENT, str(pid)], user=user,
+                                group=user, extra_groups=[], capture_output=True, text=True,
+                                timeout=30)
+        assert client.stdout.strip() == "connected True", client.stderr
+    finally:
+        os.close(launch.info_fd)
+        os.killpg(bwrap.pid, signal.SIGKILL)
+        bwrap.wait()
