@@ -249,7 +249,8 @@ class BotProcess:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        if self.uid is not None:
+        if self.uid is not None and self._lease is not None:
+            # only while we hold the uid: once given back it may be another bot's
             sandbox.kill_uid(self.uid)
         if self._log is not None:
             self._log.close()
@@ -262,7 +263,7 @@ class BotProcess:
             with trio.move_on_after(5):
                 await self.process.wait()
             self.process.close()
-        if self.uid is not None:
+        if self.uid is not None and self._lease is not None:
             for _ in range(50):
                 if not sandbox.kill_uid(self.uid):
                     break
