@@ -1,0 +1,110 @@
+"""``hegemon demo``: the whole product in one command (``./scripts/demo``).
+
+1. opens the league database (``--db`` / ``$HEGEMON_DB``, else ``$HEGEMON_HOME/arena.db``);
+2. registers the four sample bots (a bot whose files are registered already is reused);
+3. creates a new season ``demo-N`` (the first free N, so every run is a fresh season and
+   earlier demos stay on the all-time board): ``classic`` rules with a turn limit, 4 players,
+   30 games, a fresh seed;
+4. runs it, two games at once, with live progress (Ctrl-C stops it; ``hegemon season run
+   demo-N`` resumes);
+5. prints the leaderboard and where the records and the database are.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from rich.console import Console
+
+from . import paths
+from .registry import SAMPLE_BOTS, RegistryError, add_bot
+from .schedule import make_schedule
+from .season_runner import safe_name
+from .store import Season, Store, StoreError
+
+__all__ = ["DemoError", "DEFAULT_TURN_LIMIT", "DEFAULT_GAMES", "run_demo", "next_demo_name"]
+
+DEFAULT_GAMES = 30
+DEFAULT_TURN_LIMIT = 25
+"""Rounds before a demo game ends on points (keeps a 30-game season to about a minute)."""
+
+PLAYERS = 4
+
+
+class DemoError(Exception):
+    """Why the demo cannot run, in one line."""
+
+
+def next_demo_name(store: Store) -> str:
+    """``demo-N`` for the first N not taken."""
+    taken = set()
+    for season in store.seasons():
+        match = re.fullmatch(r"demo-(\d+)", season.name)
+        if match:
+            taken.add(int(match.group(1)))
+    n = 1
+    while n in taken:
+        n += 1
+    return f"demo-{n}"
+
+
+def run_demo(*, games: int = DEFAULT_GAMES, concurrency: int = 2,
+             turn_limit: int = DEFAULT_TURN_LIMIT, db: str | None = None,
+             out: Console | None = None, quiet: bool = False) -> int:
+    """Run the demo; returns the exit code (0, or 130 when interrupted)."""
+    from referee.rules import make_rules
+
+    from .cli_league import _summary, run_live
+
+    out = out or Console()
+    try:
+        store = Store(db)
+    except StoreError as exc:
+        raise DemoError(str(exc)) from None
+    try:
+        out.print(f"[bold]hegemon demo[/] · home {paths.home()} · database {store.display}",
+                  highlight=False, soft_wrap=True)
+        bots = []
+        for name in SAMPLE_BOTS:
+            try:
+                result = add_bot(store, name, name, check=False)
+            except (RegistryError, StoreError) as exc:
+                raise DemoError(f"cannot register the sample bot {name}: {exc}") from None
+            bots.append(result.bot)
+            out.print(f"  {'registered' if result.new else 'already registered'}: "
+                      f"{result.bot.label}", highlight=False)
+        rules = make_rules("classic", {"turn_limit": turn_limit})
+        seed = secrets.randbits(63)
+        ids = [b.id for b in bots]
+        schedule = make_schedule(ids, PLAYERS, games, seed)  # type: ignore[arg-type]
+        for _ in range(5):
+            name = next_demo_name(store)
+            season = Season(name=name, preset=rules.preset, options=rules.options(),
+                            players=PLAYERS, games=len(schedule), startup_time=10.0,
+                            decision_time=2.0, time_bank=60.0, max_strikes=5, seed=seed)
+            try:
+                season = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
+                break
+            except StoreError as exc:
+                if "already exists" not in str(exc):
+                    raise DemoError(str(exc)) from None
+        else:
+            raise DemoError("could not find a free demo season name")
+        out.print(f"season [bold]{season.name}[/]: classic, turn limit {turn_limit}, {PLAYERS} "
+                  f"players, {season.games} games, {concurrency} at once, seed {seed}",
+                  highlight=False, soft_wrap=True)
+        state, error = run_live(store, season, concurrency=concurrency, quiet=quiet, out=out)
+        code = _summary(store, season, state, error, out)
+        if code == 0:
+            records = paths.records_dir() / safe_name(season.name)
+            out.print(f"database: {store.display}", highlight=False, soft_wrap=True)
+            out.print(f"replay a game: hegemon replay {records / '1.jsonl'}", highlight=False,
+                      soft_wrap=True)
+            out.print(f"again: hegemon leaderboard {season.name} [--crosstable | --csv]; "
+                      "all seasons: hegemon leaderboard", highlight=False, soft_wrap=True)
+        return code
+    except StoreError as exc:
+        raise DemoError(str(exc)) from None
+    finally:
+        store.close()
