@@ -29,7 +29,9 @@ class AggressiveBot(Bot):
 
         def best_odds(t):
             enemies = [armies[n] for n in view.board.neighbours[t] if owner[n] != me]
-            odds = conquest_probability(armies[t] + decision.armies, min(enemies), two) if enemies else 0.0
+            if not enemies:
+                return (0.0, armies[t], -t)
+            odds = conquest_probability(armies[t] + decision.armies, min(enemies), two)
             return (odds, armies[t], -t)
 
         return Place(((max(front, key=best_odds), decision.armies),))

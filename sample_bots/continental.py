@@ -231,7 +231,8 @@ class ContinentalBot(Bot):
             return Fortify(source, max(targets, key=urgency), armies[source] - 1)
         # adjacent: one step along the shortest own path toward the nearest border
         dist = distances(view, borders, through=lambda x: owner[x] == me)
-        steps = [n for n in board.neighbours[source] if owner[n] == me and 0 <= dist[n] < dist[source]]
+        steps = [n for n in board.neighbours[source]
+                 if owner[n] == me and 0 <= dist[n] < dist[source]]
         if not steps:
             return Pass()
         step = min(steps, key=lambda n: (dist[n], -(threat(view, n) if n in border_set else 0), n))

@@ -5,20 +5,20 @@ each own territory (+; worth more in the last rounds before a turn limit, where 
 decide the places), the armies on it (+), armies idling where no enemy borders (−), its
 *exposure* (−: the exact probability that the biggest enemy stack next to it — plus half of
 that enemy's next reinforcements — conquers it, times what it would cost, including a whole
-continent's bonus), each enemy territory and army (−, more so as fewer enemies are left; a weak
-enemy's territories carry a share of what eliminating it is worth: its cards), every
-continent's bonus for its owner
-(+ own, − enemy) and progress toward owning a continent (+ bonus × share held²).
-Because the score is a sum of local terms, a candidate is scored by its *difference* from the
-current position over the few territories it touches, which is cheap.
+continent's bonus), each enemy territory and army (−, more so as fewer enemies are left; a
+weak enemy's territories also carry a share of what eliminating it is worth: its cards, all of
+it when we could wipe that enemy out this turn), every continent's bonus for its owner (+ own,
+− enemy) and progress toward owning a continent (+ bonus × share held²). Because the score is
+a sum of local terms, a candidate is scored by its *difference* from the current position
+over the few territories it touches, which is cheap.
 
 - Attack: each legal (source, target) is scored by a one-turn lookahead with expected outcomes:
   the exact odds of the battle fought to the end (:func:`sdk.battle_odds`: conquest
   probability, expected armies left on both sides) give a "won" position (expected survivors
   moved in) and a "lost" one; gain = P·Δwon + (1−P)·Δlost + P·(card for the turn's first
   conquest + cards and tempo for eliminating a player) + P·(best follow-up attack from the
-  conquered territory, same rule, one level deeper). The best positive gain is attacked (most
-  dice), else it stops.
+  conquered territory, same rule, one level deeper). Attacks below even odds are never
+  started; the best positive gain is attacked (most dice), else it stops.
 - Place: every border territory is tried as the stack for all armies (the gain of the
   placement plus the best attack sequence it opens), and a plan that first covers threatened
   borders of owned continents; the best plan wins.
@@ -30,14 +30,13 @@ current position over the few territories it touches, which is cheap.
 - Claim, set-up placement: as :mod:`sample_bots.continental`. Trade: the best set, as soon as
   it is worth ``trade_at`` armies (always when forced).
 
-Time: the work per decision is bounded by counts (candidates, lookahead depth), so the bot is
-deterministic; as a safety net it also stops widening its search once it has used a quarter of
-the decision's deadline (never reached in practice: a few milliseconds a decision).
+Time: the work per decision is bounded by counts (candidates, lookahead depth, and at most
+``max_evaluations`` scored candidates a decision), never by the clock, so the bot plays the same
+game however loaded the machine is (a few milliseconds a decision).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 from sdk import (Attack, Fortify, Occupy, Place, attack_options, battle_odds,
@@ -46,12 +45,11 @@ from sdk import (Attack, Fortify, Occupy, Place, attack_options, battle_odds,
 from sample_bots.continental import ContinentalBot
 
 
-
 @dataclass(frozen=True)
 class Weights:
     territory: float = 1.0     # an own territory
     army: float = 1.0          # an own army
-    idle: float = 0.15         # an own army (beyond the first) where no enemy borders
+    idle: float = 0.3          # an own army (beyond the first) where no enemy borders
     exposure: float = 1.5      # times P(lost next turn) x its cost
     exposed_army: float = 0.3  # an army's share of that cost
     enemy_territory: float = 0.4  # (the enemy weights are for three enemies; with fewer
@@ -60,7 +58,7 @@ class Weights:
     enemy_bonus: float = 1.2   # per army of an enemy's continent bonus
     progress: float = 1.0      # per army of bonus x (share held)^2
     push: float = 0.5          # share of an enemy's reinforcements counted as next to you
-    follow: float = 0.8        # weight of the follow-up attack in the lookahead
+    follow: float = 1.0        # weight of the follow-up attack in the lookahead
     hunt: float = 0.5          # share of an elimination's worth spread over a weak enemy's land
     hunt_below: int = 6        # ... an enemy holding fewer territories than this
     kill: float = 1.0          # ... or the whole worth, for an enemy we can wipe out this turn
@@ -109,8 +107,7 @@ class Position:
         card = 1.0 + view.next_trade_value / 3
         for p in range(players):
             if p != me and self.active[p]:
-                extra = view.next_trade_value if view.seats[p].cards >= 4 else 0
-                self.push[p] = round(w.push * (max(3, counts[p] // 3) + bonus[p] + extra))
+                self.push[p] = round(w.push * (max(3, counts[p] // 3) + bonus[p]))
                 worth = (4.0 + view.seats[p].cards * card) / max(1, counts[p])
                 if self._killable(p, reserve):
                     self.hunt[p] = w.kill * worth
@@ -164,7 +161,8 @@ class Position:
                     full = owned_cache.get(c)
                     if full is None:
                         full = owned_cache[c] = self._continent_owned_by_me(c)
-                    cost = w.territory + w.exposed_army * a + (w.bonus * self.bonus[c] if full else 0.0)
+                    cost = (w.territory + w.exposed_army * a
+                            + (w.bonus * self.bonus[c] if full else 0.0))
                     total -= w.exposure * cost * conquest_probability(worst, max(a, 1), two)
             elif o >= 0 and active[o]:
                 total -= w.enemy_territory + self.hunt[o] + w.enemy_army * armies[x]
@@ -222,7 +220,8 @@ class Position:
     # -------------------------------------------------------------- moves
     def pressure(self, x: int) -> int:
         owner, armies, me, active = self.owner, self.armies, self.me, self.active
-        return sum(armies[e] for e in self.nb[x] if owner[e] != me and owner[e] >= 0 and active[owner[e]])
+        return sum(armies[e] for e in self.nb[x]
+                   if owner[e] != me and owner[e] >= 0 and active[owner[e]])
 
     def split(self, s: int, t: int, available: int, minimum: int) -> int:
         """Armies to move from s into t out of ``available`` (those beyond the one that stays)."""
@@ -242,18 +241,19 @@ class PlannerBot(ContinentalBot):
     trade_at = 4           # trade any set worth this much (continental waits for more)
     min_gain = 0.05
     min_odds = 0.5         # never start an attack below these conquest odds
+    max_evaluations = 2000  # scored candidates per decision: bounds the work, deterministically
 
     # -------------------------------------------------------------- shared scoring
     def _start(self, view, reserve: int = 0) -> tuple[Position, dict]:
-        budget = max(0.02, (view.deadline_ms or 2000) / 4000)
         ctx = view.context
         card = 0.0 if ctx.conquered_this_turn else 1.0 + view.next_trade_value / 3
-        return Position(view, self.weights, reserve), {"card": card, "start": time.perf_counter(),
-                                              "budget": budget, "view": view}
+        return Position(view, self.weights, reserve), {"card": card, "evaluations": 0,
+                                              "view": view}
 
-    @staticmethod
-    def _late(state) -> bool:
-        return time.perf_counter() - state["start"] > state["budget"]
+    def _late(self, state) -> bool:
+        """Has this decision used its evaluation budget? (A count, never the clock.)"""
+        state["evaluations"] += 1
+        return state["evaluations"] > self.max_evaluations
 
     def _elimination(self, pos: Position, view, t: int) -> float:
         victim = pos.owner[t]
@@ -337,7 +337,8 @@ class PlannerBot(ContinentalBot):
     def occupy(self, view, decision):
         pos, state = self._start(view)
         s, t, me = decision.source, decision.target, view.seat
-        options = sorted({decision.minimum, decision.maximum, (decision.minimum + decision.maximum) // 2,
+        options = sorted({decision.minimum, decision.maximum,
+                          (decision.minimum + decision.maximum) // 2,
                           pos.split(s, t, decision.maximum, decision.minimum)})
         best, best_value = decision.minimum, None
         for m in options:
