@@ -21,20 +21,38 @@ Dependencies: the SDK uses the generated protocol code and the pure rules engine
 referee's match runner.
 """
 
-from referee.actions import Action, Attack, Claim, Defend, Fortify, Occupy, Pass, Place, Trade
-from referee.decisions import Decision, Kind
+from importlib import import_module
+from typing import Any
 
-from .bot import Bot, BotView, GameContext, UnknownGame, make_view
-from .helpers import (BattleOdds, Bounds, Holding, attack_dice, attack_odds, attack_options,
-                      battle_odds, border_territories, bounds, conquest_probability,
-                      continent_holdings, defence_dice, distances, enemy_neighbours,
-                      fortify_options, interior_territories, legal_actions, neighbours,
-                      own_territories, owned_continents, reinforcements, threat, trade_options)
-from .local import LocalFault, LocalGame, play_local
-from .server import BotServicer, serve
+# Names are imported on first use (PEP 562), so that importing the generated protocol code
+# (``sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
+_SOURCES = {
+    "referee.actions": ("Action", "Attack", "Claim", "Defend", "Fortify", "Occupy", "Pass",
+                        "Place", "Trade"),
+    "referee.decisions": ("Decision", "Kind"),
+    "sdk.bot": ("Bot", "BotView", "GameContext", "UnknownGame", "make_view"),
+    "sdk.helpers": ("BattleOdds", "Bounds", "Holding", "attack_dice", "attack_odds",
+                    "attack_options", "battle_odds", "border_territories", "bounds",
+                    "conquest_probability", "continent_holdings", "defence_dice", "distances",
+                    "enemy_neighbours", "fortify_options", "interior_territories",
+                    "legal_actions", "neighbours", "own_territories", "owned_continents",
+                    "reinforcements", "threat", "trade_options"),
+    "sdk.local": ("LocalFault", "LocalGame", "play_local"),
+    "sdk.server": ("BotServicer", "serve"),
+}
+_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 
 
-def run(bot: Bot, argv=None) -> None:
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sdk' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def run(bot: Any, argv=None) -> None:
     """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`sdk.server.run`)."""
     from .server import run as _run
     _run(bot, argv)

@@ -1,0 +1,31 @@
+"""Dependencies point one way (DESIGN.md "Layout"): checked on what importing really loads."""
+
+import json
+import subprocess
+import sys
+
+
+def loaded_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; import json; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout))
+
+
+def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports():
+    modules = loaded_after("import referee, referee.game, referee.record, referee.view, "
+                           "referee.legal, referee.policies")
+    forbidden = {"sdk", "leaderboard", "sample_bots", "referee.runner", "grpc", "trio", "sqlmodel",
+                 "socket", "subprocess"}
+    assert not {m for m in modules if m.split(".")[0] in forbidden or m in forbidden}
+
+
+def test_the_match_runner_uses_the_protocol_code_but_not_the_sdks_bot_side():
+    modules = loaded_after("import referee.runner.session, referee.runner.match")
+    assert "sdk.protocol.bot_pb2" in modules
+    assert not {"sdk.bot", "sdk.server", "sdk.helpers", "sdk.local"} & modules
+    assert not {m for m in modules if m.startswith(("leaderboard", "sample_bots"))}
+
+
+def test_the_sdk_never_imports_the_match_runner():
+    modules = loaded_after("import sdk; from sdk import Bot, run, play_local, legal_actions")
+    assert not {m for m in modules if m.startswith(("referee.runner", "leaderboard"))}
