@@ -100,6 +100,10 @@ def make_view(view: View, context: GameContext, events: Sequence[Event] = (), er
                    deadline_ms=deadline_ms or context.decision_ms)
 
 
+class UnsupportedDecision(LookupError):
+    """A decision kind this bot has no method for (a later edition's, say)."""
+
+
 class UnknownGame(KeyError):
     """A call for a game this bot was never started for (or has already ended)."""
 
@@ -118,7 +122,7 @@ class Bot:
         """Answer ``decision``: by default, the method named after its kind."""
         method = getattr(self, decision.kind.value, None)
         if method is None:
-            raise NotImplementedError(f"this bot cannot answer a {decision.kind.value} decision")
+            raise UnsupportedDecision(f"this bot cannot answer a {decision.kind.value} decision")
         return method(view, decision)
 
     def claim(self, view: BotView, decision: Decision) -> Action:
@@ -126,7 +130,8 @@ class Bot:
         return Claim(decision.territories[0])
 
     def place(self, view: BotView, decision: Decision) -> Action:
-        """Default: every army on one border territory (the strongest; the lowest index on a tie)."""
+        """Default: every army on one border territory (the strongest; the lowest index on a
+        tie)."""
         front = legal.border_territories(view, decision.player) or legal.own_territories(
             view, decision.player)
         best = max(front, key=lambda t: (view.armies[t], -t))

@@ -414,7 +414,7 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
     /proc/<pid>/root, no links followed)."""
     node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
     if not node or not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
-        pytest.skip("node or the node bot's packages are missing")
+        pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
     user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
     launch = sandbox.bubblewrap_launch((node, str(ROOT / "sample_bots" / "node" / "bot.js")),
                                        str(ROOT / "sample_bots" / "node"), (), SandboxLimits(),
