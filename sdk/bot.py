@@ -122,7 +122,8 @@ class Bot:
         """Answer ``decision``: by default, the method named after its kind."""
         method = getattr(self, decision.kind.value, None)
         if method is None:
-            raise UnsupportedDecision(f"this bot cannot answer a {decision.kind.value} decision")
+            raise UnsupportedDecision(
+                f"this bot cannot answer a {decision.kind.value} decision")
         return method(view, decision)
 
     def claim(self, view: BotView, decision: Decision) -> Action:

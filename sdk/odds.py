@@ -9,7 +9,8 @@ army. Each roll's outcome probabilities are the exact counts of
 
 >>> round(conquest_probability(2, 1), 4)       # one die against one: 15/36
 0.4167
->>> conquest_probability(3, 1, exact=True) == Fraction(125, 216) + Fraction(91, 216) * Fraction(15, 36)
+>>> one_roll, then_2_vs_1 = Fraction(125, 216), Fraction(91, 216) * Fraction(15, 36)
+>>> conquest_probability(3, 1, exact=True) == one_roll + then_2_vs_1
 True
 """
 
@@ -45,7 +46,8 @@ def defence_dice(armies: int, two_dice_from: int = 2) -> int:
 
 
 @cache
-def roll_outcomes(attack: int, defend: int, exact: bool = False) -> tuple[tuple[int, int, Any], ...]:
+def roll_outcomes(attack: int, defend: int,
+                  exact: bool = False) -> tuple[tuple[int, int, Any], ...]:
     """One roll of ``attack`` dice against ``defend`` dice: every (attacker losses, defender
     losses, probability)."""
     counts = outcome_counts(attack, defend)

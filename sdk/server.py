@@ -218,7 +218,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     """Serve ``bot`` until SIGTERM or SIGINT, then stop cleanly (exit status 0). Exits with
-    status 1 and one line on stderr if the address cannot be bound."""
+    status 1 and one line on stderr if the address cannot be bound. ``argv`` defaults to the
+    command line; arguments other than ``--address`` are left for the bot to read."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format=f"{bot.name}: %(levelname)s %(message)s")
@@ -228,7 +229,9 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     def on_signal(signum: int, _frame: Any) -> None:
         stop.set()
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         try:
             serving = serve(bot, args.address, max(1, args.max_workers))
