@@ -80,7 +80,3 @@ def view_for(game: Any, seat: int) -> View:
         pending=pending, missions=tuple(me.missions), capital=me.capital,
     )
 
-
-def board_summary(board: Board) -> dict[str, Any]:
-    """The board as a bot receives it once per game (names, continents, borders, card insignia)."""
-    return board.to_dict()

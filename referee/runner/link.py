@@ -55,7 +55,7 @@ def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
 
 
 class BotLink:
-    """One bot the referee talks to. Open with :func:`open_link`; reusable across games."""
+    """One bot the referee talks to: ``await link.open()``, then reusable across games."""
 
     def __init__(self, command: BotCommand, time_control: TimeControl):
         self.command = command
@@ -222,9 +222,3 @@ class BotLink:
 
 encode_event = codec.event_to_proto
 
-
-async def open_link(command: BotCommand, time_control: TimeControl) -> BotLink:
-    """Start and greet a bot; check ``link.alive`` / ``link.startup_error`` for the outcome."""
-    link = BotLink(command, time_control)
-    await link.open()
-    return link
