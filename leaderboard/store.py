@@ -657,17 +657,24 @@ class Store:
                             .values(claimed_at=utcnow()))
             return result.rowcount == 1
 
+    def _held_claim(self, s: Session, match_id: int, worker: str) -> Match | None:
+        """The match, locked with its season, if ``worker`` holds its claim; else None."""
+        match = s.exec(self._lock(select(Match).where(Match.id == match_id))).first()
+        if match is None:
+            return None
+        self._lock_season(s, match.season_id)
+        if match.status != CLAIMED or match.worker != worker:
+            return None
+        return match
+
     def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
         """Store the game and mark the match done, in one transaction — only if ``worker`` still
         holds the claim. Returns False (writing nothing) if the match is done already or now
         claimed by someone else. The season becomes ``finished`` with its last match."""
         try:
             with self.session(write=True) as s:
-                match = s.exec(self._lock(select(Match).where(Match.id == match_id))).first()
+                match = self._held_claim(s, match_id, worker)
                 if match is None:
-                    return False
-                self._lock_season(s, match.season_id)
-                if match.status != CLAIMED or match.worker != worker:
                     return False
                 s.add(Game(match_id=match.id, record_path=str(outcome.record_path),
                            places=[int(p) for p in outcome.places],
@@ -689,11 +696,8 @@ class Store:
         pending with ``attempts`` + 1 and the reason; with ``max_attempts`` reached it becomes
         void instead (never played, never scored). False if ``worker`` no longer holds it."""
         with self.session(write=True) as s:
-            match = s.exec(self._lock(select(Match).where(Match.id == match_id))).first()
+            match = self._held_claim(s, match_id, worker)
             if match is None:
-                return False
-            self._lock_season(s, match.season_id)
-            if match.status != CLAIMED or match.worker != worker:
                 return False
             match.attempts += 1
             match.last_error = reason[:2000]
