@@ -2,7 +2,7 @@
 
     python benchmarks/engine.py [--runs 5] [--games 20]
 
-Two policies, both choosing from ``referee.legal``:
+Two policies, both choosing from ``hegemon.referee.legal``:
 
 - random: uniform over the legal kinds of answer (e.g. attack or stop), then uniform over the
   options of that kind. Random play rarely conquers the world, so these games end at a turn
@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee import Game, make_rules  # noqa: E402
-from referee.policies import attack_happy_action, random_action  # noqa: E402
+from hegemon.referee import Game, make_rules
+from hegemon.referee.policies import attack_happy_action, random_action
 
 PLAYERS = 4
 RANDOM_ROUNDS = 200
@@ -65,10 +65,14 @@ def bench(name: str, policy, rounds: int, runs: int, games: int) -> int:
         engine_rates.append(decisions / engine)
         game_rates.append(games / wall)
     per_game = decisions / games
-    print(f"{name}: {games} games x {runs} runs, turn limit {rounds} rounds, "
-          f"{conquests}/{games} ended by conquest, {per_game:.0f} decisions a game")
-    print(f"  {statistics.median(rates):,.0f} decisions/s, {statistics.median(game_rates):.2f} games/s "
-          f"(median; policy included)")
+    print(
+        f"{name}: {games} games x {runs} runs, turn limit {rounds} rounds, "
+        f"{conquests}/{games} ended by conquest, {per_game:.0f} decisions a game"
+    )
+    print(
+        f"  {statistics.median(rates):,.0f} decisions/s, {statistics.median(game_rates):.2f} games/s "
+        f"(median; policy included)"
+    )
     print(f"  {statistics.median(engine_rates):,.0f} decisions/s in Game.apply alone")
     return round(statistics.median(rates))
 
@@ -78,7 +82,9 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args(argv)
-    print(f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}")
+    print(
+        f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}"
+    )
     bench("random", random_action, RANDOM_ROUNDS, args.runs, args.games)
     happy = bench("attack-happy", attack_happy_action, HAPPY_ROUNDS, args.runs, args.games)
     print(f"engine: {happy} decisions/s")

@@ -18,10 +18,10 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.rules import make_rules  # noqa: E402
-from referee.runner.bots import resolve  # noqa: E402
-from referee.runner.link import TimeControl  # noqa: E402
-from referee.runner.session import link_pool, play_game  # noqa: E402
+from hegemon.referee.rules import make_rules  # noqa: E402
+from hegemon.referee.runner.bots import resolve  # noqa: E402
+from hegemon.referee.runner.link import TimeControl  # noqa: E402
+from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 
 GAMES = 8
 TURN_LIMIT = 40
@@ -45,7 +45,7 @@ async def season(restart: bool) -> tuple[float, list[float], int, int]:
     started = time.perf_counter()
     async with link_pool(time_control, restart_per_game=restart) as pool:
         for n in range(GAMES):
-            seats = commands[n % 4:] + commands[:n % 4]
+            seats = commands[n % 4 :] + commands[: n % 4]
             t = time.perf_counter()
 
             def sample(referee) -> None:
@@ -53,8 +53,9 @@ async def season(restart: bool) -> tuple[float, list[float], int, int]:
                 if len(referee.game.history) % 500 == 0:
                     referee_peak = max(referee_peak, rss_kb())
 
-            await play_game(pool, seats, rules, seed=1000 + n, game_id=f"bench-{n}",
-                            on_progress=sample)
+            await play_game(
+                pool, seats, rules, seed=1000 + n, game_id=f"bench-{n}", on_progress=sample
+            )
             durations.append(time.perf_counter() - t)
         if not restart:
             idle = [link for links in pool._idle.values() for link in links]
@@ -67,12 +68,18 @@ def main() -> None:
     reuse_rate, reuse_times, referee_kb, bot_kb = trio.run(season, False)
     restart_rate, restart_times, _, _ = trio.run(season, True)
     print(f"{GAMES} four-player classic games (turn limit {TURN_LIMIT}), bots: {', '.join(BOTS)}")
-    print(f"restart per game: {restart_rate:.1f} games/min "
-          f"(median game {statistics.median(restart_times):.2f} s)")
-    print(f"process reuse:    {reuse_rate:.1f} games/min "
-          f"(median game {statistics.median(reuse_times):.2f} s)")
-    print(f"resident memory: idle sample bot {bot_kb / 1024:.1f} MB, "
-          f"referee during a game {referee_kb / 1024:.1f} MB")
+    print(
+        f"restart per game: {restart_rate:.1f} games/min "
+        f"(median game {statistics.median(restart_times):.2f} s)"
+    )
+    print(
+        f"process reuse:    {reuse_rate:.1f} games/min "
+        f"(median game {statistics.median(reuse_times):.2f} s)"
+    )
+    print(
+        f"resident memory: idle sample bot {bot_kb / 1024:.1f} MB, "
+        f"referee during a game {referee_kb / 1024:.1f} MB"
+    )
     print(f"games: {reuse_rate:.1f} games/min (reuse)")
 
 

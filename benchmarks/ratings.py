@@ -1,4 +1,4 @@
-"""Benchmark of leaderboard.ratings: 10,000 synthetic 4-player games of 10 bots.
+"""Benchmark of hegemon.leaderboard.ratings: 10,000 synthetic 4-player games of 10 bots.
 
 Run:  .venv/bin/python benchmarks/ratings.py
 The last line is ``ratings: X s for 10000 games`` (median full Plackett–Luce fit).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from leaderboard.ratings import (  # noqa: E402
+from hegemon.leaderboard.ratings import (
     bootstrap_intervals,
     fit_plackett_luce,
     incremental_elo,
@@ -59,9 +59,7 @@ def median_time(fn: Callable[[], object], runs: int) -> float:
 def main() -> None:
     games, truth = synthetic_games()
     fit = fit_plackett_luce(games)
-    worst = max(
-        abs((fit[b] - 1500) - (truth[b] - statistics.fmean(truth.values()))) for b in truth
-    )
+    worst = max(abs((fit[b] - 1500) - (truth[b] - statistics.fmean(truth.values()))) for b in truth)
     print(f"{GAMES} games, {BOTS} bots, {PLAYERS} players each")
     print(f"largest |fit - truth| = {worst:.1f} Elo")
 

@@ -16,17 +16,16 @@ import sys
 import time
 from pathlib import Path
 
-import grpc
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.game import Game  # noqa: E402
-from referee.rules import make_rules  # noqa: E402
-from referee.runner.link import BotLink, TimeControl  # noqa: E402
-from referee.runner.match import Referee  # noqa: E402
-from referee.runner.process import python_command  # noqa: E402
+from hegemon.referee.game import Game  # noqa: E402
+from hegemon.referee.rules import make_rules  # noqa: E402
+from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
+from hegemon.referee.runner.match import Referee  # noqa: E402
+from hegemon.referee.runner.process import python_command  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3

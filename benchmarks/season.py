@@ -79,8 +79,8 @@ def child(home: str, concurrency: int) -> None:
     import trio
     from sqlmodel import func, select
 
-    from leaderboard.season_runner import SeasonRunner
-    from leaderboard.store import Game, Match, Store
+    from hegemon.leaderboard.season_runner import SeasonRunner
+    from hegemon.leaderboard.store import Game, Match, Store
 
     store = Store()
     season = store.season_by_name(SEASON)
@@ -120,14 +120,25 @@ def child(home: str, concurrency: int) -> None:
         decisions = s.exec(select(func.sum(Game.decisions))).one()
     store.close()
     span = (last - first).total_seconds()
-    print(json.dumps({
-        "games": state.played, "faults": state.faults, "arena_faults": state.arena_faults,
-        "wall": wall, "span": span, "decisions": int(decisions or 0),
-        "runner_cpu": me.ru_utime + me.ru_stime,
-        "bots_cpu": max(bots.ru_utime + bots.ru_stime,
-                        sum(bot_ticks.values()) / os.sysconf("SC_CLK_TCK")),
-        "hwm_mb": _hwm_kb() / 1024, "peak_rss_mb": peak_rss[0] / 1024,
-    }))
+    print(
+        json.dumps(
+            {
+                "games": state.played,
+                "faults": state.faults,
+                "arena_faults": state.arena_faults,
+                "wall": wall,
+                "span": span,
+                "decisions": int(decisions or 0),
+                "runner_cpu": me.ru_utime + me.ru_stime,
+                "bots_cpu": max(
+                    bots.ru_utime + bots.ru_stime,
+                    sum(bot_ticks.values()) / os.sysconf("SC_CLK_TCK"),
+                ),
+                "hwm_mb": _hwm_kb() / 1024,
+                "peak_rss_mb": peak_rss[0] / 1024,
+            }
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------- parent
@@ -136,20 +147,33 @@ def prepare(home: Path, games: int, turn_limit: int) -> None:
     os.environ.pop("HEGEMON_DB", None)
     from league_fixtures import SeasonSpec, create_season, register_samples
 
-    from leaderboard.store import Store
+    from hegemon.leaderboard.store import Store
 
     home.mkdir(parents=True, exist_ok=True)
     with Store(home / "arena.db") as store:
-        create_season(store, SeasonSpec(name=SEASON, games=games, players=4, seed=SEED,
-                                        turn_limit=turn_limit, decision_time=5.0),
-                      register_samples(store))
+        create_season(
+            store,
+            SeasonSpec(
+                name=SEASON,
+                games=games,
+                players=4,
+                seed=SEED,
+                turn_limit=turn_limit,
+                decision_time=5.0,
+            ),
+            register_samples(store),
+        )
 
 
 def run(workdir: Path, label: str, games: int, turn_limit: int, concurrency: int) -> dict:
     home = workdir / label
     prepare(home, games, turn_limit)
-    out = subprocess.run([sys.executable, __file__, "--child", str(home), str(concurrency)],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(home), str(concurrency)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     if out.returncode != 0:
         raise SystemExit(f"runner failed ({label}): {out.stderr.strip()[-2000:]}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -162,38 +186,65 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     os.environ["HEGEMON_HOME"] = str(workdir / "ratings")
     import sqlalchemy as sa
 
-    from leaderboard import reports
-    from leaderboard.schedule import make_schedule
-    from leaderboard.store import DONE, Game, Match, Season, Store
+    from hegemon.leaderboard import reports
+    from hegemon.leaderboard.schedule import make_schedule
+    from hegemon.leaderboard.store import DONE, Game, Match, Season, Store
 
     store = Store(workdir / "ratings.db")
     rng = random.Random(SEED)
-    bots = [store.add_bot(f"bot{i:02d}", ["python", "bot.py"], f"{i:064x}", "python")
-            for i in range(10)]
+    bots = [
+        store.add_bot(f"bot{i:02d}", ["python", "bot.py"], f"{i:064x}", "python") for i in range(10)
+    ]
     ids = [b.id for b in bots]
     strength = {b.id: 1200 + 60 * i for i, b in enumerate(bots)}
     schedule = make_schedule(ids, 4, n_games, SEED)
-    season = store.create_season(Season(name="big", preset="classic", options={}, players=4,
-                                        games=n_games, startup_time=10, decision_time=2,
-                                        time_bank=60, max_strikes=5, seed=SEED), ids, schedule)
+    season = store.create_season(
+        Season(
+            name="big",
+            preset="classic",
+            options={},
+            players=4,
+            games=n_games,
+            startup_time=10,
+            decision_time=2,
+            time_bank=60,
+            max_strikes=5,
+            seed=SEED,
+        ),
+        ids,
+        schedule,
+    )
     started = time.perf_counter()
     with store.session(write=True) as s:
-        match_ids = dict(s.exec(sa.select(Match.number, Match.id)
-                                .where(Match.season_id == season.id)).all())
+        match_ids = dict(
+            s.exec(sa.select(Match.number, Match.id).where(Match.season_id == season.id)).all()
+        )
         rows = []
         for m in schedule:
             # Gumbel-max: a Plackett–Luce finishing order of the four seats.
-            keyed = sorted(range(4), key=lambda i: -(strength[m.seats[i]] / 173.7
-                                                    - math.log(-math.log(rng.random()))))
+            keyed = sorted(
+                range(4),
+                key=lambda i: -(strength[m.seats[i]] / 173.7 - math.log(-math.log(rng.random()))),
+            )
             places = [0] * 4
             for place, seat in enumerate(keyed, 1):
                 places[seat] = place
-            rows.append({"match_id": match_ids[m.number], "record_path": f"r/{m.number}.jsonl",
-                         "places": places, "faults": [], "finish_reason": "turn limit",
-                         "duration": 1.0, "decisions": 100, "worker": "bench"})
+            rows.append(
+                {
+                    "match_id": match_ids[m.number],
+                    "record_path": f"r/{m.number}.jsonl",
+                    "places": places,
+                    "faults": [],
+                    "finish_reason": "turn limit",
+                    "duration": 1.0,
+                    "decisions": 100,
+                    "worker": "bench",
+                }
+            )
         s.execute(sa.insert(Game), rows)
-        s.execute(sa.update(Match).where(Match.season_id == season.id)
-                  .values(status=DONE, worker="bench"))
+        s.execute(
+            sa.update(Match).where(Match.season_id == season.id).values(status=DONE, worker="bench")
+        )
     insert = time.perf_counter() - started
     season = store.season_by_name("big")
     started = time.perf_counter()
@@ -202,8 +253,9 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     assert board.games == n_games and len(board.rows) == 10
     started = time.perf_counter()
     games = reports.load_games(store, season.id)
-    reports.build_board(games, {b.id: b for b in bots}, title="", preset="classic", seed=1,
-                        samples=0)
+    reports.build_board(
+        games, {b.id: b for b in bots}, title="", preset="classic", seed=1, samples=0
+    )
     point = time.perf_counter() - started
     store.close()
     return insert, full, point
@@ -225,39 +277,54 @@ def main() -> None:
         for concurrency in (1, 2):
             r = run(workdir, f"c{concurrency}", args.games, args.turn_limit, concurrency)
             results[concurrency] = r
-            print(f"concurrency {concurrency}: {r['games']} games in {r['span']:.1f} s = "
-                  f"{r['per_min']:.1f} games/min ({r['decisions'] / r['span']:.0f} decisions/s); "
-                  f"CPU: runner {r['runner_cpu']:.1f} s, bots {r['bots_cpu']:.1f} s; "
-                  f"runner peak RSS {r['hwm_mb']:.1f} MB; faults {r['faults']}", flush=True)
+            print(
+                f"concurrency {concurrency}: {r['games']} games in {r['span']:.1f} s = "
+                f"{r['per_min']:.1f} games/min ({r['decisions'] / r['span']:.0f} decisions/s); "
+                f"CPU: runner {r['runner_cpu']:.1f} s, bots {r['bots_cpu']:.1f} s; "
+                f"runner peak RSS {r['hwm_mb']:.1f} MB; faults {r['faults']}",
+                flush=True,
+            )
         mem_games = max(16, args.games)
         c8 = run(workdir, "c8", mem_games, args.turn_limit, 8)
-        print(f"concurrency 8: {c8['games']} games, {c8['per_min']:.1f} games/min, runner "
-              f"peak RSS {c8['hwm_mb']:.1f} MB", flush=True)
+        print(
+            f"concurrency 8: {c8['games']} games, {c8['per_min']:.1f} games/min, runner "
+            f"peak RSS {c8['hwm_mb']:.1f} MB",
+            flush=True,
+        )
         per_game = (c8["hwm_mb"] - results[1]["hwm_mb"]) / 7
-        print(f"memory: runner peak RSS {results[1]['hwm_mb']:.1f} MB at concurrency 1, "
-              f"{c8['hwm_mb']:.1f} MB at 8: {per_game:+.1f} MB per extra concurrent game "
-              "(target < 20)", flush=True)
+        print(
+            f"memory: runner peak RSS {results[1]['hwm_mb']:.1f} MB at concurrency 1, "
+            f"{c8['hwm_mb']:.1f} MB at 8: {per_game:+.1f} MB per extra concurrent game "
+            "(target < 20)",
+            flush=True,
+        )
         insert, full, point = ratings_benchmark(workdir)
-        print(f"ratings: 10000 stored games inserted in {insert:.2f} s; load + fit + "
-              f"bootstrap intervals {full:.2f} s; load + point fit {point:.2f} s (target < 1 s)",
-              flush=True)
+        print(
+            f"ratings: 10000 stored games inserted in {insert:.2f} s; load + fit + "
+            f"bootstrap intervals {full:.2f} s; load + point fit {point:.2f} s (target < 1 s)",
+            flush=True,
+        )
     c1, c2 = results[1], results[2]
     same = c1["decisions"] == c2["decisions"]
     if not same:
         print("note: the two runs played different games (decision counts differ)")
     speedup = c2["per_min"] / c1["per_min"]
     cpu_per_game = (c1["runner_cpu"] + c1["bots_cpu"]) / c1["games"]
-    print(f"CPU per game at concurrency 1: {cpu_per_game:.2f} s "
-          f"({c1['runner_cpu'] / c1['games']:.2f} s referee + "
-          f"{c1['bots_cpu'] / c1['games']:.2f} s bots); wall per game "
-          f"{c1['span'] / c1['games']:.2f} s")
+    print(
+        f"CPU per game at concurrency 1: {cpu_per_game:.2f} s "
+        f"({c1['runner_cpu'] / c1['games']:.2f} s referee + "
+        f"{c1['bots_cpu'] / c1['games']:.2f} s bots); wall per game "
+        f"{c1['span'] / c1['games']:.2f} s"
+    )
     used = (c1["runner_cpu"] + c1["bots_cpu"]) / c1["span"]
     ceiling = min(2.0, (os.cpu_count() or 1) / used) if used > 0 else 2.0
     referee_at_ceiling = c1["runner_cpu"] / c1["span"] * ceiling
-    print(f"at concurrency 1 the season keeps {used:.2f} cores busy: with {os.cpu_count()} "
-          f"idle cores concurrency 2 can reach at most {ceiling:.2f}x (the referee process "
-          f"would then need {referee_at_ceiling:.2f} of its one core); other load on the "
-          f"machine during this run (load average now {os.getloadavg()[0]:.2f}) lowers it")
+    print(
+        f"at concurrency 1 the season keeps {used:.2f} cores busy: with {os.cpu_count()} "
+        f"idle cores concurrency 2 can reach at most {ceiling:.2f}x (the referee process "
+        f"would then need {referee_at_ceiling:.2f} of its one core); other load on the "
+        f"machine during this run (load average now {os.getloadavg()[0]:.2f}) lowers it"
+    )
     print(f"season: {c2['per_min']:.1f} games/min at concurrency 2, speed-up {speedup:.2f}")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from referee import cli as referee_cli
+from hegemon.referee import cli as referee_cli
 
 from . import cli_bots, cli_league, cli_seasons
 

@@ -7,34 +7,38 @@ which turns a database problem into one clear error line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from referee.cli import fail
+from hegemon.referee.cli import fail
 
 from . import paths
-from .registry import (RegistryError, add_bot, check_source, find_source, remove_bots,
-                       validate_name)
+from .registry import RegistryError, add_bot, check_source, find_source, remove_bots, validate_name
 from .store import Store, StoreError
 
 console = Console()
 
-DB_HELP = ("The database: a file path or a URL (sqlite:///FILE, postgresql://USER@HOST/DB). "
-           f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
-           f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME}).")
+DB_HELP = (
+    "The database: a file path or a URL (sqlite:///FILE, postgresql://USER@HOST/DB). "
+    f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
+    f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
+)
 
-bot_app = typer.Typer(name="bot", help="Register, list, check and remove bots.",
-                      no_args_is_help=True, add_completion=False)
+bot_app = typer.Typer(
+    name="bot",
+    help="Register, list, check and remove bots.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 
-def db_option() -> Optional[str]:
+def db_option() -> str | None:
     return typer.Option(None, "--db", help=DB_HELP, show_default=False)
 
 
-def open_store(db: Optional[str], create: bool = True) -> Store:
+def open_store(db: str | None, create: bool = True) -> Store:
     """Open the league database or fail with one line. ``create=False``: a SQLite file that
     does not exist is an error (for commands that only read or need registered bots)."""
     try:
@@ -43,7 +47,7 @@ def open_store(db: Optional[str], create: bool = True) -> Store:
         fail(str(exc))
 
 
-def store_exists(db: Optional[str]) -> bool:
+def store_exists(db: str | None) -> bool:
     """False only for a SQLite database file that does not exist (yet)."""
     from .store import database_url
 
@@ -60,12 +64,18 @@ def store_exists(db: Optional[str]) -> bool:
 @bot_app.command("add")
 def add_command(
     name: str = typer.Argument(..., help="The bot's name on the leaderboard."),
-    path: str = typer.Argument(..., help="A file, a folder, or a sample bot's name "
-                               "(random, aggressive, continental, planner)."),
-    command: Optional[str] = typer.Option(None, "--command", help="The command that runs the bot "
-                                          "in its folder, e.g. \"ruby bot.rb\" (default: from "
-                                          "the file type)."),
-    db: Optional[str] = db_option(),
+    path: str = typer.Argument(
+        ...,
+        help="A file, a folder, or a sample bot's name (random, aggressive, continental, planner).",
+    ),
+    command: str | None = typer.Option(
+        None,
+        "--command",
+        help="The command that runs the bot "
+        'in its folder, e.g. "ruby bot.rb" (default: from '
+        "the file type).",
+    ),
+    db: str | None = db_option(),
 ) -> None:
     """Register a bot (a new version if NAME exists): copy its files, then check it plays a
     short game against sample bots without a fault."""
@@ -84,16 +94,24 @@ def add_command(
         store.close()
     bot = result.bot
     if not result.new:
-        console.print(f"already registered as {bot.name} v{bot.version} "
-                      f"(hash {bot.content_hash[:12]}); nothing changed", highlight=False, soft_wrap=True)
+        console.print(
+            f"already registered as {bot.name} v{bot.version} "
+            f"(hash {bot.content_hash[:12]}); nothing changed",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
     check = f"; check {result.check.summary()}" if result.check else ""
-    console.print(f"registered [bold]{bot.name} v{bot.version}[/] ({bot.language}, hash "
-                  f"{bot.content_hash[:12]}){check}", highlight=False, soft_wrap=True)
+    console.print(
+        f"registered [bold]{bot.name} v{bot.version}[/] ({bot.language}, hash "
+        f"{bot.content_hash[:12]}){check}",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @bot_app.command("list")
-def list_command(db: Optional[str] = db_option()) -> None:
+def list_command(db: str | None = db_option()) -> None:
     """List the registered bots and their versions."""
     if not store_exists(db):
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
@@ -112,18 +130,28 @@ def list_command(db: Optional[str] = db_option()) -> None:
     for column in ("name", "version", "language", "hash", "added", "from"):
         table.add_column(column, style="bold" if column == "name" else None)
     for bot in bots:
-        table.add_row(bot.name, f"v{bot.version}", bot.language, bot.content_hash[:12],
-                      bot.added_at.strftime("%Y-%m-%d %H:%M"), bot.source)
+        table.add_row(
+            bot.name,
+            f"v{bot.version}",
+            bot.language,
+            bot.content_hash[:12],
+            bot.added_at.strftime("%Y-%m-%d %H:%M"),
+            bot.source,
+        )
     console.print(table)
 
 
 @bot_app.command("check")
 def check_command(
     path: str = typer.Argument(..., help="A file, a folder, or a sample bot's name."),
-    command: Optional[str] = typer.Option(None, "--command", help="The command that runs the bot "
-                                          "in its folder (default: from the file type)."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Write the check game's record "
-                                          "here."),
+    command: str | None = typer.Option(
+        None,
+        "--command",
+        help="The command that runs the bot in its folder (default: from the file type).",
+    ),
+    record: Path | None = typer.Option(
+        None, "--record", help="Write the check game's record here."
+    ),
 ) -> None:
     """Play the check game that `bot add` plays (against two sample random bots, classic,
     10 rounds), from a copy of the bot's files; register nothing."""
@@ -147,9 +175,10 @@ def check_command(
 @bot_app.command("remove")
 def remove_command(
     name: str = typer.Argument(..., help="The bot's name."),
-    version: Optional[int] = typer.Option(None, "--version", help="Only this version "
-                                          "(default: every version)."),
-    db: Optional[str] = db_option(),
+    version: int | None = typer.Option(
+        None, "--version", help="Only this version (default: every version)."
+    ),
+    db: str | None = db_option(),
 ) -> None:
     """Remove a bot (or one version). A bot that plays in a season cannot be removed."""
     if not store_exists(db):
@@ -161,8 +190,11 @@ def remove_command(
         fail(str(exc))
     finally:
         store.close()
-    console.print("removed " + ", ".join(f"{b.name} v{b.version}" for b in removed),
-                  highlight=False, soft_wrap=True)
+    console.print(
+        "removed " + ", ".join(f"{b.name} v{b.version}" for b in removed),
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -170,4 +202,4 @@ def register(app: typer.Typer) -> None:
     app.add_typer(bot_app, name="bot")
 
 
-__all__ = ["bot_app", "register", "open_store", "store_exists", "db_option", "DB_HELP"]
+__all__ = ["DB_HELP", "bot_app", "db_option", "open_store", "register", "store_exists"]

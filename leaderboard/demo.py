@@ -23,7 +23,7 @@ from .schedule import make_schedule
 from .season_runner import safe_name
 from .store import Season, Store, StoreError
 
-__all__ = ["DemoError", "DEFAULT_TURN_LIMIT", "DEFAULT_GAMES", "run_demo", "next_demo_name"]
+__all__ = ["DEFAULT_GAMES", "DEFAULT_TURN_LIMIT", "DemoError", "next_demo_name", "run_demo"]
 
 DEFAULT_GAMES = 30
 DEFAULT_TURN_LIMIT = 25
@@ -49,11 +49,17 @@ def next_demo_name(store: Store) -> str:
     return f"demo-{n}"
 
 
-def run_demo(*, games: int = DEFAULT_GAMES, concurrency: int = 2,
-             turn_limit: int = DEFAULT_TURN_LIMIT, db: str | None = None,
-             out: Console | None = None, quiet: bool = False) -> int:
+def run_demo(
+    *,
+    games: int = DEFAULT_GAMES,
+    concurrency: int = 2,
+    turn_limit: int = DEFAULT_TURN_LIMIT,
+    db: str | None = None,
+    out: Console | None = None,
+    quiet: bool = False,
+) -> int:
     """Run the demo; returns the exit code (0, or 130 when interrupted)."""
-    from referee.rules import make_rules
+    from hegemon.referee.rules import make_rules
 
     from .cli_league import _summary, run_live
 
@@ -63,8 +69,11 @@ def run_demo(*, games: int = DEFAULT_GAMES, concurrency: int = 2,
     except StoreError as exc:
         raise DemoError(str(exc)) from None
     try:
-        out.print(f"[bold]hegemon demo[/] · home {paths.home()} · database {store.display}",
-                  highlight=False, soft_wrap=True)
+        out.print(
+            f"[bold]hegemon demo[/] · home {paths.home()} · database {store.display}",
+            highlight=False,
+            soft_wrap=True,
+        )
         bots = []
         for name in SAMPLE_BOTS:
             try:
@@ -72,17 +81,28 @@ def run_demo(*, games: int = DEFAULT_GAMES, concurrency: int = 2,
             except (RegistryError, StoreError) as exc:
                 raise DemoError(f"cannot register the sample bot {name}: {exc}") from None
             bots.append(result.bot)
-            out.print(f"  {'registered' if result.new else 'already registered'}: "
-                      f"{result.bot.label}", highlight=False)
+            out.print(
+                f"  {'registered' if result.new else 'already registered'}: {result.bot.label}",
+                highlight=False,
+            )
         rules = make_rules("classic", {"turn_limit": turn_limit})
         seed = secrets.randbits(63)
         ids = [b.id for b in bots]
         schedule = make_schedule(ids, PLAYERS, games, seed)  # type: ignore[arg-type]
         for _ in range(5):
             name = next_demo_name(store)
-            season = Season(name=name, preset=rules.preset, options=rules.options(),
-                            players=PLAYERS, games=len(schedule), startup_time=10.0,
-                            decision_time=2.0, time_bank=60.0, max_strikes=5, seed=seed)
+            season = Season(
+                name=name,
+                preset=rules.preset,
+                options=rules.options(),
+                players=PLAYERS,
+                games=len(schedule),
+                startup_time=10.0,
+                decision_time=2.0,
+                time_bank=60.0,
+                max_strikes=5,
+                seed=seed,
+            )
             try:
                 season = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
                 break
@@ -91,18 +111,28 @@ def run_demo(*, games: int = DEFAULT_GAMES, concurrency: int = 2,
                     raise DemoError(str(exc)) from None
         else:
             raise DemoError("could not find a free demo season name")
-        out.print(f"season [bold]{season.name}[/]: classic, turn limit {turn_limit}, {PLAYERS} "
-                  f"players, {season.games} games, {concurrency} at once, seed {seed}",
-                  highlight=False, soft_wrap=True)
+        out.print(
+            f"season [bold]{season.name}[/]: classic, turn limit {turn_limit}, {PLAYERS} "
+            f"players, {season.games} games, {concurrency} at once, seed {seed}",
+            highlight=False,
+            soft_wrap=True,
+        )
         state, error = run_live(store, season, concurrency=concurrency, quiet=quiet, out=out)
         code = _summary(store, season, state, error, out)
         if code == 0:
             records = paths.records_dir() / safe_name(season.name)
             out.print(f"database: {store.display}", highlight=False, soft_wrap=True)
-            out.print(f"replay a game: hegemon replay {records / '1.jsonl'}", highlight=False,
-                      soft_wrap=True)
-            out.print(f"again: hegemon leaderboard {season.name} [--crosstable | --csv]; "
-                      "all seasons: hegemon leaderboard", highlight=False, soft_wrap=True)
+            out.print(
+                f"replay a game: hegemon replay {records / '1.jsonl'}",
+                highlight=False,
+                soft_wrap=True,
+            )
+            out.print(
+                f"again: hegemon leaderboard {season.name} [--crosstable | --csv]; "
+                "all seasons: hegemon leaderboard",
+                highlight=False,
+                soft_wrap=True,
+            )
         return code
     except StoreError as exc:
         raise DemoError(str(exc)) from None

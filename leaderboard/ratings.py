@@ -161,12 +161,12 @@ def _statistics(
     """Wins per bot and events per choice set for the given multiplicity of patterns."""
     wins = [0.0] * len(compiled.bots)
     per_set = [0] * len(compiled.sets)
-    for events, count in zip(compiled.pattern_events, pattern_counts):
+    for events, count in zip(compiled.pattern_events, pattern_counts, strict=False):
         if count:
             for winner, sid in events:
                 wins[winner] += count
                 per_set[sid] += count
-    sets = [(members, c) for members, c in zip(compiled.sets, per_set) if c]
+    sets = [(members, c) for members, c in zip(compiled.sets, per_set, strict=False) if c]
     return wins, sets
 
 
@@ -204,15 +204,15 @@ def _mm(
             sets_of[j].append(k)
     log = math.log
     for _ in range(max_iter):
-        ratios = [c / sum(get(w)) for get, c in zip(getters, counts)]
+        ratios = [c / sum(get(w)) for get, c in zip(getters, counts, strict=False)]
         pick = ratios.__getitem__
         new = _rescale(
             [
                 a / (two_prior / (x + 1.0) + sum(map(pick, ks)))
-                for a, x, ks in zip(numerator, w, sets_of)
+                for a, x, ks in zip(numerator, w, sets_of, strict=False)
             ]
         )
-        step = max(abs(log(a / b)) for a, b in zip(new, w))
+        step = max(abs(log(a / b)) for a, b in zip(new, w, strict=False))
         w = new
         if step < tol:
             break
@@ -260,7 +260,7 @@ def _rescale(w: list[float]) -> list[float]:
 def _to_elo(bots: Sequence[str], strengths: Sequence[float]) -> dict[str, float]:
     logs = [math.log(x) for x in strengths]
     mean = math.fsum(logs) / len(logs)
-    return {bot: MEAN_RATING + ELO_SCALE * (x - mean) for bot, x in zip(bots, logs)}
+    return {bot: MEAN_RATING + ELO_SCALE * (x - mean) for bot, x in zip(bots, logs, strict=False)}
 
 
 def _check_prior(prior: float) -> None:
@@ -371,7 +371,7 @@ def bootstrap_intervals(
             ratings,
             {bot: (r, r) for bot, r in ratings.items()},
             order,
-            {bot: None for bot in order},
+            dict.fromkeys(order),
         )
 
     rng = random.Random(seed)
@@ -380,7 +380,7 @@ def bootstrap_intervals(
     game_patterns = compiled.game_patterns
     draws: list[list[float]] = [[] for _ in bots]
     index = {bot: i for i, bot in enumerate(bots)}
-    pairs = [(index[a], index[b]) for a, b in zip(order, order[1:])]
+    pairs = [(index[a], index[b]) for a, b in zip(order, order[1:], strict=False)]
     above = [0.0] * len(pairs)
     for _ in range(samples):
         counts = [0] * n_patterns
@@ -400,11 +400,11 @@ def bootstrap_intervals(
 
     tail = (1.0 - confidence) / 2.0
     intervals: dict[str, tuple[float, float]] = {}
-    for bot, values in zip(bots, draws):
+    for bot, values in zip(bots, draws, strict=False):
         values.sort()
         intervals[bot] = (_percentile(values, tail), _percentile(values, 1.0 - tail))
-    p_next: dict[str, float | None] = {bot: None for bot in order}
-    for (a, _b), count in zip(pairs, above):
+    p_next: dict[str, float | None] = dict.fromkeys(order)
+    for (a, _b), count in zip(pairs, above, strict=False):
         p_next[bots[a]] = count / samples
     return BootstrapResult(ratings, intervals, order, p_next)
 
@@ -421,9 +421,7 @@ class EloResult(NamedTuple):
     """Per bot, its rating after each game it played, in game order (for a chart)."""
 
 
-def incremental_elo(
-    games: Sequence[Game], k: float = 32.0, initial: float = 1500.0
-) -> EloResult:
+def incremental_elo(games: Sequence[Game], k: float = 32.0, initial: float = 1500.0) -> EloResult:
     """Classic multiplayer Elo, applied game by game in the given order.
 
     Each game counts as every pair of its players: a better place scores 1, a shared
@@ -453,7 +451,7 @@ def incremental_elo(
                 change = factor * (score - expected)
                 deltas[a] += change
                 deltas[b] -= change
-        for (name, _), old, delta in zip(players, before, deltas):
+        for (name, _), old, delta in zip(players, before, deltas, strict=False):
             ratings[name] = old + delta
             history[name].append(old + delta)
     return EloResult(ratings, history)
@@ -516,9 +514,7 @@ def rate(
     p_next: dict[str, float | None] = {}
     if method == "pl":
         if bootstrap_samples > 0:
-            result = bootstrap_intervals(
-                games, bootstrap_samples, seed, confidence, prior=prior
-            )
+            result = bootstrap_intervals(games, bootstrap_samples, seed, confidence, prior=prior)
             ratings = result.ratings
             low = {bot: lo for bot, (lo, _) in result.intervals.items()}
             high = {bot: hi for bot, (_, hi) in result.intervals.items()}

@@ -9,7 +9,7 @@ bot's name (``random``, ``aggressive``, ``continental``, ``planner``).
   registered. ``__pycache__`` and ``.git`` folders and ``*.pyc`` files are left out; everything
   else (``node_modules`` included) is kept. A sample bot is stored as its module (and the
   sample modules it imports) under ``sample_bots/`` in that folder and run with
-  ``python -m sample_bots.NAME`` from there; ``sdk`` and ``referee`` come from the installed
+  ``python -m sample_bots.NAME`` from there; ``hegemon.sdk`` and ``hegemon.referee`` come from the installed
   hegemon, like the interpreter.
 * **Content hash** (:func:`content_hash`): sha256 over the files in sorted order of their
   relative paths (``/``-separated), each as ``path NUL mode NUL size NUL bytes`` where mode is
@@ -39,17 +39,32 @@ import stat
 import sys
 import tempfile
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from . import paths
 from .store import Bot, Store, StoreError
 
 __all__ = [
-    "RegistryError", "BotSource", "CheckResult", "AddResult", "SAMPLE_BOTS", "CHECK_OPPONENTS",
-    "content_hash", "bot_files", "find_source", "check_command", "check_source", "add_bot",
-    "bot_command", "parse_bot_ref", "lookup_bot", "remove_bots", "validate_name",
+    "CHECK_OPPONENTS",
+    "SAMPLE_BOTS",
+    "AddResult",
+    "BotSource",
+    "CheckResult",
+    "RegistryError",
+    "add_bot",
+    "bot_command",
+    "bot_files",
+    "check_command",
+    "check_source",
+    "content_hash",
+    "find_source",
+    "lookup_bot",
+    "parse_bot_ref",
+    "remove_bots",
+    "validate_name",
 ]
 
 SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
@@ -76,8 +91,9 @@ def bot_files(root: Path) -> list[tuple[str, Path]]:
         return [(root.name, root)]
     found: list[tuple[str, Path]] = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS
-                         and not os.path.islink(os.path.join(folder, d)))
+        dirs[:] = sorted(
+            d for d in dirs if d not in SKIPPED_DIRS and not os.path.islink(os.path.join(folder, d))
+        )
         for name in files:
             full = Path(folder) / name
             if name.endswith(".pyc") or not full.is_file():
@@ -148,13 +164,15 @@ def _file_command(rel: str, full: Path) -> tuple[tuple[str, ...], str]:
         return ("node", rel), "javascript"
     if _executable(full):
         return (f"./{rel}",), "executable"
-    raise RegistryError(f"{full}: not a .py or .js file and not executable; give the command "
-                        "that runs it, e.g. --command \"ruby bot.rb\"")
+    raise RegistryError(
+        f"{full}: not a .py or .js file and not executable; give the command "
+        'that runs it, e.g. --command "ruby bot.rb"'
+    )
 
 
 def _sample_modules(name: str) -> dict[str, Path]:
     """The sample bot's module file and the sample modules it imports (transitively)."""
-    package = importlib.util.find_spec("sample_bots")
+    package = importlib.util.find_spec("hegemon.sample_bots")
     if package is None or package.origin is None:
         raise RegistryError("the sample bots are not installed")
     base = Path(package.origin).parent
@@ -171,18 +189,25 @@ def _sample_modules(name: str) -> dict[str, Path]:
         files[rel] = path
         for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
             if isinstance(node, ast.ImportFrom):
-                if node.module and node.module.startswith("sample_bots.") and node.level == 0:
-                    todo.append(node.module.split(".")[1])
+                if (
+                    node.module
+                    and node.module.startswith("hegemon.sample_bots.")
+                    and node.level == 0
+                ):
+                    todo.append(node.module.split(".")[2])
                 elif node.level == 1:
                     if node.module:
                         todo.append(node.module.split(".")[0])
                     else:
                         todo.extend(a.name for a in node.names)
-                elif node.module == "sample_bots":
+                elif node.module == "hegemon.sample_bots":
                     todo.extend(a.name for a in node.names if (base / f"{a.name}.py").is_file())
             elif isinstance(node, ast.Import):
-                todo.extend(a.name.split(".")[1] for a in node.names
-                            if a.name.startswith("sample_bots."))
+                todo.extend(
+                    a.name.split(".")[2]
+                    for a in node.names
+                    if a.name.startswith("hegemon.sample_bots.")
+                )
     return files
 
 
@@ -194,8 +219,9 @@ def find_source(spec: str, command: str | None = None) -> BotSource:
         raise RegistryError("no bot given: name a file, a folder or a sample bot")
     if spec in SAMPLE_BOTS and command is None:
         files = _sample_modules(spec)
-        return BotSource(files, ("python", "-m", f"sample_bots.{spec}"), "python",
-                         f"sample:{spec}", sample=spec)
+        return BotSource(
+            files, ("python", "-m", f"sample_bots.{spec}"), "python", f"sample:{spec}", sample=spec
+        )
     path = Path(spec).expanduser()
     if not path.exists():
         known = ", ".join(SAMPLE_BOTS)
@@ -219,8 +245,10 @@ def find_source(spec: str, command: str | None = None) -> BotSource:
         if entry in files:
             argv, language = _file_command(entry, files[entry])
             return BotSource(files, argv, language, str(path))
-    raise RegistryError(f"{spec}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS)}, "
-                        "or give the command that runs it with --command")
+    raise RegistryError(
+        f"{spec}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS)}, "
+        "or give the command that runs it with --command"
+    )
 
 
 # ---------------------------------------------------------------------------------- running
@@ -231,33 +259,37 @@ def resolve_argv(argv: Sequence[str], folder: Path) -> tuple[str, ...]:
     program, rest = argv[0], tuple(argv[1:])
     if program in PYTHON_NAMES:
         return (sys.executable, *rest)
-    if program.startswith("./") or program.startswith("../"):
+    if program.startswith(("./", "../")):
         return (str((folder / program).resolve()), *rest)
     if os.path.isabs(program):
         return (program, *rest)
     found = shutil.which(program)
     if found is None:
-        raise RegistryError(f"cannot find the program '{program}' on PATH"
-                            + (" (a JavaScript bot needs node)" if program == "node" else ""))
+        raise RegistryError(
+            f"cannot find the program '{program}' on PATH"
+            + (" (a JavaScript bot needs node)" if program == "node" else "")
+        )
     return (found, *rest)
 
 
 def command_in(source_argv: Sequence[str], folder: Path, name: str) -> Any:
     """A runner ``BotCommand`` for ``source_argv`` run in ``folder``."""
-    from referee.runner.process import BotCommand
+    from hegemon.referee.runner.process import BotCommand
 
     return BotCommand(name, resolve_argv(source_argv, folder), cwd=str(folder))
 
 
 def bot_command(bot: Bot, name: str | None = None) -> Any:
-    """The ``referee.runner.process.BotCommand`` that runs a registered bot version from its
+    """The ``hegemon.referee.runner.process.BotCommand`` that runs a registered bot version from its
     stored folder (named ``name``, default ``bot.label`` i.e. ``NAME@vN``). Raises
     :class:`RegistryError` if the stored files are missing (another machine? copy
     ``$HEGEMON_HOME/bots`` or register the bot there too) or the program is not installed."""
     folder = paths.bot_dir(bot.content_hash)
     if not folder.is_dir():
-        raise RegistryError(f"{bot.label}: its files are missing ({folder}); register it again "
-                            "on this machine or share $HEGEMON_HOME/bots")
+        raise RegistryError(
+            f"{bot.label}: its files are missing ({folder}); register it again "
+            "on this machine or share $HEGEMON_HOME/bots"
+        )
     return command_in(bot.command, folder, name or bot.label)
 
 
@@ -279,28 +311,39 @@ class CheckResult:
     def summary(self) -> str:
         if not self.ok:
             return f"refused: {self.reason}"
-        return (f"passed: place {self.place} of {len(self.places)}, {self.decisions} decisions "
-                f"answered, {self.finish_reason}, {self.duration:.1f} s")
+        return (
+            f"passed: place {self.place} of {len(self.places)}, {self.decisions} decisions "
+            f"answered, {self.finish_reason}, {self.duration:.1f} s"
+        )
 
 
-FAULT_NAMES = {"startup": "start-up failure", "crash": "crash", "timeout": "timeout",
-               "illegal": "illegal action", "protocol": "protocol error"}
+FAULT_NAMES = {
+    "startup": "start-up failure",
+    "crash": "crash",
+    "timeout": "timeout",
+    "illegal": "illegal action",
+    "protocol": "protocol error",
+}
 
 
 def check_time_control() -> Any:
     """Deadlines of the check game: generous for start-up, short for answers, no strikes."""
-    from referee.runner.link import TimeControl
+    from hegemon.referee.runner.link import TimeControl
 
     return TimeControl(startup=20.0, decision=3.0, bank=60.0, max_strikes=0)
 
 
-async def check_command_async(command: Any, *, seed: int = CHECK_SEED,
-                              turn_limit: int = CHECK_TURN_LIMIT,
-                              time_control: Any = None) -> CheckResult:
+async def check_command_async(
+    command: Any,
+    *,
+    seed: int = CHECK_SEED,
+    turn_limit: int = CHECK_TURN_LIMIT,
+    time_control: Any = None,
+) -> CheckResult:
     """Play the check game (trio): ``command`` in seat 0 against :data:`CHECK_OPPONENTS`."""
-    from referee.rules import make_rules
-    from referee.runner.bots import BotSpecError, resolve
-    from referee.runner.session import play_one
+    from hegemon.referee.rules import make_rules
+    from hegemon.referee.runner.bots import BotSpecError, resolve
+    from hegemon.referee.runner.session import play_one
 
     try:
         opponents = [resolve(spec, f"{spec}#{i + 1}") for i, spec in enumerate(CHECK_OPPONENTS)]
@@ -308,15 +351,31 @@ async def check_command_async(command: Any, *, seed: int = CHECK_SEED,
         raise RegistryError(f"cannot run the check game: {exc}") from None
     rules = make_rules("classic", {"turn_limit": turn_limit})
     names = [command.name, *(c.name for c in opponents)]
-    result = await play_one([command, *opponents], rules, seed, time_control or check_time_control(),
-                            None, "check", None, names)
+    result = await play_one(
+        [command, *opponents],
+        rules,
+        seed,
+        time_control or check_time_control(),
+        None,
+        "check",
+        None,
+        names,
+    )
     own = [f for f in result.faults if f.seat == 0]
     others = [f for f in result.faults if f.seat != 0]
-    faults = [{"seat": f.seat, "bot": f.bot, "kind": f.kind, "detail": f.detail,
-               "decision": f.decision} for f in own]
+    faults = [
+        {"seat": f.seat, "bot": f.bot, "kind": f.kind, "detail": f.detail, "decision": f.decision}
+        for f in own
+    ]
     answered = result.seats[0].decisions
-    common = dict(places=tuple(result.places), finish_reason=result.reason, decisions=answered,
-                  duration=result.duration, faults=faults, record=result.record)
+    common = {
+        "places": tuple(result.places),
+        "finish_reason": result.reason,
+        "decisions": answered,
+        "duration": result.duration,
+        "faults": faults,
+        "record": result.record,
+    }
     if own:
         first = own[0]
         detail = " ".join(first.detail.split())
@@ -324,8 +383,10 @@ async def check_command_async(command: Any, *, seed: int = CHECK_SEED,
         return CheckResult(False, reason, result.places[0], **common)
     if others:
         first = others[0]
-        raise RegistryError(f"the check game itself failed (sample bot {first.bot}: {first.kind}: "
-                            f"{' '.join(first.detail.split())})")
+        raise RegistryError(
+            f"the check game itself failed (sample bot {first.bot}: {first.kind}: "
+            f"{' '.join(first.detail.split())})"
+        )
     return CheckResult(True, "", result.places[0], **common)
 
 
@@ -356,8 +417,10 @@ class AddResult:
 def validate_name(name: str) -> str:
     name = name.strip()
     if not NAME_PATTERN.match(name):
-        raise RegistryError(f"bad bot name {name!r}: use letters, digits, '_', '-', '.' "
-                            "(up to 64, starting with a letter or digit)")
+        raise RegistryError(
+            f"bad bot name {name!r}: use letters, digits, '_', '-', '.' "
+            "(up to 64, starting with a letter or digit)"
+        )
     return name
 
 
@@ -375,8 +438,9 @@ def _stage(source: BotSource) -> tuple[Path, str]:
         raise
 
 
-def add_bot(store: Store, name: str, spec: str, command: str | None = None,
-            check: bool = True) -> AddResult:
+def add_bot(
+    store: Store, name: str, spec: str, command: str | None = None, check: bool = True
+) -> AddResult:
     """Register ``spec`` (file, folder or sample bot name) as the next version of ``name``.
 
     Refuses (:class:`RegistryError`) a bot whose check game shows a fault. Registering content
@@ -441,8 +505,11 @@ def lookup_bot(store: Store, ref: str) -> Bot:
 def remove_bots(store: Store, name: str, version: int | None = None) -> list[Bot]:
     """Remove one version (or every version) of ``name``. Refuses, removing nothing, if any of
     them plays in a season. Stored files no other version uses are deleted."""
-    targets = store.bots(name) if version is None else [b for b in store.bots(name)
-                                                         if b.version == version]
+    targets = (
+        store.bots(name)
+        if version is None
+        else [b for b in store.bots(name) if b.version == version]
+    )
     if not targets:
         if version is not None and store.bots(name):
             raise RegistryError(f"bot {name} has no version {version}")
@@ -450,8 +517,10 @@ def remove_bots(store: Store, name: str, version: int | None = None) -> list[Bot
     for bot in targets:
         used = store.seasons_using_bot(bot.id)  # type: ignore[arg-type]
         if used:
-            raise RegistryError(f"{bot.label} plays in season {', '.join(s.name for s in used)}; "
-                                "bots with seasons cannot be removed")
+            raise RegistryError(
+                f"{bot.label} plays in season {', '.join(s.name for s in used)}; "
+                "bots with seasons cannot be removed"
+            )
     removed = []
     for bot in targets:
         try:

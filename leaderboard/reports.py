@@ -31,9 +31,20 @@ from .ratings import rate
 from .store import Bot, Game, Match, Season, Store
 
 __all__ = [
-    "BOOTSTRAP_SAMPLES", "GameRow", "BoardRow", "Board", "load_games", "finishing_order",
-    "build_board", "season_board", "all_time_boards", "crosstable", "to_csv", "to_json",
-    "render_board", "board_seed",
+    "BOOTSTRAP_SAMPLES",
+    "Board",
+    "BoardRow",
+    "GameRow",
+    "all_time_boards",
+    "board_seed",
+    "build_board",
+    "crosstable",
+    "finishing_order",
+    "load_games",
+    "render_board",
+    "season_board",
+    "to_csv",
+    "to_json",
 ]
 
 BOOTSTRAP_SAMPLES = 1000
@@ -49,17 +60,19 @@ class GameRow:
 
     season_id: int
     number: int
-    seats: tuple[int, ...]      # bot ids in seat order
-    places: tuple[int, ...]     # place of each seat, 1 = won
-    faults: tuple[int, ...]     # seat of each fault recorded in the game
+    seats: tuple[int, ...]  # bot ids in seat order
+    places: tuple[int, ...]  # place of each seat, 1 = won
+    faults: tuple[int, ...]  # seat of each fault recorded in the game
 
 
-def load_games(store: Store, season_id: int | None = None,
-               preset: str | None = None) -> list[GameRow]:
+def load_games(
+    store: Store, season_id: int | None = None, preset: str | None = None
+) -> list[GameRow]:
     """The finished games of a season (or of every season under ``preset``, or all), in
     schedule order. Only the columns the boards need are read."""
-    query = (select(Match.season_id, Match.number, Match.seats, Game.places, Game.faults)
-             .join(Game, Game.match_id == Match.id))
+    query = select(Match.season_id, Match.number, Match.seats, Game.places, Game.faults).join(
+        Game, Game.match_id == Match.id
+    )
     if season_id is not None:
         query = query.where(Match.season_id == season_id)
     if preset is not None:
@@ -67,16 +80,22 @@ def load_games(store: Store, season_id: int | None = None,
     query = query.order_by(Match.season_id, Match.number)
     with store.session() as s:
         rows = s.exec(query).all()
-    return [GameRow(int(sid), int(number), tuple(int(b) for b in seats),
-                    tuple(int(p) for p in places),
-                    tuple(int(f.get("seat", -1)) for f in (faults or ()) if isinstance(f, dict)))
-            for sid, number, seats, places, faults in rows]
+    return [
+        GameRow(
+            int(sid),
+            int(number),
+            tuple(int(b) for b in seats),
+            tuple(int(p) for p in places),
+            tuple(int(f.get("seat", -1)) for f in (faults or ()) if isinstance(f, dict)),
+        )
+        for sid, number, seats, places, faults in rows
+    ]
 
 
 def finishing_order(seats: Sequence[str], places: Sequence[int]) -> list[list[str]]:
     """Place groups, best first, for the ratings module (equal places are a tie)."""
     groups: dict[int, list[str]] = {}
-    for name, place in zip(seats, places):
+    for name, place in zip(seats, places, strict=False):
         groups.setdefault(place, []).append(name)
     return [sorted(groups[p]) for p in sorted(groups)]
 
@@ -147,9 +166,18 @@ def crosstable(games: Sequence[GameRow]) -> dict[tuple[int, int], tuple[float, i
     return {pair: (ahead[pair], n) for pair, n in met.items()}
 
 
-def build_board(games: Sequence[GameRow], bots: dict[int, Bot], *, title: str, preset: str,
-                method: Method = "pl", seed: int = 0, season: str | None = None,
-                with_crosstable: bool = False, samples: int | None = None) -> Board:
+def build_board(
+    games: Sequence[GameRow],
+    bots: dict[int, Bot],
+    *,
+    title: str,
+    preset: str,
+    method: Method = "pl",
+    seed: int = 0,
+    season: str | None = None,
+    with_crosstable: bool = False,
+    samples: int | None = None,
+) -> Board:
     """The board of ``games`` (ratings fitted from scratch; ``seed`` seeds the bootstrap)."""
     labels = {bot_id: bot.label for bot_id, bot in bots.items()}
     for g in games:
@@ -159,8 +187,11 @@ def build_board(games: Sequence[GameRow], bots: dict[int, Bot], *, title: str, p
     orders = [finishing_order([labels[b] for b in g.seats], g.places) for g in games]
     if samples is None:
         samples = bootstrap_samples(len(games))
-    ratings = rate(orders, method=method, bootstrap_samples=samples if method == "pl" else 0,
-                   seed=seed) if orders else []
+    ratings = (
+        rate(orders, method=method, bootstrap_samples=samples if method == "pl" else 0, seed=seed)
+        if orders
+        else []
+    )
     faults: Counter[int] = Counter()
     for g in games:
         for seat in g.faults:
@@ -171,27 +202,50 @@ def build_board(games: Sequence[GameRow], bots: dict[int, Bot], *, title: str, p
         bot_id = by_label[r.bot]
         bot = bots.get(bot_id)
         name, version = (bot.name, bot.version) if bot is not None else (r.bot, 0)
-        rows.append(BoardRow(rank, bot_id, name, version, r.rating, r.low, r.high, r.games,
-                             r.wins, r.mean_place, faults[bot_id], r.p_stronger_than_next))
+        rows.append(
+            BoardRow(
+                rank,
+                bot_id,
+                name,
+                version,
+                r.rating,
+                r.low,
+                r.high,
+                r.games,
+                r.wins,
+                r.mean_place,
+                faults[bot_id],
+                r.p_stronger_than_next,
+            )
+        )
     board = Board(title, preset, method, season, len(games), rows, seed=seed)
     if with_crosstable:
         board.cross = crosstable(games)
     return board
 
 
-def season_board(store: Store, season: Season, method: Method = "pl",
-                 with_crosstable: bool = False) -> Board:
+def season_board(
+    store: Store, season: Season, method: Method = "pl", with_crosstable: bool = False
+) -> Board:
     """The season's board, bootstrap seeded from the season's seed."""
     assert season.id is not None
     games = load_games(store, season.id)
     bots = {b.id: b for b in store.season_bots(season.id) if b.id is not None}
-    return build_board(games, bots, title=f"season {season.name} · {season.preset}",
-                       preset=season.preset, method=method, seed=int(season.seed),
-                       season=season.name, with_crosstable=with_crosstable)
+    return build_board(
+        games,
+        bots,
+        title=f"season {season.name} · {season.preset}",
+        preset=season.preset,
+        method=method,
+        seed=int(season.seed),
+        season=season.name,
+        with_crosstable=with_crosstable,
+    )
 
 
-def all_time_boards(store: Store, method: Method = "pl",
-                    with_crosstable: bool = False) -> list[Board]:
+def all_time_boards(
+    store: Store, method: Method = "pl", with_crosstable: bool = False
+) -> list[Board]:
     """One board per rule set (preset) with every game played under it, by preset name."""
     presets = sorted({s.preset for s in store.seasons()})
     games_by_preset = {p: load_games(store, preset=p) for p in presets}
@@ -202,15 +256,34 @@ def all_time_boards(store: Store, method: Method = "pl",
         games = games_by_preset[preset]
         if not games:
             continue
-        boards.append(build_board(games, bots, title=f"all time · {preset}", preset=preset,
-                                  method=method, seed=board_seed(f"hegemon all-time:{preset}"),
-                                  with_crosstable=with_crosstable))
+        boards.append(
+            build_board(
+                games,
+                bots,
+                title=f"all time · {preset}",
+                preset=preset,
+                method=method,
+                seed=board_seed(f"hegemon all-time:{preset}"),
+                with_crosstable=with_crosstable,
+            )
+        )
     return boards
 
 
 # ---------------------------------------------------------------------------------- output
-CSV_FIELDS = ["rank", "bot", "version", "rating", "low", "high", "games", "wins", "mean_place",
-              "faults", "p_stronger_than_next"]
+CSV_FIELDS = [
+    "rank",
+    "bot",
+    "version",
+    "rating",
+    "low",
+    "high",
+    "games",
+    "wins",
+    "mean_place",
+    "faults",
+    "p_stronger_than_next",
+]
 
 
 def _num(value: float | None, digits: int) -> str:
@@ -218,9 +291,19 @@ def _num(value: float | None, digits: int) -> str:
 
 
 def _csv_row(row: BoardRow) -> list[str]:
-    return [str(row.rank), row.name, str(row.version), _num(row.rating, 1), _num(row.low, 1),
-            _num(row.high, 1), str(row.games), str(row.wins), _num(row.mean_place, 3),
-            str(row.faults), _num(row.p_next, 3)]
+    return [
+        str(row.rank),
+        row.name,
+        str(row.version),
+        _num(row.rating, 1),
+        _num(row.low, 1),
+        _num(row.high, 1),
+        str(row.games),
+        str(row.wins),
+        _num(row.mean_place, 3),
+        str(row.faults),
+        _num(row.p_next, 3),
+    ]
 
 
 def to_csv(boards: Sequence[Board], with_preset: bool = False) -> str:
@@ -252,26 +335,46 @@ def to_csv(boards: Sequence[Board], with_preset: bool = False) -> str:
 
 
 def _json_row(row: BoardRow) -> dict[str, Any]:
-    return {"rank": row.rank, "bot": row.name, "version": row.version, "label": row.label,
-            "rating": round(row.rating, 1),
-            "interval": None if row.low is None or row.high is None
-            else [round(row.low, 1), round(row.high, 1)],
-            "games": row.games, "wins": row.wins, "mean_place": round(row.mean_place, 3),
-            "faults": row.faults,
-            "p_stronger_than_next": None if row.p_next is None else round(row.p_next, 3)}
+    return {
+        "rank": row.rank,
+        "bot": row.name,
+        "version": row.version,
+        "label": row.label,
+        "rating": round(row.rating, 1),
+        "interval": None
+        if row.low is None or row.high is None
+        else [round(row.low, 1), round(row.high, 1)],
+        "games": row.games,
+        "wins": row.wins,
+        "mean_place": round(row.mean_place, 3),
+        "faults": row.faults,
+        "p_stronger_than_next": None if row.p_next is None else round(row.p_next, 3),
+    }
 
 
 def board_dict(board: Board) -> dict[str, Any]:
-    data: dict[str, Any] = {"title": board.title, "season": board.season,
-                            "rule_set": board.preset, "method": board.method,
-                            "games": board.games, "bootstrap_seed": board.seed,
-                            "rows": [_json_row(r) for r in board.rows]}
+    data: dict[str, Any] = {
+        "title": board.title,
+        "season": board.season,
+        "rule_set": board.preset,
+        "method": board.method,
+        "games": board.games,
+        "bootstrap_seed": board.seed,
+        "rows": [_json_row(r) for r in board.rows],
+    }
     if board.cross is not None:
         labels = {r.bot_id: r.label for r in board.rows}
-        data["crosstable"] = [{"row": labels[a], "column": labels[b], "ahead": ahead, "games": n,
-                               "share": round(ahead / n, 3)}
-                              for (a, b), (ahead, n) in sorted(board.cross.items())
-                              if a in labels and b in labels]
+        data["crosstable"] = [
+            {
+                "row": labels[a],
+                "column": labels[b],
+                "ahead": ahead,
+                "games": n,
+                "share": round(ahead / n, 3),
+            }
+            for (a, b), (ahead, n) in sorted(board.cross.items())
+            if a in labels and b in labels
+        ]
     data.update(board.extra)
     return data
 
@@ -289,10 +392,14 @@ def render_board(board: Board, console: Any) -> None:
     from rich.table import Table
 
     pl = board.method == "pl"
-    table = Table(title=f"{board.title} · {board.games} game{'s' if board.games != 1 else ''}"
-                        f" · {'Plackett–Luce' if pl else 'incremental Elo'}",
-                  box=box.SIMPLE_HEAD, title_justify="left", collapse_padding=True,
-                  pad_edge=False)
+    table = Table(
+        title=f"{board.title} · {board.games} game{'s' if board.games != 1 else ''}"
+        f" · {'Plackett–Luce' if pl else 'incremental Elo'}",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        collapse_padding=True,
+        pad_edge=False,
+    )
     table.add_column("#", justify="right")
     table.add_column("bot", style="bold", no_wrap=True)
     table.add_column("ver", justify="right")
@@ -308,10 +415,15 @@ def render_board(board: Board, console: Any) -> None:
     for row in board.rows:
         cells = [str(row.rank), row.name, f"v{row.version}", f"{row.rating:.0f}"]
         if pl:
-            cells.append("–" if row.low is None or row.high is None
-                         else f"{row.low:.0f}–{row.high:.0f}")
-        cells += [str(row.games), str(row.wins), f"{row.mean_place:.2f}",
-                  f"[red]{row.faults}[/]" if row.faults else "0"]
+            cells.append(
+                "–" if row.low is None or row.high is None else f"{row.low:.0f}–{row.high:.0f}"
+            )
+        cells += [
+            str(row.games),
+            str(row.wins),
+            f"{row.mean_place:.2f}",
+            f"[red]{row.faults}[/]" if row.faults else "0",
+        ]
         if pl:
             cells.append("" if row.p_next is None else f"{row.p_next:.0%}")
         table.add_row(*cells)
@@ -326,9 +438,13 @@ def render_crosstable(board: Board, console: Any) -> None:
     assert board.cross is not None
     from rich import box
 
-    table = Table(title="how often the row bot finished ahead of the column bot (games together)",
-                  box=box.SIMPLE_HEAD, title_justify="left", collapse_padding=True,
-                  pad_edge=False)
+    table = Table(
+        title="how often the row bot finished ahead of the column bot (games together)",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        collapse_padding=True,
+        pad_edge=False,
+    )
     table.add_column("", style="bold")
     names = Counter(r.name for r in board.rows)
     for row in board.rows:

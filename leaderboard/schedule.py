@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ScheduledMatch", "make_schedule", "match_seed", "duplicate_games"]
+__all__ = ["ScheduledMatch", "duplicate_games", "make_schedule", "match_seed"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,9 @@ def duplicate_games(games: int, players: int) -> int:
     return -(-games // players) * players
 
 
-def make_schedule(bot_ids: Sequence[int], players: int, games: int, seed: int,
-                  duplicate: bool = False) -> list[ScheduledMatch]:
+def make_schedule(
+    bot_ids: Sequence[int], players: int, games: int, seed: int, duplicate: bool = False
+) -> list[ScheduledMatch]:
     """The season's matches in play order. Same inputs, same schedule.
 
     ``duplicate``: ``games`` is rounded up to a multiple of ``players``; each table is played
@@ -63,14 +64,22 @@ def make_schedule(bot_ids: Sequence[int], players: int, games: int, seed: int,
     if players < 2:
         raise ValueError("a game needs at least 2 players")
     if len(bots) < players:
-        raise ValueError(f"{players} players per game need at least {players} bots; got {len(bots)}")
+        raise ValueError(
+            f"{players} players per game need at least {players} bots; got {len(bots)}"
+        )
     if games < 1:
         raise ValueError("a season needs at least one game")
-    rng = random.Random(int.from_bytes(hashlib.sha256(f"hegemon-schedule:{seed}".encode()).digest()[:16], "big"))
+    rng = random.Random(
+        int.from_bytes(hashlib.sha256(f"hegemon-schedule:{seed}".encode()).digest()[:16], "big")
+    )
     if not duplicate:
         tables = _tables(bots, players, games, rng, seat_balance=True)
-        return [ScheduledMatch(i + 1, i, seats, match_seed(seed, i)) for i, seats in enumerate(tables)]
-    tables = _tables(bots, players, duplicate_games(games, players) // players, rng, seat_balance=False)
+        return [
+            ScheduledMatch(i + 1, i, seats, match_seed(seed, i)) for i, seats in enumerate(tables)
+        ]
+    tables = _tables(
+        bots, players, duplicate_games(games, players) // players, rng, seat_balance=False
+    )
     schedule = []
     for t, seats in enumerate(tables):
         table_seed = match_seed(seed, t)
@@ -80,8 +89,9 @@ def make_schedule(bot_ids: Sequence[int], players: int, games: int, seed: int,
     return schedule
 
 
-def _tables(bots: list[int], players: int, count: int, rng: random.Random,
-            seat_balance: bool) -> list[tuple[int, ...]]:
+def _tables(
+    bots: list[int], players: int, count: int, rng: random.Random, seat_balance: bool
+) -> list[tuple[int, ...]]:
     """``count`` seatings of ``players`` bots, greedily balanced (games, pairs, seats)."""
     n = len(bots)
     played = [0] * n
@@ -103,7 +113,7 @@ def _tables(bots: list[int], players: int, count: int, rng: random.Random,
             played[b] += 1
             seat_count[b][pos] += 1
         for i, a in enumerate(chosen):
-            for b in chosen[i + 1:]:
+            for b in chosen[i + 1 :]:
                 pairs[a][b] += 1
                 pairs[b][a] += 1
         result.append(seating)
@@ -113,8 +123,9 @@ def _tables(bots: list[int], players: int, count: int, rng: random.Random,
     return [tuple(bots[b] for b in seating) for seating in result]
 
 
-def _spread_pairs(tables: list[list[int]], pairs: list[list[int]], rng: random.Random,
-                  iterations: int) -> None:
+def _spread_pairs(
+    tables: list[list[int]], pairs: list[list[int]], rng: random.Random, iterations: int
+) -> None:
     """Even out how often pairs of bots meet, in place, without changing how many games each bot
     plays nor how often it sits in each seat: swap two bots sitting in the same seat of two
     different games when that lowers the sum of squared meeting counts (or keeps it, half the
@@ -163,21 +174,22 @@ def _pick(must: list[int], tied: list[int], players: int, pairs: list[list[int]]
     best_key: tuple[int, int] | None = None
     best: list[int] = []
     for start in tied if need > 0 else ():
-        group = list(must) + [start]
+        group = [*list(must), start]
         rest = [b for b in tied if b != start]
         while len(group) < players:
             pick = min(rest, key=lambda b: sum(pairs[b][c] for c in group))
             rest.remove(pick)
             group.append(pick)
-        met = [pairs[a][b] for i, a in enumerate(group) for b in group[i + 1:]]
+        met = [pairs[a][b] for i, a in enumerate(group) for b in group[i + 1 :]]
         key = (sum(met), sum(m * m for m in met))
         if best_key is None or key < best_key:
             best_key, best = key, group
     return best if need > 0 else list(must)
 
 
-def _even_seats(tables: list[list[int]], seat_count: list[list[int]], rng: random.Random,
-                iterations: int) -> None:
+def _even_seats(
+    tables: list[list[int]], seat_count: list[list[int]], rng: random.Random, iterations: int
+) -> None:
     """Even out seat counts further, in place, without changing who plays whom: swap two bots'
     seats within a game when that lowers the sum of squared seat counts (or keeps it, half the
     time)."""
@@ -189,8 +201,12 @@ def _even_seats(tables: list[list[int]], seat_count: list[list[int]], rng: rando
         p, q = rng.sample(range(players), 2)
         a, b = table[p], table[q]
         # a moves p → q, b moves q → p
-        delta = (2 * (seat_count[a][q] - seat_count[a][p]) + 2
-                 + 2 * (seat_count[b][p] - seat_count[b][q]) + 2)
+        delta = (
+            2 * (seat_count[a][q] - seat_count[a][p])
+            + 2
+            + 2 * (seat_count[b][p] - seat_count[b][q])
+            + 2
+        )
         if delta > 0 or (delta == 0 and rng.random() < 0.5):
             continue
         seat_count[a][p] -= 1
@@ -200,8 +216,9 @@ def _even_seats(tables: list[list[int]], seat_count: list[list[int]], rng: rando
         table[p], table[q] = b, a
 
 
-def _seat(chosen: list[int], seat_count: list[list[int]], players: int,
-          rng: random.Random) -> list[int]:
+def _seat(
+    chosen: list[int], seat_count: list[list[int]], players: int, rng: random.Random
+) -> list[int]:
     """The seating of ``chosen`` that best evens out seat counts: each bot's cost for a seat is
     how far that seat is ahead of the bot's least-used seat (squared), minimised over all
     assignments by dynamic programming over sets of filled seats; ties broken at random."""
@@ -221,7 +238,7 @@ def _seat(chosen: list[int], seat_count: list[list[int]], players: int,
                 key = mask | (1 << p)
                 value = cost + costs[i][p]
                 if key not in nxt or value < nxt[key][0]:
-                    nxt[key] = (value, seats + (p,))
+                    nxt[key] = (value, (*seats, p))
         best = nxt
     seats = best[full][1]
     seating = [0] * players

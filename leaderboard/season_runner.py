@@ -46,23 +46,41 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
 from sqlmodel import func, select
 
-from referee.runner.process import BotCommand
-from referee.runner.session import link_pool, play_game
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.session import link_pool, play_game
 
 from . import paths
-from .store import (CLAIMED, FINISHED, Bot, Game, GameOutcome, Match, Season, SeasonProgress,
-                    Store, StoreError)
+from .store import (
+    CLAIMED,
+    FINISHED,
+    Bot,
+    Game,
+    GameOutcome,
+    Match,
+    Season,
+    SeasonProgress,
+    Store,
+    StoreError,
+)
 
 __all__ = [
-    "DEFAULT_STALE_AFTER", "DEFAULT_MAX_ATTEMPTS", "RunnerError", "RunState", "SeasonRunner",
-    "bot_command", "default_worker_id", "record_path", "run_season", "worker_is_dead",
+    "DEFAULT_MAX_ATTEMPTS",
+    "DEFAULT_STALE_AFTER",
+    "RunState",
+    "RunnerError",
+    "SeasonRunner",
+    "bot_command",
+    "default_worker_id",
+    "record_path",
+    "run_season",
+    "worker_is_dead",
 ]
 
 DEFAULT_STALE_AFTER = 180.0
@@ -115,7 +133,7 @@ def write_record(path: Path, text: str) -> None:
 
 
 def bot_command(bot: Bot) -> BotCommand:
-    """How to start a registered bot version (:func:`leaderboard.registry.bot_command`);
+    """How to start a registered bot version (:func:`hegemon.leaderboard.registry.bot_command`);
     raises :class:`RunnerError` if it cannot run here."""
     from .registry import RegistryError
     from .registry import bot_command as registered_command
@@ -202,21 +220,21 @@ class RunState:
     worker: str
     concurrency: int
     total: int = 0
-    done: int = 0                 # matches of the season done (by any runner)
+    done: int = 0  # matches of the season done (by any runner)
     done_at_start: int = 0
-    void: int = 0                 # matches given up after arena faults
+    void: int = 0  # matches given up after arena faults
     pending: int = 0
     claimed: int = 0
-    others: int = 0               # matches other workers hold
-    played: int = 0               # games this runner finished and committed
-    faults: int = 0               # bot faults in the season's stored games
-    arena_faults: int = 0         # plays this runner voided
-    lost: int = 0                 # games this runner played whose claim it had lost
-    released: int = 0             # claims given back when the run stopped
+    others: int = 0  # matches other workers hold
+    played: int = 0  # games this runner finished and committed
+    faults: int = 0  # bot faults in the season's stored games
+    arena_faults: int = 0  # plays this runner voided
+    lost: int = 0  # games this runner played whose claim it had lost
+    released: int = 0  # claims given back when the run stopped
     in_flight: int = 0
     started: float = field(default_factory=time.monotonic)
     interrupted: bool = False
-    status: str = ""              # the season's status at the end
+    status: str = ""  # the season's status at the end
 
     @property
     def elapsed(self) -> float:
@@ -260,11 +278,20 @@ class SeasonRunner:
     :func:`play_game` (tests inject arena faults with it).
     """
 
-    def __init__(self, store: Store, season: Season, *, concurrency: int = 1,
-                 worker: str | None = None, stale_after: float = DEFAULT_STALE_AFTER,
-                 max_attempts: int = DEFAULT_MAX_ATTEMPTS, on_change: Listener | None = None,
-                 log: Logger | None = None, play: PlayGame | None = None,
-                 poll_interval: float | None = None):
+    def __init__(
+        self,
+        store: Store,
+        season: Season,
+        *,
+        concurrency: int = 1,
+        worker: str | None = None,
+        stale_after: float = DEFAULT_STALE_AFTER,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        on_change: Listener | None = None,
+        log: Logger | None = None,
+        play: PlayGame | None = None,
+        poll_interval: float | None = None,
+    ):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         if stale_after <= 0:
@@ -283,8 +310,9 @@ class SeasonRunner:
         self.log = log or (lambda line: None)
         self.play = play or play_game
         self.heartbeat = max(0.2, min(30.0, stale_after / 4))
-        self.poll = (poll_interval if poll_interval is not None
-                     else max(0.2, min(2.0, stale_after / 10)))
+        self.poll = (
+            poll_interval if poll_interval is not None else max(0.2, min(2.0, stale_after / 10))
+        )
         self.state = RunState(season.name, self.worker, concurrency)
         self.rules = season.rule_set()
         self.time_control = season.time_control()
@@ -328,8 +356,11 @@ class SeasonRunner:
     async def run(self) -> RunState:
         """Play until the season has nothing left for this runner; returns the final state.
         Cancelling it abandons the games in flight and releases every claim it holds."""
-        self._bots = {b.id: b for b in await self._db(self.store.season_bots, self.season_id)
-                      if b.id is not None}
+        self._bots = {
+            b.id: b
+            for b in await self._db(self.store.season_bots, self.season_id)
+            if b.id is not None
+        }
         self._commands = {bot_id: bot_command(bot) for bot_id, bot in self._bots.items()}
         self.state.faults = await self._db(_count_faults, self.store, self.season_id)
         # Claims under our own id can only be left over from a dead process with the same
@@ -340,8 +371,9 @@ class SeasonRunner:
         self.state.done_at_start = progress.done
         self.state.started = time.monotonic()
         try:
-            async with link_pool(self.time_control,
-                                 restart_per_game=not self.season.keep_memory) as pool:
+            async with link_pool(
+                self.time_control, restart_per_game=not self.season.keep_memory
+            ) as pool:
                 async with trio.open_nursery() as helpers:
                     helpers.start_soon(self._heartbeat)
                     helpers.start_soon(self._refresh_loop)
@@ -365,11 +397,14 @@ class SeasonRunner:
 
     async def _release_own_claims(self) -> None:
         try:
-            self.state.released += await self._db(self.store.release_claims, self.worker,
-                                                  self.season_id, retries=1)
+            self.state.released += await self._db(
+                self.store.release_claims, self.worker, self.season_id, retries=1
+            )
         except StoreError as exc:
-            self.log(f"could not give back this runner's claims ({exc}); other runners take "
-                     f"them over after {self.stale_after:g} s")
+            self.log(
+                f"could not give back this runner's claims ({exc}); other runners take "
+                f"them over after {self.stale_after:g} s"
+            )
         self._changed()
 
     async def _release_dead_workers(self) -> int:
@@ -379,16 +414,18 @@ class SeasonRunner:
             if worker != self.worker and worker_is_dead(worker, claimed_at):
                 n = await self._db(self.store.release_claims, worker, self.season_id)
                 if n:
-                    self.log(f"took back {n} game(s) from runner {worker}, which is no longer "
-                             "running")
+                    self.log(
+                        f"took back {n} game(s) from runner {worker}, which is no longer running"
+                    )
                 freed += n
         return freed
 
     async def _worker(self, pool: Any) -> None:
         waiting_said = False
         while True:
-            match = await self._db(self.store.claim_match, self.season_id, self.worker,
-                                   self.stale_after)
+            match = await self._db(
+                self.store.claim_match, self.season_id, self.worker, self.stale_after
+            )
             if match is not None:
                 waiting_said = False
                 await self._play(pool, match)
@@ -400,8 +437,10 @@ class SeasonRunner:
             if others and await self._release_dead_workers():
                 continue
             if others and not waiting_said:
-                self.log(f"waiting for {others} game(s) held by other runners "
-                         f"(taken over if not finished within {self.stale_after:g} s)")
+                self.log(
+                    f"waiting for {others} game(s) held by other runners "
+                    f"(taken over if not finished within {self.stale_after:g} s)"
+                )
                 waiting_said = True
             await trio.sleep(self.poll)
 
@@ -426,11 +465,14 @@ class SeasonRunner:
                 self._changed()
         if scope.cancelled_caught:
             self.state.lost += 1
-            self.log(f"game {match.number}: its claim was taken over by another runner; "
-                     "abandoned (the other runner plays it)")
+            self.log(
+                f"game {match.number}: its claim was taken over by another runner; "
+                "abandoned (the other runner plays it)"
+            )
 
-    async def _play_claimed(self, pool: Any, match: Match, commands: list[BotCommand],
-                            names: list[str], game_id: str) -> None:
+    async def _play_claimed(
+        self, pool: Any, match: Match, commands: list[BotCommand], names: list[str], game_id: str
+    ) -> None:
         try:
             result = await self.play(pool, commands, self.rules, match.seed, game_id, None, names)
         except Exception as exc:  # the referee itself failed: not the bots' doing
@@ -445,8 +487,9 @@ class SeasonRunner:
         try:
             outcome = GameOutcome.from_result(result, path)
         except Exception as exc:
-            await self._void(match, f"the referee's result is unusable: "
-                                    f"{type(exc).__name__}: {exc}")
+            await self._void(
+                match, f"the referee's result is unusable: {type(exc).__name__}: {exc}"
+            )
             return
         try:
             stored = await self._db(self.store.finish_match, match.id, self.worker, outcome)
@@ -460,26 +503,33 @@ class SeasonRunner:
             self._changed()
         else:
             self.state.lost += 1
-            self.log(f"game {match.number}: another runner took it over and stored it first; "
-                     "this play is not counted")
+            self.log(
+                f"game {match.number}: another runner took it over and stored it first; "
+                "this play is not counted"
+            )
 
     async def _void(self, match: Match, reason: str) -> None:
         assert match.id is not None
         attempt = match.attempts + 1
         try:
-            gave_back = await self._db(self.store.void_match, match.id, self.worker, reason,
-                                       self.max_attempts)
+            gave_back = await self._db(
+                self.store.void_match, match.id, self.worker, reason, self.max_attempts
+            )
         except StoreError as exc:
             raise RunnerError(f"the database failed: {exc}") from exc
         self.state.arena_faults += 1
         if not gave_back:
             self.log(f"game {match.number}: arena fault ({reason}); the claim was lost already")
         elif attempt >= self.max_attempts:
-            self.log(f"game {match.number}: arena fault ({reason}); given up after "
-                     f"{attempt} attempt(s): the match is void")
+            self.log(
+                f"game {match.number}: arena fault ({reason}); given up after "
+                f"{attempt} attempt(s): the match is void"
+            )
         else:
-            self.log(f"game {match.number}: arena fault ({reason}); voided, it will be played "
-                     f"again (attempt {attempt} of {self.max_attempts})")
+            self.log(
+                f"game {match.number}: arena fault ({reason}); voided, it will be played "
+                f"again (attempt {attempt} of {self.max_attempts})"
+            )
         self._changed()
 
     async def _heartbeat(self) -> None:
@@ -523,27 +573,31 @@ def _user_error(group: BaseExceptionGroup) -> Exception | None:
 def _count_faults(store: Store, season_id: int) -> int:
     """Bot faults recorded in the season's stored games."""
     with store.session() as s:
-        rows = s.exec(select(Game.faults).join(Match, Match.id == Game.match_id)
-                      .where(Match.season_id == season_id)).all()
+        rows = s.exec(
+            select(Game.faults)
+            .join(Match, Match.id == Game.match_id)
+            .where(Match.season_id == season_id)
+        ).all()
     return sum(len(f or ()) for f in rows)
 
 
 def _claim_holders(store: Store, season_id: int) -> dict[str, datetime | None]:
     """Worker → its oldest claim time, for the season's claimed matches."""
     with store.session() as s:
-        rows = s.exec(select(Match.worker, func.min(Match.claimed_at))
-                      .where(Match.season_id == season_id, Match.status == CLAIMED,
-                             Match.worker.is_not(None))
-                      .group_by(Match.worker)).all()
+        rows = s.exec(
+            select(Match.worker, func.min(Match.claimed_at))
+            .where(Match.season_id == season_id, Match.status == CLAIMED, Match.worker.is_not(None))
+            .group_by(Match.worker)
+        ).all()
     result: dict[str, datetime | None] = {}
     for worker, claimed_at in rows:
         if isinstance(claimed_at, str):  # SQLite's aggregate comes back as text
             try:
-                claimed_at = datetime.fromisoformat(claimed_at).replace(tzinfo=timezone.utc)
+                claimed_at = datetime.fromisoformat(claimed_at).replace(tzinfo=UTC)
             except ValueError:
                 claimed_at = None
         elif isinstance(claimed_at, datetime) and claimed_at.utcoffset() is None:
-            claimed_at = claimed_at.replace(tzinfo=timezone.utc)
+            claimed_at = claimed_at.replace(tzinfo=UTC)
         result[str(worker)] = claimed_at
     return result
 
@@ -557,10 +611,9 @@ async def run_season(store: Store, season: Season, **options: Any) -> RunState:
 def format_duration(seconds: float | None) -> str:
     if seconds is None or math.isinf(seconds) or math.isnan(seconds):
         return "–"
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     if seconds >= 3600:
         return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
     if seconds >= 60:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds}s"
-

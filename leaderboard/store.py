@@ -36,11 +36,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy import event, func
@@ -51,14 +52,32 @@ from sqlmodel import JSON, Column, Field, Session, SQLModel, select
 from . import paths
 
 if TYPE_CHECKING:
-    from referee.rules import RuleSet
-    from referee.runner.link import TimeControl
+    from hegemon.referee.rules import RuleSet
+    from hegemon.referee.runner.link import TimeControl
 
 __all__ = [
-    "Bot", "Season", "SeasonBot", "Match", "Game", "Store", "StoreError", "GameOutcome",
-    "SeasonProgress", "database_url", "utcnow",
-    "CREATED", "RUNNING", "FINISHED", "PENDING", "CLAIMED", "DONE", "VOID",
-    "SEASON_STATUSES", "MATCH_STATUSES", "FAULT_POLICIES", "INITIAL_REVISION",
+    "CLAIMED",
+    "CREATED",
+    "DONE",
+    "FAULT_POLICIES",
+    "FINISHED",
+    "INITIAL_REVISION",
+    "MATCH_STATUSES",
+    "PENDING",
+    "RUNNING",
+    "SEASON_STATUSES",
+    "VOID",
+    "Bot",
+    "Game",
+    "GameOutcome",
+    "Match",
+    "Season",
+    "SeasonBot",
+    "SeasonProgress",
+    "Store",
+    "StoreError",
+    "database_url",
+    "utcnow",
 ]
 
 # Season status
@@ -70,8 +89,8 @@ MATCH_STATUSES = (PENDING, CLAIMED, DONE, VOID)
 
 FAULT_POLICIES = {
     "forfeit": "a bot's fault (start-up failure, crash, timeout, too many strikes) disqualifies its "
-               "seat: it ranks below every player still in, the game goes on; an arena fault "
-               "voids the game, which is played again",
+    "seat: it ranks below every player still in, the game goes on; an arena fault "
+    "voids the game, which is played again",
 }
 """What a season does about faults (``Season.fault_policy``). One policy so far."""
 
@@ -95,7 +114,7 @@ class StoreError(Exception):
 
 def utcnow() -> datetime:
     """Now, as the timezone-aware UTC datetime the store keeps."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class UTCDateTime(sa.types.TypeDecorator[datetime]):
@@ -109,21 +128,21 @@ class UTCDateTime(sa.types.TypeDecorator[datetime]):
         if value is None:
             return None
         if value.utcoffset() is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is None:
             return None
         if value.utcoffset() is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
 # ---------------------------------------------------------------------------------- models
 class Bot(SQLModel, table=True):
     """One registered version of a bot. Its files are in ``paths.bot_dir(content_hash)``, which
-    is its working folder; ``command`` is the argv run there (see ``leaderboard.registry``)."""
+    is its working folder; ``command`` is the argv run there (see ``hegemon.leaderboard.registry``)."""
 
     __tablename__ = "bots"
     __table_args__ = (sa.UniqueConstraint("name", "version"),)
@@ -168,15 +187,19 @@ class Season(SQLModel, table=True):
 
     def rule_set(self) -> RuleSet:
         """The season's rule set (preset and every option)."""
-        from referee.rules import make_rules
+        from hegemon.referee.rules import make_rules
 
         return make_rules(self.preset, self.options)
 
     def time_control(self) -> TimeControl:
-        from referee.runner.link import TimeControl
+        from hegemon.referee.runner.link import TimeControl
 
-        return TimeControl(startup=self.startup_time, decision=self.decision_time,
-                           bank=self.time_bank, max_strikes=self.max_strikes)
+        return TimeControl(
+            startup=self.startup_time,
+            decision=self.decision_time,
+            bank=self.time_bank,
+            max_strikes=self.max_strikes,
+        )
 
 
 class SeasonBot(SQLModel, table=True):
@@ -198,8 +221,10 @@ class Match(SQLModel, table=True):
     """
 
     __tablename__ = "matches"
-    __table_args__ = (sa.UniqueConstraint("season_id", "number"),
-                      sa.Index("ix_matches_season_id_status", "season_id", "status"))
+    __table_args__ = (
+        sa.UniqueConstraint("season_id", "number"),
+        sa.Index("ix_matches_season_id_status", "season_id", "status"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     season_id: int = Field(foreign_key="seasons.id")
@@ -249,11 +274,25 @@ class GameOutcome:
 
     @classmethod
     def from_result(cls, result: Any, record_path: str | os.PathLike[str]) -> GameOutcome:
-        """From a ``referee.runner.match.GameResult``."""
-        faults = [{"seat": f.seat, "bot": f.bot, "kind": f.kind, "detail": f.detail,
-                   "decision": f.decision} for f in result.faults]
-        return cls(str(record_path), tuple(result.places), faults, result.reason,
-                   float(result.duration), int(result.decisions))
+        """From a ``hegemon.referee.runner.match.GameResult``."""
+        faults = [
+            {
+                "seat": f.seat,
+                "bot": f.bot,
+                "kind": f.kind,
+                "detail": f.detail,
+                "decision": f.decision,
+            }
+            for f in result.faults
+        ]
+        return cls(
+            str(record_path),
+            tuple(result.places),
+            faults,
+            result.reason,
+            float(result.duration),
+            int(result.decisions),
+        )
 
 
 @dataclass(frozen=True)
@@ -303,12 +342,18 @@ def database_url(target: str | os.PathLike[str] | None = None) -> URL:
     if backend == "sqlite":
         return url
     scheme = text.split("://", 1)[0]
-    raise StoreError(f"unsupported database '{scheme}://': give a file path, sqlite:///FILE "
-                     "or postgresql://USER@HOST/DATABASE")
+    raise StoreError(
+        f"unsupported database '{scheme}://': give a file path, sqlite:///FILE "
+        "or postgresql://USER@HOST/DATABASE"
+    )
 
 
 def _display(url: URL) -> str:
-    shown = url.set(drivername=url.get_backend_name()) if url.get_backend_name() == "postgresql" else url
+    shown = (
+        url.set(drivername=url.get_backend_name())
+        if url.get_backend_name() == "postgresql"
+        else url
+    )
     return shown.render_as_string(hide_password=True)
 
 
@@ -318,8 +363,11 @@ def _one_line(exc: BaseException) -> str:
     text = str(inner) or type(inner).__name__
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     # SQLAlchemy appends "(Background on this error at: …)" and the SQL; keep the message.
-    lines = [ln for ln in lines if not ln.startswith(("(Background on this error", "[SQL:",
-                                                      "[parameters:"))]
+    lines = [
+        ln
+        for ln in lines
+        if not ln.startswith(("(Background on this error", "[SQL:", "[parameters:"))
+    ]
     line = " ".join(lines) or type(inner).__name__
     line = re.sub(r"^\([\w.]+\)\s*", "", line)
     return line if len(line) <= 300 else line[:297] + "..."
@@ -327,15 +375,20 @@ def _one_line(exc: BaseException) -> str:
 
 # ---------------------------------------------------------------------------------- the store
 class Store:
-    """A hegemon database. ``Store()`` opens the default one (see :mod:`leaderboard.paths`).
+    """A hegemon database. ``Store()`` opens the default one (see :mod:`hegemon.leaderboard.paths`).
 
     ``target``: a file path or URL (``None``: ``$HEGEMON_DB``, else ``$HEGEMON_HOME/arena.db``).
     ``create=False`` refuses to create a SQLite file that does not exist yet (raises
     :class:`StoreError`). The schema is migrated to the current revision on open.
     """
 
-    def __init__(self, target: str | os.PathLike[str] | None = None, *, create: bool = True,
-                 echo: bool = False):
+    def __init__(
+        self,
+        target: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = True,
+        echo: bool = False,
+    ):
         self.url = database_url(target)
         self.display = _display(self.url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
@@ -378,11 +431,14 @@ class Store:
             return engine
         connect_args = {"connect_timeout": 10} if self.is_postgres else {}
         try:
-            return sa.create_engine(self.url, echo=echo, pool_pre_ping=True,
-                                    connect_args=connect_args)
+            return sa.create_engine(
+                self.url, echo=echo, pool_pre_ping=True, connect_args=connect_args
+            )
         except ModuleNotFoundError as exc:
-            raise StoreError(f"cannot open database {self.display}: the driver is not installed "
-                             f"({exc.name}); for PostgreSQL: pip install 'hegemon[postgres]'") from None
+            raise StoreError(
+                f"cannot open database {self.display}: the driver is not installed "
+                f"({exc.name}); for PostgreSQL: pip install 'hegemon[postgres]'"
+            ) from None
 
     def _error(self, exc: BaseException) -> StoreError:
         return StoreError(f"database {self.display}: {_one_line(exc)}")
@@ -409,8 +465,11 @@ class Store:
         transaction that reads and then writes should do, so concurrent writers wait their turn
         instead of failing. Database errors raise :class:`StoreError`.
         """
-        session = Session(self.engine, expire_on_commit=False,
-                          execution_options={"hegemon_write": True} if write else {})
+        session = Session(
+            self.engine,
+            expire_on_commit=False,
+            execution_options={"hegemon_write": True} if write else {},
+        )
         try:
             with session.begin():
                 yield session
@@ -435,15 +494,22 @@ class Store:
             raise self._error(exc) from exc
 
     # ------------------------------------------------------------------ bots
-    def add_bot(self, name: str, command: Sequence[str], content_hash: str, language: str,
-                source: str = "") -> Bot:
+    def add_bot(
+        self, name: str, command: Sequence[str], content_hash: str, language: str, source: str = ""
+    ) -> Bot:
         """Register the next version of ``name`` (v1 for a new name)."""
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
                     last = s.exec(select(func.max(Bot.version)).where(Bot.name == name)).one()
-                    bot = Bot(name=name, version=(last or 0) + 1, command=list(command),
-                              content_hash=content_hash, language=language, source=source)
+                    bot = Bot(
+                        name=name,
+                        version=(last or 0) + 1,
+                        command=list(command),
+                        content_hash=content_hash,
+                        language=language,
+                        source=source,
+                    )
                     s.add(bot)
                     s.flush()
                     return bot
@@ -467,8 +533,12 @@ class Store:
     def find_bot_by_hash(self, name: str, content_hash: str) -> Bot | None:
         """The version of ``name`` with exactly these files, if registered."""
         with self.session() as s:
-            return s.exec(select(Bot).where(Bot.name == name, Bot.content_hash == content_hash)
-                          .order_by(Bot.version).limit(1)).first()
+            return s.exec(
+                select(Bot)
+                .where(Bot.name == name, Bot.content_hash == content_hash)
+                .order_by(Bot.version)
+                .limit(1)
+            ).first()
 
     def bots(self, name: str | None = None, latest_only: bool = False) -> list[Bot]:
         """Registered bots by name, then version (only each name's newest with ``latest_only``)."""
@@ -493,8 +563,14 @@ class Store:
 
     def seasons_using_bot(self, bot_id: int) -> list[Season]:
         with self.session() as s:
-            return list(s.exec(select(Season).join(SeasonBot, SeasonBot.season_id == Season.id)
-                               .where(SeasonBot.bot_id == bot_id).order_by(Season.id)).all())
+            return list(
+                s.exec(
+                    select(Season)
+                    .join(SeasonBot, SeasonBot.season_id == Season.id)
+                    .where(SeasonBot.bot_id == bot_id)
+                    .order_by(Season.id)
+                ).all()
+            )
 
     def remove_bot(self, bot_id: int) -> Bot:
         """Delete a bot version that no season uses (raises :class:`StoreError` otherwise).
@@ -503,26 +579,36 @@ class Store:
             bot = s.get(Bot, bot_id)
             if bot is None:
                 raise StoreError(f"no bot with id {bot_id}")
-            used = s.exec(select(Season.name).join(SeasonBot, SeasonBot.season_id == Season.id)
-                          .where(SeasonBot.bot_id == bot_id).order_by(Season.id)).all()
+            used = s.exec(
+                select(Season.name)
+                .join(SeasonBot, SeasonBot.season_id == Season.id)
+                .where(SeasonBot.bot_id == bot_id)
+                .order_by(Season.id)
+            ).all()
             if used:
-                raise StoreError(f"{bot.label} plays in season(s) {', '.join(used)}; "
-                                 "a bot with a season cannot be removed")
+                raise StoreError(
+                    f"{bot.label} plays in season(s) {', '.join(used)}; "
+                    "a bot with a season cannot be removed"
+                )
             s.delete(bot)
             return bot
 
     def hash_in_use(self, content_hash: str) -> bool:
         """Whether any registered bot version uses the files with this hash."""
         with self.session() as s:
-            return s.exec(select(Bot.id).where(Bot.content_hash == content_hash).limit(1)).first() is not None
+            return (
+                s.exec(select(Bot.id).where(Bot.content_hash == content_hash).limit(1)).first()
+                is not None
+            )
 
     # ------------------------------------------------------------------ seasons
-    def create_season(self, season: Season, bot_ids: Sequence[int],
-                      schedule: Iterable[Any]) -> Season:
+    def create_season(
+        self, season: Season, bot_ids: Sequence[int], schedule: Iterable[Any]
+    ) -> Season:
         """Store a new season, its bots and its matches in one transaction.
 
         ``schedule``: objects with ``number``, ``table``, ``seats`` (bot ids) and ``seed``
-        (see :func:`leaderboard.schedule.make_schedule`). Raises :class:`StoreError` if the
+        (see :func:`hegemon.leaderboard.schedule.make_schedule`). Raises :class:`StoreError` if the
         name is taken or a bot is unknown; then nothing is written.
         """
         with self.session(write=True) as s:
@@ -542,8 +628,15 @@ class Store:
                 seats = [int(b) for b in m.seats]
                 if not set(seats) <= known:
                     raise StoreError(f"match {m.number} seats a bot that is not in the season")
-                s.add(Match(season_id=row.id, number=m.number, table_number=m.table,
-                            seats=seats, seed=m.seed))
+                s.add(
+                    Match(
+                        season_id=row.id,
+                        number=m.number,
+                        table_number=m.table,
+                        seats=seats,
+                        seed=m.seed,
+                    )
+                )
                 count += 1
             row.games = count
             try:
@@ -567,9 +660,14 @@ class Store:
     def season_bots(self, season_id: int) -> list[Bot]:
         """The season's bot versions, in the order they were given."""
         with self.session() as s:
-            return list(s.exec(select(Bot).join(SeasonBot, SeasonBot.bot_id == Bot.id)
-                               .where(SeasonBot.season_id == season_id)
-                               .order_by(SeasonBot.position)).all())
+            return list(
+                s.exec(
+                    select(Bot)
+                    .join(SeasonBot, SeasonBot.bot_id == Bot.id)
+                    .where(SeasonBot.season_id == season_id)
+                    .order_by(SeasonBot.position)
+                ).all()
+            )
 
     def set_season_status(self, season_id: int, status: str) -> None:
         if status not in SEASON_STATUSES:
@@ -596,33 +694,61 @@ class Store:
     def games(self, season_id: int) -> list[tuple[Match, Game]]:
         """Every finished game of the season with its match, in schedule order."""
         with self.session() as s:
-            rows = s.exec(select(Match, Game).join(Game, Game.match_id == Match.id)
-                          .where(Match.season_id == season_id).order_by(Match.number)).all()
+            rows = s.exec(
+                select(Match, Game)
+                .join(Game, Game.match_id == Match.id)
+                .where(Match.season_id == season_id)
+                .order_by(Match.number)
+            ).all()
             return [(m, g) for m, g in rows]
 
     def all_games(self) -> list[tuple[Match, Game]]:
         """Every finished game of every season (by season, then schedule order)."""
         with self.session() as s:
-            rows = s.exec(select(Match, Game).join(Game, Game.match_id == Match.id)
-                          .order_by(Match.season_id, Match.number)).all()
+            rows = s.exec(
+                select(Match, Game)
+                .join(Game, Game.match_id == Match.id)
+                .order_by(Match.season_id, Match.number)
+            ).all()
             return [(m, g) for m, g in rows]
 
     def progress(self, season_id: int) -> SeasonProgress:
         """How far the season is: match counts by status, attempts, current claims."""
         with self.session() as s:
-            counts = dict(s.exec(select(Match.status, func.count()).where(Match.season_id == season_id)
-                                 .group_by(Match.status)).all())
-            attempts = s.exec(select(func.coalesce(func.sum(Match.attempts), 0))
-                              .where(Match.season_id == season_id)).one()
-            workers = dict(s.exec(select(Match.worker, func.count())
-                                  .where(Match.season_id == season_id, Match.status == CLAIMED)
-                                  .group_by(Match.worker)).all())
-        return SeasonProgress(season_id, sum(counts.values()), counts.get(PENDING, 0),
-                              counts.get(CLAIMED, 0), counts.get(DONE, 0), counts.get(VOID, 0),
-                              int(attempts or 0), {str(k): int(v) for k, v in workers.items()})
+            counts = dict(
+                s.exec(
+                    select(Match.status, func.count())
+                    .where(Match.season_id == season_id)
+                    .group_by(Match.status)
+                ).all()
+            )
+            attempts = s.exec(
+                select(func.coalesce(func.sum(Match.attempts), 0)).where(
+                    Match.season_id == season_id
+                )
+            ).one()
+            workers = dict(
+                s.exec(
+                    select(Match.worker, func.count())
+                    .where(Match.season_id == season_id, Match.status == CLAIMED)
+                    .group_by(Match.worker)
+                ).all()
+            )
+        return SeasonProgress(
+            season_id,
+            sum(counts.values()),
+            counts.get(PENDING, 0),
+            counts.get(CLAIMED, 0),
+            counts.get(DONE, 0),
+            counts.get(VOID, 0),
+            int(attempts or 0),
+            {str(k): int(v) for k, v in workers.items()},
+        )
 
     # ------------------------------------------------------------------ work distribution
-    def claim_match(self, season_id: int, worker: str, stale_after_s: float = 3600.0) -> Match | None:
+    def claim_match(
+        self, season_id: int, worker: str, stale_after_s: float = 3600.0
+    ) -> Match | None:
         """Give ``worker`` the next match to play (lowest number first), or None when nothing is
         left to claim. A match claimed more than ``stale_after_s`` seconds ago (by a worker that
         died, or one that forgot to :meth:`renew_claim`) is claimed again. The season becomes
@@ -631,11 +757,18 @@ class Store:
         now = utcnow()
         cutoff = now - timedelta(seconds=stale_after_s)
         with self.session(write=True) as s:
-            query = (select(Match).where(
-                Match.season_id == season_id,
-                sa.or_(Match.status == PENDING,
-                       sa.and_(Match.status == CLAIMED, Match.claimed_at <= cutoff)))
-                .order_by(Match.number).limit(1))
+            query = (
+                select(Match)
+                .where(
+                    Match.season_id == season_id,
+                    sa.or_(
+                        Match.status == PENDING,
+                        sa.and_(Match.status == CLAIMED, Match.claimed_at <= cutoff),
+                    ),
+                )
+                .order_by(Match.number)
+                .limit(1)
+            )
             if self.is_postgres:
                 query = query.with_for_update(skip_locked=True)
             match = s.exec(query).first()
@@ -644,17 +777,22 @@ class Store:
             match.status = CLAIMED
             match.worker = worker
             match.claimed_at = now
-            s.exec(sa.update(Season).where(Season.id == season_id, Season.status == CREATED)
-                   .values(status=RUNNING))
+            s.exec(
+                sa.update(Season)
+                .where(Season.id == season_id, Season.status == CREATED)
+                .values(status=RUNNING)
+            )
             s.flush()
             return match
 
     def renew_claim(self, match_id: int, worker: str) -> bool:
         """Refresh the claim's time (a heartbeat for long games); False if the claim was lost."""
         with self.session(write=True) as s:
-            result = s.exec(sa.update(Match).where(Match.id == match_id, Match.worker == worker,
-                                                   Match.status == CLAIMED)
-                            .values(claimed_at=utcnow()))
+            result = s.exec(
+                sa.update(Match)
+                .where(Match.id == match_id, Match.worker == worker, Match.status == CLAIMED)
+                .values(claimed_at=utcnow())
+            )
             return result.rowcount == 1
 
     def _held_claim(self, s: Session, match_id: int, worker: str) -> Match | None:
@@ -676,11 +814,18 @@ class Store:
                 match = self._held_claim(s, match_id, worker)
                 if match is None:
                     return False
-                s.add(Game(match_id=match.id, record_path=str(outcome.record_path),
-                           places=[int(p) for p in outcome.places],
-                           faults=[dict(f) for f in outcome.faults],
-                           finish_reason=outcome.finish_reason, duration=float(outcome.duration),
-                           decisions=int(outcome.decisions), worker=worker))
+                s.add(
+                    Game(
+                        match_id=match.id,
+                        record_path=str(outcome.record_path),
+                        places=[int(p) for p in outcome.places],
+                        faults=[dict(f) for f in outcome.faults],
+                        finish_reason=outcome.finish_reason,
+                        duration=float(outcome.duration),
+                        decisions=int(outcome.decisions),
+                        worker=worker,
+                    )
+                )
                 match.status = DONE
                 s.flush()
                 self._finish_season_if_complete(s, match.season_id)
@@ -690,8 +835,9 @@ class Store:
                 return False  # a game for this match exists already
             raise
 
-    def void_match(self, match_id: int, worker: str, reason: str,
-                   max_attempts: int | None = None) -> bool:
+    def void_match(
+        self, match_id: int, worker: str, reason: str, max_attempts: int | None = None
+    ) -> bool:
         """An arena fault spoiled the game (not the bots' doing): give the match back to
         pending with ``attempts`` + 1 and the reason; with ``max_attempts`` reached it becomes
         void instead (never played, never scored). False if ``worker`` no longer holds it."""
@@ -727,11 +873,17 @@ class Store:
             s.exec(select(Season.id).where(Season.id == season_id).with_for_update()).first()
 
     def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
-        left = s.exec(select(func.count()).select_from(Match).where(
-            Match.season_id == season_id, Match.status.in_((PENDING, CLAIMED)))).one()
+        left = s.exec(
+            select(func.count())
+            .select_from(Match)
+            .where(Match.season_id == season_id, Match.status.in_((PENDING, CLAIMED)))
+        ).one()
         if left == 0:
-            s.exec(sa.update(Season).where(Season.id == season_id)
-                   .values(status=FINISHED, finished_at=utcnow()))
+            s.exec(
+                sa.update(Season)
+                .where(Season.id == season_id)
+                .values(status=FINISHED, finished_at=utcnow())
+            )
 
 
 # ---------------------------------------------------------------------------------- SQLite
@@ -793,9 +945,11 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                 try:
                     script.get_revision(current)
                 except Exception:
-                    raise StoreError(f"cannot open database {_display(engine.url)}: it was written "
-                                     f"by a newer hegemon (schema revision {current}); upgrade "
-                                     "hegemon to open it") from None
+                    raise StoreError(
+                        f"cannot open database {_display(engine.url)}: it was written "
+                        f"by a newer hegemon (schema revision {current}); upgrade "
+                        "hegemon to open it"
+                    ) from None
             if current == revision or (revision == "head" and current == script.get_current_head()):
                 return
             config.attributes["connection"] = conn

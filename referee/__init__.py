@@ -1,20 +1,58 @@
 """hegemon's referee: the pure rules engine (this package's top level) and, in
-:mod:`referee.runner`, the match runner that plays bots over gRPC.
+:mod:`hegemon.referee.runner`, the match runner that plays bots over gRPC.
 
 The rules engine does no I/O and imports nothing from the rest of hegemon.
 """
 
-from .actions import (Action, ActionFormatError, Attack, Claim, Defend, Forfeit, Fortify, Occupy,
-                      Pass, Place, Trade, action_from_list, action_to_list)
+from .actions import (
+    Action,
+    ActionFormatError,
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    action_from_list,
+    action_to_list,
+)
 from .board import Board, MapError, builtin_map, load_map, parse_map
 from .decisions import Decision, Kind
 from .events import Event, redact
 from .game import Game, GameSetupError, IllegalAction
-from .rules import PRESETS, RuleSet, RulesError, make_rules
+from .rules import PRESETS, RulesError, RuleSet, make_rules
 
 __all__ = [
-    "Action", "ActionFormatError", "Attack", "Board", "Claim", "Decision", "Defend", "Event",
-    "Forfeit", "Fortify", "Game", "GameSetupError", "IllegalAction", "Kind", "MapError", "Occupy",
-    "PRESETS", "Pass", "Place", "RuleSet", "RulesError", "Trade", "action_from_list",
-    "action_to_list", "builtin_map", "load_map", "make_rules", "parse_map", "redact",
+    "PRESETS",
+    "Action",
+    "ActionFormatError",
+    "Attack",
+    "Board",
+    "Claim",
+    "Decision",
+    "Defend",
+    "Event",
+    "Forfeit",
+    "Fortify",
+    "Game",
+    "GameSetupError",
+    "IllegalAction",
+    "Kind",
+    "MapError",
+    "Occupy",
+    "Pass",
+    "Place",
+    "RuleSet",
+    "RulesError",
+    "Trade",
+    "action_from_list",
+    "action_to_list",
+    "builtin_map",
+    "load_map",
+    "make_rules",
+    "parse_map",
+    "redact",
 ]

@@ -18,6 +18,7 @@ class ActionFormatError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Claim:
     """Take a free territory during a ``claim`` set-up."""
+
     territory: int
     tag: ClassVar[str] = "claim"
 
@@ -25,6 +26,7 @@ class Claim:
 @dataclass(frozen=True, slots=True)
 class Place:
     """Put armies on own territories: ``((territory, armies), ...)`` summing to the armies due."""
+
     placements: tuple[tuple[int, int], ...]
     tag: ClassVar[str] = "place"
 
@@ -33,6 +35,7 @@ class Place:
 class Trade:
     """Trade three cards as a set. ``bonus_territory`` picks which pictured own territory gets
     the territory bonus when several could (-1: the first one)."""
+
     cards: tuple[int, int, int]
     bonus_territory: int = -1
     tag: ClassVar[str] = "trade"
@@ -41,6 +44,7 @@ class Trade:
 @dataclass(frozen=True, slots=True)
 class Attack:
     """Roll ``dice`` dice from ``source`` against the neighbouring enemy ``target``."""
+
     source: int
     target: int
     dice: int
@@ -50,6 +54,7 @@ class Attack:
 @dataclass(frozen=True, slots=True)
 class Defend:
     """Roll ``dice`` dice in defence."""
+
     dice: int
     tag: ClassVar[str] = "defend"
 
@@ -57,6 +62,7 @@ class Defend:
 @dataclass(frozen=True, slots=True)
 class Occupy:
     """Move ``armies`` into the territory just conquered."""
+
     armies: int
     tag: ClassVar[str] = "occupy"
 
@@ -64,6 +70,7 @@ class Occupy:
 @dataclass(frozen=True, slots=True)
 class Fortify:
     """Move ``armies`` from ``source`` to ``target`` (one move a turn)."""
+
     source: int
     target: int
     armies: int
@@ -73,12 +80,14 @@ class Fortify:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Decline: trade no set, stop attacking, or skip the fortify move."""
+
     tag: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
     """Not a player's move: the referee removes ``player`` from the game (a fault)."""
+
     player: int
     reason: str
     tag: ClassVar[str] = "forfeit"
@@ -115,12 +124,17 @@ def action_from_list(data: Any) -> Action:
     if tag == "place":
         if len(args) != 1 or not isinstance(args[0], list):
             raise ActionFormatError(f"place needs a list of [territory, armies], got {args!r}")
-        return Place(tuple(tuple(_ints(p if isinstance(p, list) else [p], 2, "a placement"))
-                           for p in args[0]))
+        return Place(
+            tuple(
+                tuple(_ints(p if isinstance(p, list) else [p], 2, "a placement")) for p in args[0]
+            )
+        )
     if tag == "trade":
         if len(args) != 2 or not isinstance(args[0], list):
             raise ActionFormatError(f"trade needs [cards, bonus_territory], got {args!r}")
-        return Trade(tuple(_ints(args[0], 3, "trade cards")), *_ints(args[1:], 1, "bonus territory"))
+        return Trade(
+            tuple(_ints(args[0], 3, "trade cards")), *_ints(args[1:], 1, "bonus territory")
+        )
     if tag == "attack":
         return Attack(*_ints(args, 3, tag))
     if tag == "defend":

@@ -133,9 +133,15 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     raw_territories = data.get("territories")
     raw_continents = data.get("continents")
     raw_borders = data.get("borders")
-    missing = [key for key, value in (("territories", raw_territories),
-                                      ("continents", raw_continents), ("borders", raw_borders))
-               if not isinstance(value, list) or not value]
+    missing = [
+        key
+        for key, value in (
+            ("territories", raw_territories),
+            ("continents", raw_continents),
+            ("borders", raw_borders),
+        )
+        if not isinstance(value, list) or not value
+    ]
     if missing:
         problems.extend(f"'{key}' must be a non-empty list" for key in missing)
         raise MapError(source, problems)
@@ -145,7 +151,11 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     values: list[int] = []
     index: dict[str, int] = {}
     for i, entry in enumerate(raw_territories):
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("name"), str)
+            or not entry["name"]
+        ):
             problems.append(f"territories[{i}]: needs a non-empty 'name'")
             continue
         tname = entry["name"]
@@ -154,7 +164,9 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
             continue
         ins = entry.get("insignia")
         if ins not in INSIGNIA:
-            problems.append(f"territory '{tname}': insignia {ins!r} is not one of {', '.join(INSIGNIA)}")
+            problems.append(
+                f"territory '{tname}': insignia {ins!r} is not one of {', '.join(INSIGNIA)}"
+            )
         value = entry.get("value", 1)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             problems.append(f"territory '{tname}': value {value!r} must be a whole number >= 0")
@@ -187,7 +199,9 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
             t = index[tname]
             if t in continent_of:
                 other = continents[continent_of[t]][0]
-                problems.append(f"territory '{tname}' is in two continents: '{other}' and '{cname}'")
+                problems.append(
+                    f"territory '{tname}' is in two continents: '{other}' and '{cname}'"
+                )
                 continue
             continent_of[t] = len(continents)
             members.append(t)
@@ -200,7 +214,9 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
 
     adjacency: list[set[int]] = [set() for _ in names]
     for bi, pair in enumerate(raw_borders):
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+        ):
             problems.append(f"borders[{bi}]: must be a pair of territory names, got {pair!r}")
             continue
         a, b = pair
@@ -230,8 +246,10 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
                     frontier.append(n)
         if len(reached) != len(bordered):
             cut = sorted(names[t] for t in bordered if t not in reached)
-            problems.append(f"the map is not connected: cannot reach {', '.join(cut[:5])}"
-                            + (" …" if len(cut) > 5 else ""))
+            problems.append(
+                f"the map is not connected: cannot reach {', '.join(cut[:5])}"
+                + (" …" if len(cut) > 5 else "")
+            )
     wild = data.get("wild_cards", 2)
     if not isinstance(wild, int) or isinstance(wild, bool) or wild < 0:
         problems.append(f"'wild_cards' {wild!r} must be a whole number >= 0")
@@ -245,7 +263,9 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     return Board(
         name=name,
         territories=territories,
-        continents=tuple(Continent(i, c[0], c[1], tuple(sorted(c[2]))) for i, c in enumerate(continents)),
+        continents=tuple(
+            Continent(i, c[0], c[1], tuple(sorted(c[2]))) for i, c in enumerate(continents)
+        ),
         neighbours=tuple(tuple(sorted(a)) for a in adjacency),
         adjacency=tuple(frozenset(a) for a in adjacency),
         wild_cards=wild,
@@ -278,5 +298,7 @@ def builtin_map(name: str) -> Board:
     """A map shipped with hegemon, by name (e.g. ``classic``)."""
     path = MAPS_DIR / f"{name}.json"
     if not path.is_file():
-        raise MapError(name, [f"no built-in map called '{name}' (available: {', '.join(available_maps())})"])
+        raise MapError(
+            name, [f"no built-in map called '{name}' (available: {', '.join(available_maps())})"]
+        )
     return load_map(path)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from .board import INSIGNIA, WILD
 
@@ -19,7 +19,7 @@ def is_set(insignia: Sequence[str]) -> bool:
         return False
     plain = [i for i in insignia if i != WILD]
     distinct = len(set(plain))
-    return len(plain) < 3 or distinct == 1 or distinct == 3
+    return len(plain) < 3 or distinct in {1, 3}
 
 
 def escalating_value(nth: int) -> int:
@@ -69,5 +69,13 @@ def _sets_lazy(cards: Sequence[int], card_insignia: Sequence[str]):
             yield c
 
 
-__all__ = ["INSIGNIA", "is_set", "set_value", "find_sets", "has_set", "escalating_value",
-           "golden_cavalry_value", "insignia_value"]
+__all__ = [
+    "INSIGNIA",
+    "escalating_value",
+    "find_sets",
+    "golden_cavalry_value",
+    "has_set",
+    "insignia_value",
+    "is_set",
+    "set_value",
+]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -22,8 +22,10 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def rules_command(
-    preset: Optional[str] = typer.Argument(None, help="A preset to show; omit to list them all."),
-    option: list[str] = typer.Option([], "--set", help="Override an option: NAME=VALUE (repeatable)."),
+    preset: str | None = typer.Argument(None, help="A preset to show; omit to list them all."),
+    option: list[str] = typer.Option(
+        [], "--set", help="Override an option: NAME=VALUE (repeatable)."
+    ),
 ) -> None:
     """List the rule-set presets, or show one preset's options and values."""
     if preset is None:
@@ -33,7 +35,9 @@ def rules_command(
         for name in PRESETS:
             table.add_row(name, PRESET_HELP.get(name, ""))
         console.print(table)
-        console.print("Show one: [bold]hegemon rules PRESET[/]; override options with --set NAME=VALUE.")
+        console.print(
+            "Show one: [bold]hegemon rules PRESET[/]; override options with --set NAME=VALUE."
+        )
         return
     try:
         rules = make_rules(preset, parse_overrides(option))
@@ -84,14 +88,22 @@ def _seat_names(names: list[str]) -> list[str]:
 
 
 def play_command(
-    bot: list[str] = typer.Option(..., "--bot", help="A seat: sample bot name, file, folder, "
-                                  "\"command line\" or host:port. Repeat for each seat."),
+    bot: list[str] = typer.Option(
+        ...,
+        "--bot",
+        help="A seat: sample bot name, file, folder, "
+        '"command line" or host:port. Repeat for each seat.',
+    ),
     rules: str = typer.Option("classic", "--rules", help="Rule-set preset (see hegemon rules)."),
     option: list[str] = typer.Option([], "--set", help="Override a rule option: NAME=VALUE."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Game seed (default: a fresh random one)."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Where to write the game record."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Game seed (default: a fresh random one)."
+    ),
+    record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
     decision_time: float = typer.Option(2.0, "--decision-time", help="Seconds per decision."),
-    time_bank: float = typer.Option(60.0, "--time-bank", help="Seconds of thinking per seat per game."),
+    time_bank: float = typer.Option(
+        60.0, "--time-bank", help="Seconds of thinking per seat per game."
+    ),
     startup_time: float = typer.Option(10.0, "--startup-time", help="Seconds for a bot to start."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress."),
 ) -> None:
@@ -121,11 +133,23 @@ def play_command(
     record_path = record or Path("records") / f"game-{game_seed}.jsonl"
     time_control = TimeControl(startup=startup_time, decision=decision_time, bank=time_bank)
     from .record import seed_hash
-    console.print(f"[bold]{rule_set.preset}[/] · {len(names)} seats · seed hash {seed_hash(game_seed)[:16]}…")
+
+    console.print(
+        f"[bold]{rule_set.preset}[/] · {len(names)} seats · seed hash {seed_hash(game_seed)[:16]}…"
+    )
     live = LiveBoard(names, console, enabled=not quiet)
     with live:
-        result = trio.run(play_one, commands, rule_set, game_seed, time_control, record_path,
-                          f"game-{game_seed}", live.update, names)
+        result = trio.run(
+            play_one,
+            commands,
+            rule_set,
+            game_seed,
+            time_control,
+            record_path,
+            f"game-{game_seed}",
+            live.update,
+            names,
+        )
     live.final(result, record_path)
     console.print(f"seed {game_seed}")
 
@@ -146,4 +170,3 @@ def replay_command(
         show_replay(text, console, delay)
     except RecordError as exc:
         fail(f"{record}: {exc}")
-

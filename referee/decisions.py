@@ -10,20 +10,20 @@ from typing import Any
 class Kind(str, Enum):
     """Every kind of decision a player can be asked for, in every edition."""
 
-    CLAIM = "claim"                    # take a free territory (claim set-up)
-    PLACE = "place"                    # place `armies` on own territories, in any split
-    TRADE = "trade"                    # trade a set of cards, or pass (not when `forced`)
-    ATTACK = "attack"                  # attack (source, target, dice) or stop
-    DEFEND = "defend"                  # defender dice, 1..`maximum`
-    OCCUPY = "occupy"                  # armies to move into `target`, `minimum`..`maximum`
-    FORTIFY = "fortify"                # one move (source, target, armies) or skip
+    CLAIM = "claim"  # take a free territory (claim set-up)
+    PLACE = "place"  # place `armies` on own territories, in any split
+    TRADE = "trade"  # trade a set of cards, or pass (not when `forced`)
+    ATTACK = "attack"  # attack (source, target, dice) or stop
+    DEFEND = "defend"  # defender dice, 1..`maximum`
+    OCCUPY = "occupy"  # armies to move into `target`, `minimum`..`maximum`
+    FORTIFY = "fortify"  # one move (source, target, armies) or skip
     # Later editions (RULES.md §2–§7): the state machine and protocol already name them.
-    PLACE_NEUTRAL = "place_neutral"    # place armies on a neutral's territories
-    CAPITAL = "capital"                # choose a secret capital
-    BRIBE = "bribe"                    # give cards to a neutral
+    PLACE_NEUTRAL = "place_neutral"  # place armies on a neutral's territories
+    CAPITAL = "capital"  # choose a secret capital
+    BRIBE = "bribe"  # give cards to a neutral
     REINFORCE_ALLY = "reinforce_ally"  # place a die roll of armies for an ally
-    FORTIFY_ALLY = "fortify_ally"      # one free move for an ally
-    BUILD_CENTRE = "build_centre"      # build a production centre
+    FORTIFY_ALLY = "fortify_ally"  # one free move for an ally
+    BUILD_CENTRE = "build_centre"  # build a production centre
 
 
 @dataclass(frozen=True, slots=True)

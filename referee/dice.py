@@ -6,10 +6,12 @@ import random
 from itertools import product
 
 
-def compare(attack: list[int] | tuple[int, ...], defend: list[int] | tuple[int, ...]) -> tuple[int, int]:
+def compare(
+    attack: list[int] | tuple[int, ...], defend: list[int] | tuple[int, ...]
+) -> tuple[int, int]:
     """Armies (attacker, defender) lose for dice already sorted high to low; ties go to the defender."""
     attacker_losses = defender_losses = 0
-    for a, d in zip(attack, defend):
+    for a, d in zip(attack, defend, strict=False):
         if a > d:
             defender_losses += 1
         else:

@@ -22,6 +22,7 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class FirstPlayer(Event):
     """``player`` won the roll for ``purpose`` (``place``: places first; ``play``: plays first)."""
+
     player: int
     purpose: str
     tag: ClassVar[str] = "first_player"
@@ -30,6 +31,7 @@ class FirstPlayer(Event):
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
     """A ``deal`` set-up gave ``player`` these territories (one army each)."""
+
     player: int
     territories: tuple[int, ...]
     tag: ClassVar[str] = "dealt"
@@ -49,8 +51,11 @@ class Placed(Event):
     tag: ClassVar[str] = "placed"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"event": self.tag, "player": self.player,
-                "placements": [list(p) for p in self.placements]}
+        return {
+            "event": self.tag,
+            "player": self.player,
+            "placements": [list(p) for p in self.placements],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,7 @@ class TurnStarted(Event):
 @dataclass(frozen=True, slots=True)
 class Reinforced(Event):
     """Armies due at the start of a turn: from territories and from whole continents."""
+
     player: int
     from_territories: int
     from_continents: int
@@ -72,6 +78,7 @@ class Reinforced(Event):
 @dataclass(frozen=True, slots=True)
 class Traded(Event):
     """A set was traded for ``value`` armies (+``bonus`` placed on ``bonus_territory``)."""
+
     player: int
     cards: tuple[int, ...]
     value: int
@@ -83,6 +90,7 @@ class Traded(Event):
 @dataclass(frozen=True, slots=True)
 class Battle(Event):
     """One roll: dice sorted high to low, and the armies each side lost."""
+
     attacker: int
     defender: int
     source: int
@@ -115,6 +123,7 @@ class Occupied(Event):
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
     """``player`` lost its last territory to ``by``, who took ``cards_taken`` cards."""
+
     player: int
     by: int
     cards_taken: int
@@ -133,6 +142,7 @@ class Fortified(Event):
 @dataclass(frozen=True, slots=True)
 class CardDrawn(Event):
     """``card`` is -1 in every view but the drawer's."""
+
     player: int
     card: int
     tag: ClassVar[str] = "card_drawn"
@@ -147,6 +157,7 @@ class DeckReshuffled(Event):
 @dataclass(frozen=True, slots=True)
 class Forfeited(Event):
     """The referee removed ``player`` (a fault); its armies stay on the board as neutral."""
+
     player: int
     reason: str
     tag: ClassVar[str] = "forfeited"
@@ -155,15 +166,32 @@ class Forfeited(Event):
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """``places[seat]`` is that seat's finishing place (1 = winner; equal places are ties)."""
+
     places: tuple[int, ...]
     reason: str
     tag: ClassVar[str] = "game_over"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.tag: cls for cls in (FirstPlayer, Dealt, Claimed, Placed, TurnStarted, Reinforced, Traded,
-                             Battle, Conquered, Occupied, Eliminated, Fortified, CardDrawn,
-                             DeckReshuffled, Forfeited, GameOver)
+    cls.tag: cls
+    for cls in (
+        FirstPlayer,
+        Dealt,
+        Claimed,
+        Placed,
+        TurnStarted,
+        Reinforced,
+        Traded,
+        Battle,
+        Conquered,
+        Occupied,
+        Eliminated,
+        Fortified,
+        CardDrawn,
+        DeckReshuffled,
+        Forfeited,
+        GameOver,
+    )
 }
 
 

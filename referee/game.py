@@ -1,6 +1,6 @@
 """The game as a state machine (RULES.md §1): one pending decision, one action at a time.
 
->>> from referee import Game, make_rules
+>>> from hegemon.referee import Game, make_rules
 >>> game = Game(make_rules("classic"), players=4, seed=7)
 >>> game.pending.kind.value, game.pending.player in range(4)
 ('claim', True)
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from . import cards as cardlib
 from . import legal
@@ -25,9 +25,25 @@ from .actions import Action, Attack, Claim, Defend, Forfeit, Fortify, Occupy, Pa
 from .board import Board, builtin_map
 from .decisions import Decision, Kind
 from .dice import compare, roll
-from .events import (Battle, CardDrawn, Claimed, Conquered, Dealt, DeckReshuffled, Eliminated,
-                     Event, FirstPlayer, Forfeited, Fortified, GameOver, Occupied, Placed,
-                     Reinforced, Traded, TurnStarted)
+from .events import (
+    Battle,
+    CardDrawn,
+    Claimed,
+    Conquered,
+    Dealt,
+    DeckReshuffled,
+    Eliminated,
+    Event,
+    FirstPlayer,
+    Forfeited,
+    Fortified,
+    GameOver,
+    Occupied,
+    Placed,
+    Reinforced,
+    Traded,
+    TurnStarted,
+)
 from .rules import RuleSet
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
@@ -52,13 +68,13 @@ class Player:
 
     seat: int
     cards: list[int] = field(default_factory=list)
-    reserve: int = 0          # set-up armies not yet placed
+    reserve: int = 0  # set-up armies not yet placed
     eliminated: bool = False
     forfeited: bool = False
     neutral: bool = False
     # Later editions (RULES.md §2–§5); carried by the state model already.
-    team: int = -1            # team game: seats of one team share a number
-    ally_of: int = -1         # two-player active neutrals: the seat this neutral is allied to
+    team: int = -1  # team game: seats of one team share a number
+    ally_of: int = -1  # two-player active neutrals: the seat this neutral is allied to
     missions: list[int] = field(default_factory=list)
     capital: int = -1
 
@@ -85,7 +101,7 @@ class Game:
         self.territory_count: list[int] = [0] * players
         # Team play: extra armies of other players sharing a territory (RULES.md §4).
         self.stacks: dict[int, dict[int, int]] = {}
-        self.deck: list[int] = []      # the top of the deck is the end of the list
+        self.deck: list[int] = []  # the top of the deck is the end of the list
         self.discard: list[int] = []
         self.trade_count = 0
         self.round = 0
@@ -100,7 +116,7 @@ class Game:
         self.reserve = 0
         self.conquered_this_turn = False
         self.bonus_this_turn = 0
-        self._trade_until = 0          # trading is forced while holding at least this many cards
+        self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
@@ -126,15 +142,18 @@ class Game:
 
     def continents_owned(self, player: int) -> list[int]:
         owner = self.owner
-        return [c.index for c in self.board.continents
-                if all(owner[t] == player for t in c.territories)]
+        return [
+            c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)
+        ]
 
     def reinforcements(self, player: int) -> tuple[int, int]:
         """Armies due at the start of ``player``'s turn: (from territories, from continents)."""
         bonus = sum(self.board.continents[c].bonus for c in self.continents_owned(player))
         return max(3, self.territory_count[player] // 3), bonus
 
-    def next_trade_value(self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")) -> int:
+    def next_trade_value(
+        self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")
+    ) -> int:
         return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
 
     def total_armies(self) -> int:
@@ -274,8 +293,7 @@ class Game:
         d = self._expect(Kind.PLACE, "place")
         placements = action.placements
         if not isinstance(placements, tuple) or not placements or len(placements) > self.board.size:
-            raise IllegalAction("place: give one to "
-                                f"{self.board.size} (territory, armies) pairs")
+            raise IllegalAction(f"place: give one to {self.board.size} (territory, armies) pairs")
         total = 0
         owner = self.owner
         for pair in placements:
@@ -286,7 +304,9 @@ class Game:
             if owner[t] != d.player:
                 raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
             if type(n) is not int or n <= 0:
-                raise IllegalAction(f"place: {n!r} armies on {self.board.name_of(t)} must be at least 1")
+                raise IllegalAction(
+                    f"place: {n!r} armies on {self.board.name_of(t)} must be at least 1"
+                )
             total += n
         if total != d.armies:
             raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
@@ -306,7 +326,11 @@ class Game:
         d = self._expect(Kind.TRADE, "trade")
         player = self.players[d.player]
         chosen = action.cards
-        if not isinstance(chosen, tuple) or len(chosen) != 3 or any(type(c) is not int for c in chosen):
+        if (
+            not isinstance(chosen, tuple)
+            or len(chosen) != 3
+            or any(type(c) is not int for c in chosen)
+        ):
             raise IllegalAction("trade: give exactly three card numbers")
         if len(set(chosen)) != 3:
             raise IllegalAction("trade: the three cards must be different")
@@ -322,7 +346,9 @@ class Game:
         if type(bonus_at) is not int:
             raise IllegalAction("trade: bonus_territory must be a territory number or -1")
         if bonus_at != -1 and bonus_at not in pictured:
-            raise IllegalAction("trade: the bonus territory must be an own territory shown on a traded card")
+            raise IllegalAction(
+                "trade: the bonus territory must be an own territory shown on a traded card"
+            )
         value = cardlib.set_value(self.rules.card_values, self.trade_count, insignia)
         self.trade_count += 1
         for c in chosen:
@@ -365,8 +391,9 @@ class Game:
         defender = self.owner[dst]
         def_most = legal.defence_dice(self, dst)
         if def_most > 1 and self.rules.defender_dice == "choice" and self.players[defender].active:
-            self.pending = Decision(Kind.DEFEND, defender, maximum=def_most, source=src, target=dst,
-                                    attack_dice=dice)
+            self.pending = Decision(
+                Kind.DEFEND, defender, maximum=def_most, source=src, target=dst, attack_dice=dice
+            )
             return
         self._fight(def_most)
 
@@ -391,18 +418,24 @@ class Game:
         dst = self._territory(action.target, "fortify: target")
         name = self.board.name_of
         if self.owner[src] != p or self.owner[dst] != p:
-            raise IllegalAction(f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours")
+            raise IllegalAction(
+                f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
+            )
         if src == dst:
             raise IllegalAction("fortify: source and target are the same territory")
         n = action.armies
         if type(n) is not int or not 1 <= n <= self.armies[src] - 1:
-            raise IllegalAction(f"fortify: {n!r} armies; from {name(src)} move 1 to "
-                                f"{self.armies[src] - 1} (one must stay)")
+            raise IllegalAction(
+                f"fortify: {n!r} armies; from {name(src)} move 1 to "
+                f"{self.armies[src] - 1} (one must stay)"
+            )
         if self.rules.fortify == "adjacent":
             if dst not in self.board.adjacency[src]:
                 raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
         elif not self._connected(p, src, dst):
-            raise IllegalAction(f"fortify: no chain of your territories joins {name(src)} to {name(dst)}")
+            raise IllegalAction(
+                f"fortify: no chain of your territories joins {name(src)} to {name(dst)}"
+            )
         self.armies[src] -= n
         self.armies[dst] += n
         self._pending_events.append(Fortified(p, src, dst, n))
@@ -419,12 +452,20 @@ class Game:
         elif kind is Kind.FORTIFY:
             self._end_turn()
         else:
-            what = "a trade is forced" if kind is Kind.TRADE else f"the pending decision is {kind.value if kind else 'nothing'}"
+            what = (
+                "a trade is forced"
+                if kind is Kind.TRADE
+                else f"the pending decision is {kind.value if kind else 'nothing'}"
+            )
             raise IllegalAction(f"pass is not allowed now: {what}")
 
     def _on_forfeit(self, action: Forfeit) -> None:
         seat = action.player
-        if type(seat) is not int or not 0 <= seat < len(self.players) or not self.players[seat].active:
+        if (
+            type(seat) is not int
+            or not 0 <= seat < len(self.players)
+            or not self.players[seat].active
+        ):
             raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
         self.forfeit_now(seat, action.reason)
 
@@ -571,8 +612,9 @@ class Game:
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
-            self.pending = Decision(Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most,
-                                    source=src, target=dst)
+            self.pending = Decision(
+                Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
+            )
 
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle
@@ -583,8 +625,11 @@ class Game:
     def _occupy(self, n: int) -> None:
         self._move_in(n)
         seat = self.current
-        if (self._eliminated_now and self.rules.elimination_trade == "immediate"
-                and len(self.players[seat].cards) >= self.rules.elimination_trade_at):
+        if (
+            self._eliminated_now
+            and self.rules.elimination_trade == "immediate"
+            and len(self.players[seat].cards) >= self.rules.elimination_trade_at
+        ):
             self._phase = "elimination_trade"
             self._trade_until = ELIMINATION_HAND + 1
             self.reserve = 0
@@ -647,8 +692,13 @@ class Game:
 
     def _finish(self, reason: str) -> None:
         active = self.active_players()
-        key = {p: (self.territory_count[p], sum(a for t, a in enumerate(self.armies)
-                                               if self.owner[t] == p)) for p in active}
+        key = {
+            p: (
+                self.territory_count[p],
+                sum(a for t, a in enumerate(self.armies) if self.owner[t] == p),
+            )
+            for p in active
+        }
         ranked = sorted(active, key=lambda p: key[p], reverse=True)
         places = [0] * len(self.players)
         for i, p in enumerate(ranked):
@@ -661,16 +711,28 @@ class Game:
         self._pending_events.append(GameOver(self.places, reason))
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (for search bots); the dice stream continues identically."""
         other = object.__new__(Game)
         for name, value in self.__dict__.items():
             if isinstance(value, list):
                 value = list(value)
             other.__dict__[name] = value
-        other.players = [Player(p.seat, list(p.cards), p.reserve, p.eliminated, p.forfeited,
-                                p.neutral, p.team, p.ally_of, list(p.missions), p.capital)
-                         for p in self.players]
+        other.players = [
+            Player(
+                p.seat,
+                list(p.cards),
+                p.reserve,
+                p.eliminated,
+                p.forfeited,
+                p.neutral,
+                p.team,
+                p.ally_of,
+                list(p.missions),
+                p.capital,
+            )
+            for p in self.players
+        ]
         other.stacks = {t: dict(s) for t, s in self.stacks.items()}
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
@@ -678,7 +740,13 @@ class Game:
 
 
 _HANDLERS = {
-    Claim: Game._on_claim, Place: Game._on_place, Trade: Game._on_trade, Attack: Game._on_attack,
-    Defend: Game._on_defend, Occupy: Game._on_occupy, Fortify: Game._on_fortify,
-    Pass: Game._on_pass, Forfeit: Game._on_forfeit,
+    Claim: Game._on_claim,
+    Place: Game._on_place,
+    Trade: Game._on_trade,
+    Attack: Game._on_attack,
+    Defend: Game._on_defend,
+    Occupy: Game._on_occupy,
+    Fortify: Game._on_fortify,
+    Pass: Game._on_pass,
+    Forfeit: Game._on_forfeit,
 }

@@ -1,13 +1,14 @@
 """Legal options of the pending decision, for anything shaped like a game or a view.
 
 Each function takes an object with ``board``, ``rules``, ``owner`` and ``armies`` (a
-:class:`referee.game.Game` or a :class:`referee.view.View`) and a seat, so a bot can list its
+:class:`hegemon.referee.game.Game` or a :class:`hegemon.referee.view.View`) and a seat, so a bot can list its
 options from its view exactly as the referee checks them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from . import cards as cardlib
 
@@ -32,8 +33,9 @@ def own_territories(state: Any, seat: int) -> list[int]:
 def border_territories(state: Any, seat: int) -> list[int]:
     """Own territories with at least one enemy neighbour."""
     owner, neighbours = state.owner, state.board.neighbours
-    return [t for t, p in enumerate(owner)
-            if p == seat and any(owner[n] != seat for n in neighbours[t])]
+    return [
+        t for t, p in enumerate(owner) if p == seat and any(owner[n] != seat for n in neighbours[t])
+    ]
 
 
 def regions(state: Any, seat: int) -> list[list[int]]:

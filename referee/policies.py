@@ -1,6 +1,6 @@
 """Simple policies over the pure engine: for property tests, benchmarks and quick experiments.
 
-Each takes a :class:`referee.game.Game` and a ``random.Random`` and returns a legal action for
+Each takes a :class:`hegemon.referee.game.Game` and a ``random.Random`` and returns a legal action for
 the pending decision.
 """
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .actions import Action, ActionFormatError, Forfeit, action_from_list, action_to_list
 from .events import Event
@@ -41,15 +42,28 @@ def dumps(obj: Any) -> str:
 
 
 def header(game: Game, **extra: Any) -> dict[str, Any]:
-    data = {"type": "header", "format": FORMAT, "rules": game.rules.to_dict(),
-            "players": game.player_count, "seed": game.seed, "seed_hash": seed_hash(game.seed)}
+    data = {
+        "type": "header",
+        "format": FORMAT,
+        "rules": game.rules.to_dict(),
+        "players": game.player_count,
+        "seed": game.seed,
+        "seed_hash": seed_hash(game.seed),
+    }
     data.update(extra)
     return data
 
 
-def action_line(n: int, player: int, action: Action, events: Iterable[Event], **extra: Any) -> dict[str, Any]:
-    data = {"type": "action", "n": n, "player": player, "action": action_to_list(action),
-            "events": [e.to_dict() for e in events]}
+def action_line(
+    n: int, player: int, action: Action, events: Iterable[Event], **extra: Any
+) -> dict[str, Any]:
+    data = {
+        "type": "action",
+        "n": n,
+        "player": player,
+        "action": action_to_list(action),
+        "events": [e.to_dict() for e in events],
+    }
     data.update(extra)
     return data
 
@@ -64,13 +78,18 @@ class Recorder:
 
     def __post_init__(self) -> None:
         self.lines.append(header(self.game, **self.extra))
-        self.lines.append({"type": "opening", "events": [e.to_dict() for e in self.game.opening_events]})
+        self.lines.append(
+            {"type": "opening", "events": [e.to_dict() for e in self.game.opening_events]}
+        )
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` for the pending player (or a referee forfeit) and record it."""
         pending = self.game.pending
-        player = action.player if isinstance(action, Forfeit) else (
-            pending.player if pending is not None else -1)
+        player = (
+            action.player
+            if isinstance(action, Forfeit)
+            else (pending.player if pending is not None else -1)
+        )
         events = self.game.apply(action)  # refuses (IllegalAction) once the game is over
         self.lines.append(action_line(len(self.lines) - 2, player, action, events))
         if self.game.over:
@@ -141,39 +160,79 @@ def replay(text: str) -> Verdict:
         if kind == "opening":
             got = [e.to_dict() for e in game.opening_events]
             if got != line.get("events"):
-                return Verdict(False, f"line {number}: set-up differs: recorded {line.get('events')}, engine {got}", game)
+                return Verdict(
+                    False,
+                    f"line {number}: set-up differs: recorded {line.get('events')}, engine {got}",
+                    game,
+                )
         elif kind == "action":
             try:
                 action = action_from_list(line.get("action"))
             except ActionFormatError as exc:
                 return Verdict(False, f"line {number}: {exc}", game, actions)
-            expected_player = action.player if isinstance(action, Forfeit) else (
-                game.pending.player if game.pending else None)
+            expected_player = (
+                action.player
+                if isinstance(action, Forfeit)
+                else (game.pending.player if game.pending else None)
+            )
             if line.get("player") != expected_player:
-                return Verdict(False, f"line {number}: recorded player {line.get('player')}, "
-                                      f"but the engine expects {expected_player}", game, actions)
+                return Verdict(
+                    False,
+                    f"line {number}: recorded player {line.get('player')}, "
+                    f"but the engine expects {expected_player}",
+                    game,
+                    actions,
+                )
             try:
                 events = game.apply(action)
             except IllegalAction as exc:
-                return Verdict(False, f"line {number}: the engine refuses {line.get('action')}: {exc.reason}",
-                               game, actions)
+                return Verdict(
+                    False,
+                    f"line {number}: the engine refuses {line.get('action')}: {exc.reason}",
+                    game,
+                    actions,
+                )
             got = [e.to_dict() for e in events]
             if got != line.get("events"):
-                for i, (a, b) in enumerate(zip(line.get("events") or [], got)):
+                for i, (a, b) in enumerate(zip(line.get("events") or [], got, strict=False)):
                     if a != b:
-                        return Verdict(False, f"line {number}: event {i} differs: recorded {a}, engine {b}",
-                                       game, actions)
-                return Verdict(False, f"line {number}: recorded {len(line.get('events') or [])} events, "
-                                      f"engine {len(got)}", game, actions)
+                        return Verdict(
+                            False,
+                            f"line {number}: event {i} differs: recorded {a}, engine {b}",
+                            game,
+                            actions,
+                        )
+                return Verdict(
+                    False,
+                    f"line {number}: recorded {len(line.get('events') or [])} events, "
+                    f"engine {len(got)}",
+                    game,
+                    actions,
+                )
             actions += 1
         elif kind == "result":
             ended = True
             if not game.over:
-                return Verdict(False, f"line {number}: the record ends the game, the engine does not", game, actions)
+                return Verdict(
+                    False,
+                    f"line {number}: the record ends the game, the engine does not",
+                    game,
+                    actions,
+                )
             if list(game.places) != line.get("places"):
-                return Verdict(False, f"line {number}: places differ: recorded {line.get('places')}, "
-                                      f"engine {list(game.places)}", game, actions)
+                return Verdict(
+                    False,
+                    f"line {number}: places differ: recorded {line.get('places')}, "
+                    f"engine {list(game.places)}",
+                    game,
+                    actions,
+                )
     if game.over and not ended:
-        return Verdict(False, f"line {len(lines) + 1}: the engine ends the game ({game.finish_reason}), "
-                              "the record has no result", game, actions)
+        return Verdict(
+            False,
+            f"line {len(lines) + 1}: the engine ends the game ({game.finish_reason}), "
+            "the record has no result",
+            game,
+            actions,
+        )
     return Verdict(True, f"matches: {actions} actions replayed", game, actions)

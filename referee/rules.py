@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 
 class RulesError(ValueError):
@@ -30,43 +31,83 @@ class Option:
                 if isinstance(raw, bool) or (isinstance(raw, float) and raw != value):
                     raise ValueError
             except (TypeError, ValueError, OverflowError):
-                raise RulesError(f"option {self.name}: {raw!r} is not a whole number "
-                                 f"(allowed: {self.low}..{self.high})") from None
+                raise RulesError(
+                    f"option {self.name}: {raw!r} is not a whole number "
+                    f"(allowed: {self.low}..{self.high})"
+                ) from None
             if not self.low <= value <= self.high:
-                raise RulesError(f"option {self.name}: {value} is out of range "
-                                 f"(allowed: {self.low}..{self.high})")
+                raise RulesError(
+                    f"option {self.name}: {value} is out of range "
+                    f"(allowed: {self.low}..{self.high})"
+                )
             return value
         text = str(raw)
         if text not in self.choices:
-            raise RulesError(f"option {self.name}: {raw!r} is not allowed "
-                             f"(allowed: {', '.join(self.choices)})")
+            raise RulesError(
+                f"option {self.name}: {raw!r} is not allowed (allowed: {', '.join(self.choices)})"
+            )
         return text
 
     def allowed(self) -> str:
         return ", ".join(self.choices) if self.choices else f"{self.low}..{self.high}"
 
 
-OPTIONS: dict[str, Option] = {o.name: o for o in (
-    Option("map", ("classic",), "the board (a built-in map)"),
-    Option("setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"),
-    Option("first_player", ("first_placer", "reroll", "random"),
-           "who plays first: whoever placed first, a new roll, or left of a random dealer"),
-    Option("card_values", ("escalating", "golden_cavalry", "insignia"),
-           "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"),
-    Option("card_territory_bonus", ("off", "per_set", "per_turn"),
-           "+2 armies on an own territory shown on a traded card: never | per set | at most 2 a turn"),
-    Option("traded_cards", ("bottom", "discard"),
-           "traded cards go under the deck, or to a discard pile reshuffled when the deck runs out"),
-    Option("must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10),
-    Option("defender_dice", ("choice", "max"), "the defender chooses its dice, or always rolls the most"),
-    Option("defender_two_dice_from", None, "armies a defender needs to roll two dice", 2, 3),
-    Option("elimination_trade", ("immediate", "next_turn"),
-           "after taking an eliminated player's cards: trade at once, or at the next reinforcement"),
-    Option("elimination_trade_at", None, "cards that force an immediate trade after an elimination", 5, 6),
-    Option("fortify", ("adjacent", "connected"),
-           "fortify to a neighbour, or along a chain of own territories"),
-    Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
-)}
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option("map", ("classic",), "the board (a built-in map)"),
+        Option(
+            "setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"
+        ),
+        Option(
+            "first_player",
+            ("first_placer", "reroll", "random"),
+            "who plays first: whoever placed first, a new roll, or left of a random dealer",
+        ),
+        Option(
+            "card_values",
+            ("escalating", "golden_cavalry", "insignia"),
+            "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia",
+        ),
+        Option(
+            "card_territory_bonus",
+            ("off", "per_set", "per_turn"),
+            "+2 armies on an own territory shown on a traded card: never | per set | at most 2 a turn",
+        ),
+        Option(
+            "traded_cards",
+            ("bottom", "discard"),
+            "traded cards go under the deck, or to a discard pile reshuffled when the deck runs out",
+        ),
+        Option(
+            "must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10
+        ),
+        Option(
+            "defender_dice",
+            ("choice", "max"),
+            "the defender chooses its dice, or always rolls the most",
+        ),
+        Option("defender_two_dice_from", None, "armies a defender needs to roll two dice", 2, 3),
+        Option(
+            "elimination_trade",
+            ("immediate", "next_turn"),
+            "after taking an eliminated player's cards: trade at once, or at the next reinforcement",
+        ),
+        Option(
+            "elimination_trade_at",
+            None,
+            "cards that force an immediate trade after an elimination",
+            5,
+            6,
+        ),
+        Option(
+            "fortify",
+            ("adjacent", "connected"),
+            "fortify to a neighbour, or along a chain of own territories",
+        ),
+        Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
+    )
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,21 +144,42 @@ class RuleSet:
         return {k: v for k, v in self.options().items() if base[k] != v}
 
 
-_CLASSIC = dict(
-    map="classic", setup="claim", first_player="first_placer", card_values="escalating",
-    card_territory_bonus="per_turn", traded_cards="discard", must_trade_at=5,
-    defender_dice="choice", defender_two_dice_from=2, elimination_trade="immediate",
-    elimination_trade_at=6, fortify="adjacent", turn_limit=0,
-)
+_CLASSIC = {
+    "map": "classic",
+    "setup": "claim",
+    "first_player": "first_placer",
+    "card_values": "escalating",
+    "card_territory_bonus": "per_turn",
+    "traded_cards": "discard",
+    "must_trade_at": 5,
+    "defender_dice": "choice",
+    "defender_two_dice_from": 2,
+    "elimination_trade": "immediate",
+    "elimination_trade_at": 6,
+    "fortify": "adjacent",
+    "turn_limit": 0,
+}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": dict(_CLASSIC),
-    "classic-2004": {**_CLASSIC, "first_player": "reroll", "card_values": "golden_cavalry",
-                     "card_territory_bonus": "off", "elimination_trade_at": 5, "fortify": "connected"},
-    "classic-2000": {**_CLASSIC, "setup": "deal", "first_player": "random",
-                     "card_territory_bonus": "per_set", "traded_cards": "bottom",
-                     "defender_two_dice_from": 3, "elimination_trade": "next_turn",
-                     "elimination_trade_at": 5},
+    "classic-2004": {
+        **_CLASSIC,
+        "first_player": "reroll",
+        "card_values": "golden_cavalry",
+        "card_territory_bonus": "off",
+        "elimination_trade_at": 5,
+        "fortify": "connected",
+    },
+    "classic-2000": {
+        **_CLASSIC,
+        "setup": "deal",
+        "first_player": "random",
+        "card_territory_bonus": "per_set",
+        "traded_cards": "bottom",
+        "defender_two_dice_from": 3,
+        "elimination_trade": "next_turn",
+        "elimination_trade_at": 5,
+    },
 }
 
 PRESET_HELP = {

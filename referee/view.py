@@ -49,34 +49,56 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "round": self.round, "current": self.current,
-            "owner": list(self.owner), "armies": list(self.armies),
+            "seat": self.seat,
+            "round": self.round,
+            "current": self.current,
+            "owner": list(self.owner),
+            "armies": list(self.armies),
             "seats": [{k: getattr(s, k) for k in s.__slots__} for s in self.seats],
-            "hand": list(self.hand), "trade_count": self.trade_count,
+            "hand": list(self.hand),
+            "trade_count": self.trade_count,
             "next_trade_value": self.next_trade_value,
             "pending": self.pending.to_dict() if self.pending else None,
-            "missions": list(self.missions), "capital": self.capital,
+            "missions": list(self.missions),
+            "capital": self.capital,
         }
 
 
 def view_for(game: Any, seat: int) -> View:
-    """What ``seat`` may know of ``game`` (a :class:`referee.game.Game`) right now."""
+    """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
     owner, armies = game.owner, game.armies
     totals = [0] * game.player_count
     for t, p in enumerate(owner):
         if p >= 0:
             totals[p] += armies[t]
     seats = tuple(
-        SeatInfo(p.seat, game.territory_count[p.seat], totals[p.seat], len(p.cards), p.eliminated,
-                 p.forfeited, p.neutral, p.team)
+        SeatInfo(
+            p.seat,
+            game.territory_count[p.seat],
+            totals[p.seat],
+            len(p.cards),
+            p.eliminated,
+            p.forfeited,
+            p.neutral,
+            p.team,
+        )
         for p in game.players
     )
     me = game.players[seat]
     pending = game.pending if game.pending is not None and game.pending.player == seat else None
     return View(
-        seat=seat, rules=game.rules, board=game.board, owner=tuple(owner), armies=tuple(armies),
-        seats=seats, hand=tuple(me.cards), trade_count=game.trade_count,
-        next_trade_value=game.next_trade_value(), round=game.round, current=game.current,
-        pending=pending, missions=tuple(me.missions), capital=me.capital,
+        seat=seat,
+        rules=game.rules,
+        board=game.board,
+        owner=tuple(owner),
+        armies=tuple(armies),
+        seats=seats,
+        hand=tuple(me.cards),
+        trade_count=game.trade_count,
+        next_trade_value=game.next_trade_value(),
+        round=game.round,
+        current=game.current,
+        pending=pending,
+        missions=tuple(me.missions),
+        capital=me.capital,
     )
-

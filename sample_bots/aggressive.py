@@ -9,8 +9,22 @@ with the most dice and never fortifies.
 
 from __future__ import annotations
 
-from sdk import (Attack, Bot, Claim, Occupy, Pass, Place, Trade, attack_options, border_territories,
-                 conquest_probability, own_territories, run, trade_options)
+from hegemon.sdk import (
+    Attack,
+    Bot,
+    Claim,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    attack_options,
+    border_territories,
+    conquest_probability,
+    own_territories,
+    run,
+    trade_options,
+)
+
 
 class AggressiveBot(Bot):
     name = "aggressive"
@@ -19,8 +33,12 @@ class AggressiveBot(Bot):
 
     def claim(self, view, decision):
         owner, nbrs, me = view.owner, view.board.neighbours, view.seat
-        return Claim(max(decision.territories,
-                         key=lambda t: (sum(owner[n] == me for n in nbrs[t]), -len(nbrs[t]), -t)))
+        return Claim(
+            max(
+                decision.territories,
+                key=lambda t: (sum(owner[n] == me for n in nbrs[t]), -len(nbrs[t]), -t),
+            )
+        )
 
     def place(self, view, decision):
         owner, armies, me = view.owner, view.armies, view.seat
@@ -41,8 +59,10 @@ class AggressiveBot(Bot):
 
     def attack(self, view, decision):
         armies, two = view.armies, view.rules.defender_two_dice_from
-        scored = [(conquest_probability(armies[s], armies[t], two), -s, -t, s, t, most)
-                  for s, t, most in attack_options(view)]
+        scored = [
+            (conquest_probability(armies[s], armies[t], two), -s, -t, s, t, most)
+            for s, t, most in attack_options(view)
+        ]
         if not scored:
             return Pass()
         odds, _, _, source, target, most = max(scored)

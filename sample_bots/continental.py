@@ -20,11 +20,25 @@ The thresholds are class attributes, so a subclass can tune them.
 
 from __future__ import annotations
 
-from referee import cards as cardlib
-from sdk import (Attack, Bot, Claim, Fortify, Occupy, Pass, Place, Trade, attack_options,
-                 border_territories, conquest_probability, distances, own_territories, run,
-                 threat, trade_options)
-
+from hegemon.referee import cards as cardlib
+from hegemon.sdk import (
+    Attack,
+    Bot,
+    Claim,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    attack_options,
+    border_territories,
+    conquest_probability,
+    distances,
+    own_territories,
+    run,
+    threat,
+    trade_options,
+)
 
 
 def set_value(view, cards) -> int:
@@ -32,7 +46,8 @@ def set_value(view, cards) -> int:
     insignia = [view.board.card_insignia[c] for c in cards]
     value = cardlib.set_value(view.rules.card_values, view.trade_count, insignia)
     if view.rules.card_territory_bonus != "off" and any(
-            c < view.board.size and view.owner[c] == view.seat for c in cards):
+        c < view.board.size and view.owner[c] == view.seat for c in cards
+    ):
         value += 2
     return value
 
@@ -73,12 +88,12 @@ def occupy_split(view, decision) -> int:
 class ContinentalBot(Bot):
     name = "continental"
     version = "1.0"
-    target_odds = 0.5     # attack into the target / an owned continent from these odds
-    break_odds = 0.7      # attack into an enemy's whole continent
-    card_odds = 0.6       # the turn's first conquest (for the card)
-    expand_odds = 1.1     # any other attack (above 1: never)
-    trade_at = 8          # trade unforced once the best set is worth this many armies
-    defence_share = 0.5   # at most this share of the armies placed defends owned borders
+    target_odds = 0.5  # attack into the target / an owned continent from these odds
+    break_odds = 0.7  # attack into an enemy's whole continent
+    card_odds = 0.6  # the turn's first conquest (for the card)
+    expand_odds = 1.1  # any other attack (above 1: never)
+    trade_at = 8  # trade unforced once the best set is worth this many armies
+    defence_share = 0.5  # at most this share of the armies placed defends owned borders
 
     # -------------------------------------------------------------- analysis
     def continent_scores(self, view) -> list[tuple[float, int]]:
@@ -90,8 +105,9 @@ class ContinentalBot(Bot):
             mine = [t for t in c.territories if owner[t] == me]
             if len(mine) == len(c.territories):
                 continue
-            reachable = mine or any(owner[n] == me for t in c.territories
-                                    for n in board.neighbours[t])
+            reachable = mine or any(
+                owner[n] == me for t in c.territories for n in board.neighbours[t]
+            )
             if not reachable:
                 continue
             foes = [t for t in c.territories if owner[t] != me]
@@ -108,8 +124,9 @@ class ContinentalBot(Bot):
 
     def owned(self, view) -> set[int]:
         me, owner = view.seat, view.owner
-        return {c.index for c in view.board.continents
-                if all(owner[t] == me for t in c.territories)}
+        return {
+            c.index for c in view.board.continents if all(owner[t] == me for t in c.territories)
+        }
 
     def deficits(self, view) -> list[tuple[int, int]]:
         """(missing armies, territory) for threatened borders of owned continents, worst first."""
@@ -182,9 +199,12 @@ class ContinentalBot(Bot):
         me, owner, armies, board = view.seat, view.owner, view.armies, view.board
         two = view.rules.defender_two_dice_from
         target, owned = self.target(view), self.owned(view)
-        enemy_owned = {c.index for c in board.continents
-                       if len({owner[t] for t in c.territories}) == 1
-                       and owner[c.territories[0]] not in (me, -1)}
+        enemy_owned = {
+            c.index
+            for c in board.continents
+            if len({owner[t] for t in c.territories}) == 1
+            and owner[c.territories[0]] not in (me, -1)
+        }
         need_card = not view.context.conquered_this_turn
         best = None
         for s, t, most in attack_options(view):
@@ -231,8 +251,9 @@ class ContinentalBot(Bot):
             return Fortify(source, max(targets, key=urgency), armies[source] - 1)
         # adjacent: one step along the shortest own path toward the nearest border
         dist = distances(view, borders, through=lambda x: owner[x] == me)
-        steps = [n for n in board.neighbours[source]
-                 if owner[n] == me and 0 <= dist[n] < dist[source]]
+        steps = [
+            n for n in board.neighbours[source] if owner[n] == me and 0 <= dist[n] < dist[source]
+        ]
         if not steps:
             return Pass()
         step = min(steps, key=lambda n: (dist[n], -(threat(view, n) if n in border_set else 0), n))

@@ -1,6 +1,7 @@
 """The README's minimal bot: reinforce the strongest border, attack at good odds."""
-from sdk import (Attack, Bot, Occupy, Pass, Place, attack_options, border_territories,
-                 conquest_probability, run)
+
+from hegemon.sdk import Attack, Bot, Occupy, Pass, Place, run
+from hegemon.sdk import attack_options, border_territories, conquest_probability
 
 
 class Minimal(Bot):
@@ -11,8 +12,10 @@ class Minimal(Bot):
         return Place(((strongest, decision.armies),))
 
     def attack(self, view, decision):
-        odds = [(conquest_probability(view.armies[s], view.armies[t]), s, t, dice)
-                for s, t, dice in attack_options(view)]
+        odds = [
+            (conquest_probability(view.armies[s], view.armies[t]), s, t, dice)
+            for s, t, dice in attack_options(view)
+        ]
         best = max(odds, default=None)
         if best is None or best[0] < 0.6:
             return Pass()

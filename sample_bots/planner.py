@@ -13,7 +13,7 @@ a sum of local terms, a candidate is scored by its *difference* from the current
 over the few territories it touches, which is cheap.
 
 - Attack: each legal (source, target) is scored by a one-turn lookahead with expected outcomes:
-  the exact odds of the battle fought to the end (:func:`sdk.battle_odds`: conquest
+  the exact odds of the battle fought to the end (:func:`hegemon.sdk.battle_odds`: conquest
   probability, expected armies left on both sides) give a "won" position (expected survivors
   moved in) and a "lost" one; gain = P·Δwon + (1−P)·Δlost + P·(card for the turn's first
   conquest + cards and tempo for eliminating a player) + P·(best follow-up attack from the
@@ -27,7 +27,7 @@ over the few territories it touches, which is cheap.
 - Fortify: every legal move (most armies, and half) scored by the position difference: armies
   go to threatened borders; with ``fortify: adjacent`` and nothing better, interior stacks step
   toward the border.
-- Claim, set-up placement: as :mod:`sample_bots.continental`. Trade: the best set, as soon as
+- Claim, set-up placement: as :mod:`hegemon.sample_bots.continental`. Trade: the best set, as soon as
   it is worth ``trade_at`` armies (always when forced).
 
 Time: the work per decision is bounded by counts (candidates, lookahead depth, and at most
@@ -39,30 +39,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sdk import (Attack, Fortify, Occupy, Place, attack_options, battle_odds,
-                 border_territories, conquest_probability, fortify_options, run)
+from hegemon.sdk import (
+    Attack,
+    Fortify,
+    Occupy,
+    Place,
+    attack_options,
+    battle_odds,
+    border_territories,
+    conquest_probability,
+    fortify_options,
+    run,
+)
 
-from sample_bots.continental import ContinentalBot
+from .continental import ContinentalBot
 
 
 @dataclass(frozen=True)
 class Weights:
-    territory: float = 1.0     # an own territory
-    army: float = 1.0          # an own army
-    idle: float = 0.3          # an own army (beyond the first) where no enemy borders
-    exposure: float = 1.5      # times P(lost next turn) x its cost
+    territory: float = 1.0  # an own territory
+    army: float = 1.0  # an own army
+    idle: float = 0.3  # an own army (beyond the first) where no enemy borders
+    exposure: float = 1.5  # times P(lost next turn) x its cost
     exposed_army: float = 0.3  # an army's share of that cost
     enemy_territory: float = 0.4  # (the enemy weights are for three enemies; with fewer
-    enemy_army: float = 0.3       # left they grow, up to 3x in a duel: zero-sum)
-    bonus: float = 3.0         # per army of an owned continent's bonus
-    enemy_bonus: float = 1.2   # per army of an enemy's continent bonus
-    progress: float = 1.0      # per army of bonus x (share held)^2
-    push: float = 0.5          # share of an enemy's reinforcements counted as next to you
-    follow: float = 1.0        # weight of the follow-up attack in the lookahead
-    hunt: float = 0.5          # share of an elimination's worth spread over a weak enemy's land
-    hunt_below: int = 6        # ... an enemy holding fewer territories than this
-    kill: float = 1.0          # ... or the whole worth, for an enemy we can wipe out this turn
-    kill_margin: float = 1.2   # armies we need per army (+1 per territory) it has to defend
+    enemy_army: float = 0.3  # left they grow, up to 3x in a duel: zero-sum)
+    bonus: float = 3.0  # per army of an owned continent's bonus
+    enemy_bonus: float = 1.2  # per army of an enemy's continent bonus
+    progress: float = 1.0  # per army of bonus x (share held)^2
+    push: float = 0.5  # share of an enemy's reinforcements counted as next to you
+    follow: float = 1.0  # weight of the follow-up attack in the lookahead
+    hunt: float = 0.5  # share of an elimination's worth spread over a weak enemy's land
+    hunt_below: int = 6  # ... an enemy holding fewer territories than this
+    kill: float = 1.0  # ... or the whole worth, for an enemy we can wipe out this turn
+    kill_margin: float = 1.2  # armies we need per army (+1 per territory) it has to defend
     final_territory: float = 4.0  # an own territory in the last round before the turn limit
 
 
@@ -73,14 +83,25 @@ class Position:
         board = view.board
         limit = view.rules.turn_limit
         if limit and view.round >= limit - 1:  # the end is near: territories decide the places
-            w = replace(w, territory=w.final_territory if view.round >= limit else
-                        (w.territory + w.final_territory) / 2)
-        enemies = sum(1 for x in view.seats if x.seat != view.seat
-                      and not (x.eliminated or x.forfeited or x.neutral))
+            w = replace(
+                w,
+                territory=w.final_territory
+                if view.round >= limit
+                else (w.territory + w.final_territory) / 2,
+            )
+        enemies = sum(
+            1
+            for x in view.seats
+            if x.seat != view.seat and not (x.eliminated or x.forfeited or x.neutral)
+        )
         if 0 < enemies < 3:
             k = 3 / enemies
-            w = replace(w, enemy_territory=w.enemy_territory * k, enemy_army=w.enemy_army * k,
-                        enemy_bonus=w.enemy_bonus * k)
+            w = replace(
+                w,
+                enemy_territory=w.enemy_territory * k,
+                enemy_army=w.enemy_army * k,
+                enemy_bonus=w.enemy_bonus * k,
+            )
         self.w = w
         self.me = me = view.seat
         self.owner = list(view.owner)
@@ -152,8 +173,7 @@ class Position:
                         frontier = True
                         if oe >= 0 and active[oe]:
                             s = armies[e] + push[oe]
-                            if s > worst:
-                                worst = s
+                            worst = max(worst, s)
                 if not frontier:
                     total -= w.idle * (a - 1)
                 elif worst > 1:
@@ -161,8 +181,11 @@ class Position:
                     full = owned_cache.get(c)
                     if full is None:
                         full = owned_cache[c] = self._continent_owned_by_me(c)
-                    cost = (w.territory + w.exposed_army * a
-                            + (w.bonus * self.bonus[c] if full else 0.0))
+                    cost = (
+                        w.territory
+                        + w.exposed_army * a
+                        + (w.bonus * self.bonus[c] if full else 0.0)
+                    )
                     total -= w.exposure * cost * conquest_probability(worst, max(a, 1), two)
             elif o >= 0 and active[o]:
                 total -= w.enemy_territory + self.hunt[o] + w.enemy_army * armies[x]
@@ -220,8 +243,9 @@ class Position:
     # -------------------------------------------------------------- moves
     def pressure(self, x: int) -> int:
         owner, armies, me, active = self.owner, self.armies, self.me, self.active
-        return sum(armies[e] for e in self.nb[x]
-                   if owner[e] != me and owner[e] >= 0 and active[owner[e]])
+        return sum(
+            armies[e] for e in self.nb[x] if owner[e] != me and owner[e] >= 0 and active[owner[e]]
+        )
 
     def split(self, s: int, t: int, available: int, minimum: int) -> int:
         """Armies to move from s into t out of ``available`` (those beyond the one that stays)."""
@@ -237,18 +261,17 @@ class PlannerBot(ContinentalBot):
     name = "planner"
     version = "1.0"
     weights = Weights()
-    depth = 2              # attack lookahead: this attack and one follow-up
-    trade_at = 4           # trade any set worth this much (continental waits for more)
+    depth = 2  # attack lookahead: this attack and one follow-up
+    trade_at = 4  # trade any set worth this much (continental waits for more)
     min_gain = 0.05
-    min_odds = 0.5         # never start an attack below these conquest odds
+    min_odds = 0.5  # never start an attack below these conquest odds
     max_evaluations = 2000  # scored candidates per decision: bounds the work, deterministically
 
     # -------------------------------------------------------------- shared scoring
     def _start(self, view, reserve: int = 0) -> tuple[Position, dict]:
         ctx = view.context
         card = 0.0 if ctx.conquered_this_turn else 1.0 + view.next_trade_value / 3
-        return Position(view, self.weights, reserve), {"card": card, "evaluations": 0,
-                                              "view": view}
+        return Position(view, self.weights, reserve), {"card": card, "evaluations": 0, "view": view}
 
     def _late(self, state) -> bool:
         """Has this decision used its evaluation budget? (A count, never the clock.)"""
@@ -281,18 +304,32 @@ class PlannerBot(ContinentalBot):
         gain += (1.0 - p) * pos.delta(lose)
         if depth > 1 and p > 0.2 and not self._late(state):
             undo = pos.apply(win)
-            follow = max((self.attack_gain(pos, state, x, n, depth - 1, 0.0)
-                          for x in (t,) if armies[x] > 1
-                          for n in pos.nb[x] if pos.owner[n] != me), default=0.0)
+            follow = max(
+                (
+                    self.attack_gain(pos, state, x, n, depth - 1, 0.0)
+                    for x in (t,)
+                    if armies[x] > 1
+                    for n in pos.nb[x]
+                    if pos.owner[n] != me
+                ),
+                default=0.0,
+            )
             pos.undo(undo)
             gain += p * self.weights.follow * max(0.0, follow)
         return gain
 
     def best_attack_from(self, pos, state, sources, card) -> float:
         me = pos.me
-        return max((self.attack_gain(pos, state, s, n, self.depth, card)
-                    for s in sources if pos.armies[s] > 1
-                    for n in pos.nb[s] if pos.owner[n] != me), default=0.0)
+        return max(
+            (
+                self.attack_gain(pos, state, s, n, self.depth, card)
+                for s in sources
+                if pos.armies[s] > 1
+                for n in pos.nb[s]
+                if pos.owner[n] != me
+            ),
+            default=0.0,
+        )
 
     # -------------------------------------------------------------- decisions
     def attack(self, view, decision):
@@ -327,8 +364,9 @@ class PlannerBot(ContinentalBot):
             changes = [(t, me, armies[t] + k) for t, k in defensive]
             gain = pos.delta(changes)
             undo = pos.apply(changes)
-            gain += max(0.0, self.best_attack_from(pos, state, [t for t, _ in defensive],
-                                                   state["card"]))
+            gain += max(
+                0.0, self.best_attack_from(pos, state, [t for t, _ in defensive], state["card"])
+            )
             pos.undo(undo)
             plans.append((gain, tuple(defensive)))
         gain, placements = max(plans, key=lambda p: (p[0], [-t for t, _ in p[1]]))
@@ -337,9 +375,14 @@ class PlannerBot(ContinentalBot):
     def occupy(self, view, decision):
         pos, state = self._start(view)
         s, t, me = decision.source, decision.target, view.seat
-        options = sorted({decision.minimum, decision.maximum,
-                          (decision.minimum + decision.maximum) // 2,
-                          pos.split(s, t, decision.maximum, decision.minimum)})
+        options = sorted(
+            {
+                decision.minimum,
+                decision.maximum,
+                (decision.minimum + decision.maximum) // 2,
+                pos.split(s, t, decision.maximum, decision.minimum),
+            }
+        )
         best, best_value = decision.minimum, None
         for m in options:
             changes = [(s, me, view.armies[s] - m), (t, me, view.armies[t] + m)]
@@ -365,7 +408,6 @@ class PlannerBot(ContinentalBot):
         if best is not None:
             return best
         return super().fortify(view, decision)
-
 
 
 if __name__ == "__main__":

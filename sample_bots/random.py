@@ -9,8 +9,22 @@ Its randomness comes from the game's seeded ``context.rng``, so a game replays i
 
 from __future__ import annotations
 
-from sdk import (Attack, Bot, Claim, Defend, Fortify, Occupy, Pass, Place, Trade, attack_options,
-                 fortify_options, own_territories, run, trade_options)
+from hegemon.sdk import (
+    Attack,
+    Bot,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    attack_options,
+    fortify_options,
+    own_territories,
+    run,
+    trade_options,
+)
 
 STOP = 0.3
 

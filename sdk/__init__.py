@@ -5,7 +5,7 @@ Subclass :class:`Bot`, override the decisions you care about — ``claim``, ``pl
 :class:`BotView` and the pending decision and returns an action) — or ``decide`` alone, and
 call :func:`run`::
 
-    from sdk import Bot, Pass, run
+    from hegemon.sdk import Bot, Pass, run
 
     class Lazy(Bot):
         name = "lazy"
@@ -14,7 +14,7 @@ call :func:`run`::
 
 Every decision has a safe legal default (first offered territory, all armies on one border
 territory, trade only when forced, stop attacking, most defence dice, occupy the minimum, skip
-fortify). :mod:`sdk.helpers` lists legal options and answers map questions and battle odds;
+fortify). :mod:`hegemon.sdk.helpers` lists legal options and answers map questions and battle odds;
 :func:`play_local` plays a game between Python bots in-process, without gRPC.
 
 Dependencies: the SDK uses the generated protocol code and the pure rules engine, never the
@@ -25,20 +25,48 @@ from importlib import import_module
 from typing import Any
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
-# (``sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
+# (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
 _SOURCES = {
-    "referee.actions": ("Action", "Attack", "Claim", "Defend", "Fortify", "Occupy", "Pass",
-                        "Place", "Trade"),
-    "referee.decisions": ("Decision", "Kind"),
-    "sdk.bot": ("Bot", "BotView", "GameContext", "UnknownGame", "make_view"),
-    "sdk.helpers": ("BattleOdds", "Bounds", "Holding", "attack_dice", "attack_odds",
-                    "attack_options", "battle_odds", "border_territories", "bounds",
-                    "conquest_probability", "continent_holdings", "defence_dice", "distances",
-                    "enemy_neighbours", "fortify_options", "interior_territories",
-                    "legal_actions", "neighbours", "own_territories", "owned_continents",
-                    "reinforcements", "threat", "trade_options"),
-    "sdk.local": ("LocalFault", "LocalGame", "play_local"),
-    "sdk.server": ("BotServicer", "serve"),
+    "hegemon.referee.actions": (
+        "Action",
+        "Attack",
+        "Claim",
+        "Defend",
+        "Fortify",
+        "Occupy",
+        "Pass",
+        "Place",
+        "Trade",
+    ),
+    "hegemon.referee.decisions": ("Decision", "Kind"),
+    "hegemon.sdk.bot": ("Bot", "BotView", "GameContext", "UnknownGame", "make_view"),
+    "hegemon.sdk.helpers": (
+        "BattleOdds",
+        "Bounds",
+        "Holding",
+        "attack_dice",
+        "attack_odds",
+        "attack_options",
+        "battle_odds",
+        "border_territories",
+        "bounds",
+        "conquest_probability",
+        "continent_holdings",
+        "defence_dice",
+        "distances",
+        "enemy_neighbours",
+        "fortify_options",
+        "interior_territories",
+        "legal_actions",
+        "neighbours",
+        "own_territories",
+        "owned_continents",
+        "reinforcements",
+        "threat",
+        "trade_options",
+    ),
+    "hegemon.sdk.local": ("LocalFault", "LocalGame", "play_local"),
+    "hegemon.sdk.server": ("BotServicer", "serve"),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 
@@ -53,18 +81,56 @@ def __getattr__(name: str) -> Any:
 
 
 def run(bot: Any, argv=None) -> None:
-    """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`sdk.server.run`)."""
+    """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`hegemon.sdk.server.run`)."""
     from .server import run as _run
+
     _run(bot, argv)
 
 
 __all__ = [
-    "Action", "Attack", "BattleOdds", "Bot", "BotServicer", "BotView", "Bounds", "Claim",
-    "Decision", "Defend", "Fortify", "GameContext", "Holding", "Kind", "LocalFault",
-    "LocalGame", "Occupy", "Pass", "Place", "Trade", "UnknownGame", "attack_dice",
-    "attack_odds", "attack_options", "battle_odds", "border_territories", "bounds",
-    "conquest_probability", "continent_holdings", "defence_dice", "distances",
-    "enemy_neighbours", "fortify_options", "interior_territories", "legal_actions", "make_view",
-    "neighbours", "own_territories", "owned_continents", "play_local", "reinforcements", "run",
-    "serve", "threat", "trade_options",
+    "Action",
+    "Attack",
+    "BattleOdds",
+    "Bot",
+    "BotServicer",
+    "BotView",
+    "Bounds",
+    "Claim",
+    "Decision",
+    "Defend",
+    "Fortify",
+    "GameContext",
+    "Holding",
+    "Kind",
+    "LocalFault",
+    "LocalGame",
+    "Occupy",
+    "Pass",
+    "Place",
+    "Trade",
+    "UnknownGame",
+    "attack_dice",
+    "attack_odds",
+    "attack_options",
+    "battle_odds",
+    "border_territories",
+    "bounds",
+    "conquest_probability",
+    "continent_holdings",
+    "defence_dice",
+    "distances",
+    "enemy_neighbours",
+    "fortify_options",
+    "interior_territories",
+    "legal_actions",
+    "make_view",
+    "neighbours",
+    "own_territories",
+    "owned_continents",
+    "play_local",
+    "reinforcements",
+    "run",
+    "serve",
+    "threat",
+    "trade_options",
 ]

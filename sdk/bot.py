@@ -3,25 +3,36 @@
 A bot author subclasses :class:`Bot` and overrides the decisions it cares about (``claim``,
 ``place``, ``trade``, ``attack``, ``defend``, ``occupy``, ``fortify``) — or ``decide`` alone —
 then calls ``MyBot().run()``. Each method gets the seat's :class:`BotView` (the engine's
-:class:`referee.view.View` plus the game's :class:`GameContext`, the events since the last
-decision and the last error) and the pending :class:`referee.decisions.Decision`, and returns
-a :mod:`referee.actions` action.
+:class:`hegemon.referee.view.View` plus the game's :class:`GameContext`, the events since the last
+decision and the last error) and the pending :class:`hegemon.referee.decisions.Decision`, and returns
+a :mod:`hegemon.referee.actions` action.
 """
 
 from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
-from referee import legal
-from referee.actions import Action, Attack, Claim, Defend, Fortify, Occupy, Pass, Place, Trade
-from referee.board import Board
-from referee.decisions import Decision
-from referee.events import Conquered, Event, TurnStarted
-from referee.rules import RuleSet
-from referee.view import View
+from hegemon.referee import legal
+from hegemon.referee.actions import (
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+)
+from hegemon.referee.board import Board
+from hegemon.referee.decisions import Decision
+from hegemon.referee.events import Conquered, Event, TurnStarted
+from hegemon.referee.rules import RuleSet
+from hegemon.referee.view import View
 
 ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass)
 
@@ -47,7 +58,7 @@ class GameContext:
     decisions: int = 0
     #: Kept up to date from the events the seat receives (see :meth:`observe`).
     turn_player: int = -1
-    conquered_this_turn: bool = False    # this seat took a territory in its current turn
+    conquered_this_turn: bool = False  # this seat took a territory in its current turn
 
     def __post_init__(self) -> None:
         if self.rng is None:
@@ -70,16 +81,16 @@ class GameContext:
 
 @dataclass(frozen=True, slots=True)
 class BotView(View):
-    """The seat's view (every field of :class:`referee.view.View`, so every engine helper
+    """The seat's view (every field of :class:`hegemon.referee.view.View`, so every engine helper
     takes it) plus what the request said around it."""
 
     game_id: str = ""
     context: GameContext | None = None
-    events: tuple[Event, ...] = ()       # everything since this seat's previous decision
-    error: str = ""                      # why the previous answer was refused ("" if it was not)
+    events: tuple[Event, ...] = ()  # everything since this seat's previous decision
+    error: str = ""  # why the previous answer was refused ("" if it was not)
     strikes: int = 0
     time_bank_ms: int = 0
-    deadline_ms: int = 0                 # time allowed for this answer
+    deadline_ms: int = 0  # time allowed for this answer
 
     @property
     def decision(self) -> Decision | None:
@@ -89,15 +100,28 @@ class BotView(View):
 _VIEW_FIELDS = tuple(f.name for f in fields(View))
 
 
-def make_view(view: View, context: GameContext, events: Sequence[Event] = (), error: str = "",
-              strikes: int = 0, time_bank_ms: int = 0, deadline_ms: int = 0) -> BotView:
+def make_view(
+    view: View,
+    context: GameContext,
+    events: Sequence[Event] = (),
+    error: str = "",
+    strikes: int = 0,
+    time_bank_ms: int = 0,
+    deadline_ms: int = 0,
+) -> BotView:
     """A :class:`BotView` from an engine view and the request's extras (the context
     :meth:`~GameContext.observe` is given the events)."""
     context.observe(events)
-    return BotView(*[getattr(view, name) for name in _VIEW_FIELDS], game_id=context.game_id,
-                   context=context, events=tuple(events), error=error, strikes=strikes,
-                   time_bank_ms=time_bank_ms,
-                   deadline_ms=deadline_ms or context.decision_ms)
+    return BotView(
+        *[getattr(view, name) for name in _VIEW_FIELDS],
+        game_id=context.game_id,
+        context=context,
+        events=tuple(events),
+        error=error,
+        strikes=strikes,
+        time_bank_ms=time_bank_ms,
+        deadline_ms=deadline_ms or context.decision_ms,
+    )
 
 
 class UnsupportedDecision(LookupError):
@@ -122,8 +146,7 @@ class Bot:
         """Answer ``decision``: by default, the method named after its kind."""
         method = getattr(self, decision.kind.value, None)
         if method is None:
-            raise UnsupportedDecision(
-                f"this bot cannot answer a {decision.kind.value} decision")
+            raise UnsupportedDecision(f"this bot cannot answer a {decision.kind.value} decision")
         return method(view, decision)
 
     def claim(self, view: BotView, decision: Decision) -> Action:
@@ -134,7 +157,8 @@ class Bot:
         """Default: every army on one border territory (the strongest; the lowest index on a
         tie)."""
         front = legal.border_territories(view, decision.player) or legal.own_territories(
-            view, decision.player)
+            view, decision.player
+        )
         best = max(front, key=lambda t: (view.armies[t], -t))
         return Place(((best, decision.armies),))
 
@@ -180,7 +204,7 @@ class Bot:
         """Every game in progress."""
         return self._games().all()
 
-    def _games(self) -> "_Registry":
+    def _games(self) -> _Registry:
         registry = self.__dict__.get("_hegemon_games")
         if registry is None:
             registry = self.__dict__.setdefault("_hegemon_games", _Registry())
@@ -188,7 +212,7 @@ class Bot:
 
     # -------------------------------------------------------------- driving (server, local play)
     def start_game(self, context: GameContext) -> GameContext:
-        """Register a new game (called by the server and by :func:`sdk.local.play_local`)."""
+        """Register a new game (called by the server and by :func:`hegemon.sdk.local.play_local`)."""
         self._games().add(context)
         self.on_start(context)
         return context
@@ -207,14 +231,17 @@ class Bot:
             view.context.decisions += 1
         action = self.decide(view, decision)
         if not isinstance(action, ACTION_TYPES):
-            raise TypeError(f"{type(self).__name__}.{decision.kind.value}() returned "
-                            f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                            "Occupy, Fortify or Pass)")
+            raise TypeError(
+                f"{type(self).__name__}.{decision.kind.value}() returned "
+                f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
+                "Occupy, Fortify or Pass)"
+            )
         return action
 
     def run(self, argv: Sequence[str] | None = None) -> None:
-        """Serve this bot over gRPC until SIGTERM/SIGINT (see :func:`sdk.server.run`)."""
+        """Serve this bot over gRPC until SIGTERM/SIGINT (see :func:`hegemon.sdk.server.run`)."""
         from .server import run
+
         run(self, argv)
 
 
@@ -234,13 +261,17 @@ class _Registry:
             if seat is not None:
                 context = self._games.get((game_id, seat))
                 if context is None:
-                    raise UnknownGame(f"no game {game_id!r} for seat {seat} (no StartGame, or "
-                                      "it has ended)")
+                    raise UnknownGame(
+                        f"no game {game_id!r} for seat {seat} (no StartGame, or it has ended)"
+                    )
                 return context
             found = [c for (g, _), c in self._games.items() if g == game_id]
         if len(found) != 1:
-            raise UnknownGame(f"no game {game_id!r} (no StartGame, or it has ended)" if not found
-                              else f"game {game_id!r}: this bot plays several seats; name one")
+            raise UnknownGame(
+                f"no game {game_id!r} (no StartGame, or it has ended)"
+                if not found
+                else f"game {game_id!r}: this bot plays several seats; name one"
+            )
         return found[0]
 
     def pop(self, game_id: str) -> list[GameContext]:

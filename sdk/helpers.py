@@ -1,11 +1,11 @@
 """Map queries and legal options for a bot, built on the pure rules engine.
 
-Every function takes the bot's view (a :class:`referee.view.View`, e.g. the
+Every function takes the bot's view (a :class:`hegemon.referee.view.View`, e.g. the
 :class:`sdk.BotView` a bot method receives) and, where it matters, a seat (default: the view's
 own seat). Territories, continents and seats are the engine's indices. Lists come in ascending
 territory order, so bots that iterate them stay deterministic.
 
-The battle odds of :mod:`sdk.odds` are re-exported here (:func:`conquest_probability`,
+The battle odds of :mod:`hegemon.sdk.odds` are re-exported here (:func:`conquest_probability`,
 :func:`battle_odds`), with :func:`attack_odds` reading the rule set's defence-dice option.
 """
 
@@ -14,18 +14,36 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, NamedTuple
 
-from referee import legal
-from referee.actions import Action, Attack, Claim, Fortify, Pass, Trade
-from referee.decisions import Decision, Kind
+from hegemon.referee import legal
+from hegemon.referee.actions import Action, Attack, Claim, Fortify, Pass, Trade
+from hegemon.referee.decisions import Decision, Kind
 
 from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, defence_dice
 
 __all__ = [
-    "BattleOdds", "Bounds", "Holding", "attack_dice", "attack_odds", "attack_options",
-    "battle_odds", "border_territories", "bounds", "conquest_probability", "continent_holdings",
-    "defence_dice", "distances", "enemy_neighbours", "fortify_options", "interior_territories",
-    "legal_actions", "neighbours", "own_territories", "owned_continents", "reinforcements",
-    "threat", "trade_options",
+    "BattleOdds",
+    "Bounds",
+    "Holding",
+    "attack_dice",
+    "attack_odds",
+    "attack_options",
+    "battle_odds",
+    "border_territories",
+    "bounds",
+    "conquest_probability",
+    "continent_holdings",
+    "defence_dice",
+    "distances",
+    "enemy_neighbours",
+    "fortify_options",
+    "interior_territories",
+    "legal_actions",
+    "neighbours",
+    "own_territories",
+    "owned_continents",
+    "reinforcements",
+    "threat",
+    "trade_options",
 ]
 
 
@@ -33,10 +51,10 @@ class Holding(NamedTuple):
     """How much of one continent a seat holds."""
 
     continent: int
-    held: int      # territories of it the seat holds
-    size: int      # territories it has
-    bonus: int     # armies a turn for holding all of it
-    owned: bool    # held == size
+    held: int  # territories of it the seat holds
+    size: int  # territories it has
+    bonus: int  # armies a turn for holding all of it
+    owned: bool  # held == size
 
 
 class Bounds(NamedTuple):
@@ -83,8 +101,7 @@ def interior_territories(view: Any, seat: int | None = None) -> list[int]:
     """``seat``'s territories whose every neighbour is its own."""
     seat = _seat(view, seat)
     owner, nbrs = view.owner, view.board.neighbours
-    return [t for t, p in enumerate(owner)
-            if p == seat and all(owner[n] == seat for n in nbrs[t])]
+    return [t for t, p in enumerate(owner) if p == seat and all(owner[n] == seat for n in nbrs[t])]
 
 
 def threat(view: Any, territory: int, seat: int | None = None) -> int:
@@ -92,8 +109,11 @@ def threat(view: Any, territory: int, seat: int | None = None) -> int:
     neighbours of their armies minus the one that must stay behind."""
     seat = _seat(view, seat)
     owner, armies = view.owner, view.armies
-    return sum(armies[n] - 1 for n in view.board.neighbours[territory]
-               if owner[n] != seat and owner[n] >= 0)
+    return sum(
+        armies[n] - 1
+        for n in view.board.neighbours[territory]
+        if owner[n] != seat and owner[n] >= 0
+    )
 
 
 def distances(view: Any, sources: Any, through: Any = None) -> list[int]:
@@ -132,8 +152,7 @@ def owned_continents(view: Any, seat: int | None = None) -> list[int]:
     """The continents ``seat`` holds whole."""
     seat = _seat(view, seat)
     owner = view.owner
-    return [c.index for c in view.board.continents
-            if all(owner[t] == seat for t in c.territories)]
+    return [c.index for c in view.board.continents if all(owner[t] == seat for t in c.territories)]
 
 
 def reinforcements(view: Any, seat: int | None = None) -> int:
@@ -150,8 +169,9 @@ def attack_odds(view: Any, source: int, target: int, extra: int = 0) -> BattleOd
     """:class:`BattleOdds` of attacking ``target`` from ``source`` to the finish, with
     ``extra`` armies added to ``source`` first (e.g. ones you are about to place), under the
     view's rule set (``defender_two_dice_from``)."""
-    return battle_odds(view.armies[source] + extra, view.armies[target],
-                       view.rules.defender_two_dice_from)
+    return battle_odds(
+        view.armies[source] + extra, view.armies[target], view.rules.defender_two_dice_from
+    )
 
 
 # ------------------------------------------------------------------ legal options

@@ -4,7 +4,7 @@ An attack here means: the attacker keeps rolling from one territory with the mos
 (``min(3, armies - 1)``) and the defender with the most it may (two dice once it has
 ``two_dice_from`` armies, else one), until the territory falls or the attacker is down to one
 army. Each roll's outcome probabilities are the exact counts of
-:func:`referee.dice.outcome_counts`, so the results are exact up to float rounding (or exact
+:func:`hegemon.referee.dice.outcome_counts`, so the results are exact up to float rounding (or exact
 :class:`fractions.Fraction` values with ``exact=True``).
 
 >>> round(conquest_probability(2, 1), 4)       # one die against one: 15/36
@@ -21,18 +21,24 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
-from referee.dice import outcome_counts
+from hegemon.referee.dice import outcome_counts
 
-__all__ = ["BattleOdds", "attack_dice", "battle_odds", "conquest_probability", "defence_dice",
-           "roll_outcomes"]
+__all__ = [
+    "BattleOdds",
+    "attack_dice",
+    "battle_odds",
+    "conquest_probability",
+    "defence_dice",
+    "roll_outcomes",
+]
 
 
 class BattleOdds(NamedTuple):
     """The end of an attack fought to the finish (see the module docstring)."""
 
-    conquer: float     # probability the territory falls
-    attackers: float   # expected armies left on the attacking territory when it ends
-    defenders: float   # expected armies left on the defending territory (0 once conquered)
+    conquer: float  # probability the territory falls
+    attackers: float  # expected armies left on the attacking territory when it ends
+    defenders: float  # expected armies left on the defending territory (0 once conquered)
 
 
 def attack_dice(armies: int) -> int:
@@ -46,14 +52,16 @@ def defence_dice(armies: int, two_dice_from: int = 2) -> int:
 
 
 @cache
-def roll_outcomes(attack: int, defend: int,
-                  exact: bool = False) -> tuple[tuple[int, int, Any], ...]:
+def roll_outcomes(
+    attack: int, defend: int, exact: bool = False
+) -> tuple[tuple[int, int, Any], ...]:
     """One roll of ``attack`` dice against ``defend`` dice: every (attacker losses, defender
     losses, probability)."""
     counts = outcome_counts(attack, defend)
     total = 6 ** (attack + defend)
-    return tuple((a, d, Fraction(n, total) if exact else n / total)
-                 for (a, d), n in sorted(counts.items()))
+    return tuple(
+        (a, d, Fraction(n, total) if exact else n / total) for (a, d), n in sorted(counts.items())
+    )
 
 
 class _Table:
@@ -61,7 +69,7 @@ class _Table:
     (rebuilt at about twice the size) on demand. ``data`` is replaced in one assignment, so
     readers on other threads always see a consistent table."""
 
-    __slots__ = ("two", "exact", "data", "lock")
+    __slots__ = ("data", "exact", "lock", "two")
 
     def __init__(self, two: int, exact: bool):
         self.two, self.exact = two, exact
@@ -128,8 +136,9 @@ def _table(a: int, d: int, two: int, exact: bool) -> tuple[int, int, list, list,
     return table.ensure(a, d)
 
 
-def conquest_probability(attackers: int, defenders: int, two_dice_from: int = 2, *,
-                         exact: bool = False) -> Any:
+def conquest_probability(
+    attackers: int, defenders: int, two_dice_from: int = 2, *, exact: bool = False
+) -> Any:
     """The probability that an attack from a territory holding ``attackers`` armies (one of
     which must stay behind: 2 armies attack with one die) conquers a territory holding
     ``defenders`` armies, both sides always rolling the most dice. ``two_dice_from`` is the

@@ -1,9 +1,9 @@
 """The bot's gRPC server: the ``hegemon.v1.Bot`` service plus the standard health service.
 
-:func:`run` is what ``sdk.run(MyBot())`` calls: it reads the address (``--address ADDR``, else
+:func:`run` is what ``hegemon.sdk.run(MyBot())`` calls: it reads the address (``--address ADDR``, else
 the environment variable ``HEGEMON_BOT_ADDRESS``, else ``localhost:50051``), serves until
 SIGTERM or SIGINT, then stops cleanly. :class:`BotServicer` turns each call into engine objects
-with :mod:`sdk.protocol.codec` and back; a bot's exception inside a call becomes a gRPC error
+with :mod:`hegemon.sdk.protocol.codec` and back; a bot's exception inside a call becomes a gRPC error
 for that call (the referee counts a strike) and never stops the server.
 """
 
@@ -17,8 +17,9 @@ import stat
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 from concurrent import futures
-from typing import Any, Sequence
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -55,9 +56,13 @@ class BotServicer(bot_pb2_grpc.BotServicer):
     # -------------------------------------------------------------- the four calls
     def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:
         bot = self.bot
-        return pb.HelloReply(name=str(bot.name), version=str(bot.version),
-                             protocol_version=codec.PROTOCOL_VERSION,
-                             rule_sets=list(bot.rule_sets), author=str(bot.author))
+        return pb.HelloReply(
+            name=str(bot.name),
+            version=str(bot.version),
+            protocol_version=codec.PROTOCOL_VERSION,
+            rule_sets=list(bot.rule_sets),
+            author=str(bot.author),
+        )
 
     def StartGame(self, request: pb.StartGameRequest, context: Any) -> pb.StartGameReply:
         return self._call(context, "StartGame", self._start_game, request)
@@ -77,13 +82,20 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         allowed = tuple(self.bot.rule_sets)
         if allowed and rules.preset not in allowed:
-            raise CallError(grpc.StatusCode.FAILED_PRECONDITION,
-                            f"{self.bot.name} plays {', '.join(allowed)}, not {rules.preset}")
+            raise CallError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"{self.bot.name} plays {', '.join(allowed)}, not {rules.preset}",
+            )
         tc = request.time_control
         context = GameContext(
-            game_id=request.game_id, seat=request.seat, seat_names=tuple(request.seat_names),
-            rules=rules, board=board, decision_ms=tc.decision_ms or 2000,
-            time_bank_ms=tc.time_bank_ms)
+            game_id=request.game_id,
+            seat=request.seat,
+            seat_names=tuple(request.seat_names),
+            rules=rules,
+            board=board,
+            decision_ms=tc.decision_ms or 2000,
+            time_bank_ms=tc.time_bank_ms,
+        )
         self.bot.start_game(context)
         return pb.StartGameReply()
 
@@ -106,10 +118,16 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             except codec.ProtocolError:
                 pass  # an event of a later edition: nothing this engine's bot can use
         if request.error:
-            log.warning("game %s: the previous answer was not applied: %s", game_id,
-                        request.error)
-        bot_view = make_view(view, context, events, request.error, request.strikes,
-                             request.time_bank_ms, request.deadline_ms)
+            log.warning("game %s: the previous answer was not applied: %s", game_id, request.error)
+        bot_view = make_view(
+            view,
+            context,
+            events,
+            request.error,
+            request.strikes,
+            request.time_bank_ms,
+            request.deadline_ms,
+        )
         action = self.bot.answer(bot_view)
         return codec.decide_reply(game_id, action)
 
@@ -151,7 +169,7 @@ def _unlink_stale_socket(address: str) -> str | None:
     """For ``unix:PATH`` addresses: remove a socket file left by an earlier run; the path."""
     if not address.startswith("unix:") or address.startswith("unix-abstract:"):
         return None
-    path = address[len("unix:"):]
+    path = address[len("unix:") :]
     if path.startswith("//"):
         path = path[2:]
     try:
@@ -165,8 +183,9 @@ def _unlink_stale_socket(address: str) -> str | None:
 class Serving:
     """A started server: ``stop()`` it when done."""
 
-    def __init__(self, server: grpc.Server, health_servicer: health.HealthServicer,
-                 socket_path: str | None):
+    def __init__(
+        self, server: grpc.Server, health_servicer: health.HealthServicer, socket_path: str | None
+    ):
         self.server = server
         self.health = health_servicer
         self.socket_path = socket_path
@@ -185,10 +204,10 @@ def serve(bot: Bot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Ser
     """Start serving ``bot`` (and the health service, SERVING) on ``address``; returns at once.
 
     Raises :class:`OSError` if the address cannot be bound."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers,
-                                                    thread_name_prefix="hegemon-bot"),
-                         options=[("grpc.max_receive_message_length", 16 << 20),
-                                  ("grpc.so_reuseport", 0)])
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="hegemon-bot"),
+        options=[("grpc.max_receive_message_length", 16 << 20), ("grpc.so_reuseport", 0)],
+    )
     bot_pb2_grpc.add_BotServicer_to_server(BotServicer(bot), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -208,9 +227,12 @@ def serve(bot: Bot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Ser
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The SDK's command line (unknown arguments are left to the bot)."""
     parser = argparse.ArgumentParser(description="a hegemon bot (gRPC server)")
-    parser.add_argument("--address", default=os.environ.get(ADDRESS_ENV) or DEFAULT_ADDRESS,
-                        help=f"where to listen: unix:/path/bot.sock or host:port (default: "
-                             f"${ADDRESS_ENV}, else {DEFAULT_ADDRESS})")
+    parser.add_argument(
+        "--address",
+        default=os.environ.get(ADDRESS_ENV) or DEFAULT_ADDRESS,
+        help=f"where to listen: unix:/path/bot.sock or host:port (default: "
+        f"${ADDRESS_ENV}, else {DEFAULT_ADDRESS})",
+    )
     parser.add_argument("--max-workers", type=int, default=4, help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)
     return args
@@ -221,8 +243,9 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     status 1 and one line on stderr if the address cannot be bound. ``argv`` defaults to the
     command line; arguments other than ``--address`` are left for the bot to read."""
     if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                            format=f"{bot.name}: %(levelname)s %(message)s")
+        logging.basicConfig(
+            level=logging.INFO, stream=sys.stderr, format=f"{bot.name}: %(levelname)s %(message)s"
+        )
     args = parse_args(sys.argv[1:] if argv is None else argv)
     stop = threading.Event()
 

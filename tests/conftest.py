@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from referee import Attack, Defend, Game, Pass, Place, Trade, legal, make_rules
-from referee.decisions import Kind
-from referee.events import TurnStarted
-from referee.policies import random_action
+from hegemon.referee import Attack, Defend, Game, Pass, Place, Trade, legal, make_rules
+from hegemon.referee.decisions import Kind
+from hegemon.referee.events import TurnStarted
+from hegemon.referee.policies import random_action
 
 PRESET_NAMES = ("classic", "classic-2004", "classic-2000")
 
@@ -75,8 +75,11 @@ def give_cards(game: Game, seat: int, cards) -> None:
 
 def cards_with(board, insignia: str, count: int, exclude=()) -> list[int]:
     """``count`` card ids showing ``insignia`` (``wild`` for wild cards)."""
-    found = [c for c in range(board.card_count)
-             if board.card_insignia[c] == insignia and c not in exclude]
+    found = [
+        c
+        for c in range(board.card_count)
+        if board.card_insignia[c] == insignia and c not in exclude
+    ]
     assert len(found) >= count
     return found[:count]
 
@@ -114,8 +117,11 @@ def pass_turn(game: Game) -> list:
         elif d.player == seat and d.kind is Kind.TRADE and d.forced:
             step = game.apply(game.default_action())
         else:
-            step = game.apply(Pass() if d.kind in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY)
-                              else game.default_action())
+            step = game.apply(
+                Pass()
+                if d.kind in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY)
+                else game.default_action()
+            )
         events.extend(step)
         if any(type(e) is TurnStarted for e in step):
             break
@@ -129,9 +135,21 @@ def next_seat(game: Game) -> int:
 def snapshot(game: Game):
     """Everything an illegal action must leave untouched."""
     return (
-        list(game.owner), list(game.armies), list(game.territory_count),
+        list(game.owner),
+        list(game.armies),
+        list(game.territory_count),
         [(list(p.cards), p.reserve, p.eliminated, p.forfeited, p.neutral) for p in game.players],
-        list(game.deck), list(game.discard), game.pending, game.trade_count, game.round,
-        game.current, game.places, game.reserve, len(game.history), game.rng.getstate(),
-        game.bonus_this_turn, game.conquered_this_turn, game._phase,
+        list(game.deck),
+        list(game.discard),
+        game.pending,
+        game.trade_count,
+        game.round,
+        game.current,
+        game.places,
+        game.reserve,
+        len(game.history),
+        game.rng.getstate(),
+        game.bonus_this_turn,
+        game.conquered_this_turn,
+        game._phase,
     )

@@ -38,15 +38,15 @@ SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
 # (yet): the tests run what a user runs.
 CLI = """
 import sys
-from leaderboard.cli import app
+from hegemon.leaderboard.cli import app
 groups = {g.name for g in app.registered_groups}
 commands = {c.name for c in app.registered_commands}
 if "bot" not in groups:
-    from leaderboard import cli_bots; cli_bots.register(app)
+    from hegemon.leaderboard import cli_bots; cli_bots.register(app)
 if "season" not in groups:
-    from leaderboard import cli_seasons; cli_seasons.register(app)
+    from hegemon.leaderboard import cli_seasons; cli_seasons.register(app)
 if "leaderboard" not in commands:
-    from leaderboard import cli_league; cli_league.register(app)
+    from hegemon.leaderboard import cli_league; cli_league.register(app)
 sys.argv[0] = "hegemon"
 app()
 """
@@ -78,20 +78,33 @@ def hegemon_argv(*args: str) -> list[str]:
     return [sys.executable, "-c", CLI, *args]
 
 
-def hegemon(*args: str, home: Path | None = None, timeout: float = 300,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def hegemon(
+    *args: str, home: Path | None = None, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``hegemon ARGS`` in a subprocess and wait for it."""
-    return subprocess.run(hegemon_argv(*args), cwd=ROOT, env=env or env_for(home),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        hegemon_argv(*args),
+        cwd=ROOT,
+        env=env or env_for(home),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
-def start_hegemon(*args: str, home: Path | None = None,
-                  env: dict[str, str] | None = None, log: Path | None = None) -> subprocess.Popen:
+def start_hegemon(
+    *args: str, home: Path | None = None, env: dict[str, str] | None = None, log: Path | None = None
+) -> subprocess.Popen:
     """Start ``hegemon ARGS`` in the background (output to ``log``, else discarded)."""
     out = open(log, "w") if log is not None else subprocess.DEVNULL
     try:
-        return subprocess.Popen(hegemon_argv(*args), cwd=ROOT, env=env or env_for(home),
-                                stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            hegemon_argv(*args),
+            cwd=ROOT,
+            env=env or env_for(home),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     finally:
         if log is not None:
             out.close()  # type: ignore[union-attr]
@@ -158,7 +171,7 @@ def wait_gone(pids: Sequence[int], timeout: float = 10) -> list[int]:
 # ---------------------------------------------------------------------------------- league data
 def register_samples(store, names: Sequence[str] = SAMPLE_BOTS) -> list:
     """Register the sample bots (without the check game: they are ours) in the current home."""
-    from leaderboard.registry import add_bot
+    from hegemon.leaderboard.registry import add_bot
 
     return [add_bot(store, name, name, check=False).bot for name in names]
 
@@ -182,17 +195,26 @@ class SeasonSpec:
 
 def create_season(store, spec: SeasonSpec, bots: Sequence) -> object:
     """Create ``spec`` (rules with its turn limit, the schedule of ``bots``) in ``store``."""
-    from leaderboard.schedule import make_schedule
-    from leaderboard.store import Season
-    from referee.rules import make_rules
+    from hegemon.leaderboard.schedule import make_schedule
+    from hegemon.leaderboard.store import Season
+    from hegemon.referee.rules import make_rules
 
     rules = make_rules(spec.preset, {"turn_limit": spec.turn_limit})
     ids = [b.id for b in bots]
     schedule = make_schedule(ids, spec.players, spec.games, spec.seed)
-    season = Season(name=spec.name, preset=rules.preset, options=rules.options(),
-                    players=spec.players, games=len(schedule), startup_time=spec.startup_time,
-                    decision_time=spec.decision_time, time_bank=spec.time_bank, max_strikes=5,
-                    seed=spec.seed, keep_memory=spec.keep_memory)
+    season = Season(
+        name=spec.name,
+        preset=rules.preset,
+        options=rules.options(),
+        players=spec.players,
+        games=len(schedule),
+        startup_time=spec.startup_time,
+        decision_time=spec.decision_time,
+        time_bank=spec.time_bank,
+        max_strikes=5,
+        seed=spec.seed,
+        keep_memory=spec.keep_memory,
+    )
     return store.create_season(season, ids, schedule)
 
 
@@ -200,13 +222,16 @@ def games_per_match(store, season_id: int) -> dict[int, int]:
     """Match number → stored game rows (every scheduled match listed, 0 if none)."""
     from sqlmodel import func, select
 
-    from leaderboard.store import Game, Match
+    from hegemon.leaderboard.store import Game, Match
 
     with store.session() as s:
         numbers = s.exec(select(Match.number).where(Match.season_id == season_id)).all()
-        rows = s.exec(select(Match.number, func.count(Game.id))
-                      .join(Game, Game.match_id == Match.id)
-                      .where(Match.season_id == season_id).group_by(Match.number)).all()
+        rows = s.exec(
+            select(Match.number, func.count(Game.id))
+            .join(Game, Game.match_id == Match.id)
+            .where(Match.season_id == season_id)
+            .group_by(Match.number)
+        ).all()
     counts = {int(n): 0 for n in numbers}
     counts.update({int(n): int(c) for n, c in rows})
     return counts
@@ -221,8 +246,10 @@ def free_port() -> int:
 # ---------------------------------------------------------------------------------- PostgreSQL
 def _pg_bindir() -> Path | None:
     for pattern in ("/usr/lib/postgresql/*/bin",):
-        found = sorted(glob.glob(pattern), key=lambda p: int(p.split("/")[-2])
-                       if p.split("/")[-2].isdigit() else 0)
+        found = sorted(
+            glob.glob(pattern),
+            key=lambda p: int(p.split("/")[-2]) if p.split("/")[-2].isdigit() else 0,
+        )
         for folder in reversed(found):
             if os.access(os.path.join(folder, "initdb"), os.X_OK):
                 return Path(folder)
@@ -244,7 +271,7 @@ def _as_postgres(argv: list[str]) -> list[str]:
 class PgServer:
     """A PostgreSQL server to test against: ``url(database)`` makes a connection URL."""
 
-    base_url: str        # postgresql://USER@HOST:PORT/DB
+    base_url: str  # postgresql://USER@HOST:PORT/DB
     own_cluster: bool
 
     def url(self, database: str) -> str:
@@ -257,8 +284,9 @@ class PgServer:
 
         name = f"hegemon_test_{secrets.token_hex(4)}"
         try:
-            with psycopg.connect(_psycopg(self.base_url), autocommit=True,
-                                 connect_timeout=10) as conn:
+            with psycopg.connect(
+                _psycopg(self.base_url), autocommit=True, connect_timeout=10
+            ) as conn:
                 conn.execute(f'CREATE DATABASE "{name}"')
         except psycopg.errors.InsufficientPrivilege:
             return self.base_url
@@ -287,17 +315,22 @@ def pg_server() -> Iterator[PgServer]:
         return
     bindir = _pg_bindir()
     if bindir is None:
-        pytest.fail(f"PostgreSQL tests need a server: install Debian's 'postgresql' package "
-                    f"(initdb, pg_ctl) or set {PG_ENV}=postgresql://USER@HOST:PORT/DB",
-                    pytrace=False)
+        pytest.fail(
+            f"PostgreSQL tests need a server: install Debian's 'postgresql' package "
+            f"(initdb, pg_ctl) or set {PG_ENV}=postgresql://USER@HOST:PORT/DB",
+            pytrace=False,
+        )
     if os.geteuid() == 0:
         import pwd
 
         try:
             pw = pwd.getpwnam("postgres")
         except KeyError:
-            pytest.fail("running as root, PostgreSQL needs the 'postgres' user (installed with "
-                        f"the postgresql package) or set {PG_ENV}", pytrace=False)
+            pytest.fail(
+                "running as root, PostgreSQL needs the 'postgres' user (installed with "
+                f"the postgresql package) or set {PG_ENV}",
+                pytrace=False,
+            )
         uid, gid = pw.pw_uid, pw.pw_gid
     else:
         uid, gid = os.getuid(), os.getgid()
@@ -309,34 +342,73 @@ def pg_server() -> Iterator[PgServer]:
     log = folder / "server.log"
     started = False
     try:
-        init = subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", str(data), "-A",
-                                            "trust", "-U", "postgres", "-E", "UTF8",
-                                            "--no-sync"]),
-                              capture_output=True, text=True, timeout=120)
+        init = subprocess.run(
+            _as_postgres(
+                [
+                    str(bindir / "initdb"),
+                    "-D",
+                    str(data),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                    "-E",
+                    "UTF8",
+                    "--no-sync",
+                ]
+            ),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if init.returncode != 0:
-            pytest.fail(f"initdb failed: {init.stderr.strip() or init.stdout.strip()}",
-                        pytrace=False)
-        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100")
-        start = subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-o",
-                                             options, "-l", str(log), "-w", "-t", "60",
-                                             "start"]),
-                               capture_output=True, text=True, timeout=120)
+            pytest.fail(
+                f"initdb failed: {init.stderr.strip() or init.stdout.strip()}", pytrace=False
+            )
+        options = (
+            f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
+        )
+        start = subprocess.run(
+            _as_postgres(
+                [
+                    str(bindir / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-o",
+                    options,
+                    "-l",
+                    str(log),
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                ]
+            ),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if start.returncode != 0:
             tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
             pytest.fail(f"pg_ctl start failed: {start.stderr.strip()} {tail}", pytrace=False)
         started = True
         import psycopg
 
-        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{port}/postgres",
-                             autocommit=True, connect_timeout=10) as conn:
+        with psycopg.connect(
+            f"postgresql://postgres@127.0.0.1:{port}/postgres", autocommit=True, connect_timeout=10
+        ) as conn:
             conn.execute("CREATE DATABASE hegemon")
         yield PgServer(f"postgresql://postgres@127.0.0.1:{port}/hegemon", own_cluster=True)
     finally:
         if started:
-            subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-m",
-                                         "immediate", "-w", "stop"]),
-                           capture_output=True, timeout=60)
+            subprocess.run(
+                _as_postgres(
+                    [str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
+                ),
+                capture_output=True,
+                timeout=60,
+            )
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -8,14 +8,20 @@ from collections import Counter
 
 import pytest
 
-from referee import MapError, builtin_map, load_map, parse_map
-from referee.board import MAPS_DIR
+from hegemon.referee import MapError, builtin_map, load_map, parse_map
+from hegemon.referee.board import MAPS_DIR
 
 CLASSIC = MAPS_DIR / "classic.json"
 
 # MAPDATA.md §1.1
-CONTINENTS = {"North America": (9, 5), "South America": (4, 2), "Europe": (7, 5),
-              "Africa": (6, 3), "Asia": (12, 7), "Australia": (4, 2)}
+CONTINENTS = {
+    "North America": (9, 5),
+    "South America": (4, 2),
+    "Europe": (7, 5),
+    "Africa": (6, 3),
+    "Asia": (12, 7),
+    "Australia": (4, 2),
+}
 
 # MAPDATA.md §1.3, the 83 borders
 BORDERS = """
@@ -74,10 +80,17 @@ def test_adjacency_is_symmetric_and_matches_neighbours(board):
         assert t not in board.adjacency[t]
 
 
-@pytest.mark.parametrize("a, b", [("Alaska", "Kamchatka"), ("Siam", "Indonesia"),
-                                  ("Brazil", "North Africa"), ("Egypt", "Southern Europe"),
-                                  ("Great Britain", "Western Europe"),
-                                  ("East Africa", "Middle East")])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Alaska", "Kamchatka"),
+        ("Siam", "Indonesia"),
+        ("Brazil", "North Africa"),
+        ("Egypt", "Southern Europe"),
+        ("Great Britain", "Western Europe"),
+        ("East Africa", "Middle East"),
+    ],
+)
 def test_sea_lines_printed_in_the_rulebooks_are_borders(board, a, b):
     assert board.index(b) in board.adjacency[board.index(a)]
 
@@ -85,7 +98,12 @@ def test_sea_lines_printed_in_the_rulebooks_are_borders(board, a, b):
 def test_classic_cards_are_14_of_each_insignia_plus_2_wild(board):
     assert board.card_count == 44
     assert board.wild_cards == 2
-    assert Counter(board.card_insignia) == {"infantry": 14, "cavalry": 14, "artillery": 14, "wild": 2}
+    assert Counter(board.card_insignia) == {
+        "infantry": 14,
+        "cavalry": 14,
+        "artillery": 14,
+        "wild": 2,
+    }
     assert board.card_territory(43) is None and board.card_territory(42) is None
     assert board.card_territory(5) == 5
     assert board.card_insignia[board.index("Alaska")] == "infantry"
@@ -179,8 +197,10 @@ def test_border_listed_one_way_is_symmetric():
     assert k in board.adjacency[a] and a in board.adjacency[k]
 
 
-@pytest.mark.parametrize("pair", [["Alaska"], ["Alaska", "Peru", "Japan"], "Alaska;Peru",
-                                  ["Alaska", 3], ["Peru", "Peru"]])
+@pytest.mark.parametrize(
+    "pair",
+    [["Alaska"], ["Alaska", "Peru", "Japan"], "Alaska;Peru", ["Alaska", 3], ["Peru", "Peru"]],
+)
 def test_malformed_borders(tmp_path, pair):
     data = classic_data()
     data["borders"].append(pair)
@@ -193,11 +213,12 @@ def test_territory_in_two_continents_and_in_none(tmp_path):
     data = classic_data()
     europe = next(c for c in data["continents"] if c["name"] == "Europe")
     asia = next(c for c in data["continents"] if c["name"] == "Asia")
-    asia["territories"].append("Iceland")        # Iceland: Europe and Asia
-    europe["territories"].remove("Ukraine")      # Ukraine: no continent
+    asia["territories"].append("Iceland")  # Iceland: Europe and Asia
+    europe["territories"].remove("Ukraine")  # Ukraine: no continent
     problems = problems_of(write(tmp_path, data))
-    assert any("Iceland" in p and "two continents" in p and "Europe" in p and "Asia" in p
-               for p in problems)
+    assert any(
+        "Iceland" in p and "two continents" in p and "Europe" in p and "Asia" in p for p in problems
+    )
     assert any("Ukraine" in p and "no continent" in p for p in problems)
 
 

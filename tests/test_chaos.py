@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from league_fixtures import descendants, env_for, hegemon, start_hegemon, wait_gone
 
-from referee.record import replay
+from hegemon.referee.record import replay
 
 pytestmark = pytest.mark.slow
 
@@ -32,14 +32,17 @@ def db_state(db: Path) -> dict:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
     try:
         assert con.execute("pragma integrity_check").fetchone()[0] == "ok"
-        season_id, status = con.execute("select id, status from seasons where name = ?",
-                                        (SEASON,)).fetchone()
-        matches = con.execute("select id, number, status from matches where season_id = ?",
-                              (season_id,)).fetchall()
+        season_id, status = con.execute(
+            "select id, status from seasons where name = ?", (SEASON,)
+        ).fetchone()
+        matches = con.execute(
+            "select id, number, status from matches where season_id = ?", (season_id,)
+        ).fetchall()
         games = con.execute(
             "select g.id, g.match_id, m.number, m.status, g.record_path, g.places "
             "from games g join matches m on m.id = g.match_id where m.season_id = ?",
-            (season_id,)).fetchall()
+            (season_id,),
+        ).fetchall()
     finally:
         con.close()
     assert len(matches) == GAMES
@@ -55,8 +58,14 @@ def db_state(db: Path) -> dict:
         record = Path(record_path)
         assert record.is_file(), f"game {number}: its record {record} is missing"
         committed[number] = (game_id, places, record.stat().st_size)
-    return {"status": status, "committed": committed,
-            "counts": {s: sum(1 for _, _, x in matches if x == s) for s in ("pending", "claimed", "done", "void")}}
+    return {
+        "status": status,
+        "committed": committed,
+        "counts": {
+            s: sum(1 for _, _, x in matches if x == s)
+            for s in ("pending", "claimed", "done", "void")
+        },
+    }
 
 
 def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
@@ -67,9 +76,27 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
     for name, spec in (("rando", "random"), ("brute", "aggressive"), ("mapper", "continental")):
         out = hegemon("bot", "add", name, spec, home=home, env=env)
         assert out.returncode == 0, out.stdout + out.stderr
-    out = hegemon("season", "create", SEASON, "--bots", "rando,brute,mapper", "--players", "3",
-                  "--games", str(GAMES), "--seed", "7", "--set", "turn_limit=6",
-                  "--decision-time", "5", "--time-bank", "120", home=home, env=env)
+    out = hegemon(
+        "season",
+        "create",
+        SEASON,
+        "--bots",
+        "rando,brute,mapper",
+        "--players",
+        "3",
+        "--games",
+        str(GAMES),
+        "--seed",
+        "7",
+        "--set",
+        "turn_limit=6",
+        "--decision-time",
+        "5",
+        "--time-bank",
+        "120",
+        home=home,
+        env=env,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     db = home / "arena.db"
 
@@ -79,8 +106,9 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
     started = time.monotonic()
     for k in range(KILLS):
         log = tmp_path / f"run-{k}.log"
-        runner = start_hegemon("season", "run", SEASON, "-j", "2", "--quiet", home=home,
-                               env=env, log=log)
+        runner = start_hegemon(
+            "season", "run", SEASON, "-j", "2", "--quiet", home=home, env=env, log=log
+        )
         delay = rng.uniform(0.2, 4.0)
         bots: set[int] = set()
         deadline = time.monotonic() + delay
@@ -97,8 +125,9 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
         assert not left, f"kill {k}: bot processes outlived the runner: {left}"
         state = db_state(db)
         for number, game in seen.items():
-            assert state["committed"].get(number) == game, \
+            assert state["committed"].get(number) == game, (
                 f"kill {k}: committed game {number} was changed or played again"
+            )
         seen.update(state["committed"])
         if state["status"] == "finished":
             break
@@ -117,7 +146,9 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
     for record in records:
         text = record.read_text()
         assert replay(text).ok, f"{record} does not verify"
-        assert '"sandbox":"bubblewrap"' in text.splitlines()[0] or "bubblewrap" in text.splitlines()[0]
+        assert (
+            '"sandbox":"bubblewrap"' in text.splitlines()[0] or "bubblewrap" in text.splitlines()[0]
+        )
     status = hegemon("season", "status", SEASON, home=home, env=env)
     assert status.returncode == 0, status.stderr
     assert time.monotonic() - started < 170

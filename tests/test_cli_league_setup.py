@@ -11,9 +11,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from leaderboard import cli_bots, cli_seasons
-from leaderboard.registry import add_bot
-from leaderboard.store import Store
+from hegemon.leaderboard import cli_bots, cli_seasons
+from hegemon.leaderboard.registry import add_bot
+from hegemon.leaderboard.store import Store
 
 runner = CliRunner()
 
@@ -85,12 +85,15 @@ def test_bot_add_refuses_a_crashing_bot(home, tmp_path):
     assert counts() == (0, 0, 0)
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["bot", "add", "x", "no/such/path"], "no such file or folder"),
-    (["bot", "add", "bad name", "random"], "bad bot name"),
-    (["bot", "remove", "ghost"], "unknown bot 'ghost'"),
-    (["bot", "check", "no/such/path"], "no such file or folder"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["bot", "add", "x", "no/such/path"], "no such file or folder"),
+        (["bot", "add", "bad name", "random"], "bad bot name"),
+        (["bot", "remove", "ghost"], "unknown bot 'ghost'"),
+        (["bot", "check", "no/such/path"], "no such file or folder"),
+    ],
+)
 def test_bot_errors(league, args, fragment):
     assert_one_line_error(run(*args), fragment)
     assert counts() == (0, 0, 5)
@@ -109,8 +112,22 @@ def test_bot_check(home, tmp_path):
 
 
 def test_bot_remove(league):
-    assert run("season", "create", "s", "--bots", "a,b,c", "--players", "3", "--games", "3",
-               "--seed", "1").exit_code == 0
+    assert (
+        run(
+            "season",
+            "create",
+            "s",
+            "--bots",
+            "a,b,c",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+        ).exit_code
+        == 0
+    )
     assert_one_line_error(run("bot", "remove", "a"), "a@v1 plays in season s")
     result = run("bot", "remove", "e")
     assert result.exit_code == 0 and "removed e v1" in result.stdout
@@ -119,9 +136,28 @@ def test_bot_remove(league):
 
 # ---------------------------------------------------------------------------------- seasons
 def test_season_create_and_list(league):
-    result = run("season", "create", "spring", "--rules", "classic", "--set", "turn_limit=50",
-                 "--bots", "a,b,c,d,e", "--players", "4", "--games", "20", "--seed", "1",
-                 "--decision-time", "1.5", "--time-bank", "30", "--restart-per-game")
+    result = run(
+        "season",
+        "create",
+        "spring",
+        "--rules",
+        "classic",
+        "--set",
+        "turn_limit=50",
+        "--bots",
+        "a,b,c,d,e",
+        "--players",
+        "4",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--decision-time",
+        "1.5",
+        "--time-bank",
+        "30",
+        "--restart-per-game",
+    )
     assert result.exit_code == 0, result.output
     assert "created season spring" in result.stdout and "20 games" in result.stdout
     with Store() as store:
@@ -130,8 +166,20 @@ def test_season_create_and_list(league):
         assert (season.decision_time, season.time_bank, season.keep_memory) == (1.5, 30, False)
         assert [b.name for b in store.season_bots(season.id)] == ["a", "b", "c", "d", "e"]
         assert len(store.matches(season.id)) == 20
-    dup = run("season", "create", "dup", "--bots", "a@v1,b,c", "--players", "3", "--games", "10",
-              "--seed", "2", "--duplicate")
+    dup = run(
+        "season",
+        "create",
+        "dup",
+        "--bots",
+        "a@v1,b,c",
+        "--players",
+        "3",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+        "--duplicate",
+    )
     assert dup.exit_code == 0, dup.output
     assert "12 games (rounded up from 10" in dup.stdout
     listed = run("season", "list")
@@ -139,25 +187,42 @@ def test_season_create_and_list(league):
     assert "spring" in listed.stdout and "dup" in listed.stdout and "0/20" in listed.stdout
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--bots", "a,b,zed,d"], "unknown bot 'zed' (registered: a, b, c, d, e)"),
-    (["--bots", "a@v2,b,c,d"], "bot a has no version 2"),
-    (["--rules", "monopoly"], "unknown rule set 'monopoly'"),
-    (["--set", "dice=7"], "unknown option 'dice'"),
-    (["--set", "fortify=teleport"], "option fortify: 'teleport' is not allowed"),
-    (["--set", "turn_limit"], "must look like NAME=VALUE"),
-    (["--players", "7"], "is for 3 to 6 players, not 7"),
-    (["--players", "2"], "is for 3 to 6 players, not 2"),
-    (["--players", "6"], "6 players per game need at least 6 different bots"),
-    (["--bots", "a,b,a,c"], "--bots lists a@v1 twice"),
-    (["--games", "0"], "--games must be at least 1"),
-    (["--decision-time", "0"], "must be positive"),
-    (["--seed", "-1"], "--seed must be between 0 and"),
-    (["--name-taken"], "a season named 'taken' already exists"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--bots", "a,b,zed,d"], "unknown bot 'zed' (registered: a, b, c, d, e)"),
+        (["--bots", "a@v2,b,c,d"], "bot a has no version 2"),
+        (["--rules", "monopoly"], "unknown rule set 'monopoly'"),
+        (["--set", "dice=7"], "unknown option 'dice'"),
+        (["--set", "fortify=teleport"], "option fortify: 'teleport' is not allowed"),
+        (["--set", "turn_limit"], "must look like NAME=VALUE"),
+        (["--players", "7"], "is for 3 to 6 players, not 7"),
+        (["--players", "2"], "is for 3 to 6 players, not 2"),
+        (["--players", "6"], "6 players per game need at least 6 different bots"),
+        (["--bots", "a,b,a,c"], "--bots lists a@v1 twice"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--decision-time", "0"], "must be positive"),
+        (["--seed", "-1"], "--seed must be between 0 and"),
+        (["--name-taken"], "a season named 'taken' already exists"),
+    ],
+)
 def test_season_create_errors(league, args, fragment):
-    assert run("season", "create", "taken", "--bots", "a,b,c", "--players", "3", "--games", "3",
-               "--seed", "1").exit_code == 0
+    assert (
+        run(
+            "season",
+            "create",
+            "taken",
+            "--bots",
+            "a,b,c",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+        ).exit_code
+        == 0
+    )
     before = counts()
     name = "taken" if args == ["--name-taken"] else "new"
     extra = [] if args == ["--name-taken"] else args
@@ -171,8 +236,9 @@ def test_season_create_errors(league, args, fragment):
 
 
 def test_season_create_without_any_bots(home):
-    assert_one_line_error(run("season", "create", "s", "--bots", "a,b,c"),
-                          "no bots are registered yet")
+    assert_one_line_error(
+        run("season", "create", "s", "--bots", "a,b,c"), "no bots are registered yet"
+    )
     assert not (home / "arena.db").exists()
 
 
@@ -187,8 +253,9 @@ def test_corrupt_database_is_one_line(home, tmp_path):
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"not a database at all" * 50)
     assert_one_line_error(run("bot", "list", "--db", bad), "file is not a database")
-    assert_one_line_error(run("season", "create", "s", "--bots", "a,b,c", "--db", bad),
-                          "file is not a database")
+    assert_one_line_error(
+        run("season", "create", "s", "--bots", "a,b,c", "--db", bad), "file is not a database"
+    )
     assert bad.read_bytes() == b"not a database at all" * 50
 
 
@@ -207,10 +274,26 @@ def test_db_from_environment(league, tmp_path, monkeypatch):
 
 def test_errors_are_one_line_in_a_real_process(league, tmp_path):
     script = tmp_path / "app.py"
-    script.write_text("import sys; sys.path.insert(0, %r)\n"
-                      "from test_cli_league_setup import APP\nAPP()\n" % str(Path(__file__).parent))
-    proc = subprocess.run([sys.executable, str(script), "season", "create", "x", "--bots", "a,zed,c",
-                           "--players", "3"], capture_output=True, text=True, timeout=60)
+    script.write_text(
+        "import sys; sys.path.insert(0, {!r})\n"
+        "from test_cli_league_setup import APP\nAPP()\n".format(str(Path(__file__).parent))
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "season",
+            "create",
+            "x",
+            "--bots",
+            "a,zed,c",
+            "--players",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0
     assert proc.stderr.startswith("error: unknown bot 'zed'")

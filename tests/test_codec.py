@@ -1,4 +1,4 @@
-"""sdk.protocol.codec: engine objects <-> protocol messages, and robustness against bad replies."""
+"""hegemon.sdk.protocol.codec: engine objects <-> protocol messages, and robustness against bad replies."""
 
 from __future__ import annotations
 
@@ -8,14 +8,47 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import (Attack, Claim, Decision, Defend, Forfeit, Fortify, Game, IllegalAction, Kind,
-                     Occupy, Pass, Place, Trade, builtin_map, make_rules)
-from referee.events import (EVENT_TYPES, Battle, CardDrawn, Claimed, Conquered, Dealt,
-                            DeckReshuffled, Eliminated, FirstPlayer, Forfeited, Fortified,
-                            GameOver, Occupied, Placed, Reinforced, Traded, TurnStarted, redact)
-from referee.rules import PRESETS
-from referee.view import view_for
-from sdk.protocol import PROTOCOL_VERSION, ProtocolError, bot_pb2 as pb, codec
+from hegemon.referee import (
+    Attack,
+    Claim,
+    Decision,
+    Defend,
+    Forfeit,
+    Fortify,
+    Game,
+    IllegalAction,
+    Kind,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    builtin_map,
+    make_rules,
+)
+from hegemon.referee.events import (
+    EVENT_TYPES,
+    Battle,
+    CardDrawn,
+    Claimed,
+    Conquered,
+    Dealt,
+    DeckReshuffled,
+    Eliminated,
+    FirstPlayer,
+    Forfeited,
+    Fortified,
+    GameOver,
+    Occupied,
+    Placed,
+    Reinforced,
+    Traded,
+    TurnStarted,
+    redact,
+)
+from hegemon.referee.rules import PRESETS
+from hegemon.referee.view import view_for
+from hegemon.sdk.protocol import PROTOCOL_VERSION, ProtocolError, codec
+from hegemon.sdk.protocol import bot_pb2 as pb
 
 ACTIONS = [
     Claim(7),
@@ -76,10 +109,25 @@ def test_action_round_trip(action):
 def test_every_engine_action_has_a_message():
     oneof = {f.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["kind"].fields}
     assert {"claim", "place", "trade", "attack", "defend", "occupy", "fortify", "pass_"} <= oneof
-    assert {"capital", "bribe", "place_neutral", "reinforce_ally", "fortify_ally",
-            "build_centre"} <= oneof
+    assert {
+        "capital",
+        "bribe",
+        "place_neutral",
+        "reinforce_ally",
+        "fortify_ally",
+        "build_centre",
+    } <= oneof
     assert "forfeit" not in oneof
-    assert {type(a) for a in ACTIONS} == {Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass}
+    assert {type(a) for a in ACTIONS} == {
+        Claim,
+        Place,
+        Trade,
+        Attack,
+        Defend,
+        Occupy,
+        Fortify,
+        Pass,
+    }
 
 
 def test_trade_bonus_territory_unset_means_first():
@@ -105,8 +153,14 @@ BAD_REPLIES = [
     (b"\xff\xff\xff", "not a hegemon.v1.DecideReply"),
     (pb.Action(trade=pb.Trade(cards=[1, 2])), "three"),
     (pb.Action(trade=pb.Trade(cards=[1, 2, 3, 4])), "three"),
-    (pb.Action(fortify=pb.Fortify(source=1, target=2, armies=1,
-                                  more=[pb.Move(source=3, target=2, armies=1)])), "many-into-one"),
+    (
+        pb.Action(
+            fortify=pb.Fortify(
+                source=1, target=2, armies=1, more=[pb.Move(source=3, target=2, armies=1)]
+            )
+        ),
+        "many-into-one",
+    ),
     (pb.Action(capital=pb.Capital(territory=3)), "capital"),
     (pb.Action(bribe=pb.Bribe(neutral=2, cards=[1])), "bribe"),
     (pb.Action(place_neutral=pb.PlaceNeutral()), "place_neutral"),
@@ -169,8 +223,18 @@ def test_every_decision_kind_has_an_enum_value_and_back():
     values = {v.number for v in pb.DecisionKind.DESCRIPTOR.values} - {0}
     assert len(values) == len(Kind)
     for kind in Kind:
-        d = Decision(kind, 2, armies=3, minimum=1, maximum=4, source=5, target=6, attack_dice=2,
-                     forced=True, territories=(1, 2, 9))
+        d = Decision(
+            kind,
+            2,
+            armies=3,
+            minimum=1,
+            maximum=4,
+            source=5,
+            target=6,
+            attack_dice=2,
+            forced=True,
+            territories=(1, 2, 9),
+        )
         msg = codec.decision_to_proto(d)
         assert pb.DecisionKind.Name(msg.kind) == f"DECISION_KIND_{kind.name}"
         back = codec.decision_from_proto(pb.Decision.FromString(msg.SerializeToString()))
@@ -262,8 +326,9 @@ def test_bad_rules_are_protocol_errors():
 def test_start_game_request():
     rules = make_rules("classic", {"turn_limit": 30})
     board = builtin_map("classic")
-    msg = codec.start_game_request("g7", 1, ["a", "b", "c"], rules, board,
-                                   decision_ms=1000, time_bank_ms=30_000)
+    msg = codec.start_game_request(
+        "g7", 1, ["a", "b", "c"], rules, board, decision_ms=1000, time_bank_ms=30_000
+    )
     msg = pb.StartGameRequest.FromString(msg.SerializeToString())
     assert (msg.game_id, msg.seat, list(msg.seat_names)) == ("g7", 1, ["a", "b", "c"])
     assert msg.protocol_version == PROTOCOL_VERSION == 1
@@ -304,11 +369,17 @@ def test_full_view_from_a_real_game():
             break
         seat = game.pending.player
         view = view_for(game, seat)
-        request = codec.view_to_proto(view, since[seat], error="late", strikes=1, bank_ms=4500,
-                                      game_id="g1", deadline_ms=800)
+        request = codec.view_to_proto(
+            view, since[seat], error="late", strikes=1, bank_ms=4500, game_id="g1", deadline_ms=800
+        )
         request = pb.DecideRequest.FromString(request.SerializeToString())
-        assert (request.game_id, request.error, request.strikes, request.time_bank_ms,
-                request.deadline_ms) == ("g1", "late", 1, 4500, 800)
+        assert (
+            request.game_id,
+            request.error,
+            request.strikes,
+            request.time_bank_ms,
+            request.deadline_ms,
+        ) == ("g1", "late", 1, 4500, 800)
         back = codec.view_from_proto(request, rules_back, board)
         assert back == view
         events = [codec.event_from_proto(e) for e in request.events]

@@ -7,13 +7,12 @@ import random
 from collections import Counter
 
 import pytest
-
 from conftest import arrange, setup_done
 
-from referee import Attack, Defend
-from referee.decisions import Kind
-from referee.dice import compare, outcome_counts, roll
-from referee.events import Battle
+from hegemon.referee import Attack, Defend
+from hegemon.referee.decisions import Kind
+from hegemon.referee.dice import compare, outcome_counts, roll
+from hegemon.referee.events import Battle
 
 # MAPDATA.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): numerator}
 TABLE = {
@@ -38,15 +37,18 @@ def test_enumerated_outcomes_match_the_table(attack, defend):
     assert sum(counts.values()) == 6 ** (attack + defend)
 
 
-@pytest.mark.parametrize("attack, defend, losses", [
-    ((3, 2), (6, 2), (2, 0)),      # seed 000: blue 3,2 against red 6,2 -> blue loses two
-    ((6,), (6,), (1, 0)),          # ties go to the defender
-    ((6, 6, 6), (5,), (0, 1)),     # one die of defence: one comparison
-    ((2,), (6, 1), (1, 0)),        # one die of attack: one comparison
-    ((5, 5, 1), (5, 4), (1, 1)),   # highest with highest, second with second
-    ((6, 5, 4), (6, 5), (2, 0)),
-    ((6, 6, 1), (5, 5), (0, 2)),
-])
+@pytest.mark.parametrize(
+    "attack, defend, losses",
+    [
+        ((3, 2), (6, 2), (2, 0)),  # seed 000: blue 3,2 against red 6,2 -> blue loses two
+        ((6,), (6,), (1, 0)),  # ties go to the defender
+        ((6, 6, 6), (5,), (0, 1)),  # one die of defence: one comparison
+        ((2,), (6, 1), (1, 0)),  # one die of attack: one comparison
+        ((5, 5, 1), (5, 4), (1, 1)),  # highest with highest, second with second
+        ((6, 5, 4), (6, 5), (2, 0)),
+        ((6, 6, 1), (5, 5), (0, 2)),
+    ],
+)
 def test_compare_examples(attack, defend, losses):
     assert compare(attack, defend) == losses
     assert compare(list(attack), list(defend)) == losses
@@ -63,15 +65,19 @@ def test_roll_is_sorted_six_sided_and_uniform():
             faces.update(dice)
     n = sum(faces.values())
     assert set(faces) == {1, 2, 3, 4, 5, 6}
-    assert chi_square(faces, {f: 1 / 6 for f in range(1, 7)}, n) < CRITICAL_999[5]
+    assert chi_square(faces, dict.fromkeys(range(1, 7), 1 / 6), n) < CRITICAL_999[5]
 
 
 def test_roll_follows_the_seed():
-    assert [roll(random.Random(5), 3) for _ in range(3)] == [roll(random.Random(5), 3) for _ in range(3)]
+    assert [roll(random.Random(5), 3) for _ in range(3)] == [
+        roll(random.Random(5), 3) for _ in range(3)
+    ]
 
 
 def chi_square(observed: Counter, probabilities: dict, n: int) -> float:
-    assert set(observed) <= set(probabilities), f"impossible outcome {set(observed) - set(probabilities)}"
+    assert set(observed) <= set(probabilities), (
+        f"impossible outcome {set(observed) - set(probabilities)}"
+    )
     return sum((observed.get(k, 0) - n * p) ** 2 / (n * p) for k, p in probabilities.items())
 
 
@@ -97,7 +103,7 @@ def test_the_chi_square_test_catches_a_wrong_tie_rule():
     observed: Counter = Counter()
     for _ in range(n):
         a, d = roll(rng, 3), roll(rng, 2)
-        lost_a = sum(1 for x, y in zip(a, d) if x < y)
+        lost_a = sum(1 for x, y in zip(a, d, strict=False) if x < y)
         observed[(lost_a, 2 - lost_a)] += 1
     assert chi_square(observed, exact(3, 2), n) > CRITICAL_999[2]
 
@@ -113,7 +119,7 @@ def test_the_games_own_battles_follow_the_exact_odds(attack, defend):
     owner = [(me + 2) % 4] * board.size
     owner[src], owner[dst] = me, foe
     owner[board.index("Alaska")] = (me + 3) % 4
-    big = 10 ** 6
+    big = 10**6
     armies = [1] * board.size
     armies[src] = armies[dst] = big
     arrange(game, owner, armies)

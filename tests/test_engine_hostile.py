@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done, snapshot
 
-from referee import (Attack, Claim, Defend, Forfeit, Fortify, Game, IllegalAction, Occupy, Pass,
-                     Place, Trade, make_rules)
-from referee.decisions import Kind
-from referee.events import Conquered
+from hegemon.referee import (
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Game,
+    IllegalAction,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    make_rules,
+)
+from hegemon.referee.decisions import Kind
+from hegemon.referee.events import Conquered
 
-HUGE = 10 ** 18
+HUGE = 10**18
 BAD_TERRITORIES = [-1, 42, HUGE, -HUGE, True, False, 1.0, "5", None, (1,), [1]]
 BAD_NUMBERS = [0, -1, -HUGE, HUGE, True, 1.5, 2.0, "2", None, [2], float("nan")]
 
@@ -45,8 +56,9 @@ def attack_position(preset="classic", defenders=3):
     foe = (me + 1) % 4
     b = game.board
     owner = [(me + 2 + t % 2) % 4 for t in range(b.size)]
-    ukraine, ural, scandinavia, kamchatka = (b.index(n) for n in
-                                             ("Ukraine", "Ural", "Scandinavia", "Kamchatka"))
+    ukraine, ural, scandinavia, kamchatka = (
+        b.index(n) for n in ("Ukraine", "Ural", "Scandinavia", "Kamchatka")
+    )
     owner[ukraine] = owner[scandinavia] = me
     owner[ural] = owner[kamchatka] = foe
     armies = [1] * b.size
@@ -76,7 +88,9 @@ def trading():
     game = setup_done("classic", seed=22)
     seat = next_seat(game)
     b = game.board
-    hand = cards_with(b, "infantry", 2) + cards_with(b, "cavalry", 2) + cards_with(b, "artillery", 1)
+    hand = (
+        cards_with(b, "infantry", 2) + cards_with(b, "cavalry", 2) + cards_with(b, "artillery", 1)
+    )
     give_cards(game, seat, hand)
     pass_turn(game)
     assert game.pending.kind is Kind.TRADE and game.pending.forced
@@ -85,7 +99,7 @@ def trading():
 
 @pytest.fixture
 def defending():
-    game, me, foe, ukraine, ural, scandinavia = attack_position(defenders=3)
+    game, _me, foe, ukraine, ural, _scandinavia = attack_position(defenders=3)
     game.apply(Attack(ukraine, ural, 3))
     assert game.pending.kind is Kind.DEFEND and game.pending.player == foe
     return game
@@ -93,7 +107,7 @@ def defending():
 
 @pytest.fixture
 def occupying():
-    game, me, foe, ukraine, ural, scandinavia = attack_position(defenders=1)
+    game, _me, _foe, ukraine, ural, _scandinavia = attack_position(defenders=1)
     for _ in range(100):
         game.armies[ukraine] = 10
         events = game.apply(Attack(ukraine, ural, 1))
@@ -133,16 +147,32 @@ def test_claim_taken_territory(claiming):
     refused(claiming, Claim(t))
 
 
-@pytest.mark.parametrize("placements", [
-    (), None, [], [(0, 1)], "(0, 1)", ((0, 1, 1),), ((0,),), (0, 1), ((0, 1), 7), ([0, 1],),
-    tuple((0, 0) for _ in range(43)),
-])
+@pytest.mark.parametrize(
+    "placements",
+    [
+        (),
+        None,
+        [],
+        [(0, 1)],
+        "(0, 1)",
+        ((0, 1, 1),),
+        ((0,),),
+        (0, 1),
+        ((0, 1), 7),
+        ([0, 1],),
+        tuple((0, 0) for _ in range(43)),
+    ],
+)
 def test_place_wrong_shapes(placing, placements):
     game = placing
     own = next(t for t in range(42) if game.owner[t] == game.current)
     if placements and isinstance(placements, tuple):
-        placements = tuple(tuple(own if x == 0 and i == 0 else x for i, x in enumerate(p))
-                           if isinstance(p, tuple) else p for p in placements)
+        placements = tuple(
+            tuple(own if x == 0 and i == 0 else x for i, x in enumerate(p))
+            if isinstance(p, tuple)
+            else p
+            for p in placements
+        )
     refused(game, Place(placements))
 
 
@@ -184,20 +214,40 @@ def test_pass_when_a_trade_is_forced(trading):
     refused(trading[0], Pass())
 
 
-@pytest.mark.parametrize("cards", [
-    "no set", "not held", "duplicate", "two", "four", "strings", "bools", "floats", "negative",
-    "huge", "list", "wild not held",
-])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        "no set",
+        "not held",
+        "duplicate",
+        "two",
+        "four",
+        "strings",
+        "bools",
+        "floats",
+        "negative",
+        "huge",
+        "list",
+        "wild not held",
+    ],
+)
 def test_bad_trades(trading, cards):
     game, hand = trading
-    inf1, inf2, cav1, cav2, art = hand
+    inf1, inf2, cav1, _cav2, art = hand
     held_elsewhere = next(c for c in range(44) if c not in hand)
     cards = {
-        "no set": (inf1, inf2, cav1), "not held": (inf1, cav1, held_elsewhere),
-        "duplicate": (inf1, inf1, inf2), "two": (inf1, cav1), "four": (inf1, cav1, art, inf2),
-        "strings": (str(inf1), str(cav1), str(art)), "bools": (True, cav1, art),
-        "floats": (float(inf1), cav1, art), "negative": (-1, cav1, art), "huge": (HUGE, cav1, art),
-        "list": [inf1, cav1, art], "wild not held": (42, 43, inf1),
+        "no set": (inf1, inf2, cav1),
+        "not held": (inf1, cav1, held_elsewhere),
+        "duplicate": (inf1, inf1, inf2),
+        "two": (inf1, cav1),
+        "four": (inf1, cav1, art, inf2),
+        "strings": (str(inf1), str(cav1), str(art)),
+        "bools": (True, cav1, art),
+        "floats": (float(inf1), cav1, art),
+        "negative": (-1, cav1, art),
+        "huge": (HUGE, cav1, art),
+        "list": [inf1, cav1, art],
+        "wild not held": (42, 43, inf1),
     }[cards]
     refused(game, Trade(cards))
 
@@ -211,37 +261,37 @@ def test_trade_bad_bonus_territory(trading, bonus):
 # ---------------------------------------------------------------------- attack
 @pytest.mark.parametrize("territory", BAD_TERRITORIES)
 def test_attack_unknown_territory(attacking, territory):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, ural, _scandinavia = attacking
     refused(game, Attack(territory, ural, 1))
     refused(game, Attack(ukraine, territory, 1))
 
 
 def test_attack_not_adjacent(attacking):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, _ural, _scandinavia = attacking
     refused(game, Attack(ukraine, game.board.index("Kamchatka"), 3))
 
 
 def test_attack_from_a_territory_that_is_not_yours(attacking):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, ural, _scandinavia = attacking
     refused(game, Attack(ural, ukraine, 1))
     other = game.board.index("Afghanistan")
     refused(game, Attack(other, ural, 1))
 
 
 def test_attack_own_territory(attacking):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, _ural, scandinavia = attacking
     refused(game, Attack(ukraine, scandinavia, 1))
     refused(game, Attack(ukraine, ukraine, 1))
 
 
 @pytest.mark.parametrize("dice", [4, 5, 0, -1, HUGE, True, 2.0, "3", None])
 def test_attack_dice(attacking, dice):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, ural, _scandinavia = attacking
     refused(game, Attack(ukraine, ural, dice))
 
 
 def test_attack_too_many_dice_for_the_armies(attacking):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, ural, _scandinavia = attacking
     game.armies[ukraine] = 3
     refused(game, Attack(ukraine, ural, 3))
     game.armies[ukraine] = 2
@@ -271,19 +321,19 @@ def test_no_pass_or_attack_before_occupying(occupying):
 
 @pytest.mark.parametrize("territory", BAD_TERRITORIES)
 def test_fortify_unknown_territory(fortifying, territory):
-    game, me, foe, ukraine, ural, scandinavia = fortifying
+    game, _me, _foe, ukraine, _ural, scandinavia = fortifying
     refused(game, Fortify(territory, scandinavia, 1))
     refused(game, Fortify(ukraine, territory, 1))
 
 
 @pytest.mark.parametrize("armies", [10, 11, 0, -1, -HUGE, HUGE, True, 1.0, "1", None])
 def test_fortify_must_leave_one_behind(fortifying, armies):
-    game, me, foe, ukraine, ural, scandinavia = fortifying
+    game, _me, _foe, ukraine, _ural, scandinavia = fortifying
     refused(game, Fortify(ukraine, scandinavia, armies))
 
 
 def test_fortify_to_enemy_or_same_or_far_territory(fortifying):
-    game, me, foe, ukraine, ural, scandinavia = fortifying
+    game, me, _foe, ukraine, ural, _scandinavia = fortifying
     refused(game, Fortify(ukraine, ural, 1))
     refused(game, Fortify(ural, ukraine, 1))
     refused(game, Fortify(ukraine, ukraine, 1))
@@ -291,27 +341,63 @@ def test_fortify_to_enemy_or_same_or_far_territory(fortifying):
     game.territory_count[game.owner[far]] -= 1
     game.owner[far] = me
     game.territory_count[me] += 1
-    refused(game, Fortify(ukraine, far, 1))     # own, but not adjacent (classic)
+    refused(game, Fortify(ukraine, far, 1))  # own, but not adjacent (classic)
 
 
 # ---------------------------------------------------------------------- wrong kinds
 WRONG_KIND = {
-    Kind.CLAIM: [Attack(0, 1, 1), Place(((0, 1),)), Pass(), Defend(1), Occupy(1), Fortify(0, 1, 1),
-                 Trade((0, 1, 2))],
-    Kind.PLACE: [Claim(0), Attack(0, 1, 1), Pass(), Defend(1), Occupy(1), Fortify(0, 1, 1),
-                 Trade((0, 1, 2))],
-    Kind.TRADE: [Claim(0), Place(((0, 1),)), Attack(0, 1, 1), Defend(1), Occupy(1),
-                 Fortify(0, 1, 1)],
-    Kind.ATTACK: [Claim(0), Place(((0, 1),)), Defend(1), Occupy(1), Fortify(0, 1, 1),
-                  Trade((0, 1, 2))],
-    Kind.FORTIFY: [Claim(0), Place(((0, 1),)), Attack(0, 1, 1), Defend(1), Occupy(1),
-                   Trade((0, 1, 2))],
+    Kind.CLAIM: [
+        Attack(0, 1, 1),
+        Place(((0, 1),)),
+        Pass(),
+        Defend(1),
+        Occupy(1),
+        Fortify(0, 1, 1),
+        Trade((0, 1, 2)),
+    ],
+    Kind.PLACE: [
+        Claim(0),
+        Attack(0, 1, 1),
+        Pass(),
+        Defend(1),
+        Occupy(1),
+        Fortify(0, 1, 1),
+        Trade((0, 1, 2)),
+    ],
+    Kind.TRADE: [
+        Claim(0),
+        Place(((0, 1),)),
+        Attack(0, 1, 1),
+        Defend(1),
+        Occupy(1),
+        Fortify(0, 1, 1),
+    ],
+    Kind.ATTACK: [
+        Claim(0),
+        Place(((0, 1),)),
+        Defend(1),
+        Occupy(1),
+        Fortify(0, 1, 1),
+        Trade((0, 1, 2)),
+    ],
+    Kind.FORTIFY: [
+        Claim(0),
+        Place(((0, 1),)),
+        Attack(0, 1, 1),
+        Defend(1),
+        Occupy(1),
+        Trade((0, 1, 2)),
+    ],
 }
 
 
 def test_wrong_decision_kind(claiming, placing, trading, attacking):
-    games = {Kind.CLAIM: claiming, Kind.PLACE: placing, Kind.TRADE: trading[0],
-             Kind.ATTACK: attacking[0]}
+    games = {
+        Kind.CLAIM: claiming,
+        Kind.PLACE: placing,
+        Kind.TRADE: trading[0],
+        Kind.ATTACK: attacking[0],
+    }
     for kind, game in games.items():
         assert game.pending.kind is kind
         for action in WRONG_KIND[kind]:
@@ -323,8 +409,9 @@ def test_wrong_decision_kind(claiming, placing, trading, attacking):
         refused(game, action)
 
 
-@pytest.mark.parametrize("thing", [None, "attack", ("attack", 0, 1, 1), ["pass"], 42, object(),
-                                   Kind.ATTACK])
+@pytest.mark.parametrize(
+    "thing", [None, "attack", ("attack", 0, 1, 1), ["pass"], 42, object(), Kind.ATTACK]
+)
 def test_not_an_action(attacking, thing):
     refused(attacking[0], thing)
 
@@ -332,6 +419,7 @@ def test_not_an_action(attacking, thing):
 def test_subclassed_action_is_refused(attacking):
     class Sneaky(Pass):
         __slots__ = ()
+
     refused(attacking[0], Sneaky())
 
 
@@ -341,9 +429,20 @@ def test_forfeit_of_no_seat(attacking, seat):
 
 
 # ---------------------------------------------------------------------- after the end
-@pytest.mark.parametrize("action", [Pass(), Claim(0), Place(((0, 1),)), Attack(0, 1, 1),
-                                    Defend(1), Occupy(1), Fortify(0, 1, 1), Trade((0, 1, 2)),
-                                    Forfeit(0, "late")])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Pass(),
+        Claim(0),
+        Place(((0, 1),)),
+        Attack(0, 1, 1),
+        Defend(1),
+        Occupy(1),
+        Fortify(0, 1, 1),
+        Trade((0, 1, 2)),
+        Forfeit(0, "late"),
+    ],
+)
 def test_actions_after_the_game_is_over(finished, action):
     assert finished.over and finished.pending is None
     refused(finished, action)
@@ -352,7 +451,7 @@ def test_actions_after_the_game_is_over(finished, action):
 
 
 def test_refusals_leave_the_game_playable(attacking):
-    game, me, foe, ukraine, ural, scandinavia = attacking
+    game, _me, _foe, ukraine, ural, scandinavia = attacking
     for action in (Attack(ukraine, ural, 9), Fortify(ukraine, scandinavia, 1), Claim(3), Pass):
         with pytest.raises(IllegalAction):
             game.apply(action)

@@ -7,22 +7,52 @@ import random
 from collections import deque
 
 import pytest
+from conftest import POLICIES, PRESET_NAMES, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import POLICIES, PRESET_NAMES, snapshot
+from hegemon.referee import (
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Game,
+    IllegalAction,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    legal,
+    make_rules,
+)
+from hegemon.referee.cards import is_set
+from hegemon.referee.decisions import Kind
+from hegemon.referee.events import (
+    Battle,
+    CardDrawn,
+    Claimed,
+    Conquered,
+    Dealt,
+    Forfeited,
+    GameOver,
+    Placed,
+    Reinforced,
+    Traded,
+    TurnStarted,
+)
+from hegemon.referee.record import Recorder, replay
 
-from referee import (Attack, Claim, Defend, Forfeit, Fortify, Game, IllegalAction, Occupy, Pass,
-                     Place, Trade, legal, make_rules)
-from referee.cards import is_set
-from referee.decisions import Kind
-from referee.events import (Battle, CardDrawn, Claimed, Conquered, Dealt, Eliminated, Forfeited,
-                            GameOver, Placed, Reinforced, Traded, TurnStarted)
-from referee.record import Recorder, replay
-
-CORE_KINDS = {Kind.CLAIM, Kind.PLACE, Kind.TRADE, Kind.ATTACK, Kind.DEFEND, Kind.OCCUPY,
-              Kind.FORTIFY}
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CORE_KINDS = {
+    Kind.CLAIM,
+    Kind.PLACE,
+    Kind.TRADE,
+    Kind.ATTACK,
+    Kind.DEFEND,
+    Kind.OCCUPY,
+    Kind.FORTIFY,
+}
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 # ---------------------------------------------------------------------- an independent oracle
@@ -58,12 +88,22 @@ def oracle(game, action) -> bool:
     if kind is Kind.CLAIM:
         return type(action) is Claim and territory(action.territory) and owner[action.territory] < 0
     if kind is Kind.PLACE:
-        if type(action) is not Place or not isinstance(action.placements, tuple) or not action.placements:
+        if (
+            type(action) is not Place
+            or not isinstance(action.placements, tuple)
+            or not action.placements
+        ):
             return False
         total = 0
         for pair in action.placements:
-            if not (isinstance(pair, tuple) and len(pair) == 2 and territory(pair[0])
-                    and owner[pair[0]] == seat and is_int(pair[1]) and pair[1] >= 1):
+            if not (
+                isinstance(pair, tuple)
+                and len(pair) == 2
+                and territory(pair[0])
+                and owner[pair[0]] == seat
+                and is_int(pair[1])
+                and pair[1] >= 1
+            ):
                 return False
             total += pair[1]
         return total == d.armies
@@ -71,30 +111,54 @@ def oracle(game, action) -> bool:
         if type(action) is not Trade:
             return False
         cards, hand = action.cards, game.players[seat].cards
-        if not (isinstance(cards, tuple) and len(cards) == 3 and all(is_int(c) for c in cards)
-                and len(set(cards)) == 3 and all(c in hand for c in cards)):
+        if not (
+            isinstance(cards, tuple)
+            and len(cards) == 3
+            and all(is_int(c) for c in cards)
+            and len(set(cards)) == 3
+            and all(c in hand for c in cards)
+        ):
             return False
         if not is_set([game.board.card_insignia[c] for c in cards]):
             return False
         bonus = action.bonus_territory
-        return is_int(bonus) and (bonus == -1 or (bonus in cards and bonus < size
-                                                  and owner[bonus] == seat))
+        return is_int(bonus) and (
+            bonus == -1 or (bonus in cards and bonus < size and owner[bonus] == seat)
+        )
     if kind is Kind.ATTACK:
         if type(action) is not Attack:
             return False
         s, t, n = action.source, action.target, action.dice
-        return (territory(s) and territory(t) and owner[s] == seat and owner[t] != seat
-                and t in game.board.neighbours[s] and is_int(n) and 1 <= n <= min(3, armies[s] - 1))
+        return (
+            territory(s)
+            and territory(t)
+            and owner[s] == seat
+            and owner[t] != seat
+            and t in game.board.neighbours[s]
+            and is_int(n)
+            and 1 <= n <= min(3, armies[s] - 1)
+        )
     if kind is Kind.DEFEND:
         return type(action) is Defend and is_int(action.dice) and 1 <= action.dice <= d.maximum
     if kind is Kind.OCCUPY:
-        return type(action) is Occupy and is_int(action.armies) and d.minimum <= action.armies <= d.maximum
+        return (
+            type(action) is Occupy
+            and is_int(action.armies)
+            and d.minimum <= action.armies <= d.maximum
+        )
     if kind is Kind.FORTIFY:
         if type(action) is not Fortify:
             return False
         s, t, n = action.source, action.target, action.armies
-        if not (territory(s) and territory(t) and s != t and owner[s] == seat and owner[t] == seat
-                and is_int(n) and 1 <= n <= armies[s] - 1):
+        if not (
+            territory(s)
+            and territory(t)
+            and s != t
+            and owner[s] == seat
+            and owner[t] == seat
+            and is_int(n)
+            and 1 <= n <= armies[s] - 1
+        ):
             return False
         if game.rules.fortify == "adjacent":
             return t in game.board.neighbours[s]
@@ -112,10 +176,14 @@ def candidates(game, rng, legal_action):
         return rng.choice([rng.randrange(size), rng.randrange(size), -1, size, rng.randrange(size)])
 
     out = [
-        Claim(t()), Place(((t(), rng.randint(0, 3)),)), Place(((t(), d.armies),)),
-        Attack(t(), t(), rng.randint(0, 4)), Defend(rng.randint(0, 3)),
+        Claim(t()),
+        Place(((t(), rng.randint(0, 3)),)),
+        Place(((t(), d.armies),)),
+        Attack(t(), t(), rng.randint(0, 4)),
+        Defend(rng.randint(0, 3)),
         Occupy(rng.randint(d.minimum - 1, d.maximum + 1) if d.maximum else rng.randint(0, 4)),
-        Fortify(t(), t(), rng.randint(0, 5)), Pass(),
+        Fortify(t(), t(), rng.randint(0, 5)),
+        Pass(),
     ]
     if len(hand) >= 3:
         out.append(Trade(tuple(rng.sample(hand, 3)), rng.choice([-1, t()])))
@@ -125,7 +193,7 @@ def candidates(game, rng, legal_action):
     elif type(la) is Fortify:
         out += [Fortify(la.source, la.target, la.armies + 1), Fortify(la.source, t(), la.armies)]
     elif type(la) is Place:
-        out += [Place(la.placements + ((t(), 1),))]
+        out += [Place((*la.placements, (t(), 1)))]
     return rng.sample(out, 3)
 
 
@@ -135,12 +203,12 @@ class Checker:
 
     def __init__(self, game: Game):
         self.game = game
-        self.total = 0            # armies that should be on the board
-        self.due = 0              # armies the current turn still has to place
+        self.total = 0  # armies that should be on the board
+        self.due = 0  # armies the current turn still has to place
         self.turn_cards = 0
         self.turn_conquests = 0
-        self.playing = False      # set-up is over once the first turn started
-        self.seat = -1            # whose turn it is
+        self.playing = False  # set-up is over once the first turn started
+        self.seat = -1  # whose turn it is
         self.follow(game.opening_events)
         self.check()
 
@@ -164,20 +232,23 @@ class Checker:
             elif kind is Battle:
                 self.total -= e.attacker_losses + e.defender_losses
                 assert len(e.attack_dice) <= 3 and len(e.defend_dice) <= 2
-                assert e.attacker_losses + e.defender_losses == min(len(e.attack_dice),
-                                                                     len(e.defend_dice))
+                assert e.attacker_losses + e.defender_losses == min(
+                    len(e.attack_dice), len(e.defend_dice)
+                )
             elif kind is TurnStarted:
                 assert self.due == 0
                 self.playing = True
                 self.seat = e.player
                 self.turn_cards = self.turn_conquests = 0
             elif kind is Forfeited and self.playing and e.player == self.seat:
-                self.due = 0      # the turn ends with the armies not yet placed
+                self.due = 0  # the turn ends with the armies not yet placed
             elif kind is Reinforced:
                 assert e.from_territories == max(3, g.territory_count[e.player] // 3)
                 assert e.from_continents == sum(
-                    c.bonus for c in g.board.continents
-                    if all(g.owner[t] == e.player for t in c.territories))
+                    c.bonus
+                    for c in g.board.continents
+                    if all(g.owner[t] == e.player for t in c.territories)
+                )
                 self.due = e.from_territories + e.from_continents
             elif kind is Conquered:
                 self.turn_conquests += 1
@@ -212,7 +283,7 @@ class Checker:
             assert d is None
             assert len(g.places) == n
             assert sorted(set(g.places)) == sorted(set(g.places)) and min(g.places) == 1
-            for p in range(n):   # a place is 1 + the number of seats strictly ahead
+            for p in range(n):  # a place is 1 + the number of seats strictly ahead
                 assert g.places[p] == 1 + sum(1 for q in range(n) if g.places[q] < g.places[p])
             if g.finish_reason == "conquest":
                 winner = g.places.index(1)
@@ -242,8 +313,18 @@ class Checker:
                 assert g.reserve == 0 or g._phase == "attack"
 
 
-def play(preset, players, seed, policy, policy_seed, rounds, forfeit_at=None, probe=0.0,
-         record=False, options=None):
+def play(
+    preset,
+    players,
+    seed,
+    policy,
+    policy_seed,
+    rounds,
+    forfeit_at=None,
+    probe=0.0,
+    record=False,
+    options=None,
+):
     game = Game(make_rules(preset, {**(options or {}), "turn_limit": rounds}), players, seed)
     recorder = Recorder(game) if record else None
     checker = Checker(game)
@@ -279,27 +360,30 @@ def play(preset, players, seed, policy, policy_seed, rounds, forfeit_at=None, pr
 
 
 # single options overridden on top of the preset
-OPTIONS = st.fixed_dictionaries({}, optional={
-    "card_values": st.sampled_from(["escalating", "golden_cavalry", "insignia"]),
-    "card_territory_bonus": st.sampled_from(["off", "per_set", "per_turn"]),
-    "traded_cards": st.sampled_from(["bottom", "discard"]),
-    "must_trade_at": st.integers(3, 10),
-    "defender_dice": st.sampled_from(["choice", "max"]),
-    "defender_two_dice_from": st.integers(2, 3),
-    "elimination_trade": st.sampled_from(["immediate", "next_turn"]),
-    "elimination_trade_at": st.integers(5, 6),
-    "fortify": st.sampled_from(["adjacent", "connected"]),
-    "setup": st.sampled_from(["claim", "deal"]),
-    "first_player": st.sampled_from(["first_placer", "reroll", "random"]),
-})
-
-GAME = dict(
-    players=st.integers(3, 6),
-    seed=st.integers(0, 2 ** 63),
-    policy=st.sampled_from(sorted(POLICIES)),
-    policy_seed=st.integers(0, 2 ** 32),
-    rounds=st.integers(1, 12),
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "card_values": st.sampled_from(["escalating", "golden_cavalry", "insignia"]),
+        "card_territory_bonus": st.sampled_from(["off", "per_set", "per_turn"]),
+        "traded_cards": st.sampled_from(["bottom", "discard"]),
+        "must_trade_at": st.integers(3, 10),
+        "defender_dice": st.sampled_from(["choice", "max"]),
+        "defender_two_dice_from": st.integers(2, 3),
+        "elimination_trade": st.sampled_from(["immediate", "next_turn"]),
+        "elimination_trade_at": st.integers(5, 6),
+        "fortify": st.sampled_from(["adjacent", "connected"]),
+        "setup": st.sampled_from(["claim", "deal"]),
+        "first_player": st.sampled_from(["first_placer", "reroll", "random"]),
+    },
 )
+
+GAME = {
+    "players": st.integers(3, 6),
+    "seed": st.integers(0, 2**63),
+    "policy": st.sampled_from(sorted(POLICIES)),
+    "policy_seed": st.integers(0, 2**32),
+    "rounds": st.integers(1, 12),
+}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -312,16 +396,18 @@ def test_random_play_keeps_the_invariants(preset, players, seed, policy, policy_
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @settings(max_examples=40, **SETTINGS)
 @given(options=OPTIONS, **GAME)
-def test_random_play_with_options_keeps_the_invariants(preset, players, seed, policy, policy_seed,
-                                                       rounds, options):
+def test_random_play_with_options_keeps_the_invariants(
+    preset, players, seed, policy, policy_seed, rounds, options
+):
     play(preset, players, seed, policy, policy_seed, rounds, options=options)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @settings(max_examples=40, **SETTINGS)
 @given(forfeit_at=st.integers(1, 3000), **GAME)
-def test_forfeits_keep_the_invariants(preset, players, seed, policy, policy_seed, rounds,
-                                      forfeit_at):
+def test_forfeits_keep_the_invariants(
+    preset, players, seed, policy, policy_seed, rounds, forfeit_at
+):
     game, _ = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at=forfeit_at)
     assert len(game.out_order) == len(set(game.out_order)), "a seat left the game twice"
     assert sorted(game.places)[-1] <= players
@@ -336,7 +422,7 @@ def test_only_legal_moves_are_accepted(preset, players, seed, policy, policy_see
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @settings(max_examples=4, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 63), policy_seed=st.integers(0, 2 ** 32))
+@given(seed=st.integers(0, 2**63), policy_seed=st.integers(0, 2**32))
 def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_seed):
     game, _ = play(preset, 4, seed, "aggressive", policy_seed, 100)
     assert game.finish_reason in ("conquest", "turn limit")
@@ -349,8 +435,7 @@ def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_see
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @settings(max_examples=25, **SETTINGS)
 @given(**GAME, forfeit_at=st.one_of(st.none(), st.integers(1, 2000)))
-def test_records_replay_identically(preset, players, seed, policy, policy_seed, rounds,
-                                    forfeit_at):
+def test_records_replay_identically(preset, players, seed, policy, policy_seed, rounds, forfeit_at):
     _, first = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at, record=True)
     _, again = play(preset, players, seed, policy, policy_seed, rounds, forfeit_at, record=True)
     text = first.text()
@@ -363,8 +448,12 @@ def test_records_replay_identically(preset, players, seed, policy, policy_seed, 
 
 
 @settings(max_examples=20, **SETTINGS)
-@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2 ** 63),
-       policy_seed=st.integers(0, 2 ** 32), split=st.integers(0, 3000))
+@given(
+    preset=st.sampled_from(PRESET_NAMES),
+    seed=st.integers(0, 2**63),
+    policy_seed=st.integers(0, 2**32),
+    split=st.integers(0, 3000),
+)
 def test_a_clone_plays_on_identically_and_independently(preset, seed, policy_seed, split):
     game = Game(make_rules(preset, {"turn_limit": 8}), 4, seed)
     rng = random.Random(policy_seed)

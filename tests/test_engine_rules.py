@@ -3,17 +3,51 @@
 from __future__ import annotations
 
 import pytest
+from conftest import (
+    arrange,
+    cards_with,
+    give_cards,
+    next_seat,
+    pass_turn,
+    setup_done,
+    snapshot,
+    spread_owner,
+)
 
-from conftest import (arrange, cards_with, give_cards, next_seat, pass_turn, setup_done,
-                      snapshot, spread_owner)
-
-from referee import (Attack, Claim, Defend, Forfeit, Fortify, Game, GameSetupError, IllegalAction,
-                     Occupy, Pass, Place, Trade, make_rules)
-from referee.cards import escalating_value, golden_cavalry_value
-from referee.decisions import Kind
-from referee.events import (Battle, CardDrawn, Claimed, Conquered, Dealt, DeckReshuffled,
-                            Eliminated, FirstPlayer, Fortified, GameOver, Occupied, Placed,
-                            Reinforced, Traded, TurnStarted)
+from hegemon.referee import (
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Game,
+    GameSetupError,
+    IllegalAction,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+    make_rules,
+)
+from hegemon.referee.cards import escalating_value, golden_cavalry_value
+from hegemon.referee.decisions import Kind
+from hegemon.referee.events import (
+    Battle,
+    CardDrawn,
+    Claimed,
+    Conquered,
+    Dealt,
+    DeckReshuffled,
+    Eliminated,
+    FirstPlayer,
+    Fortified,
+    GameOver,
+    Occupied,
+    Placed,
+    Reinforced,
+    Traded,
+    TurnStarted,
+)
 
 
 def of(events, cls):
@@ -68,12 +102,22 @@ def duel_position(preset="classic", seed=3, **options):
 
 
 # ---------------------------------------------------------------------- reinforcements
-@pytest.mark.parametrize("territories, armies", [
-    (13, 4), (5, 3),            # seed 000
-    (17, 5), (4, 3),            # seed 001
-    (11, 3), (14, 4),           # seeds 004, 002
-    (8, 3), (9, 3), (12, 4), (1, 3), (20, 6),
-])
+@pytest.mark.parametrize(
+    "territories, armies",
+    [
+        (13, 4),
+        (5, 3),  # seed 000
+        (17, 5),
+        (4, 3),  # seed 001
+        (11, 3),
+        (14, 4),  # seeds 004, 002
+        (8, 3),
+        (9, 3),
+        (12, 4),
+        (1, 3),
+        (20, 6),
+    ],
+)
 @pytest.mark.parametrize("preset", ["classic", "classic-2004", "classic-2000"])
 def test_reinforcements_from_territories(preset, territories, armies):
     game = setup_done(preset, seed=territories)
@@ -88,10 +132,18 @@ def test_reinforcements_from_territories(preset, territories, armies):
     assert game.pending == game.pending.__class__(Kind.PLACE, seat, armies=armies)
 
 
-@pytest.mark.parametrize("continents, bonus", [
-    (["Australia"], 2), (["South America"], 2), (["Africa"], 3), (["Europe"], 5),
-    (["North America"], 5), (["Asia"], 7), (["Australia", "South America", "Africa"], 7),
-])
+@pytest.mark.parametrize(
+    "continents, bonus",
+    [
+        (["Australia"], 2),
+        (["South America"], 2),
+        (["Africa"], 3),
+        (["Europe"], 5),
+        (["North America"], 5),
+        (["Asia"], 7),
+        (["Australia", "South America", "Africa"], 7),
+    ],
+)
 def test_continent_bonus_for_whole_continents_at_the_start_of_the_turn(continents, bonus):
     game = setup_done("classic", seed=1)
     seat = next_seat(game)
@@ -178,7 +230,7 @@ def test_2_artillery_and_3_infantry_must_trade_the_infantry_for_4():
 def test_2_2_2_must_trade_and_one_of_each_is_worth_10():
     board = setup_done().board
     inf, cav, art = (cards_with(board, i, 2) for i in ("infantry", "cavalry", "artillery"))
-    game, seat = trading_position(inf + cav + art)
+    game, _seat = trading_position(inf + cav + art)
     assert game.pending.kind is Kind.TRADE and game.pending.forced
     refused(game, Pass())
     events = game.apply(Trade((inf[0], cav[0], art[0])))
@@ -190,11 +242,16 @@ def test_2_2_2_must_trade_and_one_of_each_is_worth_10():
     assert game.pending.kind is Kind.PLACE
 
 
-@pytest.mark.parametrize("hand, value", [
-    (["infantry", "infantry", "wild"], 4), (["cavalry", "wild", "cavalry"], 6),
-    (["artillery", "artillery", "wild"], 8), (["infantry", "cavalry", "wild"], 10),
-    (["infantry", "wild", "wild"], 10),
-])
+@pytest.mark.parametrize(
+    "hand, value",
+    [
+        (["infantry", "infantry", "wild"], 4),
+        (["cavalry", "wild", "cavalry"], 6),
+        (["artillery", "artillery", "wild"], 8),
+        (["infantry", "cavalry", "wild"], 10),
+        (["infantry", "wild", "wild"], 10),
+    ],
+)
 def test_insignia_values_with_wild_cards(hand, value):
     board = setup_done().board
     cards, used = [], []
@@ -202,16 +259,19 @@ def test_insignia_values_with_wild_cards(hand, value):
         c = cards_with(board, ins, 1, exclude=used)[0]
         used.append(c)
         cards.append(c)
-    game, seat = trading_position(cards)
+    game, _seat = trading_position(cards)
     events = game.apply(Trade(tuple(cards)))
     assert of(events, Traded)[0].value == value
 
 
 def test_a_set_that_is_no_set_is_refused():
     board = setup_done().board
-    hand = (cards_with(board, "infantry", 2) + cards_with(board, "cavalry", 2)
-            + cards_with(board, "artillery", 1))
-    game, seat = trading_position(hand)
+    hand = (
+        cards_with(board, "infantry", 2)
+        + cards_with(board, "cavalry", 2)
+        + cards_with(board, "artillery", 1)
+    )
+    game, _seat = trading_position(hand)
     assert game.pending.kind is Kind.TRADE
     refused(game, Trade((hand[0], hand[1], hand[2])), "not a set")
     refused(game, Trade((hand[0], hand[2], hand[3])), "not a set")
@@ -264,21 +324,44 @@ def test_golden_cavalry_sequence_through_the_game():
 def test_value_tables():
     assert [escalating_value(n) for n in range(11)] == [4, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40]
     assert [golden_cavalry_value(n) for n in range(16)] == [
-        4, 6, 8, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 60, 60]
+        4,
+        6,
+        8,
+        10,
+        15,
+        20,
+        25,
+        30,
+        35,
+        40,
+        45,
+        50,
+        55,
+        60,
+        60,
+        60,
+    ]
 
 
-@pytest.mark.parametrize("preset, must, cards, forced", [
-    ("classic", 5, 4, False), ("classic", 5, 5, True), ("classic", 6, 5, False),
-    ("classic", 6, 6, True), ("classic-2000", 5, 5, True), ("classic-2004", 5, 5, True),
-    ("classic", 3, 3, True),
-])
+@pytest.mark.parametrize(
+    "preset, must, cards, forced",
+    [
+        ("classic", 5, 4, False),
+        ("classic", 5, 5, True),
+        ("classic", 6, 5, False),
+        ("classic", 6, 6, True),
+        ("classic-2000", 5, 5, True),
+        ("classic-2004", 5, 5, True),
+        ("classic", 3, 3, True),
+    ],
+)
 def test_must_trade_at(preset, must, cards, forced):
     board = setup_done().board
     inf, cav, art = (cards_with(board, i, 2) for i in ("infantry", "cavalry", "artillery"))
     hand = [inf[0], cav[0], art[0], inf[1], cav[1], art[1]][:cards]
     if cards == 3:
         hand = cards_with(board, "infantry", 3)
-    game, seat = trading_position(hand, preset=preset, must_trade_at=must)
+    game, _seat = trading_position(hand, preset=preset, must_trade_at=must)
     d = game.pending
     assert d.kind is Kind.TRADE and d.forced is forced
     if forced:
@@ -289,14 +372,15 @@ def test_must_trade_at(preset, must, cards, forced):
 
 
 # ---------------------------------------------------------------------- card territory bonus
-@pytest.mark.parametrize("mode, bonuses", [("off", [0, 0]), ("per_set", [2, 2]),
-                                           ("per_turn", [2, 0])])
+@pytest.mark.parametrize(
+    "mode, bonuses", [("off", [0, 0]), ("per_set", [2, 2]), ("per_turn", [2, 0])]
+)
 def test_card_territory_bonus(mode, bonuses):
     game = setup_done("classic", seed=8, card_territory_bonus=mode)
     seat = next_seat(game)
     b = game.board
     inf, cav, art = (cards_with(b, i, 2) for i in ("infantry", "cavalry", "artillery"))
-    shown = [inf[0], inf[1]]           # the first card of each set shows an own territory
+    shown = [inf[0], inf[1]]  # the first card of each set shows an own territory
     others = [p for p in range(4) if p != seat]
     owner = [seat if t in shown else others[t % 3] for t in range(b.size)]
     arrange(game, owner)
@@ -312,7 +396,7 @@ def test_card_territory_bonus(mode, bonuses):
         if t.bonus:
             assert t.bonus_territory == inf[i]
             where.append(t.bonus_territory)
-        diff = [a - b_ for a, b_ in zip(game.armies, before)]
+        diff = [a - b_ for a, b_ in zip(game.armies, before, strict=False)]
         assert sum(diff) == t.bonus
         if t.bonus:
             assert diff[inf[i]] == 2
@@ -340,23 +424,35 @@ def test_bonus_territory_choice_and_refusal():
 
 
 # ---------------------------------------------------------------------- attack, conquest
-@pytest.mark.parametrize("preset, overrides, armies, ask, dice", [
-    ("classic", {}, 1, False, 1), ("classic", {}, 2, True, 2), ("classic", {}, 5, True, 2),
-    ("classic-2000", {}, 2, False, 1), ("classic-2000", {}, 3, True, 2),
-    ("classic", {"defender_two_dice_from": 3}, 2, False, 1),
-    ("classic-2000", {"defender_two_dice_from": 2}, 2, True, 2),
-    ("classic", {"defender_dice": "max"}, 2, False, 2),
-    ("classic", {"defender_dice": "max"}, 1, False, 1),
-])
+@pytest.mark.parametrize(
+    "preset, overrides, armies, ask, dice",
+    [
+        ("classic", {}, 1, False, 1),
+        ("classic", {}, 2, True, 2),
+        ("classic", {}, 5, True, 2),
+        ("classic-2000", {}, 2, False, 1),
+        ("classic-2000", {}, 3, True, 2),
+        ("classic", {"defender_two_dice_from": 3}, 2, False, 1),
+        ("classic-2000", {"defender_two_dice_from": 2}, 2, True, 2),
+        ("classic", {"defender_dice": "max"}, 2, False, 2),
+        ("classic", {"defender_dice": "max"}, 1, False, 1),
+    ],
+)
 def test_defender_dice(preset, overrides, armies, ask, dice):
-    game, me, foe, third, ukraine, ural = duel_position(preset, **overrides)
+    game, _me, foe, _third, ukraine, ural = duel_position(preset, **overrides)
     game.armies[ural] = armies
     place_all_on(game, ukraine)
     events = game.apply(Attack(ukraine, ural, 3))
     if ask:
         d = game.pending
         assert (d.kind, d.player, d.maximum, d.source, d.target, d.attack_dice) == (
-            Kind.DEFEND, foe, dice, ukraine, ural, 3)
+            Kind.DEFEND,
+            foe,
+            dice,
+            ukraine,
+            ural,
+            3,
+        )
         refused(game, Defend(dice + 1))
         refused(game, Defend(0))
         events = game.apply(Defend(dice))
@@ -366,7 +462,7 @@ def test_defender_dice(preset, overrides, armies, ask, dice):
 
 @pytest.mark.parametrize("armies, most", [(2, 1), (3, 2), (4, 3), (9, 3)])
 def test_attack_dice_need_one_more_army_than_dice(armies, most):
-    game, me, foe, third, ukraine, ural = duel_position()
+    game, _me, _foe, _third, ukraine, ural = duel_position()
     place_all_on(game, ukraine)
     game.armies[ukraine] = armies
     refused(game, Attack(ukraine, ural, most + 1), "1 to")
@@ -374,7 +470,7 @@ def test_attack_dice_need_one_more_army_than_dice(armies, most):
 
 
 def test_a_territory_with_one_army_cannot_attack():
-    game, me, foe, third, ukraine, ural = duel_position()
+    game, _me, _foe, _third, ukraine, ural = duel_position()
     place_all_on(game, ukraine)
     game.armies[ukraine] = 1
     refused(game, Attack(ukraine, ural, 1), "at least 2")
@@ -382,7 +478,7 @@ def test_a_territory_with_one_army_cannot_attack():
 
 def test_occupy_example_5_armies_attack_with_2():
     """Seed 001: 5 armies attack one defender with 2 and win: move at least 2, at most 4."""
-    game, me, foe, third, ukraine, ural = duel_position(seed=4)
+    game, me, _foe, _third, ukraine, ural = duel_position(seed=4)
     place_all_on(game, ukraine)
     for _ in range(50):
         game.armies[ukraine] = 5
@@ -392,10 +488,16 @@ def test_occupy_example_5_armies_attack_with_2():
         game.armies[ural] = 1
     else:
         pytest.fail("never conquered")
-    assert game.owner[ural] == me and game.armies[ural] == 0   # empty only while occupying
+    assert game.owner[ural] == me and game.armies[ural] == 0  # empty only while occupying
     d = game.pending
     assert (d.kind, d.player, d.minimum, d.maximum, d.source, d.target) == (
-        Kind.OCCUPY, me, 2, 4, ukraine, ural)
+        Kind.OCCUPY,
+        me,
+        2,
+        4,
+        ukraine,
+        ural,
+    )
     refused(game, Occupy(1), "2 to 4")
     refused(game, Occupy(5), "2 to 4")
     refused(game, Attack(ukraine, game.board.index("Siberia"), 1))
@@ -405,7 +507,7 @@ def test_occupy_example_5_armies_attack_with_2():
 
 
 def test_conquest_with_no_choice_moves_in_the_dice():
-    game, me, foe, third, ukraine, ural = duel_position(seed=4)
+    game, me, _foe, _third, ukraine, ural = duel_position(seed=4)
     place_all_on(game, ukraine)
     for _ in range(50):
         game.armies[ukraine] = 4
@@ -457,7 +559,7 @@ def test_fortify_chain_refused_under_adjacent():
 
 
 def test_fortify_chain_broken_by_an_enemy_is_refused():
-    game, me, path = fortify_position("classic-2004", break_chain=True)
+    game, _me, path = fortify_position("classic-2004", break_chain=True)
     refused(game, Fortify(path[0], path[-1], 5), "chain")
     game.apply(Fortify(path[0], path[1], 5))
 
@@ -496,7 +598,7 @@ def test_one_card_per_turn_after_conquests_never_more():
 
 
 def test_no_card_without_a_conquest():
-    game, me, foe, third, ukraine, ural = duel_position()
+    game, me, _foe, _third, _ukraine, _ural = duel_position()
     events = pass_turn(game)
     assert not of(events, CardDrawn)
     assert game.players[me].cards == []
@@ -509,7 +611,8 @@ def eliminate(preset, mine, theirs, **options):
     b = game.board
     # a hand that holds no set until the victim's cards join it: at most 2 infantry, 2 cavalry
     safe = cards_with(b, "infantry", 2, exclude=(ukraine, ural)) + cards_with(
-        b, "cavalry", 2, exclude=(ukraine, ural))
+        b, "cavalry", 2, exclude=(ukraine, ural)
+    )
     mine_cards = safe[:mine]
     theirs_cards = cards_with(b, "artillery", theirs, exclude=(ukraine, ural))
     assert set(mine_cards).isdisjoint(theirs_cards)
@@ -522,17 +625,20 @@ def eliminate(preset, mine, theirs, **options):
     return game, me, foe, third, ukraine, ural, events, mine_cards + theirs_cards
 
 
-@pytest.mark.parametrize("preset, mine, theirs, trades", [
-    ("classic", 3, 3, 1),        # 6 cards: trade at once (elimination_trade_at 6)
-    ("classic", 4, 3, 1),        # 7 -> 4
-    ("classic", 3, 2, 0),        # 5 < 6: no immediate trade
-    ("classic-2004", 3, 2, 1),   # 5: "five or more" (seed 000)
-    ("classic-2004", 2, 2, 0),
-    ("classic", 4, 5, 2),        # 9 -> 6 -> 3: down to 4 or fewer
-    ("classic-2004", 4, 4, 2),   # 8 -> 5 -> 2
-])
+@pytest.mark.parametrize(
+    "preset, mine, theirs, trades",
+    [
+        ("classic", 3, 3, 1),  # 6 cards: trade at once (elimination_trade_at 6)
+        ("classic", 4, 3, 1),  # 7 -> 4
+        ("classic", 3, 2, 0),  # 5 < 6: no immediate trade
+        ("classic-2004", 3, 2, 1),  # 5: "five or more" (seed 000)
+        ("classic-2004", 2, 2, 0),
+        ("classic", 4, 5, 2),  # 9 -> 6 -> 3: down to 4 or fewer
+        ("classic-2004", 4, 4, 2),  # 8 -> 5 -> 2
+    ],
+)
 def test_immediate_elimination_trade(preset, mine, theirs, trades):
-    game, me, foe, third, ukraine, ural, events, hand = eliminate(preset, mine, theirs)
+    game, me, foe, _third, ukraine, ural, events, hand = eliminate(preset, mine, theirs)
     assert of(events, Eliminated) == [Eliminated(foe, me, theirs)]
     assert sorted(game.players[me].cards) == sorted(hand)
     assert game.players[foe].cards == [] and game.players[foe].eliminated
@@ -560,16 +666,16 @@ def test_immediate_elimination_trade(preset, mine, theirs, trades):
 
 
 def test_next_turn_elimination_trade():
-    game, me, foe, third, ukraine, ural, events, hand = eliminate("classic-2000", 4, 4)
+    game, me, foe, _third, _ukraine, _ural, events, _hand = eliminate("classic-2000", 4, 4)
     assert of(events, Eliminated) == [Eliminated(foe, me, 4)]
     game.apply(Occupy(game.pending.minimum))
-    assert game.pending.kind is Kind.ATTACK        # no trade now
+    assert game.pending.kind is Kind.ATTACK  # no trade now
     assert len(game.players[me].cards) == 8
     while game.current == me:
         game.apply(Pass())
     while game.current != me:
         pass_turn(game)
-    assert len(game.players[me].cards) == 9        # the card of the conquest
+    assert len(game.players[me].cards) == 9  # the card of the conquest
     trades = 0
     while game.pending.kind is Kind.TRADE and game.pending.forced:
         game.apply(game.default_action())
@@ -578,8 +684,10 @@ def test_next_turn_elimination_trade():
 
 
 # ---------------------------------------------------------------------- set-up
-@pytest.mark.parametrize("players, counts", [(3, [14, 14, 14]), (4, [10, 10, 11, 11]),
-                                             (5, [8, 8, 8, 9, 9]), (6, [7] * 6)])
+@pytest.mark.parametrize(
+    "players, counts",
+    [(3, [14, 14, 14]), (4, [10, 10, 11, 11]), (5, [8, 8, 8, 9, 9]), (6, [7] * 6)],
+)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_deal_setup(players, counts, seed):
     game = Game(make_rules("classic-2000"), players, seed)
@@ -593,7 +701,7 @@ def test_deal_setup(players, counts, seed):
             assert game.owner[t] == d.player and game.armies[t] == 1
     first = of(game.opening_events, FirstPlayer)
     assert len(first) == 1 and first[0].purpose == "play"
-    assert sorted(game.deck) == list(range(44))           # wild cards back in, reshuffled
+    assert sorted(game.deck) == list(range(44))  # wild cards back in, reshuffled
     start = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}[players]
     seen = []
     while game.round == 0:
@@ -683,7 +791,6 @@ def test_random_dealer_first_player():
 # ---------------------------------------------------------------------- the end
 def test_turn_limit_ranks_survivors_by_territories_then_armies():
     game = setup_done("classic", seed=6, turn_limit=1)
-    b = game.board
     first = game.current
     a, bb, c, d = [(first + i) % 4 for i in range(4)]
     owner = [a] * 15 + [bb] * 10 + [c] * 10 + [d] * 7
@@ -706,9 +813,9 @@ def test_turn_limit_ties_share_a_place():
     game = setup_done("classic", seed=6, turn_limit=1)
     first = game.current
     a, bb, c, d = [(first + i) % 4 for i in range(4)]
-    owner = [(a, bb, c)[t % 3] for t in range(36)] + [d] * 6   # no continent for a, bb, c
+    owner = [(a, bb, c)[t % 3] for t in range(36)] + [d] * 6  # no continent for a, bb, c
     armies = [2] * 42
-    delta = game.pending.armies - 4    # the first turn's armies were due before the rearrangement
+    delta = game.pending.armies - 4  # the first turn's armies were due before the rearrangement
     if delta > 0:
         armies[1] += delta
         armies[2] += delta
@@ -761,9 +868,14 @@ def test_win_by_owning_everything():
         refused(game, action, "over")
 
 
-@pytest.mark.parametrize("must, hand", [(3, ["infantry", "infantry", "cavalry"]),
-                                        (4, ["infantry", "infantry", "cavalry", "cavalry"]),
-                                        (4, ["wild", "infantry", "cavalry", "cavalry"])])
+@pytest.mark.parametrize(
+    "must, hand",
+    [
+        (3, ["infantry", "infantry", "cavalry"]),
+        (4, ["infantry", "infantry", "cavalry", "cavalry"]),
+        (4, ["wild", "infantry", "cavalry", "cavalry"]),
+    ],
+)
 def test_a_trade_is_forced_only_with_a_set_to_trade(must, hand):
     board = setup_done().board
     cards = []
@@ -782,7 +894,7 @@ def test_a_trade_is_forced_only_with_a_set_to_trade(must, hand):
 
 # ---------------------------------------------------------------------- forfeits
 def test_taking_a_forfeited_seats_last_territory_eliminates_no_one():
-    game, me, foe, third, ukraine, ural = duel_position()
+    game, _me, foe, _third, ukraine, ural = duel_position()
     game.apply(Forfeit(foe, "crashed"))
     assert game.out_order == [foe]
     place_all_on(game, ukraine)
@@ -806,9 +918,9 @@ def test_places_after_a_forfeit_and_an_elimination():
     arrange(game, owner, armies)
     game.apply(Forfeit(quitter, "gone"))
     place_all_on(game, ukraine)
-    conquer(game, ukraine, ural)                  # the quitter's last territory
+    conquer(game, ukraine, ural)  # the quitter's last territory
     game.apply(Occupy(game.pending.maximum))
-    events = conquer(game, ural, siberia)         # the last opponent
+    events = conquer(game, ural, siberia)  # the last opponent
     assert of(events, Eliminated) == [Eliminated(foe, me, 0)]
     places = [0] * 3
     places[me], places[foe], places[quitter] = 1, 2, 3
@@ -825,7 +937,7 @@ def test_player_counts_outside_3_to_6_are_refused(players):
 def test_traded_cards_go_under_the_deck_in_2000():
     board = setup_done().board
     inf = cards_with(board, "infantry", 3)
-    game, seat = trading_position(inf, preset="classic-2000", card_values="escalating")
+    game, _seat = trading_position(inf, preset="classic-2000", card_values="escalating")
     deck = list(game.deck)
     game.apply(Trade((inf[2], inf[0], inf[1])))
     assert game.deck == sorted(inf) + deck and game.discard == []
@@ -857,11 +969,11 @@ def test_traded_cards_are_discarded_and_reshuffled_when_the_deck_runs_out():
     (reshuffled,) = of(events, DeckReshuffled)
     (drawn,) = of(events, CardDrawn)
     assert reshuffled.cards == 3 and drawn.card in inf
-    assert sorted(game.deck + [drawn.card]) == sorted(inf) and game.discard == []
+    assert sorted([*game.deck, drawn.card]) == sorted(inf) and game.discard == []
 
 
 def test_no_card_when_deck_and_discard_are_empty():
-    game, me, foe, third, ukraine, ural = duel_position()
+    game, me, _foe, third, ukraine, ural = duel_position()
     game.players[third].cards.extend(game.deck)
     game.deck.clear()
     place_all_on(game, ukraine)

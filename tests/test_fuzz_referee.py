@@ -14,19 +14,26 @@ import random
 import time
 
 import pytest
+from conftest import PRESET_NAMES, random_action, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import PRESET_NAMES, random_action, snapshot
-from referee import Game, make_rules
-from referee.decisions import Kind
-from referee.game import IllegalAction
-from sdk.protocol import bot_pb2 as pb
-from sdk.protocol import codec
+from hegemon.referee import Game, make_rules
+from hegemon.referee.decisions import Kind
+from hegemon.referee.game import IllegalAction
+from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.sdk.protocol import codec
 
 GAME_ID = "game-under-fuzz"
-ENGINE_KINDS = {Kind.CLAIM, Kind.PLACE, Kind.TRADE, Kind.ATTACK, Kind.DEFEND, Kind.OCCUPY,
-                Kind.FORTIFY}
+ENGINE_KINDS = {
+    Kind.CLAIM,
+    Kind.PLACE,
+    Kind.TRADE,
+    Kind.ATTACK,
+    Kind.DEFEND,
+    Kind.OCCUPY,
+    Kind.FORTIFY,
+}
 
 
 def _positions() -> list[Game]:
@@ -47,24 +54,46 @@ def _positions() -> list[Game]:
                     steps += 1
     positions = [g for games in found.values() for g in games]
     kinds = {g.pending.kind for g in positions}
-    assert ENGINE_KINDS <= kinds, f"no position for {ENGINE_KINDS - kinds}"
+    assert kinds >= ENGINE_KINDS, f"no position for {ENGINE_KINDS - kinds}"
     return positions
 
 
 POSITIONS = _positions()
 
 # ------------------------------------------------------------------------------ strategies
-INT32 = st.one_of(st.integers(-3, 60), st.integers(-(1 << 31), (1 << 31) - 1),
-                  st.sampled_from([-(1 << 31), (1 << 31) - 1, -1, 0, 1, 2, 3, 41, 42, 43, 44]))
+INT32 = st.one_of(
+    st.integers(-3, 60),
+    st.integers(-(1 << 31), (1 << 31) - 1),
+    st.sampled_from([-(1 << 31), (1 << 31) - 1, -1, 0, 1, 2, 3, 41, 42, 43, 44]),
+)
 SMALL_LISTS = st.integers(0, 8)
 
 
 @st.composite
 def actions(draw) -> pb.Action:
-    kind = draw(st.sampled_from(
-        ["claim", "place", "trade", "attack", "defend", "occupy", "fortify", "pass_", "none",
-         "capital", "bribe", "place_neutral", "reinforce_ally", "fortify_ally", "build_centre",
-         "huge_place", "huge_trade"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "claim",
+                "place",
+                "trade",
+                "attack",
+                "defend",
+                "occupy",
+                "fortify",
+                "pass_",
+                "none",
+                "capital",
+                "bribe",
+                "place_neutral",
+                "reinforce_ally",
+                "fortify_ally",
+                "build_centre",
+                "huge_place",
+                "huge_trade",
+            ]
+        )
+    )
     action = pb.Action()
     if kind == "claim":
         action.claim.territory = draw(INT32)
@@ -75,7 +104,9 @@ def actions(draw) -> pb.Action:
             action.place.SetInParent()
     elif kind == "huge_place":
         action.place.placements.extend(
-            [pb.Placement(territory=draw(INT32), armies=draw(INT32))] * draw(st.integers(1000, 5000)))
+            [pb.Placement(territory=draw(INT32), armies=draw(INT32))]
+            * draw(st.integers(1000, 5000))
+        )
     elif kind == "trade":
         action.trade.cards.extend(draw(st.lists(INT32, max_size=6)))
         if draw(st.booleans()):
@@ -85,7 +116,10 @@ def actions(draw) -> pb.Action:
         action.trade.cards.extend([draw(INT32)] * draw(st.integers(100, 100_000)))
     elif kind == "attack":
         action.attack.source, action.attack.target, action.attack.dice = (
-            draw(INT32), draw(INT32), draw(INT32))
+            draw(INT32),
+            draw(INT32),
+            draw(INT32),
+        )
         action.attack.SetInParent()
     elif kind == "defend":
         action.defend.dice = draw(INT32)
@@ -95,7 +129,10 @@ def actions(draw) -> pb.Action:
         action.occupy.SetInParent()
     elif kind == "fortify":
         action.fortify.source, action.fortify.target, action.fortify.armies = (
-            draw(INT32), draw(INT32), draw(INT32))
+            draw(INT32),
+            draw(INT32),
+            draw(INT32),
+        )
         for _ in range(draw(st.integers(0, 2)) if draw(st.integers(0, 4)) == 0 else 0):
             action.fortify.more.add(source=draw(INT32), target=draw(INT32), armies=draw(INT32))
         action.fortify.SetInParent()
@@ -108,8 +145,14 @@ def actions(draw) -> pb.Action:
 
 def replies():
     game_ids = st.one_of(st.just(GAME_ID), st.text(max_size=30), st.just("x" * 10_000))
-    return st.builds(lambda gid, a, has: pb.DecideReply(game_id=gid, action=a) if has
-                     else pb.DecideReply(game_id=gid), game_ids, actions(), st.booleans())
+    return st.builds(
+        lambda gid, a, has: (
+            pb.DecideReply(game_id=gid, action=a) if has else pb.DecideReply(game_id=gid)
+        ),
+        game_ids,
+        actions(),
+        st.booleans(),
+    )
 
 
 @st.composite
@@ -145,8 +188,11 @@ def referee_path(position: int, message) -> None:
     assert len(game.history) == before[12] + 1  # snapshot()[12] is len(history)
 
 
-SETTINGS = settings(max_examples=600, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SETTINGS
@@ -168,7 +214,7 @@ def test_any_bytes_as_a_decide_reply(position, data):
 
 
 def test_positions_cover_every_engine_decision():
-    assert ENGINE_KINDS <= {g.pending.kind for g in POSITIONS}
+    assert {g.pending.kind for g in POSITIONS} >= ENGINE_KINDS
 
 
 @pytest.mark.parametrize("count", [2_000, 100_000])

@@ -23,15 +23,15 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.record import replay
-from referee.rules import make_rules
-from referee.runner import link as link_module
-from referee.runner import sandbox
-from referee.runner.bots import resolve
-from referee.runner.link import TimeControl
-from referee.runner.process import BotCommand
-from referee.runner.sandbox import SandboxLimits
-from referee.runner.session import play_one
+from hegemon.referee.record import replay
+from hegemon.referee.rules import make_rules
+from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner import sandbox
+from hegemon.referee.runner.bots import resolve
+from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.sandbox import SandboxLimits
+from hegemon.referee.runner.session import play_one
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +40,10 @@ pytestmark = pytest.mark.slow
 def bubblewrap_installed():
     """Part of the suite, not optional: without bubblewrap these tests fail and say why."""
     if sandbox.bwrap_path() is None:
-        pytest.fail("bubblewrap is not installed (or does not work here): apt-get install bubblewrap")
+        pytest.fail(
+            "bubblewrap is not installed (or does not work here): apt-get install bubblewrap"
+        )
+
 
 HOSTILE = Path(__file__).resolve().parent / "hostile_bots" / "hostile.py"
 RULES = make_rules("classic", {"turn_limit": 8})
@@ -130,8 +133,11 @@ class Arena:
             s.close()
 
     def _digests(self) -> dict[str, str]:
-        return {"db": digest(self.db), "records": digest(self.records),
-                "other bot": digest(self.other.parent)}
+        return {
+            "db": digest(self.db),
+            "records": digest(self.records),
+            "other bot": digest(self.other.parent),
+        }
 
     # -------------------------------------------------------------- playing
     def command(self, mode: str) -> BotCommand:
@@ -151,11 +157,21 @@ class Arena:
             "HOSTILE_RECORDS": str(self.records),
             "HOSTILE_REFEREE_PID": str(os.getpid()),
         }
-        return BotCommand(f"hostile-{mode}", (sys.executable, str(folder / "bot.py"), mode),
-                          cwd=str(folder), env=tuple(env.items()))
+        return BotCommand(
+            f"hostile-{mode}",
+            (sys.executable, str(folder / "bot.py"), mode),
+            cwd=str(folder),
+            env=tuple(env.items()),
+        )
 
-    def play(self, mode: str, time_control: TimeControl = TC, rules=RULES, seed: int = 5,
-             opponents: tuple[str, str] = ("random", "aggressive")):
+    def play(
+        self,
+        mode: str,
+        time_control: TimeControl = TC,
+        rules=RULES,
+        seed: int = 5,
+        opponents: tuple[str, str] = ("random", "aggressive"),
+    ):
         commands = [self.command(mode), *(resolve(o) for o in opponents)]
         result = trio.run(play_one, commands, rules, seed, time_control)
         self.result = result
@@ -259,9 +275,17 @@ def test_network_out_of_the_sandbox_is_refused(arena):
     arena.play("network")
     reports = check_contained(arena, "network")
     assert arena.fault_kinds() == []
-    for what in ("tcp 127.0.0.1 listener", "tcp 127.0.0.1 postgres", "tcp ::1 listener",
-                 "udp 127.0.0.1 listener", "abstract unix listener", "path unix listener",
-                 "postgres unix socket", "docker socket", "netlink socket"):
+    for what in (
+        "tcp 127.0.0.1 listener",
+        "tcp 127.0.0.1 postgres",
+        "tcp ::1 listener",
+        "udp 127.0.0.1 listener",
+        "abstract unix listener",
+        "path unix listener",
+        "postgres unix socket",
+        "docker socket",
+        "netlink socket",
+    ):
         assert refused(reports[what]), (what, reports[what])
     assert arena.result.seats[0].decisions > 0  # it then played on
 
@@ -275,8 +299,12 @@ def test_the_network_namespace_alone_refuses_it_too(arena, monkeypatch):
     assert arena.fault_kinds() == []
     assert "refused" in reports["tcp 127.0.0.1 listener"].lower()
     assert "refused" in reports["abstract unix listener"].lower()
-    for what in ("tcp 127.0.0.1 postgres", "udp 127.0.0.1 listener", "path unix listener",
-                 "docker socket"):
+    for what in (
+        "tcp 127.0.0.1 postgres",
+        "udp 127.0.0.1 listener",
+        "path unix listener",
+        "docker socket",
+    ):
         assert refused(reports[what]) or what.startswith("udp"), (what, reports[what])
     assert "lo" in reports["interfaces"] and "eth" not in reports["interfaces"]
 
@@ -287,10 +315,20 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
     assert arena.fault_kinds() == []
     # of HEGEMON_HOME it sees only the folders leading to its own (bwrap makes them empty)
     assert reports["list hegemon home"] in ("ok ['bots']", "ok []"), reports["list hegemon home"]
-    for what in ("read database", "write database", "read other bot",
-                 "list records", "read referee source", "read .git",
-                 "read /etc/shadow", "referee environ", "referee cmdline", "parent environ",
-                 "write own folder", "write root"):
+    for what in (
+        "read database",
+        "write database",
+        "read other bot",
+        "list records",
+        "read referee source",
+        "read .git",
+        "read /etc/shadow",
+        "referee environ",
+        "referee cmdline",
+        "parent environ",
+        "write own folder",
+        "write root",
+    ):
         assert refused(reports[what]), (what, reports[what])
     assert reports["list /root"] in ("ok ['.pyenv']", "ok []") or refused(reports["list /root"])
     assert reports["processes seen"] == "ok [1, 2]"  # its own PID namespace: itself and init
@@ -358,9 +396,19 @@ def test_escaping_the_sandbox_is_refused(arena):
     arena.play("escape")
     reports = check_contained(arena, "escape")
     assert arena.fault_kinds() == []
-    for what in ("unshare user namespace", "unshare network", "mount tmpfs", "ptrace pid 1",
-                 "chroot", "setuid 0", "memfd", "io_uring", "bpf", "open_by_handle_at",
-                 "packet socket"):
+    for what in (
+        "unshare user namespace",
+        "unshare network",
+        "mount tmpfs",
+        "ptrace pid 1",
+        "chroot",
+        "setuid 0",
+        "memfd",
+        "io_uring",
+        "bpf",
+        "open_by_handle_at",
+        "packet socket",
+    ):
         assert refused(reports[what]), (what, reports[what])
     assert "refused" in reports["shmget"]
     caps = reports["capabilities"]
@@ -376,10 +424,15 @@ def test_spinning_in_a_decision_is_a_timeout(arena):
 
 
 def test_spinning_in_the_background_meets_the_cpu_limit(arena):
-    time_control = TimeControl(startup=15, decision=1.0, bank=60.0, max_strikes=3,
-                               sandbox=SandboxLimits(cpu_seconds=3))
-    arena.play("spin_background", time_control, make_rules("classic", {"turn_limit": 100}),
-               opponents=("random", "random"))
+    time_control = TimeControl(
+        startup=15, decision=1.0, bank=60.0, max_strikes=3, sandbox=SandboxLimits(cpu_seconds=3)
+    )
+    arena.play(
+        "spin_background",
+        time_control,
+        make_rules("classic", {"turn_limit": 100}),
+        opponents=("random", "random"),
+    )
     check_contained(arena, "spin_background")
     seat = arena.result.seats[0]
     assert seat.out == "crash", seat.faults

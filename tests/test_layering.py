@@ -12,20 +12,38 @@ def loaded_after(statement: str) -> set[str]:
 
 
 def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports():
-    modules = loaded_after("import referee, referee.game, referee.record, referee.view, "
-                           "referee.legal, referee.policies")
-    forbidden = {"sdk", "leaderboard", "sample_bots", "referee.runner", "grpc", "trio", "sqlmodel",
-                 "socket", "subprocess"}
+    modules = loaded_after(
+        "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, hegemon.referee.view, "
+        "hegemon.referee.legal, hegemon.referee.policies"
+    )
+    forbidden = {
+        "hegemon.sdk",
+        "hegemon.leaderboard",
+        "hegemon.sample_bots",
+        "hegemon.referee.runner",
+        "grpc",
+        "trio",
+        "sqlmodel",
+        "socket",
+        "subprocess",
+    }
     assert not {m for m in modules if m.split(".")[0] in forbidden or m in forbidden}
 
 
 def test_the_match_runner_uses_the_protocol_code_but_not_the_sdks_bot_side():
-    modules = loaded_after("import referee.runner.session, referee.runner.match")
-    assert "sdk.protocol.bot_pb2" in modules
-    assert not {"sdk.bot", "sdk.server", "sdk.helpers", "sdk.local"} & modules
+    modules = loaded_after("import hegemon.referee.runner.session, hegemon.referee.runner.match")
+    assert "hegemon.sdk.protocol.bot_pb2" in modules
+    assert (
+        not {"hegemon.sdk.bot", "hegemon.sdk.server", "hegemon.sdk.helpers", "hegemon.sdk.local"}
+        & modules
+    )
     assert not {m for m in modules if m.startswith(("leaderboard", "sample_bots"))}
 
 
 def test_the_sdk_never_imports_the_match_runner():
-    modules = loaded_after("import sdk; from sdk import Bot, run, play_local, legal_actions")
-    assert not {m for m in modules if m.startswith(("referee.runner", "leaderboard"))}
+    modules = loaded_after(
+        "import hegemon.sdk; from hegemon.sdk import Bot, run, play_local, legal_actions"
+    )
+    assert not {
+        m for m in modules if m.startswith(("hegemon.referee.runner", "hegemon.leaderboard"))
+    }

@@ -9,11 +9,18 @@ import json
 import random
 
 import pytest
-from league_fixtures import (SeasonSpec, create_season, free_port, hegemon, home,  # noqa: F401
-                             one_line_error, register_samples)
+from league_fixtures import (  # noqa: F401
+    SeasonSpec,
+    create_season,
+    free_port,
+    hegemon,
+    home,
+    one_line_error,
+    register_samples,
+)
 
-from leaderboard.reports import crosstable, load_games
-from leaderboard.store import GameOutcome, Store
+from hegemon.leaderboard.reports import crosstable, load_games
+from hegemon.leaderboard.store import GameOutcome, Store
 
 
 def stored_results(store: Store, season, order: list[int] | None = None, seed: int = 0) -> None:
@@ -33,10 +40,16 @@ def stored_results(store: Store, season, order: list[int] | None = None, seed: i
         places = [0] * len(score)
         for place, seat in enumerate(ranking, 1):
             places[seat] = place
-        faults = ([{"seat": ranking[-1], "bot": "x", "kind": "timeout", "detail": "late",
-                    "decision": 3}] if m.number % 7 == 0 else [])
-        assert store.finish_match(m.id, "test", GameOutcome(f"/nowhere/{m.number}.jsonl", places,
-                                                            faults, "turn limit", 1.0, 10))
+        faults = (
+            [{"seat": ranking[-1], "bot": "x", "kind": "timeout", "detail": "late", "decision": 3}]
+            if m.number % 7 == 0
+            else []
+        )
+        assert store.finish_match(
+            m.id,
+            "test",
+            GameOutcome(f"/nowhere/{m.number}.jsonl", places, faults, "turn limit", 1.0, 10),
+        )
 
 
 @pytest.fixture
@@ -61,7 +74,7 @@ def test_leaderboard_table_csv_json_and_crosstable(played):
     for name in ("planner", "continental", "aggressive", "random", "95% interval"):
         assert name in table.stdout
     rows = parse_csv(hegemon("leaderboard", "league", "--csv", home=played).stdout)
-    assert [r["bot"] for r in rows][0] == "planner" and rows[-1]["bot"] == "random"
+    assert next(r["bot"] for r in rows) == "planner" and rows[-1]["bot"] == "random"
     assert [int(r["rank"]) for r in rows] == [1, 2, 3, 4]
     for r in rows:
         assert float(r["low"]) <= float(r["rating"]) <= float(r["high"])
@@ -117,7 +130,7 @@ def test_standings_do_not_depend_on_the_order_games_finished(home):
 
 
 def test_crosstable_counts_ties_as_half(home):
-    from leaderboard.reports import GameRow
+    from hegemon.leaderboard.reports import GameRow
 
     games = [GameRow(1, 1, (1, 2, 3), (1, 1, 3), ()), GameRow(1, 2, (1, 2, 3), (3, 1, 2), ())]
     cross = crosstable(games)
@@ -146,8 +159,9 @@ def test_no_database_yet(home):
 
 
 # ---------------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("command", [("leaderboard", "nope"), ("season", "status", "nope"),
-                                     ("season", "run", "nope")])
+@pytest.mark.parametrize(
+    "command", [("leaderboard", "nope"), ("season", "status", "nope"), ("season", "run", "nope")]
+)
 def test_unknown_season(played, command):
     line = one_line_error(hegemon(*command, home=played))
     assert "no season named 'nope'" in line and "league" in line  # names the seasons there are
@@ -162,8 +176,10 @@ def test_database_that_cannot_connect(home, command):
     assert "unsupported database" in bad
 
 
-@pytest.mark.parametrize("command", [("leaderboard", "league"), ("season", "status", "league"),
-                                     ("season", "run", "league")])
+@pytest.mark.parametrize(
+    "command",
+    [("leaderboard", "league"), ("season", "status", "league"), ("season", "run", "league")],
+)
 def test_corrupt_database_file(home, command):
     db = home / "arena.db"
     garbage = b"this is not a database, whatever its name says\n" * 200
@@ -174,12 +190,15 @@ def test_corrupt_database_file(home, command):
     assert db.read_bytes() == garbage  # nothing lost, nothing overwritten
 
 
-@pytest.mark.parametrize("args, message", [
-    (("season", "run", "league", "--concurrency", "0"), "--concurrency"),
-    (("season", "run", "league", "--stale-after", "0"), "--stale-after"),
-    (("leaderboard", "league", "--method", "glicko"), "--method"),
-    (("leaderboard", "league", "--csv", "--json"), "not both"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("season", "run", "league", "--concurrency", "0"), "--concurrency"),
+        (("season", "run", "league", "--stale-after", "0"), "--stale-after"),
+        (("leaderboard", "league", "--method", "glicko"), "--method"),
+        (("leaderboard", "league", "--csv", "--json"), "not both"),
+    ],
+)
 def test_bad_options(played, args, message):
     assert message in one_line_error(hegemon(*args, home=played))
 

@@ -19,9 +19,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from referee import Game, IllegalAction, make_rules
-from referee.view import view_for
-from sdk.protocol import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc, codec
+from hegemon.referee import Game, IllegalAction, make_rules
+from hegemon.referee.view import view_for
+from hegemon.sdk.protocol import PROTOCOL_VERSION, bot_pb2_grpc, codec
+from hegemon.sdk.protocol import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_DIR = ROOT / "sample_bots" / "node"
@@ -32,13 +33,19 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not inst
 
 def _install() -> None:
     """`npm ci` from the lock file, once, if node_modules is missing."""
-    if (BOT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir() and \
-            (BOT_DIR / "node_modules" / "@grpc" / "proto-loader").is_dir():
+    if (BOT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir() and (
+        BOT_DIR / "node_modules" / "@grpc" / "proto-loader"
+    ).is_dir():
         return
     npm = shutil.which("npm")
     assert npm, "node is installed but npm is not: cannot install the Node bot's packages"
-    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=BOT_DIR,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund"],
+        cwd=BOT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, f"npm ci failed in {BOT_DIR}:\n{done.stdout}\n{done.stderr}"
 
 
@@ -49,9 +56,14 @@ def node_bot():
     sock_dir = tempfile.mkdtemp(prefix="hegemon-node-")  # short: unix socket paths are limited
     address = f"unix:{sock_dir}/bot.sock"
     log = open(Path(sock_dir) / "bot.log", "w+")
-    proc = subprocess.Popen([NODE, str(BOT_DIR / "bot.js"), "--address", address],
-                            cwd=BOT_DIR, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [NODE, str(BOT_DIR / "bot.js"), "--address", address],
+        cwd=BOT_DIR,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
     channel = grpc.insecure_channel(address)
     try:
         health = health_pb2_grpc.HealthStub(channel)
@@ -88,8 +100,10 @@ def node_bot():
 def test_health_and_hello(node_bot):
     channel, _ = node_bot
     health = health_pb2_grpc.HealthStub(channel)
-    assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == \
-        health_pb2.HealthCheckResponse.SERVING
+    assert (
+        health.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+        == health_pb2.HealthCheckResponse.SERVING
+    )
     hello = bot_pb2_grpc.BotStub(channel).Hello(codec.hello_request("test"), timeout=5)
     assert hello.name == "node-sample" and hello.version
     assert hello.protocol_version == PROTOCOL_VERSION
@@ -113,8 +127,9 @@ def test_plays_every_seat_of_a_real_game_legally(node_bot, seed):
     names = ["node-a", "node-b", "node-c"]
     ids = [f"node-{seed}-seat{s}" for s in range(3)]
     for seat in range(3):
-        request = codec.start_game_request(ids[seat], seat, names, rules, game.board,
-                                           decision_ms=5000, time_bank_ms=60_000)
+        request = codec.start_game_request(
+            ids[seat], seat, names, rules, game.board, decision_ms=5000, time_bank_ms=60_000
+        )
         assert isinstance(stub.StartGame(request, timeout=10), pb.StartGameReply)
 
     since = [list(game.opening_events) for _ in range(3)]
@@ -124,8 +139,9 @@ def test_plays_every_seat_of_a_real_game_legally(node_bot, seed):
             break
         decision = game.pending
         seat = decision.player
-        request = codec.view_to_proto(view_for(game, seat), since[seat], game_id=ids[seat],
-                                      bank_ms=60_000, deadline_ms=5000)
+        request = codec.view_to_proto(
+            view_for(game, seat), since[seat], game_id=ids[seat], bank_ms=60_000, deadline_ms=5000
+        )
         since[seat] = []
         reply = stub.Decide(request, timeout=10)
         action = codec.action_from_proto(reply, game_id=ids[seat])

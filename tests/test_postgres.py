@@ -8,24 +8,46 @@ import threading
 import time
 
 import pytest
-from league_fixtures import (SeasonSpec, create_season, games_per_match, hegemon,  # noqa: F401
-                             home, pg_server, pg_url, register_samples, start_hegemon)
+from league_fixtures import (  # noqa: F401
+    SeasonSpec,
+    create_season,
+    games_per_match,
+    hegemon,
+    home,
+    pg_server,
+    pg_url,
+    register_samples,
+    start_hegemon,
+)
 
-from leaderboard.store import FINISHED, Store
+from hegemon.leaderboard.store import FINISHED, Store
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def test_two_runners_share_one_season_and_play_every_game_once(home, pg_url, tmp_path):
-    spec = SeasonSpec(name=f"pg-{secrets.token_hex(3)}", games=16, players=4, turn_limit=8,
-                      seed=99)
+    spec = SeasonSpec(name=f"pg-{secrets.token_hex(3)}", games=16, players=4, turn_limit=8, seed=99)
     with Store(pg_url) as store:
         assert store.is_postgres
         season = create_season(store, spec, register_samples(store))
     # Two runners (as on two machines) at the same moment, against the one database.
-    runners = [start_hegemon("season", "run", spec.name, "-j", "2", "--quiet", "--db", pg_url,
-                             "--worker", f"machine-{i}", home=home, log=tmp_path / f"runner{i}.log")
-               for i in (1, 2)]
+    runners = [
+        start_hegemon(
+            "season",
+            "run",
+            spec.name,
+            "-j",
+            "2",
+            "--quiet",
+            "--db",
+            pg_url,
+            "--worker",
+            f"machine-{i}",
+            home=home,
+            log=tmp_path / f"runner{i}.log",
+        )
+        for i in (1, 2)
+    ]
     try:
         for i, runner in enumerate(runners, 1):
             code = runner.wait(timeout=240)

@@ -1,4 +1,4 @@
-"""Tests for leaderboard.ratings (Plackett–Luce fit, bootstrap, incremental Elo)."""
+"""Tests for hegemon.leaderboard.ratings (Plackett–Luce fit, bootstrap, incremental Elo)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.ratings import (
+from hegemon.leaderboard.ratings import (
     ELO_SCALE,
     Rating,
     bootstrap_intervals,
@@ -55,7 +55,7 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 
     rx, ry = ranks(xs), ranks(ys)
     mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=False))
     return cov / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
 
 
@@ -153,7 +153,7 @@ def test_multiplayer_fit_is_the_maximum_of_the_documented_objective() -> None:
             lambda order: st.integers(2, 6).flatmap(
                 lambda n: st.lists(st.integers(0, n - 1), min_size=n, max_size=n).map(
                     lambda places: [
-                        [b for b, p in zip(order[:n], places) if p == q]
+                        [b for b, p in zip(order[:n], places, strict=False) if p == q]
                         for q in sorted(set(places))
                     ]
                 )
@@ -199,7 +199,7 @@ def test_tied_group_counts_as_each_member_beating_everyone_below() -> None:
 
 def test_a_game_where_everyone_shares_one_place_carries_no_information() -> None:
     games = [solo("A", "B", "C"), solo("B", "A"), solo("A", "C")]
-    with_draw = games + [[["A", "B", "C"]]]
+    with_draw = [*games, [["A", "B", "C"]]]
     assert fit_plackett_luce(with_draw) == pytest.approx(fit_plackett_luce(games), abs=1e-9)
 
 

@@ -15,8 +15,9 @@ def python_blocks() -> list[str]:
 
 def test_readme_engine_example_plays_both_presets_to_the_end():
     block = next(b for b in python_blocks() if "def play(" in b)
-    out = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["classic", "classic-2004"]

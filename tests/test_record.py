@@ -7,15 +7,21 @@ import json
 import random
 
 import pytest
-
 from conftest import aggressive_action, random_action
 
-from referee import Attack, Forfeit, Game, IllegalAction, Pass, make_rules
-from referee.record import FORMAT, Recorder, RecordError, parse, replay, seed_hash
+from hegemon.referee import Attack, Forfeit, Game, IllegalAction, Pass, make_rules
+from hegemon.referee.record import FORMAT, Recorder, RecordError, parse, replay, seed_hash
 
 
-def record(preset="classic", seed=5, policy_seed=9, rounds=20, policy=aggressive_action,
-           forfeit_at=None, **extra):
+def record(
+    preset="classic",
+    seed=5,
+    policy_seed=9,
+    rounds=20,
+    policy=aggressive_action,
+    forfeit_at=None,
+    **extra,
+):
     game = Game(make_rules(preset, {"turn_limit": rounds}), 4, seed)
     rec = Recorder(game, extra=extra)
     rng = random.Random(policy_seed)
@@ -39,8 +45,9 @@ def lines_of(text):
 
 
 def dump(lines):
-    return "".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n"
-                   for line in lines)
+    return "".join(
+        json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines
+    )
 
 
 def first_line(lines, predicate):
@@ -74,8 +81,11 @@ def test_record_layout(text):
     assert all(a["type"] == "action" for a in actions)
     assert lines[-1]["type"] == "result" and sorted(lines[-1]["places"]) == [1, 2, 3, 4]
     assert text.endswith("\n")
-    assert all(": " not in line and ", " not in line for line in text.splitlines()
-               if '"reason"' not in line)
+    assert all(
+        ": " not in line and ", " not in line
+        for line in text.splitlines()
+        if '"reason"' not in line
+    )
 
 
 def test_extra_header_keys_are_kept():
@@ -88,7 +98,9 @@ def test_extra_header_keys_are_kept():
 def test_forfeits_are_recorded_and_replayed():
     rec = record(forfeit_at=200)
     lines = lines_of(rec.text())
-    forfeits = [line for line in lines if line["type"] == "action" and line["action"][0] == "forfeit"]
+    forfeits = [
+        line for line in lines if line["type"] == "action" and line["action"][0] == "forfeit"
+    ]
     assert len(forfeits) == 1 and forfeits[0]["action"][2] == "timed out"
     verdict = replay(rec.text())
     assert verdict.ok, verdict.message
@@ -130,7 +142,7 @@ def test_tampered_dice_are_reported_at_their_line(text):
 def test_tampered_action_is_reported_at_its_line(text):
     lines = lines_of(text)
     i = first_line(lines, lambda l: l["type"] == "action" and l["action"][0] == "attack")
-    lines[i]["action"][3] = 4           # four dice: the engine refuses
+    lines[i]["action"][3] = 4  # four dice: the engine refuses
     verdict = replay(dump(lines))
     assert not verdict.ok
     assert verdict.message.startswith(f"line {i + 1}: the engine refuses")
@@ -140,8 +152,11 @@ def test_a_different_legal_action_is_reported_at_its_line(text):
     lines = lines_of(text)
     i = first_line(lines, lambda l: l["type"] == "action" and l["action"][0] == "claim")
     claimed = lines[i]["action"][1]
-    lines[i]["action"][1] = next(t for t in range(42) if t != claimed and all(
-        l["action"] != ["claim", t] for l in lines[2:i]))
+    lines[i]["action"][1] = next(
+        t
+        for t in range(42)
+        if t != claimed and all(l["action"] != ["claim", t] for l in lines[2:i])
+    )
     verdict = replay(dump(lines))
     assert not verdict.ok
     assert verdict.message.startswith(f"line {i + 1}: event 0 differs")
@@ -205,17 +220,25 @@ def test_tampered_rules_are_reported(text):
     lines = lines_of(text)
     lines[0]["rules"]["fortify"] = "teleport"
     verdict = replay(dump(lines))
-    assert not verdict.ok and verdict.message.startswith("line 1:") and "teleport" in verdict.message
+    assert (
+        not verdict.ok and verdict.message.startswith("line 1:") and "teleport" in verdict.message
+    )
     lines[0]["rules"]["fortify"] = "adjacent"
     lines[0]["rules"]["defender_dice"] = "max"
     verdict = replay(dump(lines))
     assert not verdict.ok and "events" in verdict.message
 
 
-@pytest.mark.parametrize("bad, where", [
-    ("", "line 1"), ("not json\n", "line 1"), ('{"type":"header","format":"other/9"}\n', "format"),
-    ('{"no":"type"}\n', "line 1"), ('{"type":"action"}\n', "header"),
-])
+@pytest.mark.parametrize(
+    "bad, where",
+    [
+        ("", "line 1"),
+        ("not json\n", "line 1"),
+        ('{"type":"header","format":"other/9"}\n', "format"),
+        ('{"no":"type"}\n', "line 1"),
+        ('{"type":"action"}\n', "header"),
+    ],
+)
 def test_unreadable_records(bad, where):
     verdict = replay(bad)
     assert not verdict.ok and where in verdict.message
@@ -231,8 +254,10 @@ def test_a_broken_line_in_the_middle(text):
     assert not verdict.ok and verdict.message.startswith("line 8: not JSON")
 
 
-@pytest.mark.parametrize("action", [["attack", 1, 2], ["fly", 3], "pass", ["place", [[1, 2, 3]]],
-                                    ["claim", True], ["claim", 1.0]])
+@pytest.mark.parametrize(
+    "action",
+    [["attack", 1, 2], ["fly", 3], "pass", ["place", [[1, 2, 3]]], ["claim", True], ["claim", 1.0]],
+)
 def test_malformed_actions_in_a_record(text, action):
     lines = lines_of(text)
     lines[4]["action"] = action

@@ -9,14 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard import paths
-from leaderboard.registry import (RegistryError, add_bot, bot_command, check_source, content_hash,
-                                  find_source, lookup_bot, parse_bot_ref, remove_bots)
-from leaderboard.schedule import make_schedule
-from leaderboard.store import Season, Store
+from hegemon.leaderboard import paths
+from hegemon.leaderboard.registry import (
+    RegistryError,
+    add_bot,
+    bot_command,
+    check_source,
+    content_hash,
+    find_source,
+    lookup_bot,
+    parse_bot_ref,
+    remove_bots,
+)
+from hegemon.leaderboard.schedule import make_schedule
+from hegemon.leaderboard.store import Season, Store
 
 POLITE = """\
-from sdk import Bot, run
+from hegemon.sdk import Bot, run
 
 
 class Polite(Bot):
@@ -28,7 +37,7 @@ if __name__ == "__main__":
 """
 
 ILLEGAL = """\
-from sdk import Attack, Bot, run
+from hegemon.sdk import Attack, Bot, run
 
 
 class Illegal(Bot):
@@ -105,16 +114,22 @@ def test_commands_are_inferred(tmp_path):
     assert source.command == ("ruby", "bot.rb") and source.language == "ruby"
     sample = find_source("planner")
     assert sample.command == ("python", "-m", "sample_bots.planner") and sample.sample == "planner"
-    assert {"sample_bots/planner.py", "sample_bots/continental.py",
-            "sample_bots/__init__.py"} <= set(sample.files)
+    assert {
+        "sample_bots/planner.py",
+        "sample_bots/continental.py",
+        "sample_bots/__init__.py",
+    } <= set(sample.files)
 
 
-@pytest.mark.parametrize("files, spec, command, message", [
-    ({}, "nowhere", None, "no such file or folder"),
-    ({"README.md": "hi"}, "dir", None, "a bot folder needs one of"),
-    ({"bot.rb": ""}, "dir/bot.rb", None, "not a .py or .js file"),
-    ({"bot.rb": ""}, "dir", "'unclosed", "--command"),
-])
+@pytest.mark.parametrize(
+    "files, spec, command, message",
+    [
+        ({}, "nowhere", None, "no such file or folder"),
+        ({"README.md": "hi"}, "dir", None, "a bot folder needs one of"),
+        ({"bot.rb": ""}, "dir/bot.rb", None, "not a .py or .js file"),
+        ({"bot.rb": ""}, "dir", "'unclosed", "--command"),
+    ],
+)
 def test_bad_sources(tmp_path, monkeypatch, files, spec, command, message):
     write(tmp_path / "dir", files)
     monkeypatch.chdir(tmp_path)
@@ -133,7 +148,9 @@ def test_files_are_copied_by_content_hash(store, tmp_path):
     assert folder == paths.home() / "bots" / bot.content_hash
     assert bot.content_hash == content_hash(src) == content_hash(folder)
     assert (folder / "data" / "weights.txt").read_text() == "1 2 3\n"
-    assert sorted(p.name for p in paths.bots_dir().iterdir()) == [bot.content_hash]  # no staging left
+    assert sorted(p.name for p in paths.bots_dir().iterdir()) == [
+        bot.content_hash
+    ]  # no staging left
 
     # Editing the original later does not touch the stored copy...
     (src / "bot.py").write_text(POLITE + "# tuned\n")
@@ -196,9 +213,22 @@ def test_remove(store, tmp_path):
     second = add_bot(store, "b", str(src), check=False).bot
     others = [add_bot(store, f"o{i}", "random", check=False).bot for i in range(2)]
     ids = [second.id, *(o.id for o in others)]
-    store.create_season(Season(name="s", preset="classic", options={}, players=3, games=3,
-                               startup_time=10, decision_time=2, time_bank=60, max_strikes=5,
-                               seed=1), ids, make_schedule(ids, 3, 3, 1))
+    store.create_season(
+        Season(
+            name="s",
+            preset="classic",
+            options={},
+            players=3,
+            games=3,
+            startup_time=10,
+            decision_time=2,
+            time_bank=60,
+            max_strikes=5,
+            seed=1,
+        ),
+        ids,
+        make_schedule(ids, 3, 3, 1),
+    )
     with pytest.raises(RegistryError, match="b@v2 plays in season s"):
         remove_bots(store, "b")
     assert [b.version for b in store.bots("b")] == [1, 2]  # nothing removed
@@ -222,10 +252,13 @@ def test_a_good_bot_passes_and_is_registered(store, tmp_path):
     assert store.find_bot("polite").version == 1
 
 
-@pytest.mark.parametrize("code, reason", [
-    (CRASH, r"^start-up failure: .*exit code 3"),
-    (ILLEGAL, r"^illegal action: "),
-])
+@pytest.mark.parametrize(
+    "code, reason",
+    [
+        (CRASH, r"^start-up failure: .*exit code 3"),
+        (ILLEGAL, r"^illegal action: "),
+    ],
+)
 def test_a_bad_bot_is_refused_with_a_reason(store, tmp_path, code, reason):
     src = write(tmp_path / "bad", {"bot.py": code})
     check = check_source(find_source(str(src)), "bad")

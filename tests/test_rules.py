@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee import PRESETS, RulesError, make_rules
-from referee.rules import OPTIONS, parse_overrides, rules_from_dict, with_options
+from hegemon.referee import PRESETS, RulesError, make_rules
+from hegemon.referee.rules import OPTIONS, parse_overrides, rules_from_dict, with_options
 
 # RULES.md §6, one column per preset ("on (2 per turn at most)" is per_turn, plain "on" per_set)
 TABLE = {
@@ -41,10 +41,18 @@ def test_every_option_of_the_table_is_an_option():
 
 
 @pytest.mark.parametrize("preset", COLUMNS)
-@pytest.mark.parametrize("option, value", [("fortify", "connected"), ("card_values", "insignia"),
-                                           ("must_trade_at", 6), ("defender_two_dice_from", 3),
-                                           ("turn_limit", 50), ("setup", "deal"),
-                                           ("elimination_trade", "next_turn")])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("fortify", "connected"),
+        ("card_values", "insignia"),
+        ("must_trade_at", 6),
+        ("defender_two_dice_from", 3),
+        ("turn_limit", 50),
+        ("setup", "deal"),
+        ("elimination_trade", "next_turn"),
+    ],
+)
 def test_override_one_option_by_name(preset, option, value):
     rules = make_rules(preset, {option: value})
     assert getattr(rules, option) == value
@@ -92,23 +100,26 @@ def test_unknown_option_lists_the_options():
         with_options(make_rules("classic"), fortiffy="adjacent")
 
 
-@pytest.mark.parametrize("option, value, allowed", [
-    ("fortify", "teleport", ("adjacent", "connected")),
-    ("card_values", "fixed", ("escalating", "golden_cavalry", "insignia")),
-    ("setup", True, ("claim", "deal")),
-    ("card_territory_bonus", "on", ("off", "per_set", "per_turn")),
-    ("must_trade_at", 2, ("3..10",)),
-    ("must_trade_at", 11, ("3..10",)),
-    ("defender_two_dice_from", 4, ("2..3",)),
-    ("elimination_trade_at", "five", ("5..6",)),
-    ("turn_limit", -1, ("0..100000",)),
-    ("turn_limit", 2.5, ("0..100000",)),
-    ("turn_limit", True, ("0..100000",)),
-    ("turn_limit", None, ("0..100000",)),
-    ("turn_limit", float("inf"), ("0..100000",)),
-    ("turn_limit", float("nan"), ("0..100000",)),
-    ("turn_limit", [3], ("0..100000",)),
-])
+@pytest.mark.parametrize(
+    "option, value, allowed",
+    [
+        ("fortify", "teleport", ("adjacent", "connected")),
+        ("card_values", "fixed", ("escalating", "golden_cavalry", "insignia")),
+        ("setup", True, ("claim", "deal")),
+        ("card_territory_bonus", "on", ("off", "per_set", "per_turn")),
+        ("must_trade_at", 2, ("3..10",)),
+        ("must_trade_at", 11, ("3..10",)),
+        ("defender_two_dice_from", 4, ("2..3",)),
+        ("elimination_trade_at", "five", ("5..6",)),
+        ("turn_limit", -1, ("0..100000",)),
+        ("turn_limit", 2.5, ("0..100000",)),
+        ("turn_limit", True, ("0..100000",)),
+        ("turn_limit", None, ("0..100000",)),
+        ("turn_limit", float("inf"), ("0..100000",)),
+        ("turn_limit", float("nan"), ("0..100000",)),
+        ("turn_limit", [3], ("0..100000",)),
+    ],
+)
 def test_bad_values_list_what_is_allowed(option, value, allowed):
     with pytest.raises(RulesError) as info:
         make_rules("classic", {option: value})

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.record import replay
-from referee.rules import make_rules
-from referee.runner import link as link_module
-from referee.runner.bots import resolve
-from referee.runner.link import TimeControl
-from referee.runner.process import BotCommand
-from referee.runner.session import link_pool, play_game, play_one
-from sdk.protocol import bot_pb2 as pb
+from hegemon.referee.record import replay
+from hegemon.referee.rules import make_rules
+from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner.bots import resolve
+from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.session import link_pool, play_game, play_one
+from hegemon.sdk.protocol import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -40,8 +40,12 @@ def misbehaving(mode: str) -> BotCommand:
 def spy(spy_file: Path) -> BotCommand:
     """The spy bot: told where to write (a bot never sees the referee's environment) and let
     write there (its sandbox hides every other folder of the host)."""
-    return BotCommand("bad-spy", (sys.executable, str(BOTS / "misbehave.py"), "spy"),
-                      env=(("SPY_FILE", str(spy_file)),), share=(str(spy_file.parent),))
+    return BotCommand(
+        "bad-spy",
+        (sys.executable, str(BOTS / "misbehave.py"), "spy"),
+        env=(("SPY_FILE", str(spy_file)),),
+        share=(str(spy_file.parent),),
+    )
 
 
 @pytest.fixture
@@ -82,14 +86,18 @@ def record_lines(result):
 
 
 SAMPLES = ["random", "aggressive", "continental", "planner"]
-PAIRS = [(a, b) for i, a in enumerate(SAMPLES) for b in SAMPLES[i + 1:]]
+PAIRS = [(a, b) for i, a in enumerate(SAMPLES) for b in SAMPLES[i + 1 :]]
 
 
 @pytest.mark.parametrize("first,second", PAIRS)
 def test_every_pair_of_sample_bots_plays_a_full_game(first, second, started_pids):
     commands = [resolve(first), resolve(second), resolve(first), resolve(second)]
-    result = play(commands, make_rules("classic", {"turn_limit": 25}), seed=11,
-                  time_control=TimeControl(decision=2, bank=60))
+    result = play(
+        commands,
+        make_rules("classic", {"turn_limit": 25}),
+        seed=11,
+        time_control=TimeControl(decision=2, bank=60),
+    )
     assert sorted(result.places)[0] == 1
     assert result.faults == []
     assert replay(result.record).ok
@@ -100,8 +108,12 @@ def test_a_node_bot_plays_with_python_bots(started_pids):
     if not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
         pytest.fail("the Node.js bot's packages are not installed: run ./scripts/test")
     commands = [resolve("node"), resolve("random"), resolve("aggressive")]
-    result = play(commands, make_rules("classic-2004", {"turn_limit": 20}), seed=5,
-                  time_control=TimeControl(decision=2, bank=60))
+    result = play(
+        commands,
+        make_rules("classic-2004", {"turn_limit": 20}),
+        seed=5,
+        time_control=TimeControl(decision=2, bank=60),
+    )
     assert result.faults == []
     assert result.seats[0].decisions > 20
     assert replay(result.record).ok
@@ -123,16 +135,22 @@ FAULTS = [
 
 @pytest.mark.parametrize("mode,kind", FAULTS)
 def test_a_misbehaving_bot_is_contained(mode, kind, started_pids):
-    time_control = TimeControl(startup=3 if mode == "never_starts" else 10, decision=0.5,
-                               bank=4.0, max_strikes=3)
+    time_control = TimeControl(
+        startup=3 if mode == "never_starts" else 10, decision=0.5, bank=4.0, max_strikes=3
+    )
     commands = [misbehaving(mode), resolve("random"), resolve("aggressive")]
     result = play(commands, seed=3, time_control=time_control)
     lines = record_lines(result)
     faults = [line for line in lines if line["type"] == "fault"]
     assert faults and all(f["seat"] == 0 for f in faults), faults
     assert faults[-1]["fault"] == kind, faults
-    forfeits = [e for line in lines if line["type"] == "action" for e in line["events"]
-                if e["event"] == "forfeited"]
+    forfeits = [
+        e
+        for line in lines
+        if line["type"] == "action"
+        for e in line["events"]
+        if e["event"] == "forfeited"
+    ]
     assert [f["player"] for f in forfeits] == [0]
     assert result.places[0] == 3  # below every seat still in the game
     assert result.seats[1].faults == [] and result.seats[2].faults == []
@@ -164,8 +182,8 @@ def read_spy(path: Path) -> list[tuple[bytes, object]]:
     data = path.read_bytes()
     messages, at = [], 0
     while at < len(data):
-        kind, size = data[at:at + 1], struct.unpack(">I", data[at + 1:at + 5])[0]
-        body = data[at + 5:at + 5 + size]
+        kind, size = data[at : at + 1], struct.unpack(">I", data[at + 1 : at + 5])[0]
+        body = data[at + 5 : at + 5 + size]
         cls = pb.DecideRequest if kind == b"D" else pb.StartGameRequest
         messages.append((kind, cls.FromString(body)))
         at += 5 + size
@@ -190,11 +208,14 @@ def all_ints(message) -> list[int]:
 def test_a_spy_bot_sees_only_its_own_view(tmp_path, started_pids):
     spy_file = tmp_path / "spy.bin"
     seed = 987654321987
-    result = play([spy(spy_file), resolve("aggressive"), resolve("aggressive")],
-                  rules=make_rules("classic", {"turn_limit": 30}), seed=seed)
+    result = play(
+        [spy(spy_file), resolve("aggressive"), resolve("aggressive")],
+        rules=make_rules("classic", {"turn_limit": 30}),
+        seed=seed,
+    )
     messages = read_spy(spy_file)
     decides = [m for kind, m in messages if kind == b"D"]
-    assert decides and [kind for kind, _ in messages][0] == b"S"
+    assert decides and next(kind for kind, _ in messages) == b"S"
     # replay the true game alongside, to know everyone's real cards at each request
     lines = record_lines(result)
     drawn_by_others = []
@@ -215,31 +236,62 @@ def test_a_spy_bot_sees_only_its_own_view(tmp_path, started_pids):
         assert len(request.view.hand) == request.view.seats[0].cards
     assert seen_other_draws > 0
     # the request fields hold no deck, discard or seed: the schema itself has no such field
-    names = {f.name for f in pb.View.DESCRIPTOR.fields} | {f.name for f in pb.DecideRequest.DESCRIPTOR.fields}
+    names = {f.name for f in pb.View.DESCRIPTOR.fields} | {
+        f.name for f in pb.DecideRequest.DESCRIPTOR.fields
+    }
     assert not names & {"deck", "discard", "seed", "hands", "deck_order"}
 
 
 def test_same_seed_same_bots_give_a_byte_identical_record(tmp_path, started_pids):
     commands = [resolve("planner"), resolve("continental"), resolve("random")]
     rules = make_rules("classic-2000", {"turn_limit": 15})
-    first = play(commands, rules, seed=77, time_control=TimeControl(decision=2, bank=60),
-                 record=tmp_path / "a.jsonl")
-    second = play(commands, rules, seed=77, time_control=TimeControl(decision=2, bank=60),
-                  record=tmp_path / "b.jsonl")
+    first = play(
+        commands,
+        rules,
+        seed=77,
+        time_control=TimeControl(decision=2, bank=60),
+        record=tmp_path / "a.jsonl",
+    )
+    second = play(
+        commands,
+        rules,
+        seed=77,
+        time_control=TimeControl(decision=2, bank=60),
+        record=tmp_path / "b.jsonl",
+    )
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     assert first.places == second.places
     assert_all_gone(started_pids)
 
 
 def hegemon(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from leaderboard.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-c", "from hegemon.leaderboard.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 def test_hegemon_play_writes_a_record_that_verifies_and_a_tampered_one_fails(tmp_path):
     record = tmp_path / "game.jsonl"
-    out = hegemon("play", "--bot", "random", "--bot", "aggressive", "--bot", "continental",
-                  "--seed", "7", "--set", "turn_limit=10", "--record", str(record), "--quiet")
+    out = hegemon(
+        "play",
+        "--bot",
+        "random",
+        "--bot",
+        "aggressive",
+        "--bot",
+        "continental",
+        "--seed",
+        "7",
+        "--set",
+        "turn_limit=10",
+        "--record",
+        str(record),
+        "--quiet",
+    )
     assert out.returncode == 0, out.stderr
     assert str(record) in out.stdout and "1st" in out.stdout
     ok = hegemon("verify", str(record))
@@ -262,13 +314,33 @@ def test_hegemon_play_writes_a_record_that_verifies_and_a_tampered_one_fails(tmp
     assert shown.returncode == 0 and "round" in shown.stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (["play", "--bot", "random", "--bot", "random"], "3 to 6 players"),
-    (["play", "--bot", "random", "--bot", "nosuchbot", "--bot", "random"], "nosuchbot"),
-    (["play", "--bot", "random"] * 1 + ["--bot", "random", "--bot", "random", "--rules", "nope"], "unknown rule set"),
-    (["play", "--bot", "random", "--bot", "random", "--bot", "random", "--set", "fortify=sideways"], "fortify"),
-    (["verify", "/no/such/record.jsonl"], "cannot read"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["play", "--bot", "random", "--bot", "random"], "3 to 6 players"),
+        (["play", "--bot", "random", "--bot", "nosuchbot", "--bot", "random"], "nosuchbot"),
+        (
+            ["play", "--bot", "random"] * 1
+            + ["--bot", "random", "--bot", "random", "--rules", "nope"],
+            "unknown rule set",
+        ),
+        (
+            [
+                "play",
+                "--bot",
+                "random",
+                "--bot",
+                "random",
+                "--bot",
+                "random",
+                "--set",
+                "fortify=sideways",
+            ],
+            "fortify",
+        ),
+        (["verify", "/no/such/record.jsonl"], "cannot read"),
+    ],
+)
 def test_user_mistakes_get_one_clear_line(args, message):
     out = hegemon(*args)
     assert out.returncode != 0
@@ -284,11 +356,17 @@ def free_port() -> int:
 
 def test_a_remote_bot_by_host_and_port(started_pids):
     port = free_port()
-    remote = subprocess.Popen([sys.executable, "-m", "sample_bots.aggressive", "--address",
-                               f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    remote = subprocess.Popen(
+        [sys.executable, "-m", "hegemon.sample_bots.aggressive", "--address", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
-        result = play([resolve(f"127.0.0.1:{port}"), resolve("random"), resolve("random")], seed=9,
-                      time_control=TimeControl(startup=10, decision=2, bank=60))
+        result = play(
+            [resolve(f"127.0.0.1:{port}"), resolve("random"), resolve("random")],
+            seed=9,
+            time_control=TimeControl(startup=10, decision=2, bank=60),
+        )
         assert result.seats[0].faults == []
         assert result.seats[0].decisions > 10
         assert remote.poll() is None  # the referee never stops a bot it did not start

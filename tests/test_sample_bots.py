@@ -1,5 +1,5 @@
 """The sample bots: runnable as modules, always legal, deterministic, and of clearly different
-strength (in-process games through :func:`sdk.play_local`, no gRPC)."""
+strength (in-process games through :func:`hegemon.sdk.play_local`, no gRPC)."""
 
 from __future__ import annotations
 
@@ -10,25 +10,29 @@ import subprocess
 import sys
 
 import pytest
-
-from sample_bots.aggressive import AggressiveBot
-from sample_bots.continental import ContinentalBot
-from sample_bots.minimal import Minimal
-from sample_bots.planner import PlannerBot
-from sample_bots.random import RandomBot
-from sdk import play_local
-from sdk.protocol import bot_pb2_grpc, codec
 from test_sdk import ROOT, start_bot, stop_bot
 
+from hegemon.sample_bots.aggressive import AggressiveBot
+from hegemon.sample_bots.continental import ContinentalBot
+from hegemon.sample_bots.minimal import Minimal
+from hegemon.sample_bots.planner import PlannerBot
+from hegemon.sample_bots.random import RandomBot
+from hegemon.sdk import play_local
+from hegemon.sdk.protocol import bot_pb2_grpc, codec
+
 PRESETS = ("classic", "classic-2004", "classic-2000")
-BOTS = {"random": RandomBot, "aggressive": AggressiveBot, "continental": ContinentalBot,
-        "planner": PlannerBot}
+BOTS = {
+    "random": RandomBot,
+    "aggressive": AggressiveBot,
+    "continental": ContinentalBot,
+    "planner": PlannerBot,
+}
 ORDER = ("random", "aggressive", "continental", "planner")
 
 
 def line_up(names, rotation: int):
     names = list(names)
-    names = names[rotation % len(names):] + names[:rotation % len(names)]
+    names = names[rotation % len(names) :] + names[: rotation % len(names)]
     return names, [BOTS[n]() for n in names]
 
 
@@ -49,24 +53,36 @@ def test_sample_bots_never_answer_illegally(preset):
     games = 0
     for rotation in range(4):
         names, bots = line_up(ORDER, rotation)
-        result = play_local(bots, preset, seed=100 + rotation, options={"turn_limit": 40},
-                            strict=True, protocol=rotation == 0)
+        result = play_local(
+            bots,
+            preset,
+            seed=100 + rotation,
+            options={"turn_limit": 40},
+            strict=True,
+            protocol=rotation == 0,
+        )
         assert result.places and not result.faults
         games += 1
     for players, seed in ((3, 7), (5, 8), (6, 9)):
         names = [ORDER[(seed + i) % 4] for i in range(players)]
-        result = play_local([BOTS[n]() for n in names], preset, seed=seed,
-                            options={"turn_limit": 30}, strict=True)
+        result = play_local(
+            [BOTS[n]() for n in names], preset, seed=seed, options={"turn_limit": 30}, strict=True
+        )
         assert result.places and not result.faults
         games += 1
-    result = play_local([Minimal(), PlannerBot(), Minimal()], preset, seed=11,
-                        options={"turn_limit": 30}, strict=True)
+    result = play_local(
+        [Minimal(), PlannerBot(), Minimal()],
+        preset,
+        seed=11,
+        options={"turn_limit": 30},
+        strict=True,
+    )
     assert result.places and not result.faults
     assert games == 7
 
 
 def action_digest(preset: str = "classic", seed: int = 3, turn_limit: int = 15) -> str:
-    names, bots = line_up(ORDER, seed)
+    _names, bots = line_up(ORDER, seed)
     result = play_local(bots, preset, seed=seed, options={"turn_limit": turn_limit}, strict=True)
     return hashlib.sha256(repr(result.actions).encode()).hexdigest()
 
@@ -75,13 +91,21 @@ def test_same_game_same_bots_same_actions():
     for preset in PRESETS:
         assert action_digest(preset) == action_digest(preset)
     # ... also in fresh interpreters with different string hashing
-    code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests']; "
-            "from test_sample_bots import action_digest; print(action_digest())")
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests']; "
+        "from test_sample_bots import action_digest; print(action_digest())"
+    )
     digests = set()
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(ROOT))
-        out = subprocess.run([sys.executable, "-c", code, str(ROOT)], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(ROOT)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert out.returncode == 0, out.stderr
         digests.add(out.stdout.strip())
     assert digests == {action_digest()}
@@ -96,12 +120,17 @@ GAMES = 2 * len(SEATINGS)
 def league():
     """48 four-player classic games (turn limit 60): each seating twice, game g on seed g."""
     places = {n: [] for n in ORDER}
-    seconds = {n: 0.0 for n in ORDER}
-    decisions = {n: 0 for n in ORDER}
+    seconds = dict.fromkeys(ORDER, 0.0)
+    decisions = dict.fromkeys(ORDER, 0)
     for game in range(GAMES):
         names = SEATINGS[game % len(SEATINGS)]
-        result = play_local([BOTS[n]() for n in names], "classic", seed=game,
-                            options={"turn_limit": 60}, strict=True)
+        result = play_local(
+            [BOTS[n]() for n in names],
+            "classic",
+            seed=game,
+            options={"turn_limit": 60},
+            strict=True,
+        )
         for seat, name in enumerate(names):
             places[name].append(result.places[seat])
             seconds[name] += result.seconds[seat]
@@ -113,8 +142,9 @@ def league():
 
 def test_strength_order(league):
     mean, _, places = league
-    summary = ", ".join(f"{n} {mean[n]:.2f} ({places[n].count(1)} wins)"
-                        for n in sorted(mean, key=mean.get))
+    summary = ", ".join(
+        f"{n} {mean[n]:.2f} ({places[n].count(1)} wins)" for n in sorted(mean, key=mean.get)
+    )
     assert mean["planner"] < mean["continental"] < mean["aggressive"] < mean["random"], summary
     # the clear gaps: the thinking bots far ahead of random, the planner ahead of them all
     assert mean["continental"] < mean["random"] - 0.5, summary

@@ -17,16 +17,16 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.record import parse
-from referee.rules import make_rules
-from referee.runner import process as process_module
-from referee.runner import sandbox
-from referee.runner.bots import resolve
-from referee.runner.link import TimeControl
-from referee.runner.match import printable
-from referee.runner.process import BotCommand, spawn
-from referee.runner.sandbox import SandboxError, SandboxLimits
-from referee.runner.session import link_pool, play_game, play_one
+from hegemon.referee.record import parse
+from hegemon.referee.rules import make_rules
+from hegemon.referee.runner import process as process_module
+from hegemon.referee.runner import sandbox
+from hegemon.referee.runner.bots import resolve
+from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.match import printable
+from hegemon.referee.runner.process import BotCommand, spawn
+from hegemon.referee.runner.sandbox import SandboxError, SandboxLimits
+from hegemon.referee.runner.session import link_pool, play_game, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = make_rules("classic", {"turn_limit": 6})
@@ -35,10 +35,13 @@ FAST = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
 
 def _require_bwrap(test):
     """Part of the suite, not optional: without bubblewrap such a test fails and says why."""
+
     @functools.wraps(test)
     def checked(*args, **kwargs):
         if sandbox.bwrap_path() is None:
-            pytest.fail("bubblewrap is not installed (or does not work here): apt-get install bubblewrap")
+            pytest.fail(
+                "bubblewrap is not installed (or does not work here): apt-get install bubblewrap"
+            )
         return test(*args, **kwargs)
 
     return checked
@@ -69,20 +72,22 @@ PROBE = textwrap.dedent("""
     attempt("write /tmp", lambda: open("/tmp/x", "w").write("x"))
     attempt("hostname", lambda: socket.gethostname())
     attempt("tcp", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1))
-    attempt("import sdk", lambda: __import__("sdk").__name__)
-    attempt("import leaderboard", lambda: __import__("leaderboard").__name__)
+    attempt("import sdk", lambda: __import__("hegemon.sdk").__name__)
+    attempt("import leaderboard", lambda: __import__("hegemon.leaderboard").__name__)
     print("PROBE " + json.dumps(out), flush=True)
 """) % {"project": str(ROOT)}
 
 
-def probe(tmp_path: Path, limits: SandboxLimits | None = None, mode: str | None = None,
-          env: tuple = ()) -> tuple[dict, object]:
+def probe(
+    tmp_path: Path, limits: SandboxLimits | None = None, mode: str | None = None, env: tuple = ()
+) -> tuple[dict, object]:
     """Run PROBE as a sandboxed bot (from its own folder) and return what it saw."""
     folder = tmp_path / "probe-bot"
     folder.mkdir(exist_ok=True)
     (folder / "bot.py").write_text(PROBE)
-    command = BotCommand("probe", (sys.executable, str(folder / "bot.py")), cwd=str(folder),
-                         env=env)
+    command = BotCommand(
+        "probe", (sys.executable, str(folder / "bot.py")), cwd=str(folder), env=env
+    )
 
     async def run() -> tuple[dict, object]:
         bot = await spawn(command, limits=limits, mode=mode)
@@ -94,7 +99,7 @@ def probe(tmp_path: Path, limits: SandboxLimits | None = None, mode: str | None 
             await bot.stop()
         line = next((ln for ln in text.splitlines() if ln.startswith("PROBE ")), None)
         assert line is not None, text
-        return json.loads(line[len("PROBE "):]), bot
+        return json.loads(line[len("PROBE ") :]), bot
 
     return trio.run(run)
 
@@ -120,11 +125,14 @@ def test_private_folders_are_never_bound_whole(tmp_path, monkeypatch):
 
 
 def test_a_python_bot_sees_the_interpreter_and_the_sdk_but_not_the_referee():
-    plan = sandbox.bind_plan((sys.executable, "-m", "sample_bots.random"), None)
+    plan = sandbox.bind_plan((sys.executable, "-m", "hegemon.sample_bots.random"), None)
     shown = {str(p) for p in plan.read_only}
     assert str(Path(sys.base_prefix).resolve()) in shown
     for package in ("sdk", "referee", "sample_bots"):
-        assert str((ROOT / package).resolve()) in shown or Path(sys.prefix).resolve().as_posix() in shown
+        assert (
+            str((ROOT / package).resolve()) in shown
+            or Path(sys.prefix).resolve().as_posix() in shown
+        )
     assert str((ROOT / "leaderboard").resolve()) not in shown
     assert str(ROOT.resolve()) not in shown and str(Path.home().resolve()) not in shown
 
@@ -153,16 +161,23 @@ def test_fault_details_are_made_printable():
 @needs_bwrap
 def test_inside_the_sandbox(tmp_path, monkeypatch):
     monkeypatch.setenv("REFEREE_SECRET", "do-not-leak")
-    limits = SandboxLimits(memory_bytes=900 << 20, processes=50, open_files=200,
-                           file_bytes=8 << 20, cpu_seconds=30)
+    limits = SandboxLimits(
+        memory_bytes=900 << 20, processes=50, open_files=200, file_bytes=8 << 20, cpu_seconds=30
+    )
     seen, bot = probe(tmp_path, limits, env=(("GIVEN", "yes"),))
     assert bot.sandbox == "bubblewrap"
     uid, euid, gid, groups = eval(seen["ids"][1])
     if os.geteuid() == 0:
-        assert uid == euid == gid == bot.uid and sandbox.UID_BASE <= uid and groups == []
+        assert uid == euid == gid == bot.uid and uid >= sandbox.UID_BASE and groups == []
     assert eval(seen["pids"][1]) == [1, 2]  # its own PID namespace
-    assert eval(seen["limits"][1]) == [(900 << 20, 900 << 20), (50, 50), (200, 200),
-                                       (8 << 20, 8 << 20), (30, 35), (0, 0)]
+    assert eval(seen["limits"][1]) == [
+        (900 << 20, 900 << 20),
+        (50, 50),
+        (200, 200),
+        (8 << 20, 8 << 20),
+        (30, 35),
+        (0, 0),
+    ]
     status = seen["status"][1]
     assert "CapEff:\\t0000000000000000" in status and "NoNewPrivs:\\t1" in status
     assert "Seccomp:\\t2" in status, "seccomp is off: install pyseccomp"
@@ -171,7 +186,7 @@ def test_inside_the_sandbox(tmp_path, monkeypatch):
     assert env["HEGEMON_BOT_ADDRESS"].startswith("unix:/tmp/")
     assert seen["cwd"][1] == repr(str((tmp_path / "probe-bot").resolve()))
     assert "home" not in seen["root"][1]
-    assert set(eval(seen["project"][1])) <= {".venv", "protos", "referee", "sample_bots", "sdk"}
+    assert set(eval(seen["project"][1])) <= {".venv", "hegemon", "protos", "referee", "sample_bots", "sdk"}
     assert seen["write /"][0] == "error" and "Read-only" in seen["write /"][1]
     assert seen["write /tmp"][0] == "ok"
     assert seen["hostname"][1] == "'hegemon-bot'"
@@ -224,9 +239,10 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
         started.append(bot)
         return bot
 
-    monkeypatch.setattr("referee.runner.link.spawn", spying)
-    result = trio.run(play_one, [resolve("random"), resolve("aggressive"), resolve("random")],
-                      SHORT, 3, FAST)
+    monkeypatch.setattr("hegemon.referee.runner.link.spawn", spying)
+    result = trio.run(
+        play_one, [resolve("random"), resolve("aggressive"), resolve("random")], SHORT, 3, FAST
+    )
     header = parse(result.record)[0]
     assert header["sandbox"] == "bubblewrap"
     assert result.faults == []
@@ -237,8 +253,9 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
 def test_the_rlimits_fallback_warns_loudly_and_says_so_in_the_record(monkeypatch, capsys):
     monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
     monkeypatch.setattr(sandbox, "_warned", set())
-    result = trio.run(play_one, [resolve("random"), resolve("aggressive"), resolve("random")],
-                      SHORT, 3, FAST)
+    result = trio.run(
+        play_one, [resolve("random"), resolve("aggressive"), resolve("random")], SHORT, 3, FAST
+    )
     assert parse(result.record)[0]["sandbox"] == "rlimits"
     assert result.faults == []
     err = capsys.readouterr().err
@@ -258,10 +275,31 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
     record = tmp_path / "game.jsonl"
     env = {k: v for k, v in os.environ.items() if k != "HEGEMON_SANDBOX"}
     env["PATH"] = str(fake_path)  # no bwrap on it
-    out = subprocess.run([sys.executable, "-c", "from leaderboard.cli import main; main()", "play",
-                          "--bot", "random", "--bot", "aggressive", "--bot", "random", "--seed", "3",
-                          "--set", "turn_limit=5", "--record", str(record), "--quiet"],
-                         capture_output=True, text=True, timeout=300, env=env)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from hegemon.leaderboard.cli import main; main()",
+            "play",
+            "--bot",
+            "random",
+            "--bot",
+            "aggressive",
+            "--bot",
+            "random",
+            "--seed",
+            "3",
+            "--set",
+            "turn_limit=5",
+            "--record",
+            str(record),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert out.returncode == 0, out.stderr
     assert "WARNING" in out.stderr and "bubblewrap" in out.stderr
     assert json.loads(record.read_text().splitlines()[0])["sandbox"] == "rlimits"
@@ -293,7 +331,7 @@ def test_a_process_that_used_half_its_cpu_is_not_reused(monkeypatch):
         spawned.append(bot)
         return bot
 
-    monkeypatch.setattr("referee.runner.link.spawn", counting)
+    monkeypatch.setattr("hegemon.referee.runner.link.spawn", counting)
     monkeypatch.setattr(process_module.BotProcess, "worn_out", property(lambda self: True))
     commands = [resolve("random"), resolve("random"), resolve("random")]
 
@@ -308,10 +346,18 @@ def test_a_process_that_used_half_its_cpu_is_not_reused(monkeypatch):
 
 def test_cpu_seconds_are_measured():
     async def run() -> float:
-        bot = await spawn(BotCommand("burn", (sys.executable, "-c",
-                                              "import time\nt=time.process_time()\n"
-                                              "while time.process_time()-t < 1.5: pass\n"
-                                              "time.sleep(30)")))
+        bot = await spawn(
+            BotCommand(
+                "burn",
+                (
+                    sys.executable,
+                    "-c",
+                    "import time\nt=time.process_time()\n"
+                    "while time.process_time()-t < 1.5: pass\n"
+                    "time.sleep(30)",
+                ),
+            )
+        )
         try:
             with trio.fail_after(20):
                 while bot.cpu_seconds() < 1.2:
@@ -326,11 +372,11 @@ def test_cpu_seconds_are_measured():
 # ------------------------------------------------------------------------------ dying together
 REFEREE = textwrap.dedent("""
     import json, sys, trio
-    from referee.rules import make_rules
-    from referee.runner import process
-    from referee.runner.bots import resolve
-    from referee.runner.link import TimeControl
-    from referee.runner.session import play_one
+    from hegemon.referee.rules import make_rules
+    from hegemon.referee.runner import process
+    from hegemon.referee.runner.bots import resolve
+    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.runner.session import play_one
 
     original = process.BotProcess.wait_for_socket
 
@@ -351,8 +397,13 @@ REFEREE = textwrap.dedent("""
 def test_the_sandboxes_die_with_the_referee(tmp_path):
     """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
     down with it (nothing of them is left running)."""
-    referee = subprocess.Popen([sys.executable, "-c", REFEREE], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    referee = subprocess.Popen(
+        [sys.executable, "-c", REFEREE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+    )
     bots = []
     try:
         for _ in range(3):
@@ -416,15 +467,28 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
     if not node or not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
         pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
     user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
-    launch = sandbox.bubblewrap_launch((node, str(ROOT / "sample_bots" / "node" / "bot.js")),
-                                       str(ROOT / "sample_bots" / "node"), (), SandboxLimits(),
-                                       None)
+    launch = sandbox.bubblewrap_launch(
+        (node, str(ROOT / "sample_bots" / "node" / "bot.js")),
+        str(ROOT / "sample_bots" / "node"),
+        (),
+        SandboxLimits(),
+        None,
+    )
     assert "--unshare-user" in launch.argv and "--disable-userns" in launch.argv
     log = tmp_path / "node.log"
     with open(log, "wb") as out:
-        bwrap = subprocess.Popen(launch.argv, env=launch.env, cwd="/", stdout=out, stderr=out,
-                                 pass_fds=launch.pass_fds, user=user, group=user,
-                                 extra_groups=[], start_new_session=True)
+        bwrap = subprocess.Popen(
+            launch.argv,
+            env=launch.env,
+            cwd="/",
+            stdout=out,
+            stderr=out,
+            pass_fds=launch.pass_fds,
+            user=user,
+            group=user,
+            extra_groups=[],
+            start_new_session=True,
+        )
     launch.close_parent_fds()
     try:
         data = b""
@@ -435,9 +499,15 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
         while "listening" not in log.read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "listening" in log.read_text(), log.read_text()
-        client = subprocess.run(["/usr/bin/python3", "-c", CLIENT, str(pid)], user=user,
-                                group=user, extra_groups=[], capture_output=True, text=True,
-                                timeout=30)
+        client = subprocess.run(
+            ["/usr/bin/python3", "-c", CLIENT, str(pid)],
+            user=user,
+            group=user,
+            extra_groups=[],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert client.stdout.strip() == "connected True", client.stderr
     finally:
         os.close(launch.info_fd)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.schedule import duplicate_games, make_schedule, match_seed
+from hegemon.leaderboard.schedule import duplicate_games, make_schedule, match_seed
 
 
 @st.composite
@@ -62,7 +62,9 @@ def test_balanced(setup):
 @given(setups(max_games=40))
 def test_deterministic(setup):
     ids, players, games, seed = setup
-    assert make_schedule(ids, players, games, seed) == make_schedule(list(ids), players, games, seed)
+    assert make_schedule(ids, players, games, seed) == make_schedule(
+        list(ids), players, games, seed
+    )
 
 
 def test_seed_changes_the_schedule():
@@ -89,7 +91,7 @@ def test_duplicate_rotations(setup):
     schedule = make_schedule(ids, players, games, seed, duplicate=True)
     assert len(schedule) == duplicate_games(games, players)
     assert len(schedule) % players == 0 and len(schedule) >= games
-    tables = [schedule[i:i + players] for i in range(0, len(schedule), players)]
+    tables = [schedule[i : i + players] for i in range(0, len(schedule), players)]
     for t, rotations in enumerate(tables):
         base = rotations[0].seats
         assert len({m.seed for m in rotations}) == 1  # one dice seed per table
@@ -111,7 +113,9 @@ def test_duplicate_rotations(setup):
 
 
 def test_duplicate_rounds_games_up():
-    assert duplicate_games(10, 4) == 12 and duplicate_games(12, 4) == 12 and duplicate_games(1, 3) == 3
+    assert (
+        duplicate_games(10, 4) == 12 and duplicate_games(12, 4) == 12 and duplicate_games(1, 3) == 3
+    )
 
 
 def test_match_seed_is_documented_formula():
@@ -121,11 +125,14 @@ def test_match_seed_is_documented_formula():
     assert match_seed(42, 7) == expected
 
 
-@pytest.mark.parametrize("bots, players, games, message", [
-    ([1, 2], 3, 5, "at least 3 bots"),
-    ([1, 2, 2, 3], 3, 5, "listed twice"),
-    ([1, 2, 3], 3, 0, "at least one game"),
-])
+@pytest.mark.parametrize(
+    "bots, players, games, message",
+    [
+        ([1, 2], 3, 5, "at least 3 bots"),
+        ([1, 2, 2, 3], 3, 5, "listed twice"),
+        ([1, 2, 3], 3, 0, "at least one game"),
+    ],
+)
 def test_bad_inputs(bots, players, games, message):
     with pytest.raises(ValueError, match=message):
         make_schedule(bots, players, games, seed=1)

@@ -17,17 +17,44 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from referee import (Attack, Claim, Defend, Fortify, Game, Kind, Occupy, Pass, Place,
-                     make_rules)
-from referee.dice import compare, roll
-from referee.view import view_for
-from sdk import (Bot, BotView, GameContext, attack_options, battle_odds, border_territories,
-                 bounds, conquest_probability, continent_holdings, enemy_neighbours,
-                 interior_territories, legal_actions, make_view, neighbours, own_territories,
-                 owned_continents, play_local, reinforcements, threat)
-from sdk.odds import roll_outcomes
-from sdk.protocol import bot_pb2_grpc, codec
-from sdk.server import BotServicer, CallError
+from hegemon.referee import (
+    Attack,
+    Claim,
+    Defend,
+    Fortify,
+    Game,
+    Kind,
+    Occupy,
+    Pass,
+    Place,
+    make_rules,
+)
+from hegemon.referee.dice import compare, roll
+from hegemon.referee.view import view_for
+from hegemon.sdk import (
+    Bot,
+    BotView,
+    GameContext,
+    attack_options,
+    battle_odds,
+    border_territories,
+    bounds,
+    conquest_probability,
+    continent_holdings,
+    enemy_neighbours,
+    interior_territories,
+    legal_actions,
+    make_view,
+    neighbours,
+    own_territories,
+    owned_continents,
+    play_local,
+    reinforcements,
+    threat,
+)
+from hegemon.sdk.odds import roll_outcomes
+from hegemon.sdk.protocol import bot_pb2_grpc, codec
+from hegemon.sdk.server import BotServicer, CallError
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ("classic", "classic-2004", "classic-2000")
@@ -45,8 +72,14 @@ def start_bot(tmp_path: Path, argv: list[str], *, via_env: bool = False, name: s
     else:
         argv = [*argv, "--address", address]
     with open(tmp_path / f"{name}.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, *argv], cwd=tmp_path, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, *argv],
+            cwd=tmp_path,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     channel = grpc.insecure_channel(address)
     health = health_pb2_grpc.HealthStub(channel)
     deadline = time.monotonic() + 30
@@ -79,13 +112,16 @@ def play_over_grpc(stub, seed: int, seats: int = 3, game_id: str = "g1") -> Game
     game = Game(make_rules("classic", {"turn_limit": 40}), seats, seed)
     names = [f"minimal-{i}" for i in range(seats)]
     for seat in range(seats):
-        stub.StartGame(codec.start_game_request(game_id, seat, names, game.rules, game.board,
-                                                2000, 60_000), timeout=10)
+        stub.StartGame(
+            codec.start_game_request(game_id, seat, names, game.rules, game.board, 2000, 60_000),
+            timeout=10,
+        )
     inbox = [list(game.opening_events) for _ in range(seats)]
     while not game.over:
         seat = game.pending.player
-        request = codec.view_to_proto(view_for(game, seat), inbox[seat], game_id=game_id,
-                                      deadline_ms=2000)
+        request = codec.view_to_proto(
+            view_for(game, seat), inbox[seat], game_id=game_id, deadline_ms=2000
+        )
         inbox[seat] = []
         reply = stub.Decide(request, timeout=10)
         assert reply.game_id == game_id
@@ -97,7 +133,7 @@ def play_over_grpc(stub, seed: int, seats: int = 3, game_id: str = "g1") -> Game
 
 
 def test_minimal_bot_as_a_process_answers_hello_and_plays_a_whole_game_legally(tmp_path):
-    proc, channel, _ = start_bot(tmp_path, ["-m", "sample_bots.minimal"])
+    proc, channel, _ = start_bot(tmp_path, ["-m", "hegemon.sample_bots.minimal"])
     try:
         stub = bot_pb2_grpc.BotStub(channel)
         hello = stub.Hello(codec.hello_request("test"), timeout=10)
@@ -111,15 +147,17 @@ def test_minimal_bot_as_a_process_answers_hello_and_plays_a_whole_game_legally(t
 
 
 def test_address_from_the_environment_and_clean_exit_on_sigint(tmp_path):
-    proc, channel, address = start_bot(tmp_path, ["-m", "sample_bots.minimal"], via_env=True)
+    proc, channel, address = start_bot(
+        tmp_path, ["-m", "hegemon.sample_bots.minimal"], via_env=True
+    )
     channel.close()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=15) == 0
-    assert not Path(address[len("unix:"):]).exists()  # the socket is cleaned up
+    assert not Path(address[len("unix:") :]).exists()  # the socket is cleaned up
 
 
 BROKEN_BOT = """
-from sdk import Bot, run
+from hegemon.sdk import Bot, run
 
 class Broken(Bot):
     name = "broken"
@@ -145,13 +183,21 @@ def test_a_bot_exception_is_a_grpc_error_for_that_call_and_the_server_lives_on(t
         stub = bot_pb2_grpc.BotStub(channel)
         hello = stub.Hello(codec.hello_request(), timeout=10)
         assert (hello.name, hello.version, hello.author, list(hello.rule_sets)) == (
-            "broken", "9.9", "tests", ["classic"])
+            "broken",
+            "9.9",
+            "tests",
+            ["classic"],
+        )
         game = Game(make_rules("classic"), 3, 5)
         # an unsupported rule set is refused at StartGame
         other = Game(make_rules("classic-2004"), 3, 5)
         with pytest.raises(grpc.RpcError) as refused:
-            stub.StartGame(codec.start_game_request("x", 0, ["a", "b", "c"], other.rules,
-                                                    other.board, 2000, 0), timeout=10)
+            stub.StartGame(
+                codec.start_game_request(
+                    "x", 0, ["a", "b", "c"], other.rules, other.board, 2000, 0
+                ),
+                timeout=10,
+            )
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         # Decide for a game never started
         request = codec.view_to_proto(view_for(game, game.pending.player), game_id="nope")
@@ -159,8 +205,12 @@ def test_a_bot_exception_is_a_grpc_error_for_that_call_and_the_server_lives_on(t
             stub.Decide(request, timeout=10)
         assert unknown.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         for seat in range(3):
-            stub.StartGame(codec.start_game_request("g", seat, ["a", "b", "c"], game.rules,
-                                                    game.board, 2000, 0), timeout=10)
+            stub.StartGame(
+                codec.start_game_request(
+                    "g", seat, ["a", "b", "c"], game.rules, game.board, 2000, 0
+                ),
+                timeout=10,
+            )
         failures = 0
         while not game.over and game.round < 3:
             seat = game.pending.player
@@ -170,7 +220,7 @@ def test_a_bot_exception_is_a_grpc_error_for_that_call_and_the_server_lives_on(t
             except grpc.RpcError as exc:
                 assert game.pending.kind in (Kind.ATTACK, Kind.FORTIFY)
                 assert exc.code() == grpc.StatusCode.INTERNAL
-                assert ("boom in attack" in exc.details() or "not an action" in exc.details())
+                assert "boom in attack" in exc.details() or "not an action" in exc.details()
                 failures += 1
                 action = game.default_action()
             game.apply(action)
@@ -190,12 +240,18 @@ def test_servicer_keeps_games_and_seats_apart():
     games = {gid: Game(rules, 3, seed) for gid, seed in (("a", 1), ("b", 2))}
     for gid, game in games.items():
         for seat in range(3):
-            servicer.StartGame(codec.start_game_request(gid, seat, ["x", "y", "z"], rules,
-                                                        game.board, 1500, 0), None)
+            servicer.StartGame(
+                codec.start_game_request(gid, seat, ["x", "y", "z"], rules, game.board, 1500, 0),
+                None,
+            )
     assert len(bot.games()) == 6
     ctx = bot.game("a", 1)
     assert (ctx.game_id, ctx.seat, ctx.seat_names, ctx.decision_ms) == (
-        "a", 1, ("x", "y", "z"), 1500)
+        "a",
+        1,
+        ("x", "y", "z"),
+        1500,
+    )
     assert bot.game("a", 1).board is bot.game("b", 2).board  # one decoded map, shared
     with pytest.raises(KeyError):
         bot.game("a")  # several seats of one game: name the seat
@@ -208,8 +264,9 @@ def test_servicer_keeps_games_and_seats_apart():
     servicer.EndGame(codec.end_game_request("a", (1, 2, 3), "test"), None)
     assert [c.game_id for c in bot.games()] == ["b", "b", "b"]
     with pytest.raises(CallError) as err:
-        servicer.Decide(codec.view_to_proto(view_for(games["a"], games["a"].pending.player),
-                                            game_id="a"), None)
+        servicer.Decide(
+            codec.view_to_proto(view_for(games["a"], games["a"].pending.player), game_id="a"), None
+        )
     assert err.value.code == grpc.StatusCode.FAILED_PRECONDITION
 
 
@@ -221,8 +278,9 @@ def test_view_carries_events_since_the_last_decision_and_the_error():
             seen.append(view)
             return super().decide(view, decision)
 
-    result = play_local([Spy(), Bot(), Bot()], "classic", seed=2, options={"turn_limit": 3},
-                        strict=True)
+    result = play_local(
+        [Spy(), Bot(), Bot()], "classic", seed=2, options={"turn_limit": 3}, strict=True
+    )
     assert result.places
     first = seen[0]
     assert first.events and type(first.events[0]).__name__ == "FirstPlayer"
@@ -264,8 +322,7 @@ def test_context_rng_is_seeded_from_the_game_and_seat():
 @pytest.mark.parametrize("preset", PRESETS)
 def test_default_bot_plays_legal_games(preset):
     for seed in range(3):
-        result = play_local([Bot()] * 4, preset, seed=seed, options={"turn_limit": 25},
-                            strict=True)
+        result = play_local([Bot()] * 4, preset, seed=seed, options={"turn_limit": 25}, strict=True)
         assert result.places and not result.faults
 
 
@@ -282,17 +339,19 @@ def test_defaults_are_the_safe_ones():
     view = make_view(view_for(game, seat), ctx)
     action = bot.answer(view)
     assert isinstance(action, Place) and len(action.placements) == 1
-    (t, n), = action.placements
+    ((t, n),) = action.placements
     assert n == game.pending.armies and t in border_territories(view)
     game.apply(action)
     if game.pending.kind is Kind.ATTACK:
         assert bot.answer(make_view(view_for(game, seat), ctx)) == Pass()
-    from referee.decisions import Decision
+    from hegemon.referee.decisions import Decision
+
     assert bot.defend(view, Decision(Kind.DEFEND, seat, maximum=2)) == Defend(2)
     assert bot.occupy(view, Decision(Kind.OCCUPY, seat, minimum=3, maximum=9)) == Occupy(3)
     assert bot.fortify(view, Decision(Kind.FORTIFY, seat)) == Pass()
     assert bot.trade(view, Decision(Kind.TRADE, seat)) == Pass()
-    from sdk.bot import UnsupportedDecision
+    from hegemon.sdk.bot import UnsupportedDecision
+
     with pytest.raises(UnsupportedDecision, match="capital"):
         bot.decide(view, Decision(Kind.CAPITAL, seat))
 
@@ -305,16 +364,19 @@ def test_decide_alone_can_be_overridden():
                 return Attack(s, t, most) if view.armies[s] > 4 else Pass()
             return super().decide(view, decision)
 
-    result = play_local([OnlyDecide(), Bot(), Bot()], "classic", seed=9,
-                        options={"turn_limit": 10}, strict=True)
+    result = play_local(
+        [OnlyDecide(), Bot(), Bot()], "classic", seed=9, options={"turn_limit": 10}, strict=True
+    )
     assert any(isinstance(a, Attack) for seat, a in result.actions if seat == 0)
 
 
 # ---------------------------------------------------------------------- helpers
 def test_battle_odds_hand_checked():
     # one die against one: the attacker wins the roll with 15 of 36
-    assert dict(((a, d), p) for a, d, p in roll_outcomes(1, 1, True)) == {
-        (1, 0): Fraction(21, 36), (0, 1): Fraction(15, 36)}
+    assert {(a, d): p for a, d, p in roll_outcomes(1, 1, True)} == {
+        (1, 0): Fraction(21, 36),
+        (0, 1): Fraction(15, 36),
+    }
     assert conquest_probability(2, 1, exact=True) == Fraction(15, 36)
     # 3 vs 1: two dice against one win the roll 125/216; if not, 2 vs 1 remains
     p21 = Fraction(15, 36)
@@ -361,8 +423,9 @@ def test_helpers_on_a_real_position():
     assert mine == [t for t in range(board.size) if game.owner[t] == seat]
     for t in mine:
         assert neighbours(view, t) == board.neighbours[t] == neighbours(board, t)
-        assert enemy_neighbours(view, t) == [n for n in board.neighbours[t]
-                                             if game.owner[n] != seat]
+        assert enemy_neighbours(view, t) == [
+            n for n in board.neighbours[t] if game.owner[n] != seat
+        ]
     assert set(border_territories(view)) | set(interior_territories(view)) == set(mine)
     assert not set(border_territories(view)) & set(interior_territories(view))
     holdings = continent_holdings(view)
@@ -391,8 +454,9 @@ def test_legal_actions_are_exactly_legal(preset):
         if d.kind in checked:
             options = legal_actions(view)
             assert options
-            assert (Pass() in options) == (d.kind in (Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)
-                                           and not d.forced)
+            assert (Pass() in options) == (
+                d.kind in (Kind.ATTACK, Kind.FORTIFY, Kind.TRADE) and not d.forced
+            )
             sample = options if len(options) < 40 else rng.sample(options, 40)
             for action in sample:
                 game.clone().apply(action)
@@ -421,12 +485,24 @@ def test_legal_actions_are_exactly_legal(preset):
 
 # ---------------------------------------------------------------------- local play, layering
 def test_local_play_through_the_protocol_matches_direct_play():
-    from sample_bots.continental import ContinentalBot
-    from sample_bots.random import RandomBot
-    direct = play_local([ContinentalBot(), RandomBot(), ContinentalBot()], "classic", seed=5,
-                        options={"turn_limit": 12}, strict=True)
-    wired = play_local([ContinentalBot(), RandomBot(), ContinentalBot()], "classic", seed=5,
-                       options={"turn_limit": 12}, strict=True, protocol=True)
+    from hegemon.sample_bots.continental import ContinentalBot
+    from hegemon.sample_bots.random import RandomBot
+
+    direct = play_local(
+        [ContinentalBot(), RandomBot(), ContinentalBot()],
+        "classic",
+        seed=5,
+        options={"turn_limit": 12},
+        strict=True,
+    )
+    wired = play_local(
+        [ContinentalBot(), RandomBot(), ContinentalBot()],
+        "classic",
+        seed=5,
+        options={"turn_limit": 12},
+        strict=True,
+        protocol=True,
+    )
     assert direct.actions == wired.actions and direct.places == wired.places
 
 
@@ -438,16 +514,20 @@ def test_local_play_replaces_a_failing_answer_with_the_default():
     result = play_local([Crashy(), Bot(), Bot()], "classic", seed=1, options={"turn_limit": 2})
     assert result.faults and all(seat == 0 and "oops" in why for seat, why in result.faults)
     with pytest.raises(Exception, match="oops"):
-        play_local([Crashy(), Bot(), Bot()], "classic", seed=1, options={"turn_limit": 2},
-                   strict=True)
+        play_local(
+            [Crashy(), Bot(), Bot()], "classic", seed=1, options={"turn_limit": 2}, strict=True
+        )
 
 
 def test_sdk_and_sample_bots_never_import_the_match_runner():
-    code = ("import sys, sdk, sdk.server, sdk.local, sample_bots.planner, sample_bots.random, "
-            "sample_bots.aggressive, sample_bots.continental, sample_bots.minimal; "
-            "print([m for m in sys.modules if m.startswith('referee.runner')])")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60)
+    code = (
+        "import sys, hegemon.sdk, hegemon.sdk.server, hegemon.sdk.local, hegemon.sample_bots.planner, hegemon.sample_bots.random, "
+        "hegemon.sample_bots.aggressive, hegemon.sample_bots.continental, hegemon.sample_bots.minimal; "
+        "print([m for m in sys.modules if m.startswith('hegemon.referee.runner')])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
     for path in [*(ROOT / "sdk").glob("*.py"), *(ROOT / "sample_bots").glob("*.py")]:
@@ -459,8 +539,9 @@ def test_sdk_and_sample_bots_never_import_the_match_runner():
                 names = [a.name for a in node.names]
             else:
                 continue
-            assert not any(n.startswith("referee.runner") or n.startswith("leaderboard")
-                           for n in names), f"{path.name} imports {names}"
+            assert not any(
+                n.startswith(("hegemon.referee.runner", "hegemon.leaderboard")) for n in names
+            ), f"{path.name} imports {names}"
 
 
 def test_minimal_bot_is_under_thirty_lines():

@@ -11,18 +11,28 @@ from __future__ import annotations
 import signal
 import time
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 import trio
-from league_fixtures import (SeasonSpec, create_season, descendants, games_per_match, hegemon,
-                             kill_all, register_samples, start_hegemon, wait_gone)
+from league_fixtures import (
+    SeasonSpec,
+    create_season,
+    descendants,
+    games_per_match,
+    hegemon,
+    kill_all,
+    register_samples,
+    start_hegemon,
+    wait_gone,
+)
 
-from leaderboard import season_runner
-from leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
-from leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, VOID, Store, StoreError
-from referee.record import replay
-from referee.runner.session import play_game
+from hegemon.leaderboard import season_runner
+from hegemon.leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
+from hegemon.leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, VOID, Store, StoreError
+from hegemon.referee.record import replay
+from hegemon.referee.runner.session import play_game
 
 pytestmark = pytest.mark.slow
 
@@ -53,10 +63,15 @@ def record_differences(home_a: Path, home_b: Path, season: str) -> str:
         a = path.read_text().splitlines()
         b = other.read_text().splitlines() if other.exists() else []
         if a != b:
-            first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-            lines.append(f"game {path.stem} differs from record line {first + 1}: "
-                         f"{a[first][:200] if first < len(a) else '(end)'} | "
-                         f"{b[first][:200] if first < len(b) else '(end)'}")
+            first = next(
+                (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                min(len(a), len(b)),
+            )
+            lines.append(
+                f"game {path.stem} differs from record line {first + 1}: "
+                f"{a[first][:200] if first < len(a) else '(end)'} | "
+                f"{b[first][:200] if first < len(b) else '(end)'}"
+            )
     return "\n".join(lines) or "every record is identical"
 
 
@@ -75,9 +90,9 @@ def check_played_once(home_dir: Path, spec: SeasonSpec) -> None:
 
 @dataclass
 class Reference:
-    home: Path                 # where the reference season was played at concurrency 1
-    csv: str                   # its leaderboard --csv
-    copies: dict[str, Path]    # homes holding the same season, not played yet
+    home: Path  # where the reference season was played at concurrency 1
+    csv: str  # its leaderboard --csv
+    copies: dict[str, Path]  # homes holding the same season, not played yet
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +147,9 @@ def test_concurrency_four_gives_the_identical_leaderboard(reference):
     out = hegemon("season", "run", REFERENCE.name, "-j", "4", "--quiet", home=home_dir)
     assert out.returncode == 0, out.stdout + out.stderr
     check_played_once(home_dir, REFERENCE)
-    assert board_csv(home_dir, REFERENCE.name) == expected, \
-        record_differences(reference.home, home_dir, REFERENCE.name)
+    assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
+        reference.home, home_dir, REFERENCE.name
+    )
     # The crosstable and the Elo board are reproducible too.
     for extra in (["--crosstable"], ["--method", "elo"]):
         a = hegemon("leaderboard", REFERENCE.name, "--csv", *extra, home=home_dir)
@@ -145,8 +161,16 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     expected, home_dir = reference.csv, reference.copies["killed"]
     with Store(home_dir / "arena.db") as store:
         season = store.season_by_name(REFERENCE.name)
-    runner = start_hegemon("season", "run", REFERENCE.name, "-j", "2", "--quiet", home=home_dir,
-                           log=tmp_path / "first.log")
+    runner = start_hegemon(
+        "season",
+        "run",
+        REFERENCE.name,
+        "-j",
+        "2",
+        "--quiet",
+        home=home_dir,
+        log=tmp_path / "first.log",
+    )
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
@@ -184,16 +208,18 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     assert {n: after[n] for n in committed} == committed
     assert len({worker for _, worker in after.values()}) == 2
     assert time.monotonic() - started < 100
-    assert board_csv(home_dir, REFERENCE.name) == expected, \
-        record_differences(reference.home, home_dir, REFERENCE.name)
+    assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
+        reference.home, home_dir, REFERENCE.name
+    )
 
 
 def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch):
     spec = SeasonSpec(name="interrupted", games=6, players=4, turn_limit=25, seed=3)
     home_dir = tmp_path / "home"
     season = prepare(home_dir, spec, monkeypatch)
-    runner = start_hegemon("season", "run", spec.name, "-j", "2", home=home_dir,
-                           log=tmp_path / "run.log")
+    runner = start_hegemon(
+        "season", "run", spec.name, "-j", "2", home=home_dir, log=tmp_path / "run.log"
+    )
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
@@ -224,8 +250,12 @@ def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monke
     log = (tmp_path / "run.log").read_text()
     assert "SIGINT: stopping" in log and "again to resume" in log
     # Two runners on this machine share the rest of the season (one SQLite file).
-    resumed = [start_hegemon("season", "run", spec.name, "--quiet", home=home_dir,
-                             log=tmp_path / f"resume{i}.log") for i in (1, 2)]
+    resumed = [
+        start_hegemon(
+            "season", "run", spec.name, "--quiet", home=home_dir, log=tmp_path / f"resume{i}.log"
+        )
+        for i in (1, 2)
+    ]
     for i, runner in enumerate(resumed, 1):
         assert runner.wait(timeout=180) == 0, (tmp_path / f"resume{i}.log").read_text()
     check_played_once(home_dir, spec)
@@ -273,8 +303,9 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
         monkeypatch.setattr(store, "finish_match", finish_failing_once)
         # No retries inside the runner's database calls, so the simulated failure surfaces.
         monkeypatch.setattr(SeasonRunner, "_db", _db_without_retries)
-        state, _ = run_in_process(store, season, concurrency=2, max_attempts=2, play=flaky_play,
-                                  log=lines.append)
+        state, _ = run_in_process(
+            store, season, concurrency=2, max_attempts=2, play=flaky_play, log=lines.append
+        )
         assert state.complete and state.arena_faults == 5  # 2 once, 3 twice, 4 once, 5 once
         matches = {m.number: m for m in store.matches(season.id)}
         assert matches[3].status == VOID and matches[3].attempts == 2
@@ -306,7 +337,7 @@ def test_a_stale_claim_of_another_machine_is_taken_over(tmp_path, monkeypatch):
         time.sleep(1.1)
         state, _ = run_in_process(store, season, stale_after=1.0)
         assert state.complete and state.played == 3
-        games = dict((m.number, g) for m, g in store.games(season.id))
+        games = {m.number: g for m, g in store.games(season.id)}
         assert games[1].worker != "elsewhere:4242:beef"
         # A claim of a live runner elsewhere is left alone until it is stale.
         assert store.progress(season.id).claimed == 0
@@ -327,8 +358,9 @@ def test_the_runner_waits_for_other_runners_claims(tmp_path, monkeypatch):
                 await trio.sleep(0.5)
                 assert store.progress(season.id).claimed == 1  # still waiting for elsewhere
                 # The other runner gives its game back (e.g. an arena fault): we play it.
-                await trio.to_thread.run_sync(store.void_match, other.id, "elsewhere:1:aaaa",
-                                              "simulated")
+                await trio.to_thread.run_sync(
+                    store.void_match, other.id, "elsewhere:1:aaaa", "simulated"
+                )
             return runner.state
 
         state = trio.run(scenario)
@@ -341,10 +373,10 @@ def test_worker_is_dead_only_for_gone_local_processes():
     import socket
     import subprocess
     import sys
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     host = socket.gethostname()
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         assert not worker_is_dead(f"{host}:{child.pid}:abcd", now)
@@ -364,7 +396,7 @@ def test_worker_is_dead_only_for_gone_local_processes():
     # A pid that now belongs to a process started after the claim is not the claimant.
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        long_ago = datetime(2000, 1, 1, tzinfo=timezone.utc)
+        long_ago = datetime(2000, 1, 1, tzinfo=UTC)
         assert worker_is_dead(f"{host}:{child.pid}:abcd", long_ago)
     finally:
         child.kill()

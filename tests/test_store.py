@@ -12,10 +12,27 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel, select
 
-from leaderboard.schedule import make_schedule
-from leaderboard.store import (CLAIMED, CREATED, DONE, FINISHED, INITIAL_REVISION, PENDING, RUNNING,
-                               VOID, Bot, Game, GameOutcome, Match, Season, Store, StoreError,
-                               database_url, head_revision, upgrade)
+from hegemon.leaderboard.schedule import make_schedule
+from hegemon.leaderboard.store import (
+    CLAIMED,
+    CREATED,
+    DONE,
+    FINISHED,
+    INITIAL_REVISION,
+    PENDING,
+    RUNNING,
+    VOID,
+    Bot,
+    Game,
+    GameOutcome,
+    Match,
+    Season,
+    Store,
+    StoreError,
+    database_url,
+    head_revision,
+    upgrade,
+)
 
 
 @pytest.fixture
@@ -26,22 +43,42 @@ def store(tmp_path):
 
 
 def add_bots(store: Store, count: int = 4) -> list[Bot]:
-    return [store.add_bot(f"bot{i}", ["python", "bot.py"], f"{i:064x}", "python") for i in range(count)]
+    return [
+        store.add_bot(f"bot{i}", ["python", "bot.py"], f"{i:064x}", "python") for i in range(count)
+    ]
 
 
-def new_season(store: Store, name: str = "s1", players: int = 3, games: int = 6, bots: int = 4,
-               **kw) -> Season:
-    ids = [b.id for b in add_bots(store, bots)] if not store.bots() else [b.id for b in store.bots()]
-    season = Season(name=name, preset="classic", options={"turn_limit": 0}, players=players,
-                    games=games, startup_time=10, decision_time=2, time_bank=60, max_strikes=5,
-                    seed=(1 << 63) - 1, **kw)
+def new_season(
+    store: Store, name: str = "s1", players: int = 3, games: int = 6, bots: int = 4, **kw
+) -> Season:
+    ids = (
+        [b.id for b in add_bots(store, bots)] if not store.bots() else [b.id for b in store.bots()]
+    )
+    season = Season(
+        name=name,
+        preset="classic",
+        options={"turn_limit": 0},
+        players=players,
+        games=games,
+        startup_time=10,
+        decision_time=2,
+        time_bank=60,
+        max_strikes=5,
+        seed=(1 << 63) - 1,
+        **kw,
+    )
     return store.create_season(season, ids, make_schedule(ids, players, games, seed=7))
 
 
 def outcome(n: int = 3) -> GameOutcome:
-    return GameOutcome("records/g.jsonl", list(range(1, n + 1)),
-                       [{"seat": 1, "bot": "bot1", "kind": "illegal", "detail": "x", "decision": 4}],
-                       "conquest", 1.5, 321)
+    return GameOutcome(
+        "records/g.jsonl",
+        list(range(1, n + 1)),
+        [{"seat": 1, "bot": "bot1", "kind": "illegal", "detail": "x", "decision": 4}],
+        "conquest",
+        1.5,
+        321,
+    )
 
 
 # ---------------------------------------------------------------------------------- basics
@@ -52,7 +89,8 @@ def test_round_trip(tmp_path):
     with Store(path) as store:  # reopened from the file
         bots = store.bots()
         assert [(b.name, b.version, b.command, b.language) for b in bots] == [
-            (f"bot{i}", 1, ["python", "bot.py"], "python") for i in range(4)]
+            (f"bot{i}", 1, ["python", "bot.py"], "python") for i in range(4)
+        ]
         assert bots[0].added_at.tzinfo is not None
         loaded = store.season_by_name("s1")
         assert loaded is not None and loaded.id == season.id
@@ -64,8 +102,9 @@ def test_round_trip(tmp_path):
         matches = store.matches(loaded.id)
         assert [m.number for m in matches] == [1, 2, 3, 4, 5]
         assert all(m.status == PENDING and len(m.seats) == 3 for m in matches)
-        assert [m.seats for m in matches] == [list(s.seats) for s in
-                                              make_schedule([b.id for b in bots], 3, 5, seed=7)]
+        assert [m.seats for m in matches] == [
+            list(s.seats) for s in make_schedule([b.id for b in bots], 3, 5, seed=7)
+        ]
         assert store.seasons_using_bot(bots[0].id)[0].name == "s1"
         with store.session() as s:  # the plain session API
             assert s.exec(select(sa.func.count()).select_from(Match)).one() == 5
@@ -171,11 +210,17 @@ def test_opens_a_database_at_the_initial_revision(tmp_path):
     engine = sa.create_engine(f"sqlite:///{path}")
     upgrade(engine, INITIAL_REVISION)
     with engine.begin() as conn:  # data written by the oldest schema, in plain SQL
-        conn.execute(sa.text(
-            "INSERT INTO bots (id, name, version, command, content_hash, language, source, added_at) "
-            "VALUES (1, 'old', 1, '[\"python\", \"bot.py\"]', :h, 'python', '', '2024-01-02 03:04:05')"),
-            {"h": "a" * 64})
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == INITIAL_REVISION
+        conn.execute(
+            sa.text(
+                "INSERT INTO bots (id, name, version, command, content_hash, language, source, added_at) "
+                "VALUES (1, 'old', 1, '[\"python\", \"bot.py\"]', :h, 'python', '', '2024-01-02 03:04:05')"
+            ),
+            {"h": "a" * 64},
+        )
+        assert (
+            conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+            == INITIAL_REVISION
+        )
     engine.dispose()
     with Store(path) as store:
         assert store.revision() == head_revision()
@@ -270,7 +315,12 @@ def test_void_puts_the_match_back(store):
     assert not store.void_match(match.id, "w2", "not mine")
     assert store.void_match(match.id, "w1", "disk full")
     again = store.get_match(match.id)
-    assert (again.status, again.attempts, again.last_error, again.worker) == (PENDING, 1, "disk full", None)
+    assert (again.status, again.attempts, again.last_error, again.worker) == (
+        PENDING,
+        1,
+        "disk full",
+        None,
+    )
     assert not store.finish_match(match.id, "w1", outcome())  # the claim ended with the void
     assert store.claim_match(season.id, "w2").id == match.id  # played again first
     assert store.progress(season.id).attempts == 1
@@ -348,4 +398,6 @@ def test_game_outcome_from_a_runner_result():
 
     made = GameOutcome.from_result(Result(), "records/x.jsonl")
     assert made.places == (2, 1, 3) and made.finish_reason == "turn limit"
-    assert made.faults == [{"seat": 2, "bot": "b", "kind": "timeout", "detail": "late", "decision": 9}]
+    assert made.faults == [
+        {"seat": 2, "bot": "b", "kind": "timeout", "detail": "late", "decision": 9}
+    ]

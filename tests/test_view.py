@@ -8,13 +8,12 @@ import json
 import random
 
 import pytest
-
 from conftest import aggressive_action, cards_with, give_cards, pass_turn, setup_done
 
-from referee import Game, legal, make_rules, redact
-from referee.decisions import Kind
-from referee.events import CardDrawn, Conquered
-from referee.view import View, view_for
+from hegemon.referee import Game, legal, make_rules, redact
+from hegemon.referee.decisions import Kind
+from hegemon.referee.events import CardDrawn, Conquered
+from hegemon.referee.view import View, view_for
 
 SECRET_WORDS = ("deck", "discard", "seed", "rng", "history")
 
@@ -23,7 +22,12 @@ SECRET_WORDS = ("deck", "discard", "seed", "rng", "history")
 def game():
     g = setup_done("classic", seed=31)
     b = g.board
-    hands = [cards_with(b, "infantry", 2), cards_with(b, "cavalry", 3), [], cards_with(b, "wild", 1)]
+    hands = [
+        cards_with(b, "infantry", 2),
+        cards_with(b, "cavalry", 3),
+        [],
+        cards_with(b, "wild", 1),
+    ]
     for seat, hand in enumerate(hands):
         for c in hand:
             g.deck.remove(c)
@@ -40,8 +44,9 @@ def test_a_seat_sees_its_own_cards_and_only_counts_of_others(game):
         assert [s.cards for s in view.seats] == [len(p.cards) for p in game.players]
         for s in view.seats:
             assert type(s.cards) is int
-            assert not any(isinstance(getattr(s, f.name), (list, tuple))
-                           for f in dataclasses.fields(s))
+            assert not any(
+                isinstance(getattr(s, f.name), (list, tuple)) for f in dataclasses.fields(s)
+            )
 
 
 def test_no_deck_seed_or_discard_in_the_view(game):
@@ -50,7 +55,7 @@ def test_no_deck_seed_or_discard_in_the_view(game):
     for word in SECRET_WORDS:
         assert not any(word in n for n in names), word
     data = view.to_dict()
-    json.dumps(data)   # plain data
+    json.dumps(data)  # plain data
     flat = json.dumps(data)
     for word in SECRET_WORDS:
         assert f'"{word}' not in flat
@@ -106,7 +111,9 @@ def test_legal_options_from_a_view_match_the_game():
         if d.kind is Kind.FORTIFY:
             assert list(legal.fortifies(view, d.player)) == list(legal.fortifies(g, d.player))
         if d.kind is Kind.TRADE:
-            assert legal.trades(view.hand, view.board) == legal.trades(g.players[d.player].cards, g.board)
+            assert legal.trades(view.hand, view.board) == legal.trades(
+                g.players[d.player].cards, g.board
+            )
         g.apply(aggressive_action(g, rng))
     assert checked
 

@@ -10,15 +10,19 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-from leaderboard import store  # noqa: F401  (defines the tables on SQLModel.metadata)
+from hegemon.leaderboard import store
 
 config = context.config
 target_metadata = SQLModel.metadata
 
 
 def run(connection) -> None:  # type: ignore[no-untyped-def]
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True, compare_type=True)
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        compare_type=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -30,14 +34,17 @@ def main() -> None:
         return
     if context.is_offline_mode():
         url = store.database_url(context.get_x_argument(as_dictionary=True).get("db"))
-        context.configure(url=url, target_metadata=target_metadata, literal_binds=True,
-                          render_as_batch=True)
+        context.configure(
+            url=url, target_metadata=target_metadata, literal_binds=True, render_as_batch=True
+        )
         with context.begin_transaction():
             context.run_migrations()
         return
     import sqlalchemy as sa
 
-    engine = sa.create_engine(store.database_url(context.get_x_argument(as_dictionary=True).get("db")))
+    engine = sa.create_engine(
+        store.database_url(context.get_x_argument(as_dictionary=True).get("db"))
+    )
     try:
         with engine.connect() as conn:
             run(conn)

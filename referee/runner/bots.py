@@ -39,8 +39,10 @@ def command_for_file(path: Path, name: str) -> BotCommand:
         return BotCommand(name, (node, str(path)), cwd=str(path.parent))
     if os.access(path, os.X_OK):
         return BotCommand(name, (str(path),), cwd=str(path.parent))
-    raise BotSpecError(f"{path}: not a .py or .js file and not executable; give the command "
-                       "to run it, e.g. --bot \"ruby bot.rb\"")
+    raise BotSpecError(
+        f"{path}: not a .py or .js file and not executable; give the command "
+        'to run it, e.g. --bot "ruby bot.rb"'
+    )
 
 
 def resolve(spec: str, name: str | None = None) -> BotCommand:
@@ -49,7 +51,7 @@ def resolve(spec: str, name: str | None = None) -> BotCommand:
     if not spec:
         raise BotSpecError("an empty --bot")
     if spec in SAMPLE_BOTS:
-        module = f"sample_bots.{spec}"
+        module = f"hegemon.sample_bots.{spec}"
         if importlib.util.find_spec(module) is None:
             raise BotSpecError(f"sample bot '{spec}' is not installed")
         return BotCommand(name or spec, (sys.executable, "-m", module))
@@ -73,4 +75,6 @@ def resolve(spec: str, name: str | None = None) -> BotCommand:
         label = name or Path(argv[-1]).stem
         return BotCommand(label, (program, *argv[1:]))
     known = ", ".join((*SAMPLE_BOTS, "node"))
-    raise BotSpecError(f"{spec}: no such file or folder, and not a sample bot ({known}) or host:port")
+    raise BotSpecError(
+        f"{spec}: no such file or folder, and not a sample bot ({known}) or host:port"
+    )

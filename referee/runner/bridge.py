@@ -8,14 +8,16 @@ so the bot sees its call cancelled and ``trio.move_on_after`` really stops a slo
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import grpc
 import trio
 
 
-async def call(method: Any, request: Any, timeout: float, *, wait_for_ready: bool = False,
-               metadata: Any = None) -> Any:
+async def call(
+    method: Any, request: Any, timeout: float, *, wait_for_ready: bool = False, metadata: Any = None
+) -> Any:
     """Await a unary gRPC call made with ``method`` (a sync stub's multi-callable).
 
     Returns the response, or raises ``grpc.RpcError`` (deadline, unavailable, too large, …).
@@ -31,8 +33,9 @@ async def call(method: Any, request: Any, timeout: float, *, wait_for_ready: boo
         except trio.RunFinishedError:
             pass
 
-    future = method.future(request, timeout=timeout, wait_for_ready=wait_for_ready,
-                           metadata=metadata)
+    future = method.future(
+        request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata
+    )
     future.add_done_callback(on_done)
     try:
         await done.wait()

@@ -9,7 +9,7 @@ import grpc
 import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from sdk.protocol import bot_pb2, bot_pb2_grpc, codec
+from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc, codec
 
 from ..game import Game
 from ..view import View
@@ -25,10 +25,10 @@ REFEREE_VERSION = "hegemon 0.1"
 class TimeControl:
     """Deadlines (seconds) and fault limits for the bots of a game."""
 
-    startup: float = 10.0        # from process start to an answered Hello
-    decision: float = 2.0        # one decision
-    bank: float = 60.0           # all of one seat's decisions in one game
-    max_strikes: int = 5         # late/illegal/malformed answers tolerated; one more forfeits
+    startup: float = 10.0  # from process start to an answered Hello
+    decision: float = 2.0  # one decision
+    bank: float = 60.0  # all of one seat's decisions in one game
+    max_strikes: int = 5  # late/illegal/malformed answers tolerated; one more forfeits
     max_message_bytes: int = 1 << 20  # the largest answer the referee reads
     sandbox: SandboxLimits = SandboxLimits()  # limits of every local bot process
 
@@ -78,10 +78,13 @@ class BotLink:
             try:
                 self.process = await spawn(self.command, limits=self.time.sandbox)
             except OSError as exc:
-                self.startup_error = f"cannot start {self.command.describe()}: {exc.strerror or exc}"
+                self.startup_error = (
+                    f"cannot start {self.command.describe()}: {exc.strerror or exc}"
+                )
                 return False
-        request = bot_pb2.HelloRequest(protocol_version=PROTOCOL_VERSION,
-                                       referee_version=REFEREE_VERSION)
+        request = bot_pb2.HelloRequest(
+            protocol_version=PROTOCOL_VERSION, referee_version=REFEREE_VERSION
+        )
         with trio.move_on_after(self.time.startup) as scope:
             async with trio.open_nursery() as nursery:
                 if self.process is not None:
@@ -89,10 +92,13 @@ class BotLink:
                 try:
                     if self.process is not None:  # its socket, opened safely (no links)
                         address = await self.process.wait_for_socket()
-                    self.channel = grpc.insecure_channel(address, options=channel_options(self.time))
+                    self.channel = grpc.insecure_channel(
+                        address, options=channel_options(self.time)
+                    )
                     self.stub = bot_pb2_grpc.BotStub(self.channel)
-                    self.hello = await bridge.call(self.stub.Hello, request, self.time.startup,
-                                                   wait_for_ready=True)
+                    self.hello = await bridge.call(
+                        self.stub.Hello, request, self.time.startup, wait_for_ready=True
+                    )
                 except grpc.RpcError as exc:
                     self.startup_error = f"Hello failed: {self.crash_detail(exc)}"
                 except OSError:
@@ -105,8 +111,10 @@ class BotLink:
         if self.hello is None and not self.startup_error:
             self.startup_error = self.crash_detail(None)
         if self.hello is not None and self.hello.protocol_version not in (0, PROTOCOL_VERSION):
-            self.startup_error = (f"speaks protocol version {self.hello.protocol_version}, "
-                                  f"the referee speaks {PROTOCOL_VERSION}")
+            self.startup_error = (
+                f"speaks protocol version {self.hello.protocol_version}, "
+                f"the referee speaks {PROTOCOL_VERSION}"
+            )
             self.hello = None
         if self.hello is None:
             await self.close()
@@ -177,7 +185,11 @@ class BotLink:
     def crash_detail(self, exc: BaseException | None) -> str:
         if self.process is not None and self.process.exited:
             code = self.process.returncode
-            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            how = (
+                f"killed by signal {-code}"
+                if code is not None and code < 0
+                else f"exit code {code}"
+            )
             if self.process.sandbox == "bubblewrap" and code is not None and code > 128:
                 how += f", i.e. killed by signal {code - 128}"  # bwrap reports a signal so
             tail = self.process.log_tail()
@@ -186,11 +198,18 @@ class BotLink:
         return f"the bot stopped answering ({code.name if code else 'no connection'})"
 
     # -------------------------------------------------------------- the calls
-    async def start_game(self, game: Game, game_id: str, seat: int, names: list[str],
-                         time_control: TimeControl) -> Fault | None:
+    async def start_game(
+        self, game: Game, game_id: str, seat: int, names: list[str], time_control: TimeControl
+    ) -> Fault | None:
         request = codec.start_game_request(
-            game_id=game_id, seat=seat, seat_names=names, rules=game.rules, board=game.board,
-            decision_ms=int(time_control.decision * 1000), time_bank_ms=int(time_control.bank * 1000))
+            game_id=game_id,
+            seat=seat,
+            seat_names=names,
+            rules=game.rules,
+            board=game.board,
+            decision_ms=int(time_control.decision * 1000),
+            time_bank_ms=int(time_control.bank * 1000),
+        )
         try:
             await bridge.call(self.stub.StartGame, request, self.time.startup)
         except grpc.RpcError as exc:
@@ -199,12 +218,19 @@ class BotLink:
         self.games += 1
         return None
 
-    def decide_request(self, game_id: str, view: View, events: list[Any], error: str,
-                       strikes: int, bank: float) -> Any:
+    def decide_request(
+        self, game_id: str, view: View, events: list[Any], error: str, strikes: int, bank: float
+    ) -> Any:
         """The Decide request; ``events`` are event messages already redacted for this seat."""
-        request = codec.view_to_proto(view, (), error, strikes, max(0, int(bank * 1000)),
-                                      game_id=game_id,
-                                      deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000))
+        request = codec.view_to_proto(
+            view,
+            (),
+            error,
+            strikes,
+            max(0, int(bank * 1000)),
+            game_id=game_id,
+            deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000),
+        )
         request.events.extend(events)
         return request
 
@@ -221,4 +247,3 @@ class BotLink:
 
 
 encode_event = codec.event_to_proto
-

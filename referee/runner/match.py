@@ -36,7 +36,7 @@ class SeatState:
     unseen: list[Any] = field(default_factory=list)  # event messages, already redacted
     last_error: str = ""
     faults: list[Fault] = field(default_factory=list)
-    out: str = ""          # why the seat was removed, if it was
+    out: str = ""  # why the seat was removed, if it was
     decisions: int = 0
     think_time: float = 0.0
 
@@ -60,26 +60,47 @@ class GameResult:
 class Referee:
     """Runs one game: ``await Referee(game, links, game_id, time_control).play()``."""
 
-    def __init__(self, game: Game, links: list[BotLink], game_id: str, time_control: TimeControl,
-                 seat_names: list[str] | None = None, on_progress: Any = None):
+    def __init__(
+        self,
+        game: Game,
+        links: list[BotLink],
+        game_id: str,
+        time_control: TimeControl,
+        seat_names: list[str] | None = None,
+        on_progress: Any = None,
+    ):
         self.game = game
         self.game_id = game_id
         self.time = time_control
         self.names = seat_names or [link.name for link in links]
-        self.recorder = Recorder(game, {"game_id": game_id, "seats": self.names,
-                                        "map": game.board.name,
-                                        "sandbox": sandbox_of(links)})
+        self.recorder = Recorder(
+            game,
+            {
+                "game_id": game_id,
+                "seats": self.names,
+                "map": game.board.name,
+                "sandbox": sandbox_of(links),
+            },
+        )
         self.seats = [SeatState(i, link, time_control.bank) for i, link in enumerate(links)]
         self.on_progress = on_progress
         self._tell(game.opening_events)
 
     # -------------------------------------------------------------- faults
     def _fault(self, seat: SeatState, kind: str, detail: str) -> None:
-        fault = Fault(seat.index, seat.link.name, kind, printable(detail)[:300],
-                      len(self.game.history))
+        fault = Fault(
+            seat.index, seat.link.name, kind, printable(detail)[:300], len(self.game.history)
+        )
         seat.faults.append(fault)
-        self.recorder.lines.append({"type": "fault", "seat": seat.index, "fault": kind,
-                                    "detail": fault.detail, "n": fault.decision})
+        self.recorder.lines.append(
+            {
+                "type": "fault",
+                "seat": seat.index,
+                "fault": kind,
+                "detail": fault.detail,
+                "n": fault.decision,
+            }
+        )
 
     def _forfeit(self, seat: SeatState, kind: str, detail: str) -> None:
         if seat.out or not self.game.players[seat.index].active:
@@ -102,14 +123,18 @@ class Referee:
                 hidden = encode_event(redact(event, -1))
             for seat in self.seats:
                 if not seat.out:
-                    seat.unseen.append(message if hidden is None or event.player == seat.index else hidden)
+                    seat.unseen.append(
+                        message if hidden is None or event.player == seat.index else hidden
+                    )
 
     # -------------------------------------------------------------- the game
     async def start(self) -> None:
         """Tell every bot its seat; a bot that refuses or fails is forfeited."""
+
         async def start_one(seat: SeatState) -> None:
-            error = await seat.link.start_game(self.game, self.game_id, seat.index, self.names,
-                                               self.time)
+            error = await seat.link.start_game(
+                self.game, self.game_id, seat.index, self.names, self.time
+            )
             if error is not None:
                 self._forfeit(seat, error.kind, error.detail)
 
@@ -118,7 +143,9 @@ class Referee:
                 if seat.link.alive:
                     nursery.start_soon(start_one, seat)
                 else:
-                    self._forfeit(seat, "startup", seat.link.startup_error or "the bot did not start")
+                    self._forfeit(
+                        seat, "startup", seat.link.startup_error or "the bot did not start"
+                    )
 
     async def play(self) -> GameResult:
         started = time.monotonic()
@@ -144,21 +171,37 @@ class Referee:
             if self.on_progress is not None:
                 self.on_progress(self)
         await self._end_all()
-        return GameResult(self.game_id, game.places, game.finish_reason, self.recorder.text(),
-                          self.seats, decisions, time.monotonic() - started, game)
+        return GameResult(
+            self.game_id,
+            game.places,
+            game.finish_reason,
+            self.recorder.text(),
+            self.seats,
+            decisions,
+            time.monotonic() - started,
+            game,
+        )
 
     def _strike(self, seat: SeatState, kind: str, detail: str) -> None:
         seat.strikes += 1
         if seat.strikes > self.time.max_strikes:
-            self._forfeit(seat, kind, f"{detail} (strike {seat.strikes}, limit {self.time.max_strikes})")
+            self._forfeit(
+                seat, kind, f"{detail} (strike {seat.strikes}, limit {self.time.max_strikes})"
+            )
         else:
             self._fault(seat, kind, detail)
 
     async def _ask(self, seat: SeatState) -> Action | None:
         """The seat's answer, or None (after recording why) when the default must be applied."""
         link = seat.link
-        request = link.decide_request(self.game_id, view_for(self.game, seat.index), seat.unseen,
-                                      seat.last_error, seat.strikes, seat.bank)
+        request = link.decide_request(
+            self.game_id,
+            view_for(self.game, seat.index),
+            seat.unseen,
+            seat.last_error,
+            seat.strikes,
+            seat.bank,
+        )
         seat.unseen = []
         seat.last_error = ""
         timeout = min(self.time.decision, seat.bank)
@@ -178,10 +221,14 @@ class Referee:
                 if seat.bank <= 0:
                     self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
                 else:
-                    seat.last_error = f"late: no answer within {timeout:.3f} s; the default action was applied"
+                    seat.last_error = (
+                        f"late: no answer within {timeout:.3f} s; the default action was applied"
+                    )
                     self._strike(seat, "timeout", seat.last_error)
             else:
-                seat.last_error = f"protocol error: {code.name if code else 'unknown'}: {_details(exc)}"
+                seat.last_error = (
+                    f"protocol error: {code.name if code else 'unknown'}: {_details(exc)}"
+                )
                 self._strike(seat, "protocol", seat.last_error)
             return None
         elapsed = time.monotonic() - started

@@ -1,6 +1,6 @@
 """Starting and stopping local bot processes, each in its own sandbox with its own socket.
 
-:func:`spawn` starts a bot under bubblewrap (see :mod:`referee.runner.sandbox`), or with plain
+:func:`spawn` starts a bot under bubblewrap (see :mod:`hegemon.referee.runner.sandbox`), or with plain
 rlimits where bubblewrap is missing. The process is started from the calling (trio) thread, not
 a worker thread: ``--die-with-parent`` ties the sandbox to the thread that started it, and
 trio's worker threads come and go.
@@ -96,11 +96,11 @@ class BotProcess:
 
     command: BotCommand
     workdir: Path
-    socket_path: Path           # the socket as the bot names it (inside its sandbox)
+    socket_path: Path  # the socket as the bot names it (inside its sandbox)
     log_path: Path
     process: ChildProcess | None = None
-    sandbox: str = BUBBLEWRAP   # "bubblewrap" or "rlimits"
-    uid: int | None = None      # the pool uid the bot runs as (None: the referee's own uid)
+    sandbox: str = BUBBLEWRAP  # "bubblewrap" or "rlimits"
+    uid: int | None = None  # the pool uid the bot runs as (None: the referee's own uid)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     seccomp: bool = False
     rundir: Path | None = None
@@ -108,7 +108,7 @@ class BotProcess:
     _log: Any = field(default=None, repr=False)
     _lease: sandbox.UidLease | None = field(default=None, repr=False)
     _socket_fd: int | None = field(default=None, repr=False)
-    _dir_fd: int | None = field(default=None, repr=False)   # rlimits: the socket folder
+    _dir_fd: int | None = field(default=None, repr=False)  # rlimits: the socket folder
     _info_fd: int | None = field(default=None, repr=False)  # bubblewrap: its info pipe
     _socket_parts: tuple[str, ...] = field(default=(), repr=False)
     _sandbox_pid: int | None = field(default=None, repr=False)
@@ -290,10 +290,14 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", name)[:64] or "bot"
 
 
-async def spawn(command: BotCommand, log_dir: Path | None = None,
-                limits: SandboxLimits | None = None, mode: str | None = None) -> BotProcess:
+async def spawn(
+    command: BotCommand,
+    log_dir: Path | None = None,
+    limits: SandboxLimits | None = None,
+    mode: str | None = None,
+) -> BotProcess:
     """Start ``command`` in its sandbox (bubblewrap, else rlimits — see
-    :mod:`referee.runner.sandbox`) in a new session; the bot is told its address by
+    :mod:`hegemon.referee.runner.sandbox`) in a new session; the bot is told its address by
     ``--address`` and by the ``HEGEMON_BOT_ADDRESS`` environment variable. Await
     :meth:`BotProcess.wait_for_socket` before connecting. Raises :class:`OSError` (a
     :class:`~referee.runner.sandbox.SandboxError` included) if the bot cannot be started."""
@@ -316,15 +320,20 @@ async def spawn(command: BotCommand, log_dir: Path | None = None,
         log_path = (log_dir or rundir) / f"{_safe_name(command.name)}-{rundir.name}.log"
         log = open(log_path, "ab")
         if kind == BUBBLEWRAP:
-            launch = sandbox.bubblewrap_launch(command.argv, command.cwd, command.env, limits,
-                                               uid, command.share)
-            socket_path = Path(launch.inner_address[len("unix:"):])
+            launch = sandbox.bubblewrap_launch(
+                command.argv, command.cwd, command.env, limits, uid, command.share
+            )
+            socket_path = Path(launch.inner_address[len("unix:") :])
             dir_fd = None
         else:
-            if uid is not None and not all(sandbox.readable_by_others(p) for p in
-                                           [command.argv[0], *([command.cwd] if command.cwd else [])]):
-                sandbox.warn(f"{command.describe()}: its files are not readable by an "
-                             "unprivileged uid, so WITHOUT bubblewrap it runs as this user")
+            if uid is not None and not all(
+                sandbox.readable_by_others(p)
+                for p in [command.argv[0], *([command.cwd] if command.cwd else [])]
+            ):
+                sandbox.warn(
+                    f"{command.describe()}: its files are not readable by an "
+                    "unprivileged uid, so WITHOUT bubblewrap it runs as this user"
+                )
                 lease.release()
                 lease, uid = None, None
             sock_dir = rundir / "sock"
@@ -334,18 +343,29 @@ async def spawn(command: BotCommand, log_dir: Path | None = None,
                 os.chmod(rundir, 0o711)
             socket_path = sock_dir / "bot.sock"
             dir_fd = os.open(sock_dir, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            launch = sandbox.rlimits_launch(command.argv, command.cwd, command.env, limits, uid,
-                                            socket_path)
-        note = (f"hegemon: {command.name} starts in sandbox {kind}"
-                + (f" as uid {uid}" if uid is not None else "")
-                + (", seccomp on" if launch.seccomp else "")
-                + "".join(f"; {n}" for n in launch.notes) + "\n")
+            launch = sandbox.rlimits_launch(
+                command.argv, command.cwd, command.env, limits, uid, socket_path
+            )
+        note = (
+            f"hegemon: {command.name} starts in sandbox {kind}"
+            + (f" as uid {uid}" if uid is not None else "")
+            + (", seccomp on" if launch.seccomp else "")
+            + "".join(f"; {n}" for n in launch.notes)
+            + "\n"
+        )
         log.write(note.encode())
         log.flush()
         # Popen on this thread (see the module docstring), never with preexec_fn
-        popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env,
-                                 stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                 start_new_session=True, pass_fds=launch.pass_fds)
+        popen = subprocess.Popen(
+            launch.argv,
+            cwd=launch.cwd,
+            env=launch.env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            pass_fds=launch.pass_fds,
+        )
     except BaseException:
         if launch is not None:
             launch.close_parent_fds()
@@ -358,11 +378,23 @@ async def spawn(command: BotCommand, log_dir: Path | None = None,
         shutil.rmtree(rundir, ignore_errors=True)
         raise
     launch.close_parent_fds()
-    bot = BotProcess(command, Path(command.cwd or rundir), socket_path, log_path,
-                     ChildProcess(popen), kind, uid, limits, launch.seccomp, rundir, _log=log,
-                     _lease=lease, _dir_fd=dir_fd, _info_fd=launch.info_fd,
-                     _socket_parts=launch.socket_parts)
-    return bot
+    return BotProcess(
+        command,
+        Path(command.cwd or rundir),
+        socket_path,
+        log_path,
+        ChildProcess(popen),
+        kind,
+        uid,
+        limits,
+        launch.seccomp,
+        rundir,
+        _log=log,
+        _lease=lease,
+        _dir_fd=dir_fd,
+        _info_fd=launch.info_fd,
+        _socket_parts=launch.socket_parts,
+    )
 
 
 def python_command(name: str, script: str | Path, *args: str) -> BotCommand:
@@ -370,5 +402,15 @@ def python_command(name: str, script: str | Path, *args: str) -> BotCommand:
     return BotCommand(name, (sys.executable, str(script), *args))
 
 
-__all__ = ["ADDRESS_ENV", "BotCommand", "BotProcess", "ChildProcess", "SandboxError",
-           "SandboxLimits", "spawn", "python_command", "BUBBLEWRAP", "RLIMITS"]
+__all__ = [
+    "ADDRESS_ENV",
+    "BUBBLEWRAP",
+    "RLIMITS",
+    "BotCommand",
+    "BotProcess",
+    "ChildProcess",
+    "SandboxError",
+    "SandboxLimits",
+    "python_command",
+    "spawn",
+]

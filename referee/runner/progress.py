@@ -28,16 +28,31 @@ def standings(game: Any, names: list[str], title: str, faults: list[int] | None 
             totals[p] += game.armies[t]
     table = Table(title=title, title_justify="left")
     for column in ("seat", "bot", "territories", "armies", "cards", "status"):
-        table.add_column(column, justify="right" if column in ("territories", "armies", "cards") else "left")
+        table.add_column(
+            column, justify="right" if column in ("territories", "armies", "cards") else "left"
+        )
     if faults is not None:
         table.add_column("faults", justify="right")
     for p in game.players:
-        status = ("eliminated" if p.eliminated else "forfeited" if p.forfeited
-                  else "to move" if game.pending is not None and game.pending.player == p.seat else "")
+        status = (
+            "eliminated"
+            if p.eliminated
+            else "forfeited"
+            if p.forfeited
+            else "to move"
+            if game.pending is not None and game.pending.player == p.seat
+            else ""
+        )
         if game.places is not None:
             status = ordinal(game.places[p.seat]) + (f" ({status})" if p.forfeited else "")
-        row = [str(p.seat), names[p.seat], str(game.territory_count[p.seat]), str(totals[p.seat]),
-               str(len(p.cards)), status]
+        row = [
+            str(p.seat),
+            names[p.seat],
+            str(game.territory_count[p.seat]),
+            str(totals[p.seat]),
+            str(len(p.cards)),
+            status,
+        ]
         if faults is not None:
             row.append(str(faults[p.seat]))
         table.add_row(*row)
@@ -54,7 +69,7 @@ class LiveBoard:
         self._live: Live | None = None
         self._last = 0.0
 
-    def __enter__(self) -> "LiveBoard":
+    def __enter__(self) -> LiveBoard:
         if self.enabled:
             self._live = Live(console=self.console, refresh_per_second=10, transient=True)
             self._live.__enter__()
@@ -70,17 +85,31 @@ class LiveBoard:
             return
         self._last = now
         game = referee.game
-        self._live.update(standings(game, self.names, f"round {game.round}",
-                                    [len(s.faults) for s in referee.seats]))
+        self._live.update(
+            standings(
+                game, self.names, f"round {game.round}", [len(s.faults) for s in referee.seats]
+            )
+        )
 
     def final(self, result: Any, record_path: Path) -> None:
         game = result.game
-        self.console.print(standings(game, self.names, f"game over: {result.reason} after round {game.round}",
-                                     [len(s.faults) for s in result.seats]))
+        self.console.print(
+            standings(
+                game,
+                self.names,
+                f"game over: {result.reason} after round {game.round}",
+                [len(s.faults) for s in result.seats],
+            )
+        )
         for fault in result.faults:
-            self.console.print(f"  fault · seat {fault.seat} ({fault.bot}) · {fault.kind}: {fault.detail}",
-                               highlight=False, markup=False)  # the detail is the bot's text
-        self.console.print(f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)")
+            self.console.print(
+                f"  fault · seat {fault.seat} ({fault.bot}) · {fault.kind}: {fault.detail}",
+                highlight=False,
+                markup=False,
+            )  # the detail is the bot's text
+        self.console.print(
+            f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)"
+        )
 
 
 def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any) -> list[str]:
@@ -94,13 +123,20 @@ def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any
         elif kind == "reinforced":
             lines.append(f"receives {e['from_territories']} + {e['from_continents']} (continents)")
         elif kind == "traded":
-            lines.append(f"trades a set for {e['value']}" + (f" (+{e['bonus']} on {territory(e['bonus_territory'])})" if e["bonus"] else ""))
+            lines.append(
+                f"trades a set for {e['value']}"
+                + (f" (+{e['bonus']} on {territory(e['bonus_territory'])})" if e["bonus"] else "")
+            )
         elif kind == "conquered":
             lines.append(f"conquers {territory(e['territory'])} from {names[e['previous_owner']]}")
         elif kind == "eliminated":
-            lines.append(f"[bold]eliminates {names[e['player']]}[/] and takes {e['cards_taken']} cards")
+            lines.append(
+                f"[bold]eliminates {names[e['player']]}[/] and takes {e['cards_taken']} cards"
+            )
         elif kind == "fortified":
-            lines.append(f"fortifies {territory(e['target'])} with {e['armies']} from {territory(e['source'])}")
+            lines.append(
+                f"fortifies {territory(e['target'])} with {e['armies']} from {territory(e['source'])}"
+            )
         elif kind == "forfeited":
             lines.append(f"[red]{names[e['player']]} forfeits: {e['reason']}[/]")
         elif kind == "game_over":
@@ -117,8 +153,10 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     game = game_from_header(head)
     names = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
     name = game.board.name_of
-    console.print(f"[bold]{head['rules']['preset']}[/] · seed {head.get('seed')} · "
-                  + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
+    console.print(
+        f"[bold]{head['rules']['preset']}[/] · seed {head.get('seed')} · "
+        + ", ".join(f"{i}: {n}" for i, n in enumerate(names))
+    )
     turn_events: list[dict[str, Any]] = []
     turn_owner = -1
     turn_round = 0
@@ -127,7 +165,9 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
         if turn_owner >= 0 and turn_events:
             said = describe_turn(turn_events, names, name)
             if said:
-                console.print(f"round {turn_round:>3} · [bold]{names[turn_owner]}[/]: " + "; ".join(said))
+                console.print(
+                    f"round {turn_round:>3} · [bold]{names[turn_owner]}[/]: " + "; ".join(said)
+                )
                 if delay:
                     time.sleep(delay)
 
@@ -141,4 +181,8 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
                 turn_events, turn_owner, turn_round = [], e["player"], e["round"]
             turn_events.append(e)
     flush()
-    console.print(standings(game, names, "final position" if game.over else "position at the end of the record"))
+    console.print(
+        standings(
+            game, names, "final position" if game.over else "position at the end of the record"
+        )
+    )

@@ -46,9 +46,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 SANDBOX_ENV = "HEGEMON_SANDBOX"
 """``auto`` (default: bubblewrap where it works, else rlimits with a warning), ``bubblewrap``
@@ -66,10 +66,26 @@ SOCKET_NAME = "bot.sock"
 
 SYSTEM_TOP = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 ETC_FILES = (
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "nsswitch.conf",
-    "hosts", "host.conf", "gai.conf", "protocols", "services", "mime.types", "ssl",
-    "ca-certificates", "alternatives", "os-release", "debian_version", "locale.alias",
-    "java-17-openjdk", "java-21-openjdk",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "timezone",
+    "nsswitch.conf",
+    "hosts",
+    "host.conf",
+    "gai.conf",
+    "protocols",
+    "services",
+    "mime.types",
+    "ssl",
+    "ca-certificates",
+    "alternatives",
+    "os-release",
+    "debian_version",
+    "locale.alias",
+    "java-17-openjdk",
+    "java-21-openjdk",
 )
 ENV_KEEP = ("TZ",)
 
@@ -101,17 +117,29 @@ class SandboxLimits:
     malloc_arenas: int = 2
 
     def __post_init__(self) -> None:
-        for name in ("memory_bytes", "processes", "open_files", "file_bytes", "cpu_seconds",
-                     "tmp_bytes", "malloc_arenas"):
+        for name in (
+            "memory_bytes",
+            "processes",
+            "open_files",
+            "file_bytes",
+            "cpu_seconds",
+            "tmp_bytes",
+            "malloc_arenas",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"SandboxLimits.{name} must be a positive integer, not {value!r}")
 
     def prlimit_args(self) -> list[str]:
         cpu = self.cpu_seconds
-        return [f"--as={self.memory_bytes}", f"--nproc={self.processes}",
-                f"--nofile={self.open_files}", f"--fsize={self.file_bytes}",
-                f"--cpu={cpu}:{cpu + 5}", "--core=0"]
+        return [
+            f"--as={self.memory_bytes}",
+            f"--nproc={self.processes}",
+            f"--nofile={self.open_files}",
+            f"--fsize={self.file_bytes}",
+            f"--cpu={cpu}:{cpu + 5}",
+            "--core=0",
+        ]
 
 
 # ---------------------------------------------------------------------------------- mode
@@ -137,10 +165,24 @@ def bwrap_path() -> str | None:
     if found is not None:
         try:
             probe = subprocess.run(
-                [found, "--unshare-pid", "--unshare-net", "--die-with-parent",
-                 "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/true"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                timeout=20)
+                [
+                    found,
+                    "--unshare-pid",
+                    "--unshare-net",
+                    "--die-with-parent",
+                    "--ro-bind",
+                    "/",
+                    "/",
+                    "--proc",
+                    "/proc",
+                    "--",
+                    "/bin/true",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                timeout=20,
+            )
             if probe.returncode != 0:
                 reason = probe.stderr.decode("utf-8", "replace").strip()[:200]
                 found = None
@@ -162,8 +204,10 @@ def resolve_mode(mode: str | None = None) -> str:
     why = _bwrap_checked.get("reason") or "bwrap is not installed"
     if wanted == BUBBLEWRAP:
         raise SandboxError(f"{SANDBOX_ENV}=bubblewrap but bubblewrap does not work here: {why}")
-    warn(f"bubblewrap unavailable ({why}): bots run with rlimits only, WITHOUT network or "
-         "file-system isolation. Install it: apt-get install bubblewrap")
+    warn(
+        f"bubblewrap unavailable ({why}): bots run with rlimits only, WITHOUT network or "
+        "file-system isolation. Install it: apt-get install bubblewrap"
+    )
     return RLIMITS
 
 
@@ -257,8 +301,9 @@ def lease_uid(base: int = UID_BASE, count: int = UID_COUNT) -> UidLease:
             continue  # a real account: not ours to use
         except KeyError:
             pass
-        fd = os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o600)
+        fd = os.open(
+            folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
+        )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -270,17 +315,61 @@ def lease_uid(base: int = UID_BASE, count: int = UID_COUNT) -> UidLease:
 
 # ---------------------------------------------------------------------------------- seccomp
 _SECCOMP_DENY = (
-    "ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root",
-    "chroot", "unshare", "setns", "bpf", "perf_event_open", "kexec_load", "kexec_file_load",
-    "init_module", "finit_module", "delete_module", "keyctl", "add_key", "request_key",
-    "userfaultfd", "swapon", "swapoff", "reboot", "syslog", "acct", "quotactl",
-    "open_by_handle_at", "name_to_handle_at", "iopl", "ioperm", "fanotify_init",
-    "shmget", "memfd_create", "memfd_secret", "move_mount", "open_tree", "fsopen", "fsmount",
-    "fsconfig", "fspick", "mount_setattr", "lookup_dcookie", "vhangup",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "bpf",
+    "perf_event_open",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "userfaultfd",
+    "swapon",
+    "swapoff",
+    "reboot",
+    "syslog",
+    "acct",
+    "quotactl",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "iopl",
+    "ioperm",
+    "fanotify_init",
+    "shmget",
+    "memfd_create",
+    "memfd_secret",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fsconfig",
+    "fspick",
+    "mount_setattr",
+    "lookup_dcookie",
+    "vhangup",
 )
 _SECCOMP_ENOSYS = ("clone3", "io_uring_setup", "io_uring_enter", "io_uring_register")
-_CLONE_NAMESPACES = (0x10000000, 0x00020000, 0x20000000, 0x40000000, 0x04000000, 0x08000000,
-                     0x02000000, 0x00000080)  # user, mount, pid, net, uts, ipc, cgroup, time
+_CLONE_NAMESPACES = (
+    0x10000000,
+    0x00020000,
+    0x20000000,
+    0x40000000,
+    0x04000000,
+    0x08000000,
+    0x02000000,
+    0x00000080,
+)  # user, mount, pid, net, uts, ipc, cgroup, time
 _SOCKET_FAMILIES_REFUSED = (2, 10, 16, 17, 4, 5, 9, 3, 15, 38, 40)
 # AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_IPX, AF_APPLETALK, AF_X25, AF_AX25, AF_KEY,
 # AF_ALG, AF_VSOCK
@@ -364,7 +453,7 @@ def _protected_paths() -> list[Path]:
     if db and "://" not in db:
         found.append(Path(db).expanduser())
     elif db.startswith("sqlite:///"):
-        found.append(Path(db[len("sqlite:///"):]).expanduser())
+        found.append(Path(db[len("sqlite:///") :]).expanduser())
     return [_real(p) for p in found]
 
 
@@ -433,7 +522,9 @@ def bind_plan(argv: Sequence[str], cwd: str | None, share: Sequence[str] = ()) -
         plan.add(Path(sys.base_prefix))
         if sys.prefix != sys.base_prefix:
             plan.add(Path(sys.prefix))
-        for folder in _package_dirs(("sdk", "referee", "sample_bots", "grpc", "google")):
+        for folder in _package_dirs(
+            ("hegemon", "hegemon.sdk", "hegemon.referee", "hegemon.sample_bots", "grpc", "google")
+        ):
             if not any(_is_within(folder, p) for p in plan.read_only):
                 plan.add(folder)
     elif program.is_absolute() and program.exists():
@@ -471,8 +562,9 @@ def bind_plan(argv: Sequence[str], cwd: str | None, share: Sequence[str] = ()) -
     for path in share:
         plan.add(Path(path), writable=True)
     # a folder inside another bound one is already visible
-    plan.read_only = [p for p in plan.read_only
-                      if not any(q != p and _is_within(p, q) for q in plan.read_only)]
+    plan.read_only = [
+        p for p in plan.read_only if not any(q != p and _is_within(p, q) for q in plan.read_only)
+    ]
     return plan
 
 
@@ -486,7 +578,7 @@ class Launch:
     env: dict[str, str]
     cwd: str
     pass_fds: tuple[int, ...]
-    inner_address: str          # what the bot is told to listen on
+    inner_address: str  # what the bot is told to listen on
     socket_parts: tuple[str, ...]  # the socket's path below the sandbox root (bubblewrap)
     uid: int | None
     info_fd: int | None = None  # bubblewrap writes the sandbox's pid-1 here (read end)
@@ -502,7 +594,9 @@ class Launch:
         self.pass_fds = ()
 
 
-def bot_env(extra: Iterable[tuple[str, str]], address: str, limits: SandboxLimits) -> dict[str, str]:
+def bot_env(
+    extra: Iterable[tuple[str, str]], address: str, limits: SandboxLimits
+) -> dict[str, str]:
     """A clean environment: the referee's own (database URLs, tokens, …) never reaches a bot."""
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -522,9 +616,11 @@ def bot_env(extra: Iterable[tuple[str, str]], address: str, limits: SandboxLimit
 
 
 def _passwd_files(uid: int) -> tuple[bytes, bytes]:
-    passwd = (f"root:x:0:0:root:/root:/usr/sbin/nologin\n"
-              f"bot:x:{uid}:{uid}:hegemon bot:/tmp:/usr/sbin/nologin\n"
-              f"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+    passwd = (
+        f"root:x:0:0:root:/root:/usr/sbin/nologin\n"
+        f"bot:x:{uid}:{uid}:hegemon bot:/tmp:/usr/sbin/nologin\n"
+        f"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+    )
     group = f"root:x:0:\nbot:x:{uid}:\nnogroup:x:65534:\n"
     return passwd.encode(), group.encode()
 
@@ -542,8 +638,16 @@ def _dirs_for(path: Path, made: set[str], args: list[str]) -> None:
 
 def _drop_privileges(uid: int) -> list[str]:
     setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
-    return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-            "--bounding-set=-all", "--no-new-privs", "--"]
+    return [
+        setpriv,
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+    ]
 
 
 def _prlimit(limits: SandboxLimits) -> list[str]:
@@ -553,8 +657,14 @@ def _prlimit(limits: SandboxLimits) -> list[str]:
     return [prlimit, *limits.prlimit_args(), "--"]
 
 
-def bubblewrap_launch(argv: Sequence[str], cwd: str | None, env_extra: Iterable[tuple[str, str]],
-                      limits: SandboxLimits, uid: int | None, share: Sequence[str] = ()) -> Launch:
+def bubblewrap_launch(
+    argv: Sequence[str],
+    cwd: str | None,
+    env_extra: Iterable[tuple[str, str]],
+    limits: SandboxLimits,
+    uid: int | None,
+    share: Sequence[str] = (),
+) -> Launch:
     """The bwrap command line for one bot (see the module docstring)."""
     bwrap = bwrap_path()
     if bwrap is None:
@@ -563,8 +673,17 @@ def bubblewrap_launch(argv: Sequence[str], cwd: str | None, env_extra: Iterable[
     inner_socket = f"{INNER_SOCKET_DIR}/{SOCKET_NAME}"
     address = f"unix:{inner_socket}"
     fds: list[int] = []
-    args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--hostname", "hegemon-bot", "--die-with-parent"]
+    args = [
+        bwrap,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--hostname",
+        "hegemon-bot",
+        "--die-with-parent",
+    ]
     if uid is None:
         # an unprivileged referee: bwrap makes a user namespace and forbids nested ones
         args += ["--unshare-user", "--disable-userns"]
@@ -591,10 +710,28 @@ def bubblewrap_launch(argv: Sequence[str], cwd: str | None, env_extra: Iterable[
         fd = _data_fd(data)
         fds.append(fd)
         args += ["--perms", "0644", "--ro-bind-data", str(fd), dest]
-    args += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/dev/shm",
-             "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
-             "--perms", "0777", "--dir", INNER_SOCKET_DIR]
+    args += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(limits.tmp_bytes),
+        "--tmpfs",
+        "/dev/shm",
+        "--perms",
+        "1777",
+        "--size",
+        str(limits.tmp_bytes),
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "0777",
+        "--dir",
+        INNER_SOCKET_DIR,
+    ]
     made.update({"/proc", "/dev", "/tmp", INNER_SOCKET_DIR})
     for path in plan.read_only:
         _dirs_for(path, made, args)
@@ -622,9 +759,19 @@ def bubblewrap_launch(argv: Sequence[str], cwd: str | None, env_extra: Iterable[
     args += [*argv, "--address", address]
     for fd in fds:
         os.set_inheritable(fd, False)  # pass_fds makes them inheritable in the child only
-    return Launch(BUBBLEWRAP, args, {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, "/",
-                  tuple(fds), address, tuple(Path(inner_socket).parts[1:]), uid, info_fd=read,
-                  seccomp=program is not None, notes=plan.notes)
+    return Launch(
+        BUBBLEWRAP,
+        args,
+        {"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        "/",
+        tuple(fds),
+        address,
+        tuple(Path(inner_socket).parts[1:]),
+        uid,
+        info_fd=read,
+        seccomp=program is not None,
+        notes=plan.notes,
+    )
 
 
 def readable_by_others(path: Path | str) -> bool:
@@ -639,8 +786,14 @@ def readable_by_others(path: Path | str) -> bool:
         return False
 
 
-def rlimits_launch(argv: Sequence[str], cwd: str | None, env_extra: Iterable[tuple[str, str]],
-                   limits: SandboxLimits, uid: int | None, socket_path: Path) -> Launch:
+def rlimits_launch(
+    argv: Sequence[str],
+    cwd: str | None,
+    env_extra: Iterable[tuple[str, str]],
+    limits: SandboxLimits,
+    uid: int | None,
+    socket_path: Path,
+) -> Launch:
     """The fallback: the same limits (and a pool uid under root), no namespaces."""
     address = f"unix:{socket_path}"
     args: list[str] = []

@@ -7,9 +7,10 @@ games (the default for seasons) or restarts them per game.
 from __future__ import annotations
 
 import secrets
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import trio
 
@@ -65,7 +66,9 @@ class LinkPool:
 
 
 @asynccontextmanager
-async def link_pool(time_control: TimeControl, restart_per_game: bool = False) -> AsyncIterator[LinkPool]:
+async def link_pool(
+    time_control: TimeControl, restart_per_game: bool = False
+) -> AsyncIterator[LinkPool]:
     pool = LinkPool(time_control, restart_per_game)
     try:
         yield pool
@@ -73,9 +76,15 @@ async def link_pool(time_control: TimeControl, restart_per_game: bool = False) -
         await pool.aclose()
 
 
-async def play_game(pool: LinkPool, commands: list[BotCommand], rules: RuleSet, seed: int,
-                    game_id: str, on_progress: Callable[[Referee], Any] | None = None,
-                    seat_names: list[str] | None = None) -> GameResult:
+async def play_game(
+    pool: LinkPool,
+    commands: list[BotCommand],
+    rules: RuleSet,
+    seed: int,
+    game_id: str,
+    on_progress: Callable[[Referee], Any] | None = None,
+    seat_names: list[str] | None = None,
+) -> GameResult:
     """Play one game with bots from ``pool`` (started concurrently) and give them back."""
     game = Game(rules, len(commands), seed)
     links: list[BotLink | None] = [None] * len(commands)
@@ -96,14 +105,21 @@ async def play_game(pool: LinkPool, commands: list[BotCommand], rules: RuleSet, 
                     await pool.release(link)
 
 
-async def play_one(commands: list[BotCommand], rules: RuleSet, seed: int, time_control: TimeControl,
-                   record_path: Path | None = None, game_id: str | None = None,
-                   on_progress: Callable[[Referee], Any] | None = None,
-                   seat_names: list[str] | None = None) -> GameResult:
+async def play_one(
+    commands: list[BotCommand],
+    rules: RuleSet,
+    seed: int,
+    time_control: TimeControl,
+    record_path: Path | None = None,
+    game_id: str | None = None,
+    on_progress: Callable[[Referee], Any] | None = None,
+    seat_names: list[str] | None = None,
+) -> GameResult:
     """Start the bots, play one game, write its record, stop the bots."""
     async with link_pool(time_control, restart_per_game=True) as pool:
-        result = await play_game(pool, commands, rules, seed, game_id or f"game-{seed}",
-                                 on_progress, seat_names)
+        result = await play_game(
+            pool, commands, rules, seed, game_id or f"game-{seed}", on_progress, seat_names
+        )
     if record_path is not None:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         record_path.write_text(result.record, encoding="utf-8")

@@ -4,11 +4,11 @@ Pure functions, no I/O: the referee uses them to build requests and to read repl
 Python SDK to read requests and build replies. Every function that reads a message a bot or a
 referee sent (``*_from_proto``) validates its shape and raises :class:`ProtocolError` — never
 anything else — when it is not one the engine can take. Whether the content is *legal* (your
-territory? enough armies?) is for :meth:`referee.game.Game.apply` to say, not for the codec.
+territory? enough armies?) is for :meth:`hegemon.referee.game.Game.apply` to say, not for the codec.
 
 Numbering is the engine's: territories, continents, cards and seats are indices; -1 is "none".
 
->>> from referee import Claim
+>>> from hegemon.referee import Claim
 >>> msg = action_to_proto(Claim(5))
 >>> msg.WhichOneof("kind"), action_from_proto(msg)
 ('claim', Claim(territory=5))
@@ -16,26 +16,50 @@ Numbering is the engine's: territories, continents, cards and seats are indices;
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
-from referee.actions import (Action, Attack, Claim, Defend, Forfeit, Fortify, Occupy, Pass, Place,
-                             Trade)
-from referee.board import INSIGNIA, WILD, Board, MapError, parse_map
-from referee.decisions import Decision, Kind
-from referee.events import EVENT_TYPES, Event, redact
-from referee.rules import RuleSet, RulesError, make_rules
-from referee.view import SeatInfo, View
+from hegemon.referee.actions import (
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    Trade,
+)
+from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
+from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.events import EVENT_TYPES, Event, redact
+from hegemon.referee.rules import RulesError, RuleSet, make_rules
+from hegemon.referee.view import SeatInfo, View
 
 from . import bot_pb2 as pb
 
 __all__ = [
-    "PROTOCOL_VERSION", "ProtocolError", "action_from_proto", "action_to_proto",
-    "board_from_proto", "board_to_proto", "decide_reply", "decision_from_proto",
-    "decision_to_proto", "end_game_request", "event_from_proto", "event_to_proto",
-    "hello_request", "rules_from_proto", "rules_to_proto", "start_game_request",
-    "view_from_proto", "view_to_proto",
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "action_from_proto",
+    "action_to_proto",
+    "board_from_proto",
+    "board_to_proto",
+    "decide_reply",
+    "decision_from_proto",
+    "decision_to_proto",
+    "end_game_request",
+    "event_from_proto",
+    "event_to_proto",
+    "hello_request",
+    "rules_from_proto",
+    "rules_to_proto",
+    "start_game_request",
+    "view_from_proto",
+    "view_to_proto",
 ]
 
 #: The protocol version this code speaks (``hegemon.v1``; ``pb.PROTOCOL_VERSION_1``).
@@ -50,8 +74,10 @@ class ProtocolError(ValueError):
 
 # ------------------------------------------------------------------ small tables
 _INSIGNIA_TO_PB = {
-    "infantry": pb.INSIGNIA_INFANTRY, "cavalry": pb.INSIGNIA_CAVALRY,
-    "artillery": pb.INSIGNIA_ARTILLERY, WILD: pb.INSIGNIA_WILD,
+    "infantry": pb.INSIGNIA_INFANTRY,
+    "cavalry": pb.INSIGNIA_CAVALRY,
+    "artillery": pb.INSIGNIA_ARTILLERY,
+    WILD: pb.INSIGNIA_WILD,
 }
 _INSIGNIA_FROM_PB = {v: k for k, v in _INSIGNIA_TO_PB.items()}
 assert set(_INSIGNIA_TO_PB) == {*INSIGNIA, WILD}
@@ -60,8 +86,14 @@ _KIND_TO_PB = {kind: pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}") for kin
 _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
-_LATER_ACTIONS = {"capital", "bribe", "place_neutral", "reinforce_ally", "fortify_ally",
-                  "build_centre"}
+_LATER_ACTIONS = {
+    "capital",
+    "bribe",
+    "place_neutral",
+    "reinforce_ally",
+    "fortify_ally",
+    "build_centre",
+}
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
 
@@ -82,12 +114,11 @@ def hello_request(referee_version: str = "") -> pb.HelloRequest:
 
 def rules_to_proto(rules: RuleSet) -> pb.RuleSet:
     """The rule set: its preset and every option's value as text."""
-    return pb.RuleSet(preset=rules.preset,
-                      options={k: str(v) for k, v in rules.options().items()})
+    return pb.RuleSet(preset=rules.preset, options={k: str(v) for k, v in rules.options().items()})
 
 
 def rules_from_proto(msg: pb.RuleSet) -> RuleSet:
-    """The engine's rule set for a RuleSet message (validated by :func:`referee.make_rules`)."""
+    """The engine's rule set for a RuleSet message (validated by :func:`hegemon.referee.make_rules`)."""
     try:
         return make_rules(msg.preset, dict(msg.options))
     except RulesError as exc:
@@ -102,9 +133,14 @@ def board_to_proto(board: Board) -> pb.Board:
     return pb.Board(
         name=board.name,
         territories=[
-            pb.Territory(index=t.index, name=t.name, continent=t.continent,
-                         insignia=_INSIGNIA_TO_PB[t.insignia], value=t.value,
-                         neighbours=board.neighbours[t.index])
+            pb.Territory(
+                index=t.index,
+                name=t.name,
+                continent=t.continent,
+                insignia=_INSIGNIA_TO_PB[t.insignia],
+                value=t.value,
+                neighbours=board.neighbours[t.index],
+            )
             for t in board.territories
         ],
         continents=[
@@ -121,7 +157,7 @@ def board_to_proto(board: Board) -> pb.Board:
 
 def board_from_proto(msg: pb.Board) -> Board:
     """The engine's :class:`~referee.board.Board` for a Board message, validated by
-    :func:`referee.board.parse_map` (every problem of the map in one :class:`ProtocolError`).
+    :func:`hegemon.referee.board.parse_map` (every problem of the map in one :class:`ProtocolError`).
 
     Positions are authoritative: territory i is ``territories[i]`` (``index`` is not needed)."""
     try:
@@ -132,13 +168,17 @@ def board_from_proto(msg: pb.Board) -> Board:
         seen: dict[str, int] = {}
         for i, t in enumerate(msg.territories):
             if t.name in seen:
-                problems.append(f"territory {i}: the name {t.name!r} is used twice "
-                                f"(also territory {seen[t.name]})")
+                problems.append(
+                    f"territory {i}: the name {t.name!r} is used twice "
+                    f"(also territory {seen[t.name]})"
+                )
             seen.setdefault(t.name, i)
             insignia = _INSIGNIA_FROM_PB.get(t.insignia)
             if insignia is None or insignia == WILD:
-                problems.append(f"territory {i} ({t.name!r}): insignia {t.insignia} is not "
-                                "infantry, cavalry or artillery")
+                problems.append(
+                    f"territory {i} ({t.name!r}): insignia {t.insignia} is not "
+                    "infantry, cavalry or artillery"
+                )
                 insignia = INSIGNIA[0]
             territories.append({"name": t.name, "insignia": insignia, "value": t.value})
         borders: set[tuple[int, int]] = set()
@@ -158,25 +198,38 @@ def board_from_proto(msg: pb.Board) -> Board:
                     problems.append(f"continent {c} ({cont.name!r}): {t} is not a territory")
                     continue
                 if msg.territories[t].continent != c:
-                    problems.append(f"territory {t} ({names[t]!r}) says continent "
-                                    f"{msg.territories[t].continent}, but continent {c} lists it")
+                    problems.append(
+                        f"territory {t} ({names[t]!r}) says continent "
+                        f"{msg.territories[t].continent}, but continent {c} lists it"
+                    )
                 members.append(names[t])
             continents.append({"name": cont.name, "bonus": cont.bonus, "territories": members})
         if msg.cards:
             expected = size + msg.wild_cards
             if len(msg.cards) != expected:
-                problems.append(f"the deck has {len(msg.cards)} cards, expected {expected} "
-                                f"({size} territories + {msg.wild_cards} wild)")
+                problems.append(
+                    f"the deck has {len(msg.cards)} cards, expected {expected} "
+                    f"({size} territories + {msg.wild_cards} wild)"
+                )
             else:
                 for k, card in enumerate(msg.cards):
                     want_t = k if k < size else -1
-                    want_i = _INSIGNIA_TO_PB[territories[k]["insignia"]] if k < size else pb.INSIGNIA_WILD
+                    want_i = (
+                        _INSIGNIA_TO_PB[territories[k]["insignia"]]
+                        if k < size
+                        else pb.INSIGNIA_WILD
+                    )
                     if card.territory != want_t or card.insignia != want_i:
-                        problems.append(f"card {k} shows territory {card.territory} "
-                                        f"({card.insignia}); expected {want_t} ({want_i})")
+                        problems.append(
+                            f"card {k} shows territory {card.territory} "
+                            f"({card.insignia}); expected {want_t} ({want_i})"
+                        )
         if problems:
-            raise _fail(f"map {msg.name!r}: " + "; ".join(problems[:10])
-                        + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""))
+            raise _fail(
+                f"map {msg.name!r}: "
+                + "; ".join(problems[:10])
+                + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else "")
+            )
         data = {
             "name": msg.name,
             "territories": territories,
@@ -193,15 +246,26 @@ def board_from_proto(msg: pb.Board) -> Board:
         raise _fail(f"map: not a valid hegemon.v1.Board ({exc})") from None
 
 
-def start_game_request(game_id: str, seat: int, seat_names: Sequence[str], rules: RuleSet,
-                       board: Board, decision_ms: int, time_bank_ms: int,
-                       missions: Iterable[pb.MissionCard] = ()) -> pb.StartGameRequest:
+def start_game_request(
+    game_id: str,
+    seat: int,
+    seat_names: Sequence[str],
+    rules: RuleSet,
+    board: Board,
+    decision_ms: int,
+    time_bank_ms: int,
+    missions: Iterable[pb.MissionCard] = (),
+) -> pb.StartGameRequest:
     """The StartGame request for one seat: rule set, full map, seats and clock."""
     return pb.StartGameRequest(
-        game_id=game_id, seat=seat, seat_names=list(seat_names), rules=rules_to_proto(rules),
+        game_id=game_id,
+        seat=seat,
+        seat_names=list(seat_names),
+        rules=rules_to_proto(rules),
         board=board_to_proto(board),
         time_control=pb.TimeControl(decision_ms=decision_ms, time_bank_ms=time_bank_ms),
-        missions=list(missions), protocol_version=PROTOCOL_VERSION,
+        missions=list(missions),
+        protocol_version=PROTOCOL_VERSION,
     )
 
 
@@ -213,9 +277,18 @@ def end_game_request(game_id: str, places: Sequence[int] | None, reason: str) ->
 # ------------------------------------------------------------------ decisions
 def decision_to_proto(decision: Decision) -> pb.Decision:
     d = decision
-    return pb.Decision(kind=_KIND_TO_PB[d.kind], player=d.player, armies=d.armies,
-                       minimum=d.minimum, maximum=d.maximum, source=d.source, target=d.target,
-                       attack_dice=d.attack_dice, forced=d.forced, territories=d.territories)
+    return pb.Decision(
+        kind=_KIND_TO_PB[d.kind],
+        player=d.player,
+        armies=d.armies,
+        minimum=d.minimum,
+        maximum=d.maximum,
+        source=d.source,
+        target=d.target,
+        attack_dice=d.attack_dice,
+        forced=d.forced,
+        territories=d.territories,
+    )
 
 
 def decision_from_proto(msg: pb.Decision) -> Decision:
@@ -224,10 +297,18 @@ def decision_from_proto(msg: pb.Decision) -> Decision:
         kind = _KIND_FROM_PB.get(msg.kind)
         if kind is None:
             raise _fail(f"decision: kind {msg.kind} is not a decision this engine knows")
-        return Decision(kind=kind, player=msg.player, armies=msg.armies, minimum=msg.minimum,
-                        maximum=msg.maximum, source=msg.source, target=msg.target,
-                        attack_dice=msg.attack_dice, forced=msg.forced,
-                        territories=tuple(msg.territories))
+        return Decision(
+            kind=kind,
+            player=msg.player,
+            armies=msg.armies,
+            minimum=msg.minimum,
+            maximum=msg.maximum,
+            source=msg.source,
+            target=msg.target,
+            attack_dice=msg.attack_dice,
+            forced=msg.forced,
+            territories=tuple(msg.territories),
+        )
     except ProtocolError:
         raise
     except Exception as exc:
@@ -283,32 +364,61 @@ def event_from_proto(msg: pb.Event) -> Event:
 # ------------------------------------------------------------------ the view
 def _view_message(view: View) -> pb.View:
     return pb.View(
-        seat=view.seat, round=view.round, current=view.current, owner=view.owner,
+        seat=view.seat,
+        round=view.round,
+        current=view.current,
+        owner=view.owner,
         armies=view.armies,
-        seats=[pb.SeatInfo(seat=s.seat, territories=s.territories, armies=s.armies, cards=s.cards,
-                           eliminated=s.eliminated, forfeited=s.forfeited, neutral=s.neutral,
-                           team=s.team, ally_of=-1, capital=-1)
-               for s in view.seats],
-        hand=view.hand, trade_count=view.trade_count, next_trade_value=view.next_trade_value,
-        missions=view.missions, capital=view.capital,
+        seats=[
+            pb.SeatInfo(
+                seat=s.seat,
+                territories=s.territories,
+                armies=s.armies,
+                cards=s.cards,
+                eliminated=s.eliminated,
+                forfeited=s.forfeited,
+                neutral=s.neutral,
+                team=s.team,
+                ally_of=-1,
+                capital=-1,
+            )
+            for s in view.seats
+        ],
+        hand=view.hand,
+        trade_count=view.trade_count,
+        next_trade_value=view.next_trade_value,
+        missions=view.missions,
+        capital=view.capital,
     )
 
 
-def view_to_proto(view: View, events: Iterable[Event] = (), error: str = "", strikes: int = 0,
-                  bank_ms: int = 0, *, game_id: str = "", deadline_ms: int = 0) -> pb.DecideRequest:
+def view_to_proto(
+    view: View,
+    events: Iterable[Event] = (),
+    error: str = "",
+    strikes: int = 0,
+    bank_ms: int = 0,
+    *,
+    game_id: str = "",
+    deadline_ms: int = 0,
+) -> pb.DecideRequest:
     """The Decide request for ``view.seat``: its view, its pending decision (``view.pending``;
     left unset when None), the events since its last request, the error text if its last
     answer was refused or late, its strikes and the time left in its bank.
 
-    ``events`` are redacted here for ``view.seat`` (:func:`referee.events.redact`: another
+    ``events`` are redacted here for ``view.seat`` (:func:`hegemon.referee.events.redact`: another
     seat's drawn card becomes -1), so the caller may pass the game's raw events; redacting
     twice is harmless, so already-redacted events are fine too.
     """
     seat = view.seat
     request = pb.DecideRequest(
-        game_id=game_id, view=_view_message(view),
+        game_id=game_id,
+        view=_view_message(view),
         events=[event_to_proto(redact(e, seat)) for e in events],
-        error=error, strikes=strikes, time_bank_ms=bank_ms, deadline_ms=deadline_ms,
+        error=error,
+        strikes=strikes,
+        time_bank_ms=bank_ms,
+        deadline_ms=deadline_ms,
     )
     if view.pending is not None:
         request.decision.CopyFrom(decision_to_proto(view.pending))
@@ -330,14 +440,36 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
         else:
             raise _fail(f"view: expected a DecideRequest or View, got {type(msg).__name__}")
         if len(v.owner) != board.size or len(v.armies) != board.size:
-            raise _fail(f"view: {len(v.owner)} owners and {len(v.armies)} army counts for "
-                        f"{board.size} territories")
+            raise _fail(
+                f"view: {len(v.owner)} owners and {len(v.armies)} army counts for "
+                f"{board.size} territories"
+            )
         return View(
-            seat=v.seat, rules=rules, board=board, owner=tuple(v.owner), armies=tuple(v.armies),
-            seats=tuple(SeatInfo(s.seat, s.territories, s.armies, s.cards, s.eliminated,
-                                 s.forfeited, s.neutral, s.team) for s in v.seats),
-            hand=tuple(v.hand), trade_count=v.trade_count, next_trade_value=v.next_trade_value,
-            round=v.round, current=v.current, pending=pending, missions=tuple(v.missions),
+            seat=v.seat,
+            rules=rules,
+            board=board,
+            owner=tuple(v.owner),
+            armies=tuple(v.armies),
+            seats=tuple(
+                SeatInfo(
+                    s.seat,
+                    s.territories,
+                    s.armies,
+                    s.cards,
+                    s.eliminated,
+                    s.forfeited,
+                    s.neutral,
+                    s.team,
+                )
+                for s in v.seats
+            ),
+            hand=tuple(v.hand),
+            trade_count=v.trade_count,
+            next_trade_value=v.next_trade_value,
+            round=v.round,
+            current=v.current,
+            pending=pending,
+            missions=tuple(v.missions),
             capital=v.capital,
         )
     except ProtocolError:
@@ -354,23 +486,28 @@ def action_to_proto(action: Action) -> pb.Action:
     if t is Claim:
         return pb.Action(claim=pb.Claim(territory=action.territory))
     if t is Place:
-        return pb.Action(place=pb.Place(placements=[pb.Placement(territory=a, armies=n)
-                                                    for a, n in action.placements]))
+        return pb.Action(
+            place=pb.Place(
+                placements=[pb.Placement(territory=a, armies=n) for a, n in action.placements]
+            )
+        )
     if t is Trade:
         trade = pb.Trade(cards=action.cards)
         if action.bonus_territory != -1:
             trade.bonus_territory = action.bonus_territory
         return pb.Action(trade=trade)
     if t is Attack:
-        return pb.Action(attack=pb.Attack(source=action.source, target=action.target,
-                                          dice=action.dice))
+        return pb.Action(
+            attack=pb.Attack(source=action.source, target=action.target, dice=action.dice)
+        )
     if t is Defend:
         return pb.Action(defend=pb.Defend(dice=action.dice))
     if t is Occupy:
         return pb.Action(occupy=pb.Occupy(armies=action.armies))
     if t is Fortify:
-        return pb.Action(fortify=pb.Fortify(source=action.source, target=action.target,
-                                            armies=action.armies))
+        return pb.Action(
+            fortify=pb.Fortify(source=action.source, target=action.target, armies=action.armies)
+        )
     if t is Pass:
         return pb.Action(pass_=pb.Pass())
     if t is Forfeit:
@@ -383,8 +520,9 @@ def decide_reply(game_id: str, action: Action) -> pb.DecideReply:
     return pb.DecideReply(game_id=game_id, action=action_to_proto(action))
 
 
-def action_from_proto(msg: pb.Action | pb.DecideReply | bytes,
-                      game_id: str | None = None) -> Action:
+def action_from_proto(
+    msg: pb.Action | pb.DecideReply | bytes, game_id: str | None = None
+) -> Action:
     """The engine action in a bot's answer: an Action, a DecideReply (whose ``game_id`` must
     equal ``game_id`` when given) or the serialised bytes of a DecideReply.
 
@@ -438,8 +576,10 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         return Occupy(sub.armies)
     if which == "fortify":
         if len(sub.more):
-            raise _fail("fortify: many-into-one moves (Fortify.more) are not supported by "
-                        "this engine yet; send one move")
+            raise _fail(
+                "fortify: many-into-one moves (Fortify.more) are not supported by "
+                "this engine yet; send one move"
+            )
         return Fortify(sub.source, sub.target, sub.armies)
     if which == "pass_":
         return Pass()

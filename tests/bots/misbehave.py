@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from referee.actions import Attack  # noqa: E402
-from sdk import Bot, run  # noqa: E402
-from sdk import server as sdk_server  # noqa: E402
+from hegemon.referee.actions import Attack
+from hegemon.sdk import Bot, run
+from hegemon.sdk import server as sdk_server
 
 MODE = sys.argv[1]
 MID_GAME = 25  # decisions before a mid-game fault
@@ -48,7 +48,7 @@ if MODE == "never_starts":
 if MODE == "crash_at_start":
     sys.exit(3)
 if MODE == "huge_answer":
-    from sdk.protocol import bot_pb2 as pb
+    from hegemon.sdk.protocol import bot_pb2 as pb
 
     HUGE = pb.DecideReply(game_id="x" * 50_000_000)  # a 50 MB answer, built once: in time
 
@@ -77,4 +77,4 @@ if MODE == "spy":
     sdk_server.BotServicer.Decide = spying_decide
     sdk_server.BotServicer.StartGame = spying_start
 
-run(Misbehaving(), [a for a in sys.argv[2:]])
+run(Misbehaving(), list(sys.argv[2:]))

@@ -26,9 +26,9 @@ import sys
 import threading
 import time
 
-from sdk import Bot, run
-from sdk import server as sdk_server
-from sdk.protocol import bot_pb2 as pb
+from hegemon.sdk import Bot, run
+from hegemon.sdk import server as sdk_server
+from hegemon.sdk.protocol import bot_pb2 as pb
 
 MODE = sys.argv[1]
 ENV = os.environ
@@ -48,7 +48,7 @@ def attempt(what: str, action) -> None:
     try:
         value = action()
         report(what, f"ok {value!r}"[:300])
-    except BaseException as exc:  # noqa: BLE001 - a hostile bot reports everything
+    except BaseException as exc:
         report(what, f"{type(exc).__name__}: {exc}")
 
 
@@ -251,8 +251,14 @@ def escape() -> None:
     report("open_by_handle_at", errno_of(LIBC.syscall(304, -100, None, 0)))
     attempt("packet socket", lambda: socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0))
     attempt("shmget", lambda: errno_of(LIBC.shmget(0, 1 << 30, 0o1000 | 0o600)))
-    attempt("capabilities", lambda: [line for line in open("/proc/self/status").read().splitlines()
-                                     if line.startswith(("CapEff", "CapBnd", "NoNewPrivs", "Seccomp:"))])
+    attempt(
+        "capabilities",
+        lambda: [
+            line
+            for line in open("/proc/self/status").read().splitlines()
+            if line.startswith(("CapEff", "CapBnd", "NoNewPrivs", "Seccomp:"))
+        ],
+    )
 
 
 def spin_background() -> None:
@@ -278,7 +284,7 @@ def leave_children() -> None:
 
 
 def flood_connections() -> None:
-    address = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]
+    address = sys.argv[sys.argv.index("--address") + 1][len("unix:") :]
     held, error = [], ""
     for _ in range(100_000):
         try:
@@ -320,14 +326,16 @@ class Hostile(Bot):
 
 def swap_socket_later() -> None:
     """Stop serving, and put a link to a socket of the host where the bot's socket was."""
-    address = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]
+    address = sys.argv[sys.argv.index("--address") + 1][len("unix:") :]
     serving = SERVING[0]
     serving.server.stop(0)
     try:
         os.unlink(address)
     except OSError:
         pass
-    attempt("socket swapped for a link", lambda: os.symlink(ENV.get("HOSTILE_UNIX_PATH", "/x"), address))
+    attempt(
+        "socket swapped for a link", lambda: os.symlink(ENV.get("HOSTILE_UNIX_PATH", "/x"), address)
+    )
 
 
 SERVING: list = []
@@ -357,15 +365,20 @@ if MODE == "malformed":
         COUNT[0] += 1
         n = COUNT[0] % 4
         if n == 0:
-            return pb.DecideReply(game_id="someone-else's game",
-                                  action=pb.Action(pass_=pb.Pass()))
+            return pb.DecideReply(game_id="someone-else's game", action=pb.Action(pass_=pb.Pass()))
         if n == 1:
-            place = pb.Place(placements=[pb.Placement(territory=-(1 << 31), armies=(1 << 31) - 1)] * 100_000)
+            place = pb.Place(
+                placements=[pb.Placement(territory=-(1 << 31), armies=(1 << 31) - 1)] * 100_000
+            )
             return pb.DecideReply(game_id=request.game_id, action=pb.Action(place=place))
         if n == 2:
-            return pb.DecideReply(game_id=request.game_id,
-                                  action=pb.Action(attack=pb.Attack(source=-1, target=1 << 30, dice=-7)))
-        return pb.DecideReply(game_id=request.game_id, action=pb.Action(trade=pb.Trade(cards=[7] * 200_000)))
+            return pb.DecideReply(
+                game_id=request.game_id,
+                action=pb.Action(attack=pb.Attack(source=-1, target=1 << 30, dice=-7)),
+            )
+        return pb.DecideReply(
+            game_id=request.game_id, action=pb.Action(trade=pb.Trade(cards=[7] * 200_000))
+        )
 
     sdk_server.BotServicer.Decide = malformed_decide
 
@@ -381,8 +394,12 @@ if MODE == "flood":
         return out + bytes([n])
 
     JUNK = 900_000  # under the referee's 1 MiB limit: each message is one it would accept
-    BLOB = (health_pb2.HealthCheckResponse(status=1).SerializeToString()
-            + varint(1023 << 3 | 2) + varint(JUNK) + b"z" * JUNK)  # an unknown field
+    BLOB = (
+        health_pb2.HealthCheckResponse(status=1).SerializeToString()
+        + varint(1023 << 3 | 2)
+        + varint(JUNK)
+        + b"z" * JUNK
+    )  # an unknown field
 
     def endless_watch(self, request, context):
         sent = 0
@@ -395,14 +412,22 @@ if MODE == "flood":
     sdk_server.health.HealthServicer.Watch = endless_watch
 
 if MODE == "socket_swap_start":
-    address = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]
+    address = sys.argv[sys.argv.index("--address") + 1][len("unix:") :]
     attempt("socket is a link", lambda: os.symlink(ENV.get("HOSTILE_UNIX_PATH", "/x"), address))
     time.sleep(3600)
 
-ATTACKS = {"network": network, "files": files, "disk": disk, "fork_bomb": fork_bomb,
-           "fork_bomb_left": fork_bomb_left, "memory": memory, "kill": kill, "escape": escape,
-           "leave_children": leave_children}
+ATTACKS = {
+    "network": network,
+    "files": files,
+    "disk": disk,
+    "fork_bomb": fork_bomb,
+    "fork_bomb_left": fork_bomb_left,
+    "memory": memory,
+    "kill": kill,
+    "escape": escape,
+    "leave_children": leave_children,
+}
 if MODE in ATTACKS:
     ATTACKS[MODE]()
 report("done", MODE)
-run(Hostile(), [a for a in sys.argv[2:]])
+run(Hostile(), list(sys.argv[2:]))

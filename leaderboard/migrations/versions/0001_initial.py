@@ -7,15 +7,15 @@ Create Date: 2026-11-29
 
 from __future__ import annotations
 
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0001"
-down_revision: Union[str, Sequence[str], None] = None
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = None
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
@@ -71,8 +71,9 @@ def upgrade() -> None:
         sa.Column("worker", sa.String(length=200), nullable=True),
         sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("last_error", sa.Text(), nullable=True),
-        sa.ForeignKeyConstraint(["season_id"], ["seasons.id"],
-                                name=op.f("fk_matches_season_id_seasons")),
+        sa.ForeignKeyConstraint(
+            ["season_id"], ["seasons.id"], name=op.f("fk_matches_season_id_seasons")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_matches")),
         sa.UniqueConstraint("season_id", "number", name=op.f("uq_matches_season_id_number")),
     )
@@ -84,8 +85,9 @@ def upgrade() -> None:
         sa.Column("bot_id", sa.Integer(), nullable=False),
         sa.Column("position", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["bot_id"], ["bots.id"], name=op.f("fk_season_bots_bot_id_bots")),
-        sa.ForeignKeyConstraint(["season_id"], ["seasons.id"],
-                                name=op.f("fk_season_bots_season_id_seasons")),
+        sa.ForeignKeyConstraint(
+            ["season_id"], ["seasons.id"], name=op.f("fk_season_bots_season_id_seasons")
+        ),
         sa.PrimaryKeyConstraint("season_id", "bot_id", name=op.f("pk_season_bots")),
     )
     op.create_index(op.f("ix_season_bots_bot_id"), "season_bots", ["bot_id"], unique=False)
@@ -102,7 +104,9 @@ def upgrade() -> None:
         sa.Column("decisions", sa.Integer(), nullable=False),
         sa.Column("worker", sa.String(length=200), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["match_id"], ["matches.id"], name=op.f("fk_games_match_id_matches")),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["matches.id"], name=op.f("fk_games_match_id_matches")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_games")),
         sa.UniqueConstraint("match_id", name=op.f("uq_games_match_id")),
     )
