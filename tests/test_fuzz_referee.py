@@ -11,7 +11,6 @@ discard, pending decision, dice stream, …).
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from conftest import PRESET_NAMES, random_action, snapshot
@@ -218,14 +217,14 @@ def test_positions_cover_every_engine_decision():
 
 
 @pytest.mark.parametrize("count", [2_000, 100_000])
-def test_a_place_of_very_many_placements_is_refused_cheaply(count):
-    """The codec refuses more placements than any map has territories before reading them."""
-    action = pb.Action(place=pb.Place(placements=[pb.Placement(territory=1, armies=1)] * count))
+def test_a_place_of_very_many_placements_is_refused_before_they_are_read(count):
+    """The codec refuses more placements than any map has territories by their count alone:
+    the reason names the count, not anything inside the (here absurd) placements."""
+    absurd = pb.Placement(territory=2**31 - 1, armies=-(2**31))
+    action = pb.Action(place=pb.Place(placements=[absurd] * count))
     reply = pb.DecideReply(game_id=GAME_ID, action=action)
-    started = time.perf_counter()
-    with pytest.raises(codec.ProtocolError, match="placements"):
+    with pytest.raises(codec.ProtocolError, match=f"place: {count} placements; at most one"):
         codec.action_from_proto(reply, GAME_ID)
-    assert time.perf_counter() - started < 0.05
 
 
 def test_a_reply_for_another_game_is_refused_with_a_short_reason():
