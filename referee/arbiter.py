@@ -317,6 +317,9 @@ class Arbiter:
 
     async def _ask(self, seat: SeatState) -> Action | None:
         """The seat's answer, or None (after recording why) when the default must be applied."""
+        if seat.bank <= 0:  # its last answer came at the very last moment: nothing left
+            self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
+            return None
         deadline = min(self.time.decision, seat.bank)
         ask = Ask(
             self.game_id,

@@ -189,7 +189,7 @@ def play_local(
     game_id: str | None = None,
     protocol: bool = False,
     strict: bool = False,
-    decision_ms: int = 2000,
+    decision_ms: int = int(TimeControl.decision * 1000),
     max_decisions: int = 1_000_000,
     time_control: TimeControl | None = None,
 ) -> LocalGame:

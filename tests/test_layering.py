@@ -13,8 +13,9 @@ def loaded_after(statement: str) -> set[str]:
 
 def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports():
     modules = loaded_after(
-        "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, hegemon.referee.view, "
-        "hegemon.referee.legal, hegemon.referee.policies, hegemon.referee.timecontrol"
+        "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, "
+        "hegemon.referee.view, hegemon.referee.legal, hegemon.referee.policies, "
+        "hegemon.referee.timecontrol"
     )
     forbidden = {
         "hegemon.sdk",
