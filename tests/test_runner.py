@@ -173,9 +173,29 @@ def test_garbage_answers_are_protocol_faults(started_pids):
 def test_the_bot_is_told_why_its_answer_was_refused(tmp_path, started_pids):
     """A strike's reason reaches the bot in its next request."""
     spy_file = tmp_path / "spy.bin"
-    result = play([spy(spy_file), misbehaving("illegal_forever"), resolve("random")], seed=8)
+    time_control = TimeControl(startup=10, decision=0.5, bank=4.0, increment=0.25, max_strikes=3)
+    result = play(
+        [spy(spy_file), misbehaving("illegal_forever"), resolve("random")],
+        seed=8,
+        time_control=time_control,
+    )
     assert result.seats[1].out == "illegal"
     assert any("attack" in f.detail for f in result.seats[1].faults)
+    # the other bots hear of the forfeit by its kind only, never the refused bot's text
+    messages = read_spy(spy_file)
+    notices = [
+        e.forfeited
+        for kind, m in messages
+        if kind == b"D"
+        for e in m.events
+        if e.WhichOneof("kind") == "forfeited"
+    ]
+    assert [(n.player, n.reason) for n in notices] == [(1, "illegal")]
+    assert "attack" in next(line for line in result.record.splitlines() if "forfeited" in line)
+    # the clock each bot is told at the start, the increment included
+    start = next(m for kind, m in messages if kind == b"S")
+    clock = start.time_control
+    assert (clock.decision_ms, clock.time_bank_ms, clock.increment_ms) == (500, 4000, 250)
 
 
 def read_spy(path: Path) -> list[tuple[bytes, object]]:

@@ -65,6 +65,7 @@ class BotLink:
         self.stub: Any = None
         self.hello: Any = None
         self.startup_error: str = ""
+        self.startup_time = 0.0  # seconds from the start of open() to its end
         self.games = 0
         self._discarded = False
         self._keepalive: Any = None
@@ -72,6 +73,13 @@ class BotLink:
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
         """Start (or reach) the bot and wait for its Hello within the start-up deadline."""
+        began = trio.current_time()
+        try:
+            return await self._open()
+        finally:
+            self.startup_time = trio.current_time() - began
+
+    async def _open(self) -> bool:
         address = self.command.remote
         if address is None:
             try:
