@@ -108,8 +108,8 @@ class Transport(Protocol):
     async def resume(self) -> None:
         """Let the bot run: it is about to be asked something."""
 
-    def pause(self) -> None:
-        """The bot was answered: it may be stopped until it is asked again."""
+    async def pause(self) -> None:
+        """The bot has answered: it may be stopped until it is asked again."""
 
     def discard(self) -> None:
         """The seat was forfeited: the bot may not play on."""
@@ -253,7 +253,7 @@ class Arbiter:
             failure: Failure | None = None
             with trio.move_on_after(self.time.start_game) as scope:
                 failure = await seat.link.start_game(start, self.time.start_game)
-            seat.link.pause()
+            await seat.link.pause()
             seat.setup_time += trio.current_time() - began
             if scope.cancelled_caught:
                 failure = Failure(
@@ -340,7 +340,7 @@ class Arbiter:
         with trio.move_on_after(deadline):
             answer = await link.decide(ask)
         elapsed = trio.current_time() - started
-        link.pause()
+        await link.pause()
         seat.bank -= elapsed
         seat.think_time += elapsed
         if (isinstance(answer, Failure) and answer.kind == "timeout") or elapsed > deadline:
@@ -371,7 +371,7 @@ class Arbiter:
                 await seat.link.end_game(
                     self.game_id, self.game.places, self.game.finish_reason, self.time.end_game
                 )
-            seat.link.pause()
+            await seat.link.pause()
             seat.setup_time += trio.current_time() - began
 
         async with trio.open_nursery() as nursery:

@@ -100,7 +100,7 @@ class InProcessBot:
     async def resume(self) -> None:
         """Nothing to resume: the bot runs only when called."""
 
-    def pause(self) -> None:
+    async def pause(self) -> None:
         """Nothing to pause."""
 
     def discard(self) -> None:

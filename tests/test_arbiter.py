@@ -80,7 +80,7 @@ class Scripted:
     async def resume(self) -> None:
         self.calls.append("resume")
 
-    def pause(self) -> None:
+    async def pause(self) -> None:
         self.calls.append("pause")
 
     def discard(self) -> None:

@@ -22,7 +22,7 @@ from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
 from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game, play_one
 from hegemon.sdk.protocol import bot_pb2 as pb
@@ -420,3 +420,31 @@ def test_cancelling_a_game_stops_its_bots(started_pids):
 
     assert trio.run(cancelled)
     assert_all_gone(started_pids)
+
+
+def test_a_link_lets_its_process_run_only_while_it_is_asked():
+    """The core calls resume/pause around every call; a link forwards them to its process
+    (sync or async), and a remote bot, which has none, is simply left alone."""
+
+    class Freezable:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        async def resume(self) -> None:
+            self.calls.append("resume")
+
+        def pause(self) -> None:
+            self.calls.append("pause")
+
+    process = Freezable()
+    local = BotLink(BotCommand("local", (sys.executable, "-c", "pass")), FAST)
+    local.process = process  # type: ignore[assignment]
+    remote = BotLink(BotCommand("remote", (), remote="127.0.0.1:1"), FAST)
+
+    async def ask_both() -> None:
+        for link in (local, remote):
+            await link.resume()
+            await link.pause()
+
+    trio.run(ask_both)
+    assert process.calls == ["resume", "pause"]

@@ -211,11 +211,9 @@ class BotLink:
         """Let a local bot's processes run (it is about to be asked); remote bots always run."""
         await _maybe(getattr(self.process, "resume", None))
 
-    def pause(self) -> None:
+    async def pause(self) -> None:
         """Stop a local bot's processes until it is asked again (CPU fairness)."""
-        pause = getattr(self.process, "pause", None)
-        if pause is not None:
-            pause()
+        await _maybe(getattr(self.process, "pause", None))
 
     async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
         game, tc = start.game, start.time
