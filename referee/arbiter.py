@@ -285,21 +285,8 @@ class Arbiter:
             decisions += 1
             if game.over or seat.out:
                 continue  # the seat was forfeited while we asked
-            if action is None:
-                action = game.default_action()
-            else:
-                try:
-                    self._apply(action)
-                except IllegalAction as exc:
-                    seat.last_error = exc.reason
-                    self._strike(seat, "illegal", exc.reason)
-                    action = None if seat.out else game.default_action()
-                else:
-                    if self.on_answer is not None:
-                        self.on_answer(seat.index, action)
-                    action = None
-            if action is not None:
-                self._apply(action)
+            if (action is None or not self._applied(seat, action)) and not seat.out:
+                self._apply(game.default_action())
             if self.on_progress is not None:
                 self.on_progress(self)
         await self._end_all()
@@ -314,6 +301,18 @@ class Arbiter:
             trio.current_time() - started,
             game,
         )
+
+    def _applied(self, seat: SeatState, action: Action) -> bool:
+        """Apply the seat's answer; if the engine refuses it, strike the seat and say why."""
+        try:
+            self._apply(action)
+        except IllegalAction as exc:
+            seat.last_error = exc.reason
+            self._strike(seat, "illegal", exc.reason)
+            return False
+        if self.on_answer is not None:
+            self.on_answer(seat.index, action)
+        return True
 
     async def _ask(self, seat: SeatState) -> Action | None:
         """The seat's answer, or None (after recording why) when the default must be applied."""
