@@ -5,32 +5,41 @@
 >>> sorted(result.places)[0]
 1
 
-Each bot sees exactly what it would see from the referee: its own view, the events since its
+The game is run by the referee's own core (:class:`hegemon.referee.arbiter.Arbiter`), so each
+bot sees exactly what it would see from the referee: its own view, the events since its
 previous decision (another seat's drawn card hidden), and the error text when its previous
-answer was refused. As with the referee, a refused or failed answer is replaced by the
-engine's default action and counted (``faults``); ``strict=True`` raises instead. With
-``protocol=True`` every request and answer also goes through the protocol messages
+answer was refused. A refused or failed answer is replaced by the engine's default action and
+counted (``faults``); one strike more than the limit forfeits the seat, whose armies stay on
+the board as neutral. ``strict=True`` raises :class:`LocalFault` at the first fault instead.
+The game is untimed unless a ``time_control`` is given (a bot in this process cannot be
+interrupted: an answer that took too long is refused once it comes). With ``protocol=True``
+every request and answer also goes through the protocol messages
 (:mod:`hegemon.sdk.protocol.codec`), exactly as over gRPC but without a socket.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import trio
+
 from hegemon.referee.actions import Action
-from hegemon.referee.events import Event, redact
-from hegemon.referee.game import Game, IllegalAction
+from hegemon.referee.arbiter import Arbiter, Ask, Failure, Fault, GameStart
+from hegemon.referee.events import Event
+from hegemon.referee.game import Game
 from hegemon.referee.rules import RuleSet, make_rules
-from hegemon.referee.view import view_for
+from hegemon.referee.timecontrol import TimeControl
 
 from .bot import Bot, GameContext, make_view
 from .protocol import codec
 from .server import BotServicer
 
 __all__ = ["LocalFault", "LocalGame", "play_local"]
+
+UNTIMED = TimeControl(decision=math.inf, bank=math.inf)
 
 
 class LocalFault(RuntimeError):
@@ -49,6 +58,126 @@ class LocalGame:
     seconds: list[float] = field(default_factory=list)  # time spent deciding, per seat
     faults: list[tuple[int, str]] = field(default_factory=list)  # (seat, why), refused answers
     game: Game | None = field(default=None, repr=False)  # the finished engine game
+    record: str = field(default="", repr=False)  # the game record (hegemon-record/1)
+
+
+def _as_is(event: Event) -> Event:
+    return event
+
+
+class InProcessBot:
+    """A transport of the referee's core to a :class:`Bot` in this process: direct calls, or
+    with ``protocol=True`` the protocol messages through a :class:`BotServicer`.
+
+    ``shared`` holds, per bot object, what its seats share: its servicer and whether its
+    games were ended (a bot in several seats is told once)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        seat: int,
+        *,
+        protocol: bool,
+        strict: bool,
+        decision_ms: int,
+        shared: dict[int, dict[str, Any]],
+    ):
+        self.bot = bot
+        self.seat = seat
+        self.name = bot.name
+        self.protocol = protocol
+        self.strict = strict
+        self.decision_ms = decision_ms
+        self.context: GameContext | None = None
+        self.mine = shared.setdefault(id(bot), {"ended": False})
+        if protocol:
+            self.mine.setdefault("servicer", BotServicer(bot))
+        self.encode_event: Callable[[Event], Any] = codec.event_to_proto if protocol else _as_is
+
+    alive = True
+    startup_error = ""
+
+    async def resume(self) -> None:
+        """Nothing to resume: the bot runs only when called."""
+
+    async def pause(self) -> None:
+        """Nothing to pause."""
+
+    def discard(self) -> None:
+        """A forfeited seat is simply not asked again."""
+
+    def _ms(self, seconds: float, otherwise: int) -> int:
+        return max(0, int(seconds * 1000)) if math.isfinite(seconds) else otherwise
+
+    def _failed(self, what: str, exc: Exception) -> str:
+        reason = f"{type(exc).__name__}: {exc}"
+        if self.strict:
+            raise LocalFault(f"seat {self.seat} ({self.name}) failed on {what}: {reason}") from exc
+        return reason
+
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
+        game, names = start.game, tuple(start.names)
+        decision_ms = self._ms(start.time.decision, self.decision_ms)
+        bank_ms = self._ms(start.time.bank, 0)
+        try:
+            if self.protocol:
+                request = codec.start_game_request(
+                    start.game_id, self.seat, names, game.rules, game.board, decision_ms, bank_ms
+                )
+                self.mine["servicer"].StartGame(request, None)
+            else:
+                self.context = self.bot.start_game(
+                    GameContext(
+                        start.game_id,
+                        self.seat,
+                        names,
+                        game.rules,
+                        game.board,
+                        decision_ms,
+                        bank_ms,
+                    )
+                )
+        except Exception as exc:  # the bot's bug: it cannot play this game
+            return Failure("startup", f"StartGame failed: {self._failed('StartGame', exc)}")
+        return None
+
+    async def decide(self, ask: Ask) -> Action | Failure:
+        bank_ms = self._ms(ask.bank, 0)
+        deadline_ms = self._ms(ask.deadline, self.decision_ms)
+        try:
+            if self.protocol:
+                request = codec.view_to_proto(
+                    ask.view,
+                    (),
+                    ask.error,
+                    ask.strikes,
+                    bank_ms,
+                    game_id=ask.game_id,
+                    deadline_ms=deadline_ms,
+                )
+                request.events.extend(ask.events)
+                reply = self.mine["servicer"].Decide(request, None)
+                return codec.action_from_proto(reply, ask.game_id)
+            assert self.context is not None  # started
+            view = make_view(
+                ask.view, self.context, ask.events, ask.error, ask.strikes, bank_ms, deadline_ms
+            )
+            return self.bot.answer(view)
+        except Exception as exc:  # the bot failed: the referee would count a strike
+            pending = ask.view.pending
+            kind = pending.kind.value if pending is not None else "?"
+            return Failure("protocol", self._failed(kind, exc))
+
+    async def end_game(
+        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+    ) -> None:
+        if self.mine["ended"]:
+            return
+        self.mine["ended"] = True
+        if self.protocol:
+            self.mine["servicer"].EndGame(codec.end_game_request(game_id, places, reason), None)
+        else:
+            self.bot.end_game(game_id, places or (), reason)
 
 
 def play_local(
@@ -60,106 +189,61 @@ def play_local(
     game_id: str | None = None,
     protocol: bool = False,
     strict: bool = False,
-    decision_ms: int = 2000,
+    decision_ms: int = int(TimeControl.decision * 1000),
     max_decisions: int = 1_000_000,
+    time_control: TimeControl | None = None,
 ) -> LocalGame:
     """Play one game, ``bots[i]`` in seat ``i`` (the same bot object may sit in several
-    seats), and return its :class:`LocalGame`."""
+    seats), and return its :class:`LocalGame`. ``decision_ms`` is the deadline the bots are
+    told when the game is untimed (no ``time_control``)."""
     if isinstance(rules, str):
         rules = make_rules(rules, options)
     elif options:
         raise ValueError("give options with a preset name, not with a RuleSet")
-    players = len(bots)
-    game = Game(rules, players, seed)
+    game = Game(rules, len(bots), seed)
     game_id = game_id if game_id is not None else f"local-{rules.preset}-{seed}"
-    names = tuple(b.name for b in bots)
-    servicers: dict[int, BotServicer] = {}
-    contexts: list[GameContext | None] = [None] * players
-    for seat, bot in enumerate(bots):
-        if protocol:
-            servicer = servicers.setdefault(id(bot), BotServicer(bot))
-            servicer.StartGame(
-                codec.start_game_request(game_id, seat, names, rules, game.board, decision_ms, 0),
-                None,
+    shared: dict[int, dict[str, Any]] = {}
+    seats = [
+        InProcessBot(
+            bot, seat, protocol=protocol, strict=strict, decision_ms=decision_ms, shared=shared
+        )
+        for seat, bot in enumerate(bots)
+    ]
+    actions: list[tuple[int, Action]] = []
+    faults: list[tuple[int, str]] = []
+
+    def on_fault(fault: Fault) -> None:
+        faults.append((fault.seat, fault.detail))
+        if strict:
+            pending = game.pending
+            kind = pending.kind.value if pending is not None else "?"
+            raise LocalFault(
+                f"seat {fault.seat} ({fault.bot}): {fault.kind} answer to {kind}: {fault.detail}"
             )
-        else:
-            contexts[seat] = bot.start_game(
-                GameContext(game_id, seat, names, rules, game.board, decision_ms)
-            )
-    result = LocalGame(
-        places=(), reason="", rounds=0, decisions=[0] * players, seconds=[0.0] * players, game=game
-    )
-    inbox: list[list[Event]] = [list(game.opening_events) for _ in range(players)]
-    errors = [""] * players
-    strikes = [0] * players
-    clock = time.perf_counter
-    while not game.over:
-        if len(result.actions) >= max_decisions:
+
+    def on_progress(arbiter: Arbiter) -> None:
+        if len(game.history) >= max_decisions and not game.over:
             raise LocalFault(f"no end after {max_decisions} decisions")
-        d = game.pending
-        seat = d.player
-        bot = bots[seat]
-        view = view_for(game, seat)
-        events, inbox[seat] = inbox[seat], []
-        error, errors[seat] = errors[seat], ""
-        action: Action | None = None
-        started = clock()
-        try:
-            if protocol:
-                request = codec.view_to_proto(
-                    view, events, error, strikes[seat], 0, game_id=game_id, deadline_ms=decision_ms
-                )
-                reply = servicers[id(bot)].Decide(request, None)
-                action = codec.action_from_proto(reply, game_id)
-            else:
-                bot_view = make_view(
-                    view,
-                    contexts[seat],
-                    [redact(e, seat) for e in events],
-                    error,
-                    strikes[seat],
-                    0,
-                    decision_ms,
-                )
-                action = bot.answer(bot_view)
-        except Exception as exc:  # the bot failed: the referee would count a strike
-            if strict:
-                raise LocalFault(
-                    f"seat {seat} ({bot.name}) failed on {d.kind.value}: "
-                    f"{type(exc).__name__}: {exc}"
-                ) from exc
-            reason = f"{type(exc).__name__}: {exc}"
-        result.seconds[seat] += clock() - started
-        result.decisions[seat] += 1
-        if action is not None:
-            try:
-                caused = game.apply(action)
-                result.actions.append((seat, action))
-            except IllegalAction as exc:
-                if strict:
-                    raise LocalFault(
-                        f"seat {seat} ({bot.name}): illegal {action!r} for "
-                        f"{d.kind.value}: {exc.reason}"
-                    ) from exc
-                reason = exc.reason
-                action = None
-        if action is None:
-            result.faults.append((seat, reason))
-            errors[seat] = reason
-            strikes[seat] += 1
-            caused = game.apply(game.default_action())
-        for box in inbox:
-            box.extend(caused)
-    result.places, result.reason, result.rounds = game.places, game.finish_reason, game.round
-    done: set[int] = set()
-    for seat, bot in enumerate(bots):
-        if id(bot) in done:
-            continue
-        done.add(id(bot))
-        if protocol:
-            servicers[id(bot)].EndGame(
-                codec.end_game_request(game_id, game.places, game.finish_reason), None
-            )
-        else:
-            bot.end_game(game_id, game.places, game.finish_reason)
-    return result
+
+    arbiter = Arbiter(
+        game,
+        seats,
+        game_id,
+        time_control or UNTIMED,
+        header={"sandbox": "in-process"},
+        on_progress=on_progress,
+        on_answer=lambda seat, action: actions.append((seat, action)),
+        on_fault=on_fault,
+    )
+    played = trio.run(arbiter.play)
+    return LocalGame(
+        places=played.places,
+        reason=played.reason,
+        rounds=game.round,
+        actions=actions,
+        decisions=[s.asked for s in played.seats],
+        seconds=[s.think_time for s in played.seats],
+        faults=faults,
+        game=game,
+        record=played.record,
+    )

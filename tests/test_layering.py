@@ -13,8 +13,9 @@ def loaded_after(statement: str) -> set[str]:
 
 def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports():
     modules = loaded_after(
-        "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, hegemon.referee.view, "
-        "hegemon.referee.legal, hegemon.referee.policies"
+        "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, "
+        "hegemon.referee.view, hegemon.referee.legal, hegemon.referee.policies, "
+        "hegemon.referee.timecontrol"
     )
     forbidden = {
         "hegemon.sdk",
@@ -28,6 +29,15 @@ def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports()
         "subprocess",
     }
     assert not {m for m in modules if m.split(".")[0] in forbidden or m in forbidden}
+
+
+def test_the_referee_core_uses_trio_for_its_clock_and_nothing_of_a_transport():
+    """The core (asks, clock, strikes, forfeits) is shared by the gRPC runner and the SDK's
+    local play: it may load trio, never grpc, the match runner or the SDK."""
+    modules = loaded_after("import hegemon.referee.arbiter")
+    assert "trio" in modules
+    forbidden = ("grpc", "hegemon.sdk", "hegemon.referee.runner", "hegemon.leaderboard")
+    assert not {m for m in modules if m.startswith(forbidden)}
 
 
 def test_the_match_runner_uses_the_protocol_code_but_not_the_sdks_bot_side():

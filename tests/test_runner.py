@@ -22,7 +22,7 @@ from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
 from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game, play_one
 from hegemon.sdk.protocol import bot_pb2 as pb
@@ -173,9 +173,29 @@ def test_garbage_answers_are_protocol_faults(started_pids):
 def test_the_bot_is_told_why_its_answer_was_refused(tmp_path, started_pids):
     """A strike's reason reaches the bot in its next request."""
     spy_file = tmp_path / "spy.bin"
-    result = play([spy(spy_file), misbehaving("illegal_forever"), resolve("random")], seed=8)
+    time_control = TimeControl(startup=10, decision=0.5, bank=4.0, increment=0.25, max_strikes=3)
+    result = play(
+        [spy(spy_file), misbehaving("illegal_forever"), resolve("random")],
+        seed=8,
+        time_control=time_control,
+    )
     assert result.seats[1].out == "illegal"
     assert any("attack" in f.detail for f in result.seats[1].faults)
+    # the other bots hear of the forfeit by its kind only, never the refused bot's text
+    messages = read_spy(spy_file)
+    notices = [
+        e.forfeited
+        for kind, m in messages
+        if kind == b"D"
+        for e in m.events
+        if e.WhichOneof("kind") == "forfeited"
+    ]
+    assert [(n.player, n.reason) for n in notices] == [(1, "illegal")]
+    assert "attack" in next(line for line in result.record.splitlines() if "forfeited" in line)
+    # the clock each bot is told at the start, the increment included
+    start = next(m for kind, m in messages if kind == b"S")
+    clock = start.time_control
+    assert (clock.decision_ms, clock.time_bank_ms, clock.increment_ms) == (500, 4000, 250)
 
 
 def read_spy(path: Path) -> list[tuple[bytes, object]]:
@@ -400,3 +420,31 @@ def test_cancelling_a_game_stops_its_bots(started_pids):
 
     assert trio.run(cancelled)
     assert_all_gone(started_pids)
+
+
+def test_a_link_lets_its_process_run_only_while_it_is_asked():
+    """The core calls resume/pause around every call; a link forwards them to its process
+    (sync or async), and a remote bot, which has none, is simply left alone."""
+
+    class Freezable:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        async def resume(self) -> None:
+            self.calls.append("resume")
+
+        def pause(self) -> None:
+            self.calls.append("pause")
+
+    process = Freezable()
+    local = BotLink(BotCommand("local", (sys.executable, "-c", "pass")), FAST)
+    local.process = process  # type: ignore[assignment]
+    remote = BotLink(BotCommand("remote", (), remote="127.0.0.1:1"), FAST)
+
+    async def ask_both() -> None:
+        for link in (local, remote):
+            await link.resume()
+            await link.pause()
+
+    trio.run(ask_both)
+    assert process.calls == ["resume", "pause"]

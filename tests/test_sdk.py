@@ -15,6 +15,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from hegemon.referee import (
@@ -107,41 +108,40 @@ def stop_bot(proc: subprocess.Popen, channel: grpc.Channel) -> int:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def play_over_grpc(stub, seed: int, seats: int = 3, game_id: str = "g1") -> Game:
-    """Drive a whole game through the engine, every seat answered by the bot behind ``stub``."""
-    game = Game(make_rules("classic", {"turn_limit": 40}), seats, seed)
-    names = [f"minimal-{i}" for i in range(seats)]
-    for seat in range(seats):
-        stub.StartGame(
-            codec.start_game_request(game_id, seat, names, game.rules, game.board, 2000, 60_000),
-            timeout=10,
-        )
-    inbox = [list(game.opening_events) for _ in range(seats)]
-    while not game.over:
-        seat = game.pending.player
-        request = codec.view_to_proto(
-            view_for(game, seat), inbox[seat], game_id=game_id, deadline_ms=2000
-        )
-        inbox[seat] = []
-        reply = stub.Decide(request, timeout=10)
-        assert reply.game_id == game_id
-        events = game.apply(codec.action_from_proto(reply.action))  # IllegalAction fails the test
-        for box in inbox:
-            box.extend(events)
-    stub.EndGame(codec.end_game_request(game_id, game.places, game.finish_reason), timeout=10)
-    return game
+def play_over_grpc(address: str, seed: int, seats: int = 3, game_id: str = "g1") -> Game:
+    """A whole game refereed by the match runner (the referee's core over gRPC), every seat
+    answered by the bot serving at ``address``; any fault (an illegal or malformed answer,
+    a reply for another game) fails the test."""
+    from hegemon.referee.runner.link import BotLink, TimeControl
+    from hegemon.referee.runner.match import Referee
+    from hegemon.referee.runner.process import BotCommand
+
+    time_control = TimeControl(decision=10, bank=600)
+
+    async def referee():
+        link = BotLink(BotCommand("minimal", (), remote=address), time_control)
+        assert await link.open(), link.startup_error
+        try:
+            game = Game(make_rules("classic", {"turn_limit": 40}), seats, seed)
+            return await Referee(game, [link] * seats, game_id, time_control).play()
+        finally:
+            await link.close()
+
+    result = trio.run(referee)
+    assert result.faults == []
+    return result.game
 
 
 def test_minimal_bot_as_a_process_answers_hello_and_plays_a_whole_game_legally(tmp_path):
-    proc, channel, _ = start_bot(tmp_path, ["-m", "hegemon.sample_bots.minimal"])
+    proc, channel, address = start_bot(tmp_path, ["-m", "hegemon.sample_bots.minimal"])
     try:
         stub = bot_pb2_grpc.BotStub(channel)
         hello = stub.Hello(codec.hello_request("test"), timeout=10)
         assert hello.name == "minimal" and hello.protocol_version == codec.PROTOCOL_VERSION
-        game = play_over_grpc(stub, seed=3)
+        game = play_over_grpc(address, seed=3)
         assert game.over and sorted(game.places)[0] == 1
         # a process serves several games in turn
-        assert play_over_grpc(stub, seed=4, game_id="g2").over
+        assert play_over_grpc(address, seed=4, game_id="g2").over
     finally:
         assert stop_bot(proc, channel) == 0  # SIGTERM: a clean exit
 

@@ -1,8 +1,12 @@
-"""A connection to one bot: a local process the referee started, or a remote ``host:port``."""
+"""A connection to one bot: a local process the referee started, or a remote ``host:port``.
+
+:class:`BotLink` is the gRPC transport of the referee's core (:mod:`hegemon.referee.arbiter`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -11,8 +15,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc, codec
 
-from ..game import Game
-from ..view import View
+from .. import timecontrol
+from ..actions import Action
+from ..arbiter import Ask, Failure, Fault, GameStart
+from ..timecontrol import SETTLE_SECONDS
 from . import bridge
 from .process import BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
@@ -20,28 +26,21 @@ from .sandbox import SandboxLimits
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
 
+__all__ = ["BotLink", "Fault", "TimeControl", "channel_options"]
+
 
 @dataclass(frozen=True)
-class TimeControl:
-    """Deadlines (seconds) and fault limits for the bots of a game."""
+class TimeControl(timecontrol.TimeControl):
+    """The clock of a game (:class:`hegemon.referee.timecontrol.TimeControl`, where its
+    defaults live) with the limits of the bots the runner starts and reads."""
 
-    startup: float = 10.0  # from process start to an answered Hello
-    decision: float = 2.0  # one decision
-    bank: float = 60.0  # all of one seat's decisions in one game
-    max_strikes: int = 5  # late/illegal/malformed answers tolerated; one more forfeits
     max_message_bytes: int = 1 << 20  # the largest answer the referee reads
-    sandbox: SandboxLimits = SandboxLimits()  # limits of every local bot process
+    sandbox: SandboxLimits = field(default_factory=SandboxLimits)  # of each local bot process
 
 
-@dataclass(frozen=True)
-class Fault:
-    """A named fault of one seat: startup, crash, timeout, illegal or protocol."""
-
-    seat: int
-    bot: str
-    kind: str
-    detail: str
-    decision: int
+def millis(seconds: float) -> int:
+    """Whole milliseconds, never negative."""
+    return max(0, int(seconds * 1000))
 
 
 def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
@@ -66,6 +65,7 @@ class BotLink:
         self.stub: Any = None
         self.hello: Any = None
         self.startup_error: str = ""
+        self.startup_time = 0.0  # seconds from the start of open() to its end
         self.games = 0
         self._discarded = False
         self._keepalive: Any = None
@@ -73,6 +73,13 @@ class BotLink:
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
         """Start (or reach) the bot and wait for its Hello within the start-up deadline."""
+        began = trio.current_time()
+        try:
+            return await self._open()
+        finally:
+            self.startup_time = trio.current_time() - began
+
+    async def _open(self) -> bool:
         address = self.command.remote
         if address is None:
             try:
@@ -95,7 +102,7 @@ class BotLink:
                     self.channel = grpc.insecure_channel(
                         address, options=channel_options(self.time)
                     )
-                    self.stub = bot_pb2_grpc.BotStub(self.channel)
+                    self.stub = bot_pb2_grpc.BotStub(self.channel)  # type: ignore[no-untyped-call]
                     self.hello = await bridge.call(
                         self.stub.Hello, request, self.time.startup, wait_for_ready=True
                     )
@@ -175,7 +182,7 @@ class BotLink:
         if self.process is not None:
             await self.process.stop()
 
-    async def settle(self, wait: float = 0.5) -> None:
+    async def settle(self, wait: float = SETTLE_SECONDS) -> None:
         """Give a bot whose connection just broke a moment to be seen exiting (so a crash
         names its exit status: a signal, a CPU or memory limit)."""
         if self.process is not None and self.process.process is not None and not self.exited:
@@ -197,53 +204,92 @@ class BotLink:
         code = bridge.rpc_code(exc) if exc is not None else None
         return f"the bot stopped answering ({code.name if code else 'no connection'})"
 
-    # -------------------------------------------------------------- the calls
-    async def start_game(
-        self, game: Game, game_id: str, seat: int, names: list[str], time_control: TimeControl
-    ) -> Fault | None:
+    # -------------------------------------------------------------- the transport
+    encode_event = staticmethod(codec.event_to_proto)
+
+    async def resume(self) -> None:
+        """Let a local bot's processes run (it is about to be asked); remote bots always run."""
+        await _maybe(getattr(self.process, "resume", None))
+
+    async def pause(self) -> None:
+        """Stop a local bot's processes until it is asked again (CPU fairness)."""
+        await _maybe(getattr(self.process, "pause", None))
+
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
+        game, tc = start.game, start.time
         request = codec.start_game_request(
-            game_id=game_id,
-            seat=seat,
-            seat_names=names,
+            game_id=start.game_id,
+            seat=start.seat,
+            seat_names=start.names,
             rules=game.rules,
             board=game.board,
-            decision_ms=int(time_control.decision * 1000),
-            time_bank_ms=int(time_control.bank * 1000),
+            decision_ms=millis(tc.decision),
+            time_bank_ms=millis(tc.bank),
         )
+        request.time_control.increment_ms = millis(tc.increment)
         try:
-            await bridge.call(self.stub.StartGame, request, self.time.startup)
+            await bridge.call(self.stub.StartGame, request, timeout)
         except grpc.RpcError as exc:
             kind = "crash" if self.exited else "startup"
-            return Fault(seat, self.name, kind, f"StartGame failed: {self.crash_detail(exc)}", 0)
+            return Failure(kind, f"StartGame failed: {self.crash_detail(exc)}")
         self.games += 1
         return None
 
-    def decide_request(
-        self, game_id: str, view: View, events: list[Any], error: str, strikes: int, bank: float
-    ) -> Any:
-        """The Decide request; ``events`` are event messages already redacted for this seat."""
+    async def decide(self, ask: Ask) -> Action | Failure:
+        request = self.decide_request(ask)
+        try:
+            reply = await bridge.call(self.stub.Decide, request, timeout=ask.deadline)
+        except grpc.RpcError as exc:
+            code = bridge.rpc_code(exc)
+            broken = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+            if broken:
+                await self.settle()
+            if broken or self.exited:
+                return Failure("crash", self.crash_detail(exc))
+            if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+                return Failure("timeout", "")
+            name = code.name if code else "unknown"
+            return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
+        try:
+            return codec.action_from_proto(reply, ask.game_id)
+        except ValueError as exc:  # codec.ProtocolError
+            return Failure("protocol", f"protocol error: {exc}")
+
+    def decide_request(self, ask: Ask) -> Any:
+        """The Decide request; ``ask.events`` are event messages already redacted."""
         request = codec.view_to_proto(
-            view,
+            ask.view,
             (),
-            error,
-            strikes,
-            max(0, int(bank * 1000)),
-            game_id=game_id,
-            deadline_ms=int(min(self.time.decision, max(bank, 0)) * 1000),
+            ask.error,
+            ask.strikes,
+            millis(ask.bank),
+            game_id=ask.game_id,
+            deadline_ms=millis(ask.deadline),
         )
-        request.events.extend(events)
+        request.events.extend(ask.events)
         return request
 
-    def parse_action(self, reply: Any, game_id: str) -> Any:
-        """The engine action in a reply; raises codec.ProtocolError (a ValueError) if malformed."""
-        return codec.action_from_proto(reply, game_id)
-
-    async def end_game(self, game_id: str, places: tuple[int, ...] | None, reason: str) -> None:
+    async def end_game(
+        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+    ) -> None:
         request = codec.end_game_request(game_id, places, reason)
         try:
-            await bridge.call(self.stub.EndGame, request, min(self.time.decision, 2.0))
+            await bridge.call(self.stub.EndGame, request, timeout)
         except grpc.RpcError:
             pass  # the game is over; a bot that does not listen loses nothing but the news
 
 
-encode_event = codec.event_to_proto
+async def _maybe(call: Any) -> None:
+    """Call ``call()`` if it is there, and await what it returns if that is awaitable."""
+    if call is not None:
+        result = call()
+        if inspect.isawaitable(result):
+            await result
+
+
+def _details(exc: BaseException) -> str:
+    details = getattr(exc, "details", None)
+    try:
+        return str(details() if callable(details) else exc)[:200]
+    except Exception:
+        return "no details"

@@ -134,9 +134,8 @@ def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any
                 f"[bold]eliminates {names[e['player']]}[/] and takes {e['cards_taken']} cards"
             )
         elif kind == "fortified":
-            lines.append(
-                f"fortifies {territory(e['target'])} with {e['armies']} from {territory(e['source'])}"
-            )
+            source, target = territory(e["source"]), territory(e["target"])
+            lines.append(f"fortifies {target} with {e['armies']} from {source}")
         elif kind == "forfeited":
             lines.append(f"[red]{names[e['player']]} forfeits: {e['reason']}[/]")
         elif kind == "game_over":

@@ -96,7 +96,8 @@ async def play_game(
         async with trio.open_nursery() as nursery:
             for i in range(len(commands)):
                 nursery.start_soon(get, i)
-        referee = Referee(game, links, game_id, pool.time, seat_names, on_progress)
+        ready = [link for link in links if link is not None]  # every acquire returned
+        referee = Referee(game, ready, game_id, pool.time, seat_names, on_progress)
         return await referee.play()
     finally:
         with trio.CancelScope(shield=True):

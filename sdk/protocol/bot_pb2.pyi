@@ -184,12 +184,14 @@ class MissionCard(_message.Message):
     def __init__(self, id: _Optional[int] = ..., rank: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class TimeControl(_message.Message):
-    __slots__ = ("decision_ms", "time_bank_ms")
+    __slots__ = ("decision_ms", "time_bank_ms", "increment_ms")
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
     decision_ms: int
     time_bank_ms: int
-    def __init__(self, decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    increment_ms: int
+    def __init__(self, decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
     __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms")

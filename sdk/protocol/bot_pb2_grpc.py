@@ -62,7 +62,7 @@ class BotServicer:
     """
 
     def Hello(self, request, context):
-        """Sent once, right after the bot is up (health SERVING): who are you, what do you speak?
+        """Sent once, as soon as the bot listens: who are you, what do you speak?
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,385 @@
+"""The referee's core: one game between bots, whatever carries the messages.
+
+:class:`Arbiter` asks the pending seat for each decision, keeps every seat's clock and strikes,
+applies the engine's default action for a late, illegal or malformed answer (and tells the bot
+why in its next request), forfeits a seat that crashes, runs out of time or collects too many
+strikes (its armies stay on the board as neutral), tells each seat only what it may see, and
+records the game. The rules of the clock are those of :mod:`hegemon.referee.timecontrol`.
+
+The bots are reached through a :class:`Transport`: the gRPC link of the match runner
+(:class:`hegemon.referee.runner.link.BotLink`), a Python bot in this process
+(:func:`hegemon.sdk.play_local`), or a scripted fake in the tests. The clock is trio's
+(``trio.current_time``, ``trio.move_on_after``), so the time rules run instantly under
+``trio.testing.MockClock``. This module does I/O only through its transports: it never
+imports grpc, the match runner or the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import trio
+
+from .actions import Action, Forfeit
+from .events import CardDrawn, Event, Forfeited, redact
+from .game import Game, IllegalAction
+from .record import Recorder
+from .timecontrol import TimeControl
+from .view import View, view_for
+
+FAULT_KINDS = ("startup", "crash", "timeout", "illegal", "protocol")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A named fault of one seat: startup, crash, timeout, illegal or protocol."""
+
+    seat: int
+    bot: str
+    kind: str
+    detail: str
+    decision: int
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a transport got no answer: ``timeout``, ``crash``, ``protocol`` (a malformed or
+    refused answer) or ``startup``; ``detail`` is the text for the record and the bot."""
+
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What a seat is told when its game starts."""
+
+    game: Game
+    game_id: str
+    seat: int
+    names: Sequence[str]
+    time: TimeControl
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One decision asked of one seat. ``events`` are what happened since the seat was last
+    asked, already redacted for it and encoded by its transport's ``encode_event``."""
+
+    game_id: str
+    view: View
+    events: list[Any]
+    error: str  # why the previous answer was not applied; empty if it was
+    strikes: int
+    bank: float  # seconds left in the seat's bank
+    deadline: float  # seconds allowed for this answer
+
+
+class Transport(Protocol):
+    """How the arbiter reaches one bot. A deadline is also enforced by the arbiter (the
+    transport is cancelled when it passes), so a transport may honour it or not."""
+
+    name: str
+
+    @property
+    def alive(self) -> bool:
+        """Can the bot be asked (it started, is not discarded, has not exited)?"""
+        ...
+
+    @property
+    def startup_error(self) -> str:
+        """Why the bot is not alive, when it never started."""
+        ...
+
+    def encode_event(self, event: Event) -> Any:
+        """An event (already redacted for the seat) as the transport carries it."""
+        ...
+
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | None: ...
+
+    async def decide(self, ask: Ask) -> Action | Failure: ...
+
+    async def end_game(
+        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+    ) -> None: ...
+
+    async def resume(self) -> None:
+        """Let the bot run: it is about to be asked something."""
+
+    async def pause(self) -> None:
+        """The bot has answered: it may be stopped until it is asked again."""
+
+    def discard(self) -> None:
+        """The seat was forfeited: the bot may not play on."""
+
+
+@dataclass
+class SeatState:
+    """One seat during a game: its bot, its clock, its strikes and what it has not yet been told."""
+
+    index: int
+    link: Transport
+    bank: float
+    strikes: int = 0
+    unseen: list[Any] = field(default_factory=list)  # encoded events, already redacted
+    last_error: str = ""
+    faults: list[Fault] = field(default_factory=list)
+    out: str = ""  # why the seat was removed, if it was
+    asked: int = 0  # decisions asked
+    decisions: int = 0  # decisions answered (in time, well-formed)
+    think_time: float = 0.0  # seconds spent on decisions
+    setup_time: float = 0.0  # seconds spent on StartGame and EndGame
+
+
+@dataclass
+class GameResult:
+    game_id: str
+    places: tuple[int, ...]
+    reason: str
+    record: str
+    seats: list[SeatState]
+    decisions: int
+    duration: float
+    game: Game
+
+    @property
+    def faults(self) -> list[Fault]:
+        return [f for s in self.seats for f in s.faults]
+
+
+class Arbiter:
+    """Runs one game: ``await Arbiter(game, transports, game_id, time_control).play()``.
+
+    ``on_progress(arbiter)`` is called after every decision, ``on_answer(seat, action)`` for
+    every answer applied as given, ``on_fault(fault)`` for every fault (it may raise to stop
+    the game)."""
+
+    def __init__(
+        self,
+        game: Game,
+        links: Sequence[Transport],
+        game_id: str,
+        time_control: TimeControl,
+        seat_names: Sequence[str] | None = None,
+        *,
+        header: dict[str, Any] | None = None,
+        on_progress: Callable[[Any], Any] | None = None,
+        on_answer: Callable[[int, Action], Any] | None = None,
+        on_fault: Callable[[Fault], Any] | None = None,
+    ):
+        self.game = game
+        self.game_id = game_id
+        self.time = time_control
+        self.names = list(seat_names or [link.name for link in links])
+        head = {"game_id": game_id, "seats": self.names, "map": game.board.name}
+        self.recorder = Recorder(game, {**head, **(header or {})})
+        self.seats = [SeatState(i, link, time_control.bank) for i, link in enumerate(links)]
+        self.on_progress = on_progress
+        self.on_answer = on_answer
+        self.on_fault = on_fault
+        self._tell(game.opening_events)
+
+    # -------------------------------------------------------------- faults
+    def _fault(self, seat: SeatState, kind: str, detail: str) -> None:
+        fault = Fault(
+            seat.index, seat.link.name, kind, printable(detail)[:300], len(self.game.history)
+        )
+        seat.faults.append(fault)
+        self.recorder.lines.append(
+            {
+                "type": "fault",
+                "seat": seat.index,
+                "fault": kind,
+                "detail": fault.detail,
+                "n": fault.decision,
+            }
+        )
+        if self.on_fault is not None:
+            self.on_fault(fault)
+
+    def _forfeit(self, seat: SeatState, kind: str, detail: str) -> None:
+        if seat.out or not self.game.players[seat.index].active:
+            return
+        self._fault(seat, kind, detail)
+        seat.out = kind
+        self._apply(Forfeit(seat.index, f"{kind}: {printable(detail)[:120]}"))
+        seat.link.discard()
+
+    def _strike(self, seat: SeatState, kind: str, detail: str) -> None:
+        seat.strikes += 1
+        if seat.strikes > self.time.max_strikes:
+            self._forfeit(
+                seat, kind, f"{detail} (strike {seat.strikes}, limit {self.time.max_strikes})"
+            )
+        else:
+            self._fault(seat, kind, detail)
+
+    def _apply(self, action: Action) -> None:
+        self._tell(self.recorder.apply(action))
+
+    def _tell(self, events: list[Event]) -> None:
+        """Queue ``events`` for every seat still playing, each encoded once per kind of
+        transport. A drawn card is hidden from the other seats, and a forfeit notice says the
+        fault kind only (the record keeps the detail: it may hold the bot's own log)."""
+        playing = [seat for seat in self.seats if not seat.out]
+        encoders: dict[Any, list[Any]] = {}
+        for seat in playing:
+            encoders.setdefault(seat.link.encode_event, [])
+        for happened in events:
+            event, hidden = happened, None
+            owner = -1  # the one seat that sees what ``hidden`` hides
+            if type(happened) is CardDrawn:
+                hidden, owner = redact(happened, -1), happened.player
+            elif type(happened) is Forfeited:
+                event = replace(happened, reason=happened.reason.partition(":")[0])
+            coded = {
+                encode: (encode(event), None if hidden is None else encode(hidden))
+                for encode in encoders
+            }
+            for seat in playing:
+                message, secret = coded[seat.link.encode_event]
+                seat.unseen.append(message if hidden is None or owner == seat.index else secret)
+
+    # -------------------------------------------------------------- the game
+    async def start(self) -> None:
+        """Tell every bot its seat; a bot that refuses, fails or never started is forfeited."""
+
+        async def start_one(seat: SeatState) -> None:
+            start = GameStart(self.game, self.game_id, seat.index, self.names, self.time)
+            began = trio.current_time()
+            await seat.link.resume()
+            failure: Failure | None = None
+            with trio.move_on_after(self.time.start_game) as scope:
+                failure = await seat.link.start_game(start, self.time.start_game)
+            await seat.link.pause()
+            seat.setup_time += trio.current_time() - began
+            if scope.cancelled_caught:
+                failure = Failure(
+                    "startup", f"StartGame failed: no answer within {self.time.start_game:g} s"
+                )
+            if failure is not None:
+                self._forfeit(seat, failure.kind, failure.detail)
+
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                if seat.link.alive:
+                    nursery.start_soon(start_one, seat)
+                else:
+                    self._forfeit(
+                        seat, "startup", seat.link.startup_error or "the bot did not start"
+                    )
+
+    async def play(self) -> GameResult:
+        """Play the game to its end and return its result (the record included)."""
+        started = trio.current_time()
+        await self.start()
+        game = self.game
+        decisions = 0
+        while not game.over:
+            pending = game.pending
+            assert pending is not None  # a game not over always waits for someone
+            seat = self.seats[pending.player]
+            action = await self._ask(seat)
+            decisions += 1
+            if game.over or seat.out:
+                continue  # the seat was forfeited while we asked
+            if (action is None or not self._applied(seat, action)) and not seat.out:
+                self._apply(game.default_action())
+            if self.on_progress is not None:
+                self.on_progress(self)
+        await self._end_all()
+        assert game.places is not None  # the game is over
+        return GameResult(
+            self.game_id,
+            game.places,
+            game.finish_reason,
+            self.recorder.text(),
+            self.seats,
+            decisions,
+            trio.current_time() - started,
+            game,
+        )
+
+    def _applied(self, seat: SeatState, action: Action) -> bool:
+        """Apply the seat's answer; if the engine refuses it, strike the seat and say why."""
+        try:
+            self._apply(action)
+        except IllegalAction as exc:
+            seat.last_error = exc.reason
+            self._strike(seat, "illegal", exc.reason)
+            return False
+        if self.on_answer is not None:
+            self.on_answer(seat.index, action)
+        return True
+
+    async def _ask(self, seat: SeatState) -> Action | None:
+        """The seat's answer, or None (after recording why) when the default must be applied."""
+        if seat.bank <= 0:  # its last answer came at the very last moment: nothing left
+            self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
+            return None
+        deadline = min(self.time.decision, seat.bank)
+        ask = Ask(
+            self.game_id,
+            view_for(self.game, seat.index),
+            seat.unseen,
+            seat.last_error,
+            seat.strikes,
+            seat.bank,
+            deadline,
+        )
+        seat.unseen = []
+        seat.last_error = ""
+        seat.asked += 1
+        link = seat.link
+        await link.resume()
+        started = trio.current_time()
+        answer: Action | Failure = Failure("timeout", "")
+        with trio.move_on_after(deadline):
+            answer = await link.decide(ask)
+        elapsed = trio.current_time() - started
+        await link.pause()
+        seat.bank -= elapsed
+        seat.think_time += elapsed
+        if (isinstance(answer, Failure) and answer.kind == "timeout") or elapsed > deadline:
+            if seat.bank <= 0:
+                self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
+            else:
+                seat.last_error = (
+                    f"late: no answer within {deadline:.3f} s; the default action was applied"
+                )
+                self._strike(seat, "timeout", seat.last_error)
+            return None
+        if isinstance(answer, Failure):
+            if answer.kind == "protocol":
+                seat.last_error = answer.detail
+                self._strike(seat, "protocol", answer.detail)
+            else:
+                self._forfeit(seat, answer.kind, answer.detail)
+            return None
+        seat.decisions += 1
+        seat.bank += self.time.increment
+        return answer
+
+    async def _end_all(self) -> None:
+        async def end_one(seat: SeatState) -> None:
+            began = trio.current_time()
+            await seat.link.resume()
+            with trio.move_on_after(self.time.end_game):
+                await seat.link.end_game(
+                    self.game_id, self.game.places, self.game.finish_reason, self.time.end_game
+                )
+            await seat.link.pause()
+            seat.setup_time += trio.current_time() - began
+
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                if not seat.out and seat.link.alive:
+                    nursery.start_soon(end_one, seat)
+
+
+def printable(text: str) -> str:
+    """``text`` (often the bot's own words: its log, its error) with every control or
+    formatting character — terminal escapes, bidi overrides, newlines — made a space."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
