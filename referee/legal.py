@@ -1,7 +1,7 @@
 """Legal options of the pending decision, for anything shaped like a game or a view.
 
 Each function takes a :class:`Position` (a :class:`hegemon.referee.game.Game` or a
-:class:`hegemon.referee.view.View` both are one) and a seat, so a bot lists its options from
+:class:`hegemon.referee.view.View`: both are one) and a seat, so a bot lists its options from
 its view exactly as the referee checks them. :func:`actions` enumerates the answers to a
 decision in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` documents.
 """
