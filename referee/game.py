@@ -7,8 +7,11 @@
 
 :meth:`Game.apply` validates an action against the pending decision, refuses an illegal one with
 :class:`IllegalAction` (changing nothing), and otherwise applies it and returns the events it
-caused. Decisions with exactly one legal answer (an occupation whose minimum is its maximum, a
-single defence die, an attack or fortify phase with no legal move) are applied without asking.
+caused; :meth:`Game.check` and :meth:`Game.is_legal` run the very same checks and change
+nothing, and :meth:`Game.legal_actions` lists the answers to the pending decision (the first
+is :meth:`Game.default_action`). Decisions with exactly one legal answer (an occupation whose
+minimum is its maximum, a single defence die, an attack or fortify phase with no legal move)
+are applied without asking.
 The state is plain lists of integers, so the hot path copies nothing.
 """
 

@@ -114,19 +114,10 @@ def defence_dice(state: Position, territory: int) -> int:
 def actions(
     state: Position, decision: Decision, hand: Sequence[int], *, every_amount: bool = True
 ) -> Iterator[PlayerAction]:
-    """The answers to ``decision`` (``hand``: the deciding seat's cards), the default first.
-
-    The canonical, finite enumeration (see :meth:`hegemon.referee.game.Game.legal_actions`):
-
-    - CLAIM: every free territory, ascending.
-    - PLACE: every own territory taking all the armies, ascending. Any other split over own
-      territories is legal too; it is not listed (the splits are too many to list).
-    - TRADE: ``Pass()`` unless forced, then every set, with ``bonus_territory`` -1.
-    - ATTACK: ``Pass()``, then every (source, target) with 1..most dice.
-    - DEFEND: the most dice down to 1. OCCUPY: the minimum up to the maximum.
-    - FORTIFY: ``Pass()``, then every (source, target) with 1..most armies, or, with
-      ``every_amount=False``, the most armies only.
-    """
+    """The answers to ``decision`` (``hand``: the deciding seat's cards), lazily, the default
+    first, in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` documents.
+    With ``every_amount=False`` a FORTIFY move is listed once, with the most armies (what the
+    SDK's ``legal_actions`` offers)."""
     kind = decision.kind
     if kind is Kind.CLAIM:
         yield from (Claim(t) for t in decision.territories)

@@ -206,6 +206,9 @@ def trade_options(view: View) -> list[tuple[int, int, int]]:
     return legal.trades(view.hand, view.board)
 
 
+_LISTED = (Kind.CLAIM, Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)  # the rest: see bounds()
+
+
 def legal_actions(view: View, decision: Decision | None = None) -> list[PlayerAction]:
     """Every legal answer to a CLAIM, ATTACK, FORTIFY or TRADE decision (default: the view's
     pending one), ``Pass()`` first where passing is allowed.
@@ -222,9 +225,6 @@ def legal_actions(view: View, decision: Decision | None = None) -> list[PlayerAc
             f"{d.kind.value} is answered with numbers, not picked from a list: use bounds()"
         )
     return list(legal.actions(view, d, view.hand, every_amount=False))
-
-
-_LISTED = (Kind.CLAIM, Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)
 
 
 def bounds(view: View, decision: Decision | None = None) -> Bounds:
