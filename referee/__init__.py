@@ -15,12 +15,14 @@ from .actions import (
     Occupy,
     Pass,
     Place,
+    PlayerAction,
     Trade,
     action_from_list,
     action_to_list,
+    player_action_from_list,
 )
 from .board import Board, MapError, builtin_map, load_map, parse_map
-from .decisions import Decision, Kind
+from .decisions import Decision, Kind, Phase
 from .events import Event, redact
 from .game import Game, GameSetupError, IllegalAction
 from .rules import PRESETS, RulesError, RuleSet, make_rules
@@ -44,7 +46,9 @@ __all__ = [
     "MapError",
     "Occupy",
     "Pass",
+    "Phase",
     "Place",
+    "PlayerAction",
     "RuleSet",
     "RulesError",
     "Trade",
@@ -54,5 +58,6 @@ __all__ = [
     "load_map",
     "make_rules",
     "parse_map",
+    "player_action_from_list",
     "redact",
 ]

@@ -8,7 +8,7 @@ trusting it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, TypeAlias
 
 
 class ActionFormatError(ValueError):
@@ -93,17 +93,20 @@ class Forfeit:
     tag: ClassVar[str] = "forfeit"
 
 
-Action = Union[Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Forfeit]
+#: What a player may answer: every action but :class:`Forfeit`. Bots, the SDK and the codec
+#: deal in these; only the referee builds a ``Forfeit``.
+PlayerAction: TypeAlias = Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass
+#: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
+Action: TypeAlias = PlayerAction | Forfeit
 
 
 def action_to_list(action: Action) -> list[Any]:
     """The compact record form of an action."""
-    t = type(action)
-    if t is Place:
+    if isinstance(action, Place):
         return ["place", [list(p) for p in action.placements]]
-    if t is Trade:
+    if isinstance(action, Trade):
         return ["trade", list(action.cards), action.bonus_territory]
-    if t is Pass:
+    if isinstance(action, Pass):
         return ["pass"]
     return [action.tag, *(getattr(action, f) for f in action.__slots__)]
 
@@ -114,8 +117,23 @@ def _ints(values: list[Any], count: int, what: str) -> list[int]:
     return values
 
 
+def _pair(value: Any) -> tuple[int, int]:
+    first, second = _ints(value if isinstance(value, list) else [value], 2, "a placement")
+    return first, second
+
+
+def player_action_from_list(data: Any) -> PlayerAction:
+    """Rebuild a player's action from its record form: like :func:`action_from_list`, but a
+    ``forfeit`` (which only the referee may build) is refused with :class:`ActionFormatError`."""
+    action = action_from_list(data)
+    if isinstance(action, Forfeit):
+        raise ActionFormatError("forfeit is not a player's action")
+    return action
+
+
 def action_from_list(data: Any) -> Action:
-    """Rebuild an action from its record form; raises :class:`ActionFormatError` on any other shape."""
+    """Rebuild an action from its record form; raises :class:`ActionFormatError` on any
+    other shape."""
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise ActionFormatError(f"an action must be a list starting with its name, got {data!r}")
     tag, args = data[0], data[1:]
@@ -124,17 +142,12 @@ def action_from_list(data: Any) -> Action:
     if tag == "place":
         if len(args) != 1 or not isinstance(args[0], list):
             raise ActionFormatError(f"place needs a list of [territory, armies], got {args!r}")
-        return Place(
-            tuple(
-                tuple(_ints(p if isinstance(p, list) else [p], 2, "a placement")) for p in args[0]
-            )
-        )
+        return Place(tuple(_pair(p) for p in args[0]))
     if tag == "trade":
         if len(args) != 2 or not isinstance(args[0], list):
             raise ActionFormatError(f"trade needs [cards, bonus_territory], got {args!r}")
-        return Trade(
-            tuple(_ints(args[0], 3, "trade cards")), *_ints(args[1:], 1, "bonus territory")
-        )
+        a, b, c = _ints(args[0], 3, "trade cards")
+        return Trade((a, b, c), *_ints(args[1:], 1, "bonus territory"))
     if tag == "attack":
         return Attack(*_ints(args, 3, tag))
     if tag == "defend":

@@ -127,12 +127,12 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     problems: list[str] = []
     if not isinstance(data, dict):
         raise MapError(source, ["the top level must be an object"])
-    name = data.get("name")
+    name: Any = data.get("name")  # JSON: every field is checked below before use
     if not isinstance(name, str) or not name:
         problems.append("'name' must be a non-empty string")
-    raw_territories = data.get("territories")
-    raw_continents = data.get("continents")
-    raw_borders = data.get("borders")
+    raw_territories: Any = data.get("territories")
+    raw_continents: Any = data.get("continents")
+    raw_borders: Any = data.get("borders")
     missing = [
         key
         for key, value in (

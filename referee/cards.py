@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from .board import INSIGNIA, WILD
@@ -63,7 +63,9 @@ def has_set(cards: Sequence[int], card_insignia: Sequence[str]) -> bool:
     return any(True for _ in _sets_lazy(cards, card_insignia))
 
 
-def _sets_lazy(cards: Sequence[int], card_insignia: Sequence[str]):
+def _sets_lazy(
+    cards: Sequence[int], card_insignia: Sequence[str]
+) -> Iterator[tuple[int, int, int]]:
     for c in combinations(cards, 3):
         if is_set([card_insignia[x] for x in c]):
             yield c

@@ -1,13 +1,26 @@
-"""The pending decision: who must decide what next, within which bounds."""
+"""The pending decision: who must decide what next, within which bounds; and the phase of
+the game that poses it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Kind(str, Enum):
+class Phase(StrEnum):
+    """Where the game stands (RULES.md §1): which decisions it may pose next."""
+
+    SETUP = "setup"  # being set up (no decision posed yet)
+    CLAIM = "claim"  # set-up: players claim free territories in turn
+    SETUP_PLACE = "setup_place"  # set-up: players place their reserves one army at a time
+    REINFORCE = "reinforce"  # a turn begins: trade sets, place the armies due
+    ATTACK = "attack"  # attack, defend, occupy
+    ELIMINATION_TRADE = "elimination_trade"  # trade the cards taken from an eliminated player
+    FORTIFY = "fortify"  # the turn's one fortify move
+
+
+class Kind(StrEnum):
     """Every kind of decision a player can be asked for, in every edition."""
 
     CLAIM = "claim"  # take a free territory (claim set-up)

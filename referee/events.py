@@ -13,6 +13,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"event": self.tag}
+        name: str
         for name in self.__slots__:
             value = getattr(self, name)
             data[name] = list(value) if isinstance(value, tuple) else value

@@ -7,8 +7,11 @@
 
 :meth:`Game.apply` validates an action against the pending decision, refuses an illegal one with
 :class:`IllegalAction` (changing nothing), and otherwise applies it and returns the events it
-caused. Decisions with exactly one legal answer (an occupation whose minimum is its maximum, a
-single defence die, an attack or fortify phase with no legal move) are applied without asking.
+caused; :meth:`Game.check` and :meth:`Game.is_legal` run the very same checks and change
+nothing, and :meth:`Game.legal_actions` lists the answers to the pending decision (the first
+is :meth:`Game.default_action`). Decisions with exactly one legal answer (an occupation whose
+minimum is its maximum, a single defence die, an attack or fortify phase with no legal move)
+are applied without asking.
 The state is plain lists of integers, so the hot path copies nothing.
 """
 
@@ -16,14 +19,27 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import cards as cardlib
 from . import legal
-from .actions import Action, Attack, Claim, Defend, Forfeit, Fortify, Occupy, Pass, Place, Trade
+from .actions import (
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    Forfeit,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    PlayerAction,
+    Trade,
+)
 from .board import Board, builtin_map
-from .decisions import Decision, Kind
+from .decisions import Decision, Kind, Phase
 from .dice import compare, roll
 from .events import (
     Battle,
@@ -43,6 +59,13 @@ from .events import (
     Reinforced,
     Traded,
     TurnStarted,
+)
+from .formulas import (
+    attack_dice,
+    continent_reinforcements,
+    continents_held,
+    movable_armies,
+    territory_reinforcements,
 )
 from .rules import RuleSet
 
@@ -120,7 +143,7 @@ class Game:
         self._eliminated_now = False
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
-        self._phase = "setup"
+        self._phase = Phase.SETUP
         self._pending_events: list[Event] = []
         self._setup()
         self.opening_events: list[Event] = self._pending_events
@@ -140,16 +163,20 @@ class Game:
     def active_players(self) -> list[int]:
         return [p.seat for p in self.players if p.active]
 
+    @property
+    def phase(self) -> Phase:
+        """The phase of play the pending decision belongs to."""
+        return self._phase
+
     def continents_owned(self, player: int) -> list[int]:
-        owner = self.owner
-        return [
-            c.index for c in self.board.continents if all(owner[t] == player for t in c.territories)
-        ]
+        return continents_held(self.board, self.owner, player)
 
     def reinforcements(self, player: int) -> tuple[int, int]:
         """Armies due at the start of ``player``'s turn: (from territories, from continents)."""
-        bonus = sum(self.board.continents[c].bonus for c in self.continents_owned(player))
-        return max(3, self.territory_count[player] // 3), bonus
+        return (
+            territory_reinforcements(self.territory_count[player]),
+            continent_reinforcements(self.board, self.owner, player),
+        )
 
     def next_trade_value(
         self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")
@@ -181,12 +208,12 @@ class Game:
                 events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
             self.first_player = first
             events.append(FirstPlayer(first, "play"))
-            self._phase = "setup_place"
+            self._phase = Phase.SETUP_PLACE
         else:
             first = rng.randrange(n)
             events.append(FirstPlayer(first, "place"))
             self.first_player = first
-            self._phase = "claim"
+            self._phase = Phase.CLAIM
         self.deck = list(range(self.board.card_count))
         rng.shuffle(self.deck)
         self._setup_next = first
@@ -195,7 +222,7 @@ class Game:
     def _ask_setup(self) -> None:
         """Pose the next set-up decision, or start the first turn when set-up is done."""
         n = len(self.players)
-        if self._phase == "claim":
+        if self._phase is Phase.CLAIM:
             free = tuple(t for t in range(self.board.size) if self.owner[t] < 0)
             if free:
                 for _ in range(n):
@@ -205,7 +232,7 @@ class Game:
                         return
                     self._setup_next = (seat + 1) % n
                 return  # unreachable while a player is active
-            self._phase = "setup_place"
+            self._phase = Phase.SETUP_PLACE
         for _ in range(n):
             seat = self._setup_next
             player = self.players[seat]
@@ -230,42 +257,70 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Validate and apply ``action`` for the pending decision; return the events it caused.
 
-        Raises :class:`IllegalAction` (with nothing changed) if the action is not allowed.
+        Raises :class:`IllegalAction` (with nothing changed) if the action is not allowed: the
+        very check :meth:`check` makes.
         """
+        handler = self._handler(action)
+        events: list[Event] = []
+        self._pending_events = events
+        handler(self, action, False)
+        self.history.append(action)
+        return events
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` if :meth:`apply` would refuse ``action``; change nothing."""
+        self._handler(action)(self, action, True)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now (the state is left untouched)."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self) -> list[PlayerAction]:
+        """The legal answers to the pending decision, the default first (``[]`` once over).
+
+        Every listed action is legal, and every legal action is listed except for two
+        families too large to list, of which one canonical member stands in:
+
+        - PLACE: only the splits that put all the armies on one own territory (one per own
+          territory, ascending); any split over own territories summing to the armies due
+          is legal.
+        - TRADE: each set with ``bonus_territory`` -1; naming one of its pictured own
+          territories instead is legal too.
+
+        Otherwise: CLAIM every free territory; TRADE ``Pass()`` (unless forced) then every
+        set; ATTACK ``Pass()`` then every (source, target, 1..most dice); DEFEND the most
+        dice down to 1; OCCUPY the minimum up to the maximum; FORTIFY ``Pass()`` then every
+        (source, target, 1..most armies). See :func:`hegemon.referee.legal.actions`.
+        """
+        d = self.pending
+        if d is None:
+            return []
+        return list(legal.actions(self, d, self.players[d.player].cards))
+
+    def default_action(self) -> PlayerAction:
+        """The action applied for a player who answers late or illegally: the least committal
+        legal move (stop, skip, the minimum, the first option), the first of
+        :meth:`legal_actions`."""
+        d = self.pending
+        if d is None:
+            raise IllegalAction("the game is over")
+        return next(legal.actions(self, d, self.players[d.player].cards))
+
+    # ------------------------------------------------------------------ handlers
+    # Each handler checks its action first, raising IllegalAction with nothing changed; with
+    # ``dry`` it stops there (check, is_legal), else it applies the action (apply).
+    def _handler(self, action: Action) -> _Handler:
         if self.places is not None:
             raise IllegalAction("the game is over")
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"not an action: {type(action).__name__}")
-        self._pending_events = events = []
-        handler(self, action)
-        self.history.append(action)
-        return events
+        return handler
 
-    def default_action(self) -> Action:
-        """The action applied for a player who answers late or illegally: the least committal
-        legal move (stop, skip, the minimum, the first option)."""
-        d = self.pending
-        if d is None:
-            raise IllegalAction("the game is over")
-        kind = d.kind
-        if kind is Kind.CLAIM:
-            return Claim(d.territories[0])
-        if kind is Kind.PLACE:
-            own = next(t for t in range(self.board.size) if self.owner[t] == d.player)
-            return Place(((own, d.armies),))
-        if kind is Kind.TRADE:
-            if not d.forced:
-                return Pass()
-            hand = self.players[d.player].cards
-            return Trade(cardlib.find_sets(hand, self.board.card_insignia)[0])
-        if kind is Kind.DEFEND:
-            return Defend(d.maximum)
-        if kind is Kind.OCCUPY:
-            return Occupy(d.minimum)
-        return Pass()
-
-    # ------------------------------------------------------------------ handlers
     def _expect(self, kind: Kind, what: str) -> Decision:
         d = self.pending
         if d is None or d.kind is not kind:
@@ -278,18 +333,20 @@ class Game:
             raise IllegalAction(f"{what} {value!r} is not a territory (0..{self.board.size - 1})")
         return value
 
-    def _on_claim(self, action: Claim) -> None:
+    def _on_claim(self, action: Claim, dry: bool) -> None:
         d = self._expect(Kind.CLAIM, "claim")
         t = self._territory(action.territory, "claim:")
         if self.owner[t] >= 0:
             raise IllegalAction(f"claim: {self.board.name_of(t)} is already taken")
+        if dry:
+            return
         self._take(d.player, t, 1)
         self.players[d.player].reserve -= 1
         self._pending_events.append(Claimed(d.player, t))
         self._setup_next = (d.player + 1) % len(self.players)
         self._ask_setup()
 
-    def _on_place(self, action: Place) -> None:
+    def _on_place(self, action: Place, dry: bool) -> None:
         d = self._expect(Kind.PLACE, "place")
         placements = action.placements
         if not isinstance(placements, tuple) or not placements or len(placements) > self.board.size:
@@ -310,11 +367,13 @@ class Game:
             total += n
         if total != d.armies:
             raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
+        if dry:
+            return
         armies = self.armies
         for t, n in placements:
             armies[t] += n
         self._pending_events.append(Placed(d.player, placements))
-        if self._phase == "setup_place":
+        if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
             self._ask_setup()
@@ -322,7 +381,7 @@ class Game:
             self.reserve = 0
             self._ask_attack()
 
-    def _on_trade(self, action: Trade) -> None:
+    def _on_trade(self, action: Trade, dry: bool) -> None:
         d = self._expect(Kind.TRADE, "trade")
         player = self.players[d.player]
         chosen = action.cards
@@ -349,6 +408,8 @@ class Game:
             raise IllegalAction(
                 "trade: the bonus territory must be an own territory shown on a traded card"
             )
+        if dry:
+            return
         value = cardlib.set_value(self.rules.card_values, self.trade_count, insignia)
         self.trade_count += 1
         for c in chosen:
@@ -369,7 +430,7 @@ class Game:
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
         self._ask_trade_or_place()
 
-    def _on_attack(self, action: Attack) -> None:
+    def _on_attack(self, action: Attack, dry: bool) -> None:
         d = self._expect(Kind.ATTACK, "attack")
         p = d.player
         src = self._territory(action.source, "attack: source")
@@ -381,12 +442,14 @@ class Game:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
         if not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
-        most = min(3, self.armies[src] - 1)
+        most = attack_dice(self.armies[src])
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
         dice = action.dice
         if type(dice) is not int or not 1 <= dice <= most:
             raise IllegalAction(f"attack: {dice!r} dice; from {name(src)} you may roll 1 to {most}")
+        if dry:
+            return
         self._battle = (src, dst, dice)
         defender = self.owner[dst]
         def_most = legal.defence_dice(self, dst)
@@ -397,21 +460,23 @@ class Game:
             return
         self._fight(def_most)
 
-    def _on_defend(self, action: Defend) -> None:
+    def _on_defend(self, action: Defend, dry: bool) -> None:
         d = self._expect(Kind.DEFEND, "defend")
         dice = action.dice
         if type(dice) is not int or not 1 <= dice <= d.maximum:
             raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
-        self._fight(dice)
+        if not dry:
+            self._fight(dice)
 
-    def _on_occupy(self, action: Occupy) -> None:
+    def _on_occupy(self, action: Occupy, dry: bool) -> None:
         d = self._expect(Kind.OCCUPY, "occupy")
         n = action.armies
         if type(n) is not int or not d.minimum <= n <= d.maximum:
             raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
-        self._occupy(n)
+        if not dry:
+            self._occupy(n)
 
-    def _on_fortify(self, action: Fortify) -> None:
+    def _on_fortify(self, action: Fortify, dry: bool) -> None:
         d = self._expect(Kind.FORTIFY, "fortify")
         p = d.player
         src = self._territory(action.source, "fortify: source")
@@ -424,10 +489,10 @@ class Game:
         if src == dst:
             raise IllegalAction("fortify: source and target are the same territory")
         n = action.armies
-        if type(n) is not int or not 1 <= n <= self.armies[src] - 1:
+        most = movable_armies(self.armies[src])
+        if type(n) is not int or not 1 <= n <= most:
             raise IllegalAction(
-                f"fortify: {n!r} armies; from {name(src)} move 1 to "
-                f"{self.armies[src] - 1} (one must stay)"
+                f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (one must stay)"
             )
         if self.rules.fortify == "adjacent":
             if dst not in self.board.adjacency[src]:
@@ -436,30 +501,32 @@ class Game:
             raise IllegalAction(
                 f"fortify: no chain of your territories joins {name(src)} to {name(dst)}"
             )
+        if dry:
+            return
         self.armies[src] -= n
         self.armies[dst] += n
         self._pending_events.append(Fortified(p, src, dst, n))
         self._end_turn()
 
-    def _on_pass(self, action: Pass) -> None:
+    def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
-        if kind is Kind.TRADE and not d.forced:
+        if kind is Kind.TRADE and d is not None and d.forced:
+            raise IllegalAction("pass is not allowed now: a trade is forced")
+        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
+            asked = kind.value if kind is not None else "nothing"
+            raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
+        if dry:
+            return
+        if kind is Kind.TRADE:
             self._trade_until = 1 << 30
             self._ask_place()
         elif kind is Kind.ATTACK:
             self._ask_fortify()
-        elif kind is Kind.FORTIFY:
-            self._end_turn()
         else:
-            what = (
-                "a trade is forced"
-                if kind is Kind.TRADE
-                else f"the pending decision is {kind.value if kind else 'nothing'}"
-            )
-            raise IllegalAction(f"pass is not allowed now: {what}")
+            self._end_turn()
 
-    def _on_forfeit(self, action: Forfeit) -> None:
+    def _on_forfeit(self, action: Forfeit, dry: bool) -> None:
         seat = action.player
         if (
             type(seat) is not int
@@ -467,7 +534,8 @@ class Game:
             or not self.players[seat].active
         ):
             raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
-        self.forfeit_now(seat, action.reason)
+        if not dry:
+            self.forfeit_now(seat, action.reason)
 
     # ------------------------------------------------------------------ forfeits
     def forfeit_now(self, seat: int, reason: str) -> None:
@@ -488,7 +556,7 @@ class Game:
         d = self.pending
         if d is None:
             return
-        if self._phase in ("claim", "setup_place"):
+        if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
             if d.player == seat:
                 self._setup_next = (seat + 1) % len(self.players)
                 self._ask_setup()
@@ -513,7 +581,7 @@ class Game:
         events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
         self._trade_until = self.rules.must_trade_at
-        self._phase = "reinforce"
+        self._phase = Phase.REINFORCE
         self._ask_trade_or_place()
 
     def _ask_trade_or_place(self) -> None:
@@ -524,7 +592,7 @@ class Game:
             if len(hand) >= self._trade_until:
                 self.pending = Decision(Kind.TRADE, seat, forced=True)
                 return
-            if self._phase == "reinforce":
+            if self._phase is Phase.REINFORCE:
                 self.pending = Decision(Kind.TRADE, seat)
                 return
         self._ask_place()
@@ -536,30 +604,25 @@ class Game:
             self._ask_attack()
 
     def _ask_attack(self) -> None:
-        self._phase = "attack"
+        self._phase = Phase.ATTACK
         if self._can_attack(self.current):
             self.pending = Decision(Kind.ATTACK, self.current)
         else:
             self._ask_fortify()
 
     def _ask_fortify(self) -> None:
-        self._phase = "fortify"
+        self._phase = Phase.FORTIFY
         if self._can_fortify(self.current):
             self.pending = Decision(Kind.FORTIFY, self.current)
         else:
             self._end_turn()
 
     def _can_attack(self, p: int) -> bool:
-        owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
+        owner, armies = self.owner, self.armies
         src, dst, _ = self._battle
         if src >= 0 and owner[src] == p and armies[src] > 1 and owner[dst] != p:
-            return True
-        for t in range(len(owner)):
-            if owner[t] == p and armies[t] > 1:
-                for n in neighbours[t]:
-                    if owner[n] != p:
-                        return True
-        return False
+            return True  # the usual case, found without a scan: the last battle can go on
+        return next(legal.iter_attacks(self, p), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
         owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
@@ -630,7 +693,7 @@ class Game:
             and self.rules.elimination_trade == "immediate"
             and len(self.players[seat].cards) >= self.rules.elimination_trade_at
         ):
-            self._phase = "elimination_trade"
+            self._phase = Phase.ELIMINATION_TRADE
             self._trade_until = ELIMINATION_HAND + 1
             self.reserve = 0
             self._ask_trade_or_place()
@@ -715,9 +778,7 @@ class Game:
         """An independent copy (for search bots); the dice stream continues identically."""
         other = object.__new__(Game)
         for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = list(value)
-            other.__dict__[name] = value
+            other.__dict__[name] = list(value) if isinstance(value, list) else value
         other.players = [
             Player(
                 p.seat,
@@ -739,7 +800,8 @@ class Game:
         return other
 
 
-_HANDLERS = {
+_Handler = Callable[[Game, Any, bool], None]
+_HANDLERS: dict[type, _Handler] = {
     Claim: Game._on_claim,
     Place: Game._on_place,
     Trade: Game._on_trade,

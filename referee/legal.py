@@ -1,36 +1,60 @@
 """Legal options of the pending decision, for anything shaped like a game or a view.
 
-Each function takes an object with ``board``, ``rules``, ``owner`` and ``armies`` (a
-:class:`hegemon.referee.game.Game` or a :class:`hegemon.referee.view.View`) and a seat, so a bot can list its
-options from its view exactly as the referee checks them.
+Each function takes a :class:`Position` (a :class:`hegemon.referee.game.Game` or a
+:class:`hegemon.referee.view.View`: both are one) and a seat, so a bot lists its options from
+its view exactly as the referee checks them. :func:`actions` enumerates the answers to a
+decision in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` documents.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from . import cards as cardlib
+from . import formulas
+from .actions import Attack, Claim, Defend, Fortify, Occupy, Pass, Place, PlayerAction, Trade
+from .board import Board
+from .decisions import Decision, Kind
+from .formulas import attack_dice, movable_armies
+from .rules import RuleSet
 
 
-def attacks(state: Any, seat: int) -> list[tuple[int, int, int]]:
-    """Every (source, target, most dice) attack ``seat`` may make now."""
+class Position(Protocol):
+    """The public position: what both a game and a seat's view hold."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def owner(self) -> Sequence[int]: ...
+    @property
+    def armies(self) -> Sequence[int]: ...
+
+
+def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
+    """Every (source, target, most dice) attack ``seat`` may make now, lazily."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
-    result = []
     for t in range(len(owner)):
         if owner[t] == seat and armies[t] > 1:
-            most = min(3, armies[t] - 1)
+            most = attack_dice(armies[t])
             for n in neighbours[t]:
                 if owner[n] != seat:
-                    result.append((t, n, most))
-    return result
+                    yield (t, n, most)
 
 
-def own_territories(state: Any, seat: int) -> list[int]:
+def attacks(state: Position, seat: int) -> list[tuple[int, int, int]]:
+    """Every (source, target, most dice) attack ``seat`` may make now."""
+    return list(iter_attacks(state, seat))
+
+
+def own_territories(state: Position, seat: int) -> list[int]:
+    """The territories ``seat`` holds (ascending)."""
     return [t for t, p in enumerate(state.owner) if p == seat]
 
 
-def border_territories(state: Any, seat: int) -> list[int]:
+def border_territories(state: Position, seat: int) -> list[int]:
     """Own territories with at least one enemy neighbour."""
     owner, neighbours = state.owner, state.board.neighbours
     return [
@@ -38,7 +62,7 @@ def border_territories(state: Any, seat: int) -> list[int]:
     ]
 
 
-def regions(state: Any, seat: int) -> list[list[int]]:
+def regions(state: Position, seat: int) -> list[list[int]]:
     """Own territories grouped into chains joined by own borders (connected components)."""
     owner, neighbours = state.owner, state.board.neighbours
     seen: set[int] = set()
@@ -59,7 +83,7 @@ def regions(state: Any, seat: int) -> list[list[int]]:
     return groups
 
 
-def fortifies(state: Any, seat: int) -> Iterator[tuple[int, int, int]]:
+def fortifies(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most armies) fortify move under the rule set's ``fortify`` option."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     if state.rules.fortify == "adjacent":
@@ -67,21 +91,52 @@ def fortifies(state: Any, seat: int) -> Iterator[tuple[int, int, int]]:
             if owner[t] == seat and armies[t] > 1:
                 for n in neighbours[t]:
                     if owner[n] == seat:
-                        yield (t, n, armies[t] - 1)
+                        yield (t, n, movable_armies(armies[t]))
         return
     for group in regions(state, seat):
         for t in group:
             if armies[t] > 1:
                 for n in group:
                     if n != t:
-                        yield (t, n, armies[t] - 1)
+                        yield (t, n, movable_armies(armies[t]))
 
 
-def trades(hand: Any, board: Any) -> list[tuple[int, int, int]]:
+def trades(hand: Iterable[int], board: Board) -> list[tuple[int, int, int]]:
     """Every set in ``hand`` (card ids)."""
     return cardlib.find_sets(list(hand), board.card_insignia)
 
 
-def defence_dice(state: Any, territory: int) -> int:
-    """Most dice the defender of ``territory`` may roll."""
-    return 2 if state.armies[territory] >= state.rules.defender_two_dice_from else 1
+def defence_dice(state: Position, territory: int) -> int:
+    """Most dice the defender of ``territory`` may roll under the rule set."""
+    return formulas.defence_dice(state.armies[territory], state.rules.defender_two_dice_from)
+
+
+def actions(
+    state: Position, decision: Decision, hand: Sequence[int], *, every_amount: bool = True
+) -> Iterator[PlayerAction]:
+    """The answers to ``decision`` (``hand``: the deciding seat's cards), lazily, the default
+    first, in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` documents.
+    With ``every_amount=False`` a FORTIFY move is listed once, with the most armies (what the
+    SDK's ``legal_actions`` offers)."""
+    kind = decision.kind
+    if kind is Kind.CLAIM:
+        yield from (Claim(t) for t in decision.territories)
+    elif kind is Kind.PLACE:
+        yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
+    elif kind is Kind.TRADE:
+        if not decision.forced:
+            yield Pass()
+        yield from (Trade(c) for c in trades(hand, state.board))
+    elif kind is Kind.ATTACK:
+        yield Pass()
+        for s, t, most in iter_attacks(state, decision.player):
+            yield from (Attack(s, t, n) for n in range(1, most + 1))
+    elif kind is Kind.DEFEND:
+        yield from (Defend(n) for n in range(decision.maximum, 0, -1))
+    elif kind is Kind.OCCUPY:
+        yield from (Occupy(n) for n in range(decision.minimum, decision.maximum + 1))
+    elif kind is Kind.FORTIFY:
+        yield Pass()
+        for s, t, most in fortifies(state, decision.player):
+            least = 1 if every_amount else most
+            yield from (Fortify(s, t, n) for n in range(least, most + 1))

@@ -1,7 +1,7 @@
 """Simple policies over the pure engine: for property tests, benchmarks and quick experiments.
 
-Each takes a :class:`hegemon.referee.game.Game` and a ``random.Random`` and returns a legal action for
-the pending decision.
+Each takes a :class:`hegemon.referee.game.Game` and a ``random.Random`` and returns a legal
+action for the pending decision.
 """
 
 from __future__ import annotations
@@ -9,20 +9,26 @@ from __future__ import annotations
 import random
 
 from . import legal
-from .actions import Action, Attack, Claim, Defend, Fortify, Occupy, Pass, Place, Trade
-from .decisions import Kind
-from .game import Game
+from .actions import Attack, Claim, Defend, Fortify, Occupy, Pass, Place, PlayerAction, Trade
+from .decisions import Decision, Kind
+from .game import Game, IllegalAction
 
 
-def random_action(game: Game, rng: random.Random) -> Action:
+def _pending(game: Game) -> Decision:
+    if game.pending is None:
+        raise IllegalAction("the game is over")
+    return game.pending
+
+
+def random_action(game: Game, rng: random.Random) -> PlayerAction:
     """A uniformly drawn legal answer to the pending decision (kinds, then options)."""
-    d = game.pending
+    d = _pending(game)
     kind = d.kind
     if kind is Kind.CLAIM:
         return Claim(rng.choice(d.territories))
     if kind is Kind.PLACE:
         own = legal.own_territories(game, d.player)
-        left, split = d.armies, {}
+        left, split = d.armies, dict[int, int]()
         while left:
             n = rng.randint(1, left)
             t = rng.choice(own)
@@ -51,10 +57,10 @@ def random_action(game: Game, rng: random.Random) -> Action:
     raise AssertionError(f"unexpected decision {kind}")
 
 
-def attack_happy_action(game: Game, rng: random.Random) -> Action:
+def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
     """Claim and reinforce at random, attack whenever the source has more armies than the
     target (most dice), occupy and defend with the most, trade only when forced, never fortify."""
-    d = game.pending
+    d = _pending(game)
     kind = d.kind
     if kind is Kind.CLAIM:
         return Claim(rng.choice(d.territories))

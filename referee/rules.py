@@ -72,12 +72,14 @@ OPTIONS: dict[str, Option] = {
         Option(
             "card_territory_bonus",
             ("off", "per_set", "per_turn"),
-            "+2 armies on an own territory shown on a traded card: never | per set | at most 2 a turn",
+            "+2 armies on an own territory shown on a traded card: "
+            "never | per set | at most 2 a turn",
         ),
         Option(
             "traded_cards",
             ("bottom", "discard"),
-            "traded cards go under the deck, or to a discard pile reshuffled when the deck runs out",
+            "traded cards go under the deck, "
+            "or to a discard pile reshuffled when the deck runs out",
         ),
         Option(
             "must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10
@@ -91,7 +93,8 @@ OPTIONS: dict[str, Option] = {
         Option(
             "elimination_trade",
             ("immediate", "next_turn"),
-            "after taking an eliminated player's cards: trade at once, or at the next reinforcement",
+            "after taking an eliminated player's cards: "
+            "trade at once, or at the next reinforcement",
         ),
         Option(
             "elimination_trade_at",

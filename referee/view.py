@@ -9,11 +9,14 @@ capital.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .decisions import Decision
 from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ class View:
         }
 
 
-def view_for(game: Any, seat: int) -> View:
+def view_for(game: Game, seat: int) -> View:
     """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
     owner, armies = game.owner, game.armies
     totals = [0] * game.player_count

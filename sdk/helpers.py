@@ -12,11 +12,19 @@ The battle odds of :mod:`hegemon.sdk.odds` are re-exported here (:func:`conquest
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from hegemon.referee import legal
-from hegemon.referee.actions import Action, Attack, Claim, Fortify, Pass, Trade
+from hegemon.referee.actions import PlayerAction
+from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.formulas import (
+    continent_reinforcements,
+    continents_held,
+    territory_reinforcements,
+)
+from hegemon.referee.view import View
 
 from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, defence_dice
 
@@ -69,42 +77,45 @@ class Bounds(NamedTuple):
     territories: tuple[int, ...] = ()
 
 
-def _seat(view: Any, seat: int | None) -> int:
+def _seat(view: View, seat: int | None) -> int:
     return view.seat if seat is None else seat
 
 
 # ------------------------------------------------------------------ map queries
-def neighbours(view: Any, territory: int) -> tuple[int, ...]:
+def _board(view: View | Board) -> Board:
+    return view if isinstance(view, Board) else view.board
+
+
+def neighbours(view: View | Board, territory: int) -> tuple[int, ...]:
     """The territories bordering ``territory`` (ascending). ``view`` may also be a Board."""
-    board = getattr(view, "board", view)
-    return board.neighbours[territory]
+    return _board(view).neighbours[territory]
 
 
-def own_territories(view: Any, seat: int | None = None) -> list[int]:
+def own_territories(view: View, seat: int | None = None) -> list[int]:
     """The territories ``seat`` holds."""
     return legal.own_territories(view, _seat(view, seat))
 
 
-def enemy_neighbours(view: Any, territory: int, seat: int | None = None) -> list[int]:
+def enemy_neighbours(view: View, territory: int, seat: int | None = None) -> list[int]:
     """Neighbours of ``territory`` held by anyone but ``seat`` (neutrals included)."""
     seat = _seat(view, seat)
     owner = view.owner
     return [n for n in view.board.neighbours[territory] if owner[n] != seat]
 
 
-def border_territories(view: Any, seat: int | None = None) -> list[int]:
+def border_territories(view: View, seat: int | None = None) -> list[int]:
     """``seat``'s territories with at least one enemy neighbour."""
     return legal.border_territories(view, _seat(view, seat))
 
 
-def interior_territories(view: Any, seat: int | None = None) -> list[int]:
+def interior_territories(view: View, seat: int | None = None) -> list[int]:
     """``seat``'s territories whose every neighbour is its own."""
     seat = _seat(view, seat)
     owner, nbrs = view.owner, view.board.neighbours
     return [t for t, p in enumerate(owner) if p == seat and all(owner[n] == seat for n in nbrs[t])]
 
 
-def threat(view: Any, territory: int, seat: int | None = None) -> int:
+def threat(view: View, territory: int, seat: int | None = None) -> int:
     """Enemy armies that could attack ``territory`` next turn: the sum over its enemy
     neighbours of their armies minus the one that must stay behind."""
     seat = _seat(view, seat)
@@ -116,12 +127,17 @@ def threat(view: Any, territory: int, seat: int | None = None) -> int:
     )
 
 
-def distances(view: Any, sources: Any, through: Any = None) -> list[int]:
+def distances(
+    view: View | Board,
+    sources: Iterable[int],
+    through: Callable[[int], object] | None = None,
+) -> list[int]:
     """Steps from the nearest of ``sources`` to every territory (breadth first; -1 when
-    unreachable). ``through``, if given, is a predicate on territories the path may enter."""
-    board = getattr(view, "board", view)
+    unreachable). ``through``, if given, is a predicate on territories the path may enter.
+    ``view`` may also be a Board."""
+    board = _board(view)
     dist = [-1] * board.size
-    queue = deque()
+    queue: deque[int] = deque()
     for s in sources:
         if dist[s] < 0:
             dist[s] = 0
@@ -136,7 +152,7 @@ def distances(view: Any, sources: Any, through: Any = None) -> list[int]:
     return dist
 
 
-def continent_holdings(view: Any, seat: int | None = None) -> list[Holding]:
+def continent_holdings(view: View, seat: int | None = None) -> list[Holding]:
     """Every continent (in index order) with how many of its territories ``seat`` holds."""
     seat = _seat(view, seat)
     owner = view.owner
@@ -148,24 +164,23 @@ def continent_holdings(view: Any, seat: int | None = None) -> list[Holding]:
     return result
 
 
-def owned_continents(view: Any, seat: int | None = None) -> list[int]:
+def owned_continents(view: View, seat: int | None = None) -> list[int]:
     """The continents ``seat`` holds whole."""
-    seat = _seat(view, seat)
-    owner = view.owner
-    return [c.index for c in view.board.continents if all(owner[t] == seat for t in c.territories)]
+    return continents_held(view.board, view.owner, _seat(view, seat))
 
 
-def reinforcements(view: Any, seat: int | None = None) -> int:
+def reinforcements(view: View, seat: int | None = None) -> int:
     """Armies ``seat`` gets at the start of its turn from territories and whole continents
     (cards not counted)."""
     seat = _seat(view, seat)
     territories = sum(1 for p in view.owner if p == seat)
-    bonus = sum(view.board.continents[c].bonus for c in owned_continents(view, seat))
-    return max(3, territories // 3) + bonus
+    return territory_reinforcements(territories) + continent_reinforcements(
+        view.board, view.owner, seat
+    )
 
 
 # ------------------------------------------------------------------ battle odds
-def attack_odds(view: Any, source: int, target: int, extra: int = 0) -> BattleOdds:
+def attack_odds(view: View, source: int, target: int, extra: int = 0) -> BattleOdds:
     """:class:`BattleOdds` of attacking ``target`` from ``source`` to the finish, with
     ``extra`` armies added to ``source`` first (e.g. ones you are about to place), under the
     view's rule set (``defender_two_dice_from``)."""
@@ -175,23 +190,26 @@ def attack_odds(view: Any, source: int, target: int, extra: int = 0) -> BattleOd
 
 
 # ------------------------------------------------------------------ legal options
-def attack_options(view: Any, seat: int | None = None) -> list[tuple[int, int, int]]:
+def attack_options(view: View, seat: int | None = None) -> list[tuple[int, int, int]]:
     """Every (source, target, most dice) attack ``seat`` may make now."""
     return legal.attacks(view, _seat(view, seat))
 
 
-def fortify_options(view: Any, seat: int | None = None) -> list[tuple[int, int, int]]:
+def fortify_options(view: View, seat: int | None = None) -> list[tuple[int, int, int]]:
     """Every (source, target, most armies) fortifying move under the rule set's ``fortify``
     option (any 1..most armies is legal)."""
     return list(legal.fortifies(view, _seat(view, seat)))
 
 
-def trade_options(view: Any) -> list[tuple[int, int, int]]:
+def trade_options(view: View) -> list[tuple[int, int, int]]:
     """Every set of three cards in the view's hand, as card ids (ascending)."""
     return legal.trades(view.hand, view.board)
 
 
-def legal_actions(view: Any, decision: Decision | None = None) -> list[Action]:
+_LISTED = (Kind.CLAIM, Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)  # the rest: see bounds()
+
+
+def legal_actions(view: View, decision: Decision | None = None) -> list[PlayerAction]:
     """Every legal answer to a CLAIM, ATTACK, FORTIFY or TRADE decision (default: the view's
     pending one), ``Pass()`` first where passing is allowed.
 
@@ -202,23 +220,14 @@ def legal_actions(view: Any, decision: Decision | None = None) -> list[Action]:
     d = decision if decision is not None else view.pending
     if d is None:
         return []
-    kind = d.kind
-    if kind is Kind.CLAIM:
-        return [Claim(t) for t in d.territories]
-    if kind is Kind.ATTACK:
-        moves: list[Action] = [] if d.forced else [Pass()]
-        for s, t, most in legal.attacks(view, d.player):
-            moves.extend(Attack(s, t, n) for n in range(1, most + 1))
-        return moves
-    if kind is Kind.FORTIFY:
-        return [Pass(), *(Fortify(s, t, most) for s, t, most in legal.fortifies(view, d.player))]
-    if kind is Kind.TRADE:
-        sets = [Trade(c) for c in legal.trades(view.hand, view.board)]
-        return sets if d.forced else [Pass(), *sets]
-    raise ValueError(f"{kind.value} is answered with numbers, not picked from a list: use bounds()")
+    if d.kind not in _LISTED:
+        raise ValueError(
+            f"{d.kind.value} is answered with numbers, not picked from a list: use bounds()"
+        )
+    return list(legal.actions(view, d, view.hand, every_amount=False))
 
 
-def bounds(view: Any, decision: Decision | None = None) -> Bounds:
+def bounds(view: View, decision: Decision | None = None) -> Bounds:
     """The bounds of a PLACE, OCCUPY or DEFEND decision (default: the view's pending one)."""
     d = decision if decision is not None else view.pending
     if d is None:

@@ -1,9 +1,10 @@
 """Exact battle odds: a Markov chain over the rolls of one attack, memoised.
 
 An attack here means: the attacker keeps rolling from one territory with the most dice it may
-(``min(3, armies - 1)``) and the defender with the most it may (two dice once it has
-``two_dice_from`` armies, else one), until the territory falls or the attacker is down to one
-army. Each roll's outcome probabilities are the exact counts of
+(:func:`attack_dice`: ``min(3, armies - 1)``) and the defender with the most it may
+(:func:`defence_dice`: two dice once it has ``two_dice_from`` armies, else one), until the
+territory falls or the attacker is down to one army. Both are the engine's own formulas
+(:mod:`hegemon.referee.formulas`). Each roll's outcome probabilities are the exact counts of
 :func:`hegemon.referee.dice.outcome_counts`, so the results are exact up to float rounding (or exact
 :class:`fractions.Fraction` values with ``exact=True``).
 
@@ -22,6 +23,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from hegemon.referee.dice import outcome_counts
+from hegemon.referee.formulas import attack_dice, defence_dice
 
 __all__ = [
     "BattleOdds",
@@ -41,14 +43,8 @@ class BattleOdds(NamedTuple):
     defenders: float  # expected armies left on the defending territory (0 once conquered)
 
 
-def attack_dice(armies: int) -> int:
-    """The most dice an attacker may roll from a territory with ``armies`` armies (0: none)."""
-    return max(0, min(3, armies - 1))
-
-
-def defence_dice(armies: int, two_dice_from: int = 2) -> int:
-    """The most dice a defender with ``armies`` armies may roll."""
-    return 2 if armies >= two_dice_from else 1
+_Grid = list[list[Any]]  # floats, or Fractions for exact odds
+_Data = tuple[int, int, _Grid, _Grid, _Grid]  # sizes, P(conquest), E[attackers], E[defenders]
 
 
 @cache
@@ -73,10 +69,10 @@ class _Table:
 
     def __init__(self, two: int, exact: bool):
         self.two, self.exact = two, exact
-        self.data: tuple[int, int, list, list, list] = (-1, -1, [], [], [])
+        self.data: _Data = (-1, -1, [], [], [])
         self.lock = threading.Lock()
 
-    def ensure(self, a: int, d: int) -> tuple[int, int, list, list, list]:
+    def ensure(self, a: int, d: int) -> _Data:
         data = self.data
         if a <= data[0] and d <= data[1]:
             return data
@@ -86,7 +82,7 @@ class _Table:
                 data = self.data = self._build(a, d, data[0], data[1])
         return data
 
-    def _build(self, a: int, d: int, a_old: int, d_old: int) -> tuple[int, int, list, list, list]:
+    def _build(self, a: int, d: int, a_old: int, d_old: int) -> _Data:
         a_max = a_old if a <= a_old else max(a, min(2 * a_old, LIMIT), 16)
         d_max = d_old if d <= d_old else max(d, min(2 * d_old, LIMIT), 16)
         zero, one = (Fraction(0), Fraction(1)) if self.exact else (0.0, 1.0)
@@ -104,7 +100,7 @@ class _Table:
                     pi[j], eai[j], edi[j] = zero, i * one, j * one
                 else:
                     sp = sea = sed = zero
-                    for la, ld, q in rolls[(min(3, i - 1), 2 if j >= two else 1)]:
+                    for la, ld, q in rolls[(attack_dice(i), defence_dice(j, two))]:
                         sp += q * p[i - la][j - ld]
                         sea += q * ea[i - la][j - ld]
                         sed += q * ed[i - la][j - ld]
@@ -128,7 +124,7 @@ def _scaled(a: int, d: int) -> tuple[int, int, float]:
     return max(2, round(a * k)), max(1, round(d * k)), k
 
 
-def _table(a: int, d: int, two: int, exact: bool) -> tuple[int, int, list, list, list]:
+def _table(a: int, d: int, two: int, exact: bool) -> _Data:
     table = _TABLES.get((two, exact))
     if table is None:
         with _TABLES_LOCK:

@@ -114,7 +114,7 @@ def test_classic_cards_are_14_of_each_insignia_plus_2_wild(board):
 def test_builtin_map_and_round_trip(board):
     assert builtin_map("classic") == board
     assert parse_map(board.to_dict()) == board
-    with pytest.raises(MapError, match="no built-in map called 'atlantis'.*classic"):
+    with pytest.raises(MapError, match=r"no built-in map called 'atlantis'.*classic"):
         builtin_map("atlantis")
 
 

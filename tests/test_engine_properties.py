@@ -27,7 +27,7 @@ from hegemon.referee import (
     make_rules,
 )
 from hegemon.referee.cards import is_set
-from hegemon.referee.decisions import Kind
+from hegemon.referee.decisions import Kind, Phase
 from hegemon.referee.events import (
     Battle,
     CardDrawn,
@@ -310,7 +310,7 @@ class Checker:
             assert has_answer(), f"no legal answer to {d}"
             assert oracle(g, g.default_action())
             if d.kind is Kind.ATTACK:
-                assert g.reserve == 0 or g._phase == "attack"
+                assert g.reserve == 0 or g.phase is Phase.ATTACK
 
 
 def play(

@@ -1,8 +1,12 @@
 """Dependencies point one way (DESIGN.md "Layout"): checked on what importing really loads."""
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+from hegemon.referee import formulas
 
 
 def loaded_after(statement: str) -> set[str]:
@@ -15,7 +19,7 @@ def test_the_rules_engine_imports_nothing_from_the_rest_and_does_no_io_imports()
     modules = loaded_after(
         "import hegemon.referee, hegemon.referee.game, hegemon.referee.record, "
         "hegemon.referee.view, hegemon.referee.legal, hegemon.referee.policies, "
-        "hegemon.referee.timecontrol"
+        "hegemon.referee.timecontrol, hegemon.referee.formulas"
     )
     forbidden = {
         "hegemon.sdk",
@@ -57,3 +61,17 @@ def test_the_sdk_never_imports_the_match_runner():
     assert not {
         m for m in modules if m.startswith(("hegemon.referee.runner", "hegemon.leaderboard"))
     }
+
+
+def test_the_rule_formulas_import_nothing_but_the_board():
+    """``formulas`` is the one copy of the rule formulas that the engine, the SDK helpers and
+    the odds all read: it stays a leaf on top of the board (read from its source, as importing
+    any engine module loads the whole package)."""
+    tree = ast.parse(Path(formulas.__file__).read_text())
+    imported = {
+        (node.level, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    }
+    plain = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert {m for level, m in imported if level} <= {"board"}
+    assert {m for level, m in imported if not level} <= {"__future__", "collections.abc"}
+    assert not plain
