@@ -27,7 +27,8 @@ over the few territories it touches, which is cheap.
 - Fortify: every legal move (most armies, and half) scored by the position difference: armies
   go to threatened borders; with ``fortify: adjacent`` and nothing better, interior stacks step
   toward the border.
-- Claim, set-up placement: as :mod:`hegemon.sample_bots.continental`. Trade: the best set, as soon as
+- Claim, set-up placement: as :mod:`hegemon.sample_bots.continental`. Trade: the best set, as
+  soon as
   it is worth ``trade_at`` armies (always when forced).
 
 Time: the work per decision is bounded by counts (candidates, lookahead depth, and at most
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from hegemon.referee.formulas import territory_reinforcements
 from hegemon.sdk import (
     Attack,
     Fortify,
@@ -128,7 +130,7 @@ class Position:
         card = 1.0 + view.next_trade_value / 3
         for p in range(players):
             if p != me and self.active[p]:
-                self.push[p] = round(w.push * (max(3, counts[p] // 3) + bonus[p]))
+                self.push[p] = round(w.push * (territory_reinforcements(counts[p]) + bonus[p]))
                 worth = (4.0 + view.seats[p].cards * card) / max(1, counts[p])
                 if self._killable(p, reserve):
                     self.hunt[p] = w.kill * worth

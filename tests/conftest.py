@@ -151,5 +151,5 @@ def snapshot(game: Game):
         game.rng.getstate(),
         game.bonus_this_turn,
         game.conquered_this_turn,
-        game._phase,
+        game.phase,
     )
