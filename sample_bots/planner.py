@@ -28,8 +28,7 @@ over the few territories it touches, which is cheap.
   go to threatened borders; with ``fortify: adjacent`` and nothing better, interior stacks step
   toward the border.
 - Claim, set-up placement: as :mod:`hegemon.sample_bots.continental`. Trade: the best set, as
-  soon as
-  it is worth ``trade_at`` armies (always when forced).
+  soon as it is worth ``trade_at`` armies (always when forced).
 
 Time: the work per decision is bounded by counts (candidates, lookahead depth, and at most
 ``max_evaluations`` scored candidates a decision), never by the clock, so the bot plays the same
