@@ -32,7 +32,6 @@ from .context import BotView, GameContext, GameRegistry, UnknownGame, make_view
 # GameContext, BotView, UnknownGame and make_view live in .context (shared with the server);
 # they are named here too, where they were first defined.
 __all__ = [
-    "ACTION_TYPES",
     "Bot",
     "BotView",
     "GameContext",
