@@ -70,8 +70,8 @@ def bench(name: str, policy, rounds: int, runs: int, games: int) -> int:
         f"{conquests}/{games} ended by conquest, {per_game:.0f} decisions a game"
     )
     print(
-        f"  {statistics.median(rates):,.0f} decisions/s, {statistics.median(game_rates):.2f} games/s "
-        f"(median; policy included)"
+        f"  {statistics.median(rates):,.0f} decisions/s, "
+        f"{statistics.median(game_rates):.2f} games/s (median; policy included)"
     )
     print(f"  {statistics.median(engine_rates):,.0f} decisions/s in Game.apply alone")
     return round(statistics.median(rates))

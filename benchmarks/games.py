@@ -58,8 +58,13 @@ async def season(restart: bool) -> tuple[float, list[float], int, int]:
             )
             durations.append(time.perf_counter() - t)
         if not restart:
-            idle = [link for links in pool._idle.values() for link in links]
-            bot_idle = max(rss_kb(link.process.process.pid) for link in idle)
+            idle = [
+                link.process.process.pid
+                for links in pool._idle.values()
+                for link in links
+                if link.process is not None and link.process.process is not None
+            ]
+            bot_idle = max(rss_kb(pid) for pid in idle)
     total = time.perf_counter() - started
     return GAMES / total * 60, durations, referee_peak, bot_idle
 

@@ -57,14 +57,13 @@ def measure(mode: str) -> tuple[float, float]:
 def main() -> None:
     if sandbox.bwrap_path() is None:
         sys.exit("bubblewrap is not installed: nothing to compare")
-    print(
-        f"seccomp: {sandbox.seccomp_status()}; uid pool: {'yes' if sandbox.is_root() else 'no (not root)'}"
-    )
+    uid_pool = "yes" if sandbox.is_root() else "no (not root)"
+    print(f"seccomp: {sandbox.seccomp_status()}; uid pool: {uid_pool}")
     bw_start, bw_rate = measure("bubblewrap")
     rl_start, rl_rate = measure("rlimits")
     print(
-        f"sandbox: start {1000 * (bw_start - rl_start):+.0f} ms, decisions/s ×{bw_rate / rl_rate:.2f} "
-        "(bubblewrap vs rlimits)"
+        f"sandbox: start {1000 * (bw_start - rl_start):+.0f} ms, "
+        f"decisions/s ×{bw_rate / rl_rate:.2f} (bubblewrap vs rlimits)"
     )
 
 

@@ -61,11 +61,11 @@ def _descendant_ticks(root: int) -> dict[int, int]:
         parent_of[pid] = int(fields[1])
         ticks[pid] = int(fields[11]) + int(fields[12])
     found = {}
-    for pid in ticks:
+    for pid, spent in ticks.items():
         p = parent_of.get(pid)
         while p is not None and p > 1:
             if p == root:
-                found[pid] = ticks[pid]
+                found[pid] = spent
                 break
             p = parent_of.get(p)
     return found
@@ -77,9 +77,9 @@ def child(home: str, concurrency: int) -> None:
     os.environ["HEGEMON_HOME"] = home
     os.environ.pop("HEGEMON_DB", None)
     import trio
-    from sqlmodel import func, select
+    from sqlmodel import col, func, select
 
-    from hegemon.leaderboard.season_runner import SeasonRunner
+    from hegemon.leaderboard.season_runner import RunState, SeasonRunner
     from hegemon.leaderboard.store import Game, Match, Store
 
     store = Store()
@@ -101,7 +101,7 @@ def child(home: str, concurrency: int) -> None:
                 bot_ticks[pid] = max(bot_ticks.get(pid, 0), ticks)
             await trio.sleep(0.1)
 
-    async def main() -> object:
+    async def main() -> RunState:
         runner = SeasonRunner(store, season, concurrency=concurrency)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(sample_rss)
@@ -115,10 +115,13 @@ def child(home: str, concurrency: int) -> None:
     me = resource.getrusage(resource.RUSAGE_SELF)
     bots = resource.getrusage(resource.RUSAGE_CHILDREN)
     with store.session() as s:
-        first = s.exec(select(func.min(Match.claimed_at)).where(Match.season_id == season.id)).one()
+        first = s.exec(
+            select(func.min(Match.claimed_at)).where(col(Match.season_id) == season.id)
+        ).one()
         last = s.exec(select(func.max(Game.finished_at))).one()
         decisions = s.exec(select(func.sum(Game.decisions))).one()
     store.close()
+    assert first is not None and last is not None, "no game was played"
     span = (last - first).total_seconds()
     print(
         json.dumps(
@@ -145,7 +148,11 @@ def child(home: str, concurrency: int) -> None:
 def prepare(home: Path, games: int, turn_limit: int) -> None:
     os.environ["HEGEMON_HOME"] = str(home)
     os.environ.pop("HEGEMON_DB", None)
-    from league_fixtures import SeasonSpec, create_season, register_samples
+    from league_fixtures import (  # type: ignore[import-not-found]  # tests/, on sys.path above
+        SeasonSpec,
+        create_season,
+        register_samples,
+    )
 
     from hegemon.leaderboard.store import Store
 
@@ -185,6 +192,7 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     """Seconds to (insert, load + full board, load + point fit) for ``n_games`` stored games."""
     os.environ["HEGEMON_HOME"] = str(workdir / "ratings")
     import sqlalchemy as sa
+    from sqlmodel import col, select
 
     from hegemon.leaderboard import reports
     from hegemon.leaderboard.schedule import make_schedule
@@ -195,8 +203,8 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     bots = [
         store.add_bot(f"bot{i:02d}", ["python", "bot.py"], f"{i:064x}", "python") for i in range(10)
     ]
-    ids = [b.id for b in bots]
-    strength = {b.id: 1200 + 60 * i for i, b in enumerate(bots)}
+    ids = [b.id for b in bots if b.id is not None]  # every stored bot has its id
+    strength = {bot_id: 1200 + 60 * i for i, bot_id in enumerate(ids)}
     schedule = make_schedule(ids, 4, n_games, SEED)
     season = store.create_season(
         Season(
@@ -217,7 +225,9 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     started = time.perf_counter()
     with store.session(write=True) as s:
         match_ids = dict(
-            s.exec(sa.select(Match.number, Match.id).where(Match.season_id == season.id)).all()
+            s.exec(
+                select(col(Match.number), col(Match.id)).where(col(Match.season_id) == season.id)
+            ).all()
         )
         rows = []
         for m in schedule:
@@ -243,10 +253,14 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
             )
         s.execute(sa.insert(Game), rows)
         s.execute(
-            sa.update(Match).where(Match.season_id == season.id).values(status=DONE, worker="bench")
+            sa.update(Match)
+            .where(col(Match.season_id) == season.id)
+            .values(status=DONE, worker="bench")
         )
     insert = time.perf_counter() - started
-    season = store.season_by_name("big")
+    stored = store.season_by_name("big")
+    assert stored is not None
+    season = stored
     started = time.perf_counter()
     board = reports.season_board(store, season)
     full = time.perf_counter() - started
@@ -254,7 +268,7 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     started = time.perf_counter()
     games = reports.load_games(store, season.id)
     reports.build_board(
-        games, {b.id: b for b in bots}, title="", preset="classic", seed=1, samples=0
+        games, dict(zip(ids, bots, strict=True)), title="", preset="classic", seed=1, samples=0
     )
     point = time.perf_counter() - started
     store.close()

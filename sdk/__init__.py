@@ -21,8 +21,56 @@ Dependencies: the SDK uses the generated protocol code and the pure rules engine
 referee's match runner.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # What type checkers and editors see; at run time the same names are imported lazily from
+    # _SOURCES below (tests/test_exports.py checks that the two lists agree).
+    from hegemon.referee.actions import (
+        Action,
+        Attack,
+        Claim,
+        Defend,
+        Fortify,
+        Occupy,
+        Pass,
+        Place,
+        Trade,
+    )
+    from hegemon.referee.decisions import Decision, Kind
+    from hegemon.sdk.bot import Bot
+    from hegemon.sdk.context import BotView, GameContext, UnknownGame, make_view
+    from hegemon.sdk.helpers import (
+        BattleOdds,
+        Bounds,
+        Holding,
+        attack_dice,
+        attack_odds,
+        attack_options,
+        battle_odds,
+        border_territories,
+        bounds,
+        conquest_probability,
+        continent_holdings,
+        defence_dice,
+        distances,
+        enemy_neighbours,
+        fortify_options,
+        interior_territories,
+        legal_actions,
+        neighbours,
+        own_territories,
+        owned_continents,
+        reinforcements,
+        threat,
+        trade_options,
+    )
+    from hegemon.sdk.local import LocalFault, LocalGame, play_local
+    from hegemon.sdk.server import BotServicer, serve
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
 # (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
@@ -39,7 +87,8 @@ _SOURCES = {
         "Trade",
     ),
     "hegemon.referee.decisions": ("Decision", "Kind"),
-    "hegemon.sdk.bot": ("Bot", "BotView", "GameContext", "UnknownGame", "make_view"),
+    "hegemon.sdk.bot": ("Bot",),
+    "hegemon.sdk.context": ("BotView", "GameContext", "UnknownGame", "make_view"),
     "hegemon.sdk.helpers": (
         "BattleOdds",
         "Bounds",
@@ -74,13 +123,17 @@ _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 def __getattr__(name: str) -> Any:
     module = _WHERE.get(name)
     if module is None:
-        raise AttributeError(f"module 'sdk' has no attribute {name!r}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 
 
-def run(bot: Any, argv=None) -> None:
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`hegemon.sdk.server.run`)."""
     from .server import run as _run
 

@@ -3,18 +3,15 @@
 A bot author subclasses :class:`Bot` and overrides the decisions it cares about (``claim``,
 ``place``, ``trade``, ``attack``, ``defend``, ``occupy``, ``fortify``) — or ``decide`` alone —
 then calls ``MyBot().run()``. Each method gets the seat's :class:`BotView` (the engine's
-:class:`hegemon.referee.view.View` plus the game's :class:`GameContext`, the events since the last
-decision and the last error) and the pending :class:`hegemon.referee.decisions.Decision`, and returns
-a :mod:`hegemon.referee.actions` action.
+:class:`hegemon.referee.view.View` plus the game's :class:`GameContext`, the events since the
+last decision and the last error) and the pending :class:`hegemon.referee.decisions.Decision`,
+and returns a :mod:`hegemon.referee.actions` action.
 """
 
 from __future__ import annotations
 
-import random
-import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import ClassVar, cast
 
 from hegemon.referee import legal
 from hegemon.referee.actions import (
@@ -28,108 +25,26 @@ from hegemon.referee.actions import (
     Place,
     Trade,
 )
-from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
-from hegemon.referee.events import Conquered, Event, TurnStarted
-from hegemon.referee.rules import RuleSet
-from hegemon.referee.view import View
+
+from .context import BotView, GameContext, GameRegistry, UnknownGame, make_view
+
+# GameContext, BotView, UnknownGame and make_view live in .context (shared with the server);
+# they are named here too, where they were first defined.
+__all__ = [
+    "Bot",
+    "BotView",
+    "GameContext",
+    "UnknownGame",
+    "UnsupportedDecision",
+    "make_view",
+]
 
 ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass)
 
 
-@dataclass
-class GameContext:
-    """What a bot knows of one game for its whole length (from StartGame).
-
-    ``rng`` is seeded from the game id and the seat, so a bot that draws its randomness from it
-    plays the same game the same way every time. ``memory`` is the bot's own scratch space for
-    this game; the context is dropped when the game ends.
-    """
-
-    game_id: str
-    seat: int
-    seat_names: tuple[str, ...]
-    rules: RuleSet
-    board: Board
-    decision_ms: int = 2000
-    time_bank_ms: int = 0
-    rng: random.Random = field(default=None, repr=False)  # type: ignore[assignment]
-    memory: dict[str, Any] = field(default_factory=dict, repr=False)
-    decisions: int = 0
-    #: Kept up to date from the events the seat receives (see :meth:`observe`).
-    turn_player: int = -1
-    conquered_this_turn: bool = False  # this seat took a territory in its current turn
-
-    def __post_init__(self) -> None:
-        if self.rng is None:
-            self.rng = random.Random(f"{self.game_id}:{self.seat}")
-
-    def observe(self, events: Sequence[Event]) -> None:
-        """Follow the turn from the events since the last decision (called for every view)."""
-        for event in events:
-            kind = type(event)
-            if kind is TurnStarted:
-                self.turn_player = event.player
-                self.conquered_this_turn = False
-            elif kind is Conquered and event.player == self.seat:
-                self.conquered_this_turn = True
-
-    @property
-    def players(self) -> int:
-        return len(self.seat_names)
-
-
-@dataclass(frozen=True, slots=True)
-class BotView(View):
-    """The seat's view (every field of :class:`hegemon.referee.view.View`, so every engine helper
-    takes it) plus what the request said around it."""
-
-    game_id: str = ""
-    context: GameContext | None = None
-    events: tuple[Event, ...] = ()  # everything since this seat's previous decision
-    error: str = ""  # why the previous answer was refused ("" if it was not)
-    strikes: int = 0
-    time_bank_ms: int = 0
-    deadline_ms: int = 0  # time allowed for this answer
-
-    @property
-    def decision(self) -> Decision | None:
-        return self.pending
-
-
-_VIEW_FIELDS = tuple(f.name for f in fields(View))
-
-
-def make_view(
-    view: View,
-    context: GameContext,
-    events: Sequence[Event] = (),
-    error: str = "",
-    strikes: int = 0,
-    time_bank_ms: int = 0,
-    deadline_ms: int = 0,
-) -> BotView:
-    """A :class:`BotView` from an engine view and the request's extras (the context
-    :meth:`~GameContext.observe` is given the events)."""
-    context.observe(events)
-    return BotView(
-        *[getattr(view, name) for name in _VIEW_FIELDS],
-        game_id=context.game_id,
-        context=context,
-        events=tuple(events),
-        error=error,
-        strikes=strikes,
-        time_bank_ms=time_bank_ms,
-        deadline_ms=deadline_ms or context.decision_ms,
-    )
-
-
 class UnsupportedDecision(LookupError):
     """A decision kind this bot has no method for (a later edition's, say)."""
-
-
-class UnknownGame(KeyError):
-    """A call for a game this bot was never started for (or has already ended)."""
 
 
 class Bot:
@@ -147,7 +62,7 @@ class Bot:
         method = getattr(self, decision.kind.value, None)
         if method is None:
             raise UnsupportedDecision(f"this bot cannot answer a {decision.kind.value} decision")
-        return method(view, decision)
+        return cast(Callable[[BotView, Decision], Action], method)(view, decision)
 
     def claim(self, view: BotView, decision: Decision) -> Action:
         """Default: the first free territory offered."""
@@ -204,15 +119,17 @@ class Bot:
         """Every game in progress."""
         return self._games().all()
 
-    def _games(self) -> _Registry:
-        registry = self.__dict__.get("_hegemon_games")
+    def _games(self) -> GameRegistry:
+        # kept in the instance dict so that a subclass need not call Bot.__init__
+        registry: GameRegistry | None = self.__dict__.get("_hegemon_games")
         if registry is None:
-            registry = self.__dict__.setdefault("_hegemon_games", _Registry())
+            registry = self.__dict__.setdefault("_hegemon_games", GameRegistry())
         return registry
 
     # -------------------------------------------------------------- driving (server, local play)
     def start_game(self, context: GameContext) -> GameContext:
-        """Register a new game (called by the server and by :func:`hegemon.sdk.local.play_local`)."""
+        """Register a new game (called by the server and by
+        :func:`hegemon.sdk.local.play_local`)."""
         self._games().add(context)
         self.on_start(context)
         return context
@@ -243,42 +160,3 @@ class Bot:
         from .server import run
 
         run(self, argv)
-
-
-class _Registry:
-    """Game contexts by (game id, seat), safe to use from the server's threads."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._games: dict[tuple[str, int], GameContext] = {}
-
-    def add(self, context: GameContext) -> None:
-        with self._lock:
-            self._games[(context.game_id, context.seat)] = context
-
-    def get(self, game_id: str, seat: int | None = None) -> GameContext:
-        with self._lock:
-            if seat is not None:
-                context = self._games.get((game_id, seat))
-                if context is None:
-                    raise UnknownGame(
-                        f"no game {game_id!r} for seat {seat} (no StartGame, or it has ended)"
-                    )
-                return context
-            found = [c for (g, _), c in self._games.items() if g == game_id]
-        if len(found) != 1:
-            raise UnknownGame(
-                f"no game {game_id!r} (no StartGame, or it has ended)"
-                if not found
-                else f"game {game_id!r}: this bot plays several seats; name one"
-            )
-        return found[0]
-
-    def pop(self, game_id: str) -> list[GameContext]:
-        with self._lock:
-            keys = sorted(k for k in self._games if k[0] == game_id)
-            return [self._games.pop(k) for k in keys]
-
-    def all(self) -> list[GameContext]:
-        with self._lock:
-            return [self._games[k] for k in sorted(self._games)]

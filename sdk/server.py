@@ -1,10 +1,11 @@
 """The bot's gRPC server: the ``hegemon.v1.Bot`` service plus the standard health service.
 
-:func:`run` is what ``hegemon.sdk.run(MyBot())`` calls: it reads the address (``--address ADDR``, else
-the environment variable ``HEGEMON_BOT_ADDRESS``, else ``localhost:50051``), serves until
-SIGTERM or SIGINT, then stops cleanly. :class:`BotServicer` turns each call into engine objects
-with :mod:`hegemon.sdk.protocol.codec` and back; a bot's exception inside a call becomes a gRPC error
-for that call (the referee counts a strike) and never stops the server.
+:func:`run` is what ``hegemon.sdk.run(MyBot())`` calls: it reads the address
+(``--address ADDR``, else the environment variable ``HEGEMON_BOT_ADDRESS``, else
+``localhost:50051``), serves until SIGTERM or SIGINT, then stops cleanly. :class:`BotServicer`
+turns each call into engine objects with :mod:`hegemon.sdk.protocol.codec` and back; a bot's
+exception inside a call becomes a gRPC error for that call (the referee counts a strike) and
+never stops the server.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ import stat
 import sys
 import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent import futures
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from .bot import Bot, GameContext, UnknownGame, make_view
+from hegemon.referee.actions import Action
+from hegemon.referee.board import Board
+from hegemon.referee.events import Event
+
+from .context import BotView, GameContext, UnknownGame, make_view
 from .protocol import bot_pb2 as pb
 from .protocol import bot_pb2_grpc, codec
 
@@ -33,6 +38,28 @@ DEFAULT_ADDRESS = "localhost:50051"
 SERVICE_NAME = "hegemon.v1.Bot"
 
 log = logging.getLogger("hegemon.bot")
+
+_Request = TypeVar("_Request")
+_Reply = TypeVar("_Reply")
+
+
+class ServedBot(Protocol):
+    """What the server needs of a bot; :class:`hegemon.sdk.Bot` is one. (The server does not
+    import the Bot class: ``Bot.run`` imports the server.)"""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def author(self) -> str: ...
+    @property
+    def rule_sets(self) -> Sequence[str]: ...
+
+    def start_game(self, context: GameContext) -> object: ...
+    def game(self, game_id: str, seat: int | None = None) -> GameContext: ...
+    def answer(self, view: BotView) -> Action: ...
+    def end_game(self, game_id: str, places: Sequence[int] = (), reason: str = "") -> None: ...
 
 
 class CallError(Exception):
@@ -45,16 +72,18 @@ class CallError(Exception):
 
 
 class BotServicer(bot_pb2_grpc.BotServicer):
-    """The ``Bot`` service for one :class:`sdk.Bot`. Its methods also work without gRPC:
+    """The ``Bot`` service for one :class:`hegemon.sdk.Bot`. Its methods also work without gRPC:
     pass ``context=None`` and a refused call raises :class:`CallError` instead."""
 
-    def __init__(self, bot: Bot):
+    def __init__(self, bot: ServedBot):
         self.bot = bot
-        self._boards: dict[bytes, Any] = {}
+        self._boards: dict[bytes, Board] = {}
         self._lock = threading.Lock()
 
     # -------------------------------------------------------------- the four calls
-    def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:
+    def Hello(
+        self, request: pb.HelloRequest, context: grpc.ServicerContext | None
+    ) -> pb.HelloReply:
         bot = self.bot
         return pb.HelloReply(
             name=str(bot.name),
@@ -64,13 +93,19 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             author=str(bot.author),
         )
 
-    def StartGame(self, request: pb.StartGameRequest, context: Any) -> pb.StartGameReply:
+    def StartGame(
+        self, request: pb.StartGameRequest, context: grpc.ServicerContext | None
+    ) -> pb.StartGameReply:
         return self._call(context, "StartGame", self._start_game, request)
 
-    def Decide(self, request: pb.DecideRequest, context: Any) -> pb.DecideReply:
+    def Decide(
+        self, request: pb.DecideRequest, context: grpc.ServicerContext | None
+    ) -> pb.DecideReply:
         return self._call(context, "Decide", self._decide, request)
 
-    def EndGame(self, request: pb.EndGameRequest, context: Any) -> pb.EndGameReply:
+    def EndGame(
+        self, request: pb.EndGameRequest, context: grpc.ServicerContext | None
+    ) -> pb.EndGameReply:
         return self._call(context, "EndGame", self._end_game, request)
 
     # -------------------------------------------------------------- their work
@@ -111,7 +146,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         if view.pending is None:
             raise CallError(grpc.StatusCode.INVALID_ARGUMENT, "the request holds no decision")
-        events = []
+        events: list[Event] = []
         for message in request.events:
             try:
                 events.append(codec.event_from_proto(message))
@@ -136,7 +171,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         return pb.EndGameReply()
 
     # -------------------------------------------------------------- plumbing
-    def _board(self, message: pb.Board) -> Any:
+    def _board(self, message: pb.Board) -> Board:
         """The engine board for a Board message; one object per distinct map (cached)."""
         key = message.SerializeToString(deterministic=True)
         with self._lock:
@@ -149,7 +184,13 @@ class BotServicer(bot_pb2_grpc.BotServicer):
                 board = self._boards.setdefault(key, board)
         return board
 
-    def _call(self, context: Any, what: str, work: Any, request: Any) -> Any:
+    def _call(
+        self,
+        context: grpc.ServicerContext | None,
+        what: str,
+        work: Callable[[_Request], _Reply],
+        request: _Request,
+    ) -> _Reply:
         try:
             return work(request)
         except CallError as exc:
@@ -200,7 +241,7 @@ class Serving:
                 pass
 
 
-def serve(bot: Bot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Serving:
+def serve(bot: ServedBot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Serving:
     """Start serving ``bot`` (and the health service, SERVING) on ``address``; returns at once.
 
     Raises :class:`OSError` if the address cannot be bound."""
@@ -208,7 +249,7 @@ def serve(bot: Bot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Ser
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="hegemon-bot"),
         options=[("grpc.max_receive_message_length", 16 << 20), ("grpc.so_reuseport", 0)],
     )
-    bot_pb2_grpc.add_BotServicer_to_server(BotServicer(bot), server)
+    bot_pb2_grpc.add_BotServicer_to_server(BotServicer(bot), server)  # type: ignore[no-untyped-call]
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     socket_path = _unlink_stale_socket(address)
@@ -238,7 +279,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
+def run(bot: ServedBot, argv: Sequence[str] | None = None) -> None:
     """Serve ``bot`` until SIGTERM or SIGINT, then stop cleanly (exit status 0). Exits with
     status 1 and one line on stderr if the address cannot be bound. ``argv`` defaults to the
     command line; arguments other than ``--address`` are left for the bot to read."""
@@ -252,7 +293,7 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     def on_signal(signum: int, _frame: Any) -> None:
         stop.set()
 
-    previous = {}
+    previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     try:

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,8 +97,8 @@ def start_hegemon(
     *args: str, home: Path | None = None, env: dict[str, str] | None = None, log: Path | None = None
 ) -> subprocess.Popen:
     """Start ``hegemon ARGS`` in the background (output to ``log``, else discarded)."""
-    out = open(log, "w") if log is not None else subprocess.DEVNULL
-    try:
+    # the child keeps its own copy of the file descriptor: ours is closed once it started
+    with open(log, "w") if log is not None else nullcontext(subprocess.DEVNULL) as out:
         return subprocess.Popen(
             hegemon_argv(*args),
             cwd=ROOT,
@@ -105,9 +106,6 @@ def start_hegemon(
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    finally:
-        if log is not None:
-            out.close()  # type: ignore[union-attr]
 
 
 def one_line_error(result: subprocess.CompletedProcess[str]) -> str:

@@ -1,4 +1,5 @@
-"""hegemon.sdk.protocol.codec: engine objects <-> protocol messages, and robustness against bad replies."""
+"""hegemon.sdk.protocol.codec: engine objects <-> protocol messages, and robustness against bad
+replies."""
 
 from __future__ import annotations
 
@@ -189,7 +190,7 @@ def test_an_empty_reply_on_the_wire_is_a_protocol_error():
 def test_a_reply_from_a_newer_bot_with_an_unknown_action_is_a_protocol_error():
     # field 99 of Action, as a newer protocol might add: length-delimited, empty
     data = pb.DecideReply(game_id="g").SerializeToString() + b"\x12\x03\xfa\x06\x00"
-    with pytest.raises(ProtocolError, match="no action|newer"):
+    with pytest.raises(ProtocolError, match=r"no action|newer"):
         codec.action_from_proto(data)
 
 
@@ -364,9 +365,9 @@ def test_full_view_from_a_real_game():
     since: list[list] = [list(game.opening_events) for _ in range(4)]
     rng = random.Random(5)
     drawn_seen = False
-    for step in range(3000):
-        if game.over:
-            break
+    steps = 0
+    while steps < 3000 and not game.over:
+        steps += 1
         seat = game.pending.player
         view = view_for(game, seat)
         request = codec.view_to_proto(
@@ -396,7 +397,7 @@ def test_full_view_from_a_real_game():
         for evs in since:
             evs.extend(caused)
     assert drawn_seen, "no card drawn by another seat was seen: the game was too short"
-    assert step > 500
+    assert steps > 500
 
 
 def test_view_size_mismatch_is_a_protocol_error():

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import PRESET_NAMES, random_action, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import PRESET_NAMES, random_action, snapshot
 from hegemon.referee import Game, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.game import IllegalAction

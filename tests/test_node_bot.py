@@ -55,7 +55,7 @@ def node_bot():
     _install()
     sock_dir = tempfile.mkdtemp(prefix="hegemon-node-")  # short: unix socket paths are limited
     address = f"unix:{sock_dir}/bot.sock"
-    log = open(Path(sock_dir) / "bot.log", "w+")
+    log = open(Path(sock_dir) / "bot.log", "w+")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(
         [NODE, str(BOT_DIR / "bot.js"), "--address", address],
         cwd=BOT_DIR,

@@ -521,8 +521,9 @@ def test_local_play_replaces_a_failing_answer_with_the_default():
 
 def test_sdk_and_sample_bots_never_import_the_match_runner():
     code = (
-        "import sys, hegemon.sdk, hegemon.sdk.server, hegemon.sdk.local, hegemon.sample_bots.planner, hegemon.sample_bots.random, "
-        "hegemon.sample_bots.aggressive, hegemon.sample_bots.continental, hegemon.sample_bots.minimal; "
+        "import sys, hegemon.sdk, hegemon.sdk.server, hegemon.sdk.local, "
+        "hegemon.sample_bots.planner, hegemon.sample_bots.random, hegemon.sample_bots.aggressive, "
+        "hegemon.sample_bots.continental, hegemon.sample_bots.minimal; "
         "print([m for m in sys.modules if m.startswith('hegemon.referee.runner')])"
     )
     out = subprocess.run(

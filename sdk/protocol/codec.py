@@ -17,7 +17,7 @@ Numbering is the engine's: territories, continents, cards and seats are indices;
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf.message import DecodeError, Message
 
@@ -82,7 +82,10 @@ _INSIGNIA_TO_PB = {
 _INSIGNIA_FROM_PB = {v: k for k, v in _INSIGNIA_TO_PB.items()}
 assert set(_INSIGNIA_TO_PB) == {*INSIGNIA, WILD}
 
-_KIND_TO_PB = {kind: pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}") for kind in Kind}
+_KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
+    kind: cast(pb.DecisionKind, pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}"))
+    for kind in Kind
+}
 _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
@@ -118,7 +121,8 @@ def rules_to_proto(rules: RuleSet) -> pb.RuleSet:
 
 
 def rules_from_proto(msg: pb.RuleSet) -> RuleSet:
-    """The engine's rule set for a RuleSet message (validated by :func:`hegemon.referee.make_rules`)."""
+    """The engine's rule set for a RuleSet message (validated by
+    :func:`hegemon.referee.make_rules`)."""
     try:
         return make_rules(msg.preset, dict(msg.options))
     except RulesError as exc:
@@ -156,15 +160,17 @@ def board_to_proto(board: Board) -> pb.Board:
 
 
 def board_from_proto(msg: pb.Board) -> Board:
-    """The engine's :class:`~referee.board.Board` for a Board message, validated by
-    :func:`hegemon.referee.board.parse_map` (every problem of the map in one :class:`ProtocolError`).
+    """The engine's :class:`~hegemon.referee.board.Board` for a Board message, validated by
+    :func:`hegemon.referee.board.parse_map` (every problem of the map in one
+    :class:`ProtocolError`).
 
     Positions are authoritative: territory i is ``territories[i]`` (``index`` is not needed)."""
     try:
         names = [t.name for t in msg.territories]
         size = len(names)
         problems: list[str] = []
-        territories = []
+        territories: list[dict[str, object]] = []
+        insignias: list[str] = []  # territories[i]["insignia"]
         seen: dict[str, int] = {}
         for i, t in enumerate(msg.territories):
             if t.name in seen:
@@ -180,6 +186,7 @@ def board_from_proto(msg: pb.Board) -> Board:
                     "infantry, cavalry or artillery"
                 )
                 insignia = INSIGNIA[0]
+            insignias.append(insignia)
             territories.append({"name": t.name, "insignia": insignia, "value": t.value})
         borders: set[tuple[int, int]] = set()
         for i, t in enumerate(msg.territories):
@@ -193,16 +200,16 @@ def board_from_proto(msg: pb.Board) -> Board:
         continents = []
         for c, cont in enumerate(msg.continents):
             members = []
-            for t in cont.territories:
-                if not 0 <= t < size:
-                    problems.append(f"continent {c} ({cont.name!r}): {t} is not a territory")
+            for member in cont.territories:
+                if not 0 <= member < size:
+                    problems.append(f"continent {c} ({cont.name!r}): {member} is not a territory")
                     continue
-                if msg.territories[t].continent != c:
+                if msg.territories[member].continent != c:
                     problems.append(
-                        f"territory {t} ({names[t]!r}) says continent "
-                        f"{msg.territories[t].continent}, but continent {c} lists it"
+                        f"territory {member} ({names[member]!r}) says continent "
+                        f"{msg.territories[member].continent}, but continent {c} lists it"
                     )
-                members.append(names[t])
+                members.append(names[member])
             continents.append({"name": cont.name, "bonus": cont.bonus, "territories": members})
         if msg.cards:
             expected = size + msg.wild_cards
@@ -214,11 +221,7 @@ def board_from_proto(msg: pb.Board) -> Board:
             else:
                 for k, card in enumerate(msg.cards):
                     want_t = k if k < size else -1
-                    want_i = (
-                        _INSIGNIA_TO_PB[territories[k]["insignia"]]
-                        if k < size
-                        else pb.INSIGNIA_WILD
-                    )
+                    want_i = _INSIGNIA_TO_PB[insignias[k]] if k < size else pb.INSIGNIA_WILD
                     if card.territory != want_t or card.insignia != want_i:
                         problems.append(
                             f"card {k} shows territory {card.territory} "
@@ -324,7 +327,8 @@ def event_to_proto(event: Event) -> pb.Event:
     msg = pb.Event()
     sub = getattr(msg, tag)
     sub.SetInParent()
-    for name in type(event).__slots__:
+    names: tuple[str, ...] = type(event).__slots__
+    for name in names:
         value = getattr(event, name)
         if name in _PLACEMENT_FIELDS:
             getattr(sub, name).extend(pb.Placement(territory=t, armies=n) for t, n in value)
@@ -347,7 +351,8 @@ def event_from_proto(msg: pb.Event) -> Event:
             raise _fail(f"event: {which} is not an event this engine knows yet")
         sub = getattr(msg, which)
         args: dict[str, Any] = {}
-        for name in cls.__slots__:
+        names: tuple[str, ...] = cls.__slots__
+        for name in names:
             value = getattr(sub, name)
             if name in _PLACEMENT_FIELDS:
                 value = tuple((p.territory, p.armies) for p in value)
@@ -482,37 +487,36 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
 def action_to_proto(action: Action) -> pb.Action:
     """A player's action as a message. :class:`~referee.actions.Forfeit` is the referee's,
     never a bot's, and has no message: it raises :class:`ProtocolError`."""
-    t = type(action)
-    if t is Claim:
+    if type(action) is Claim:
         return pb.Action(claim=pb.Claim(territory=action.territory))
-    if t is Place:
+    if type(action) is Place:
         return pb.Action(
             place=pb.Place(
                 placements=[pb.Placement(territory=a, armies=n) for a, n in action.placements]
             )
         )
-    if t is Trade:
+    if type(action) is Trade:
         trade = pb.Trade(cards=action.cards)
         if action.bonus_territory != -1:
             trade.bonus_territory = action.bonus_territory
         return pb.Action(trade=trade)
-    if t is Attack:
+    if type(action) is Attack:
         return pb.Action(
             attack=pb.Attack(source=action.source, target=action.target, dice=action.dice)
         )
-    if t is Defend:
+    if type(action) is Defend:
         return pb.Action(defend=pb.Defend(dice=action.dice))
-    if t is Occupy:
+    if type(action) is Occupy:
         return pb.Action(occupy=pb.Occupy(armies=action.armies))
-    if t is Fortify:
+    if type(action) is Fortify:
         return pb.Action(
             fortify=pb.Fortify(source=action.source, target=action.target, armies=action.armies)
         )
-    if t is Pass:
+    if type(action) is Pass:
         return pb.Action(pass_=pb.Pass())
-    if t is Forfeit:
+    if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
-    raise _fail(f"not an action: {t.__name__}")
+    raise _fail(f"not an action: {type(action).__name__}")
 
 
 def decide_reply(game_id: str, action: Action) -> pb.DecideReply:
@@ -594,8 +598,10 @@ def _check_tables() -> None:
     missing = set(EVENT_TYPES) - oneof
     assert not missing, f"events without a message: {missing}"
     for tag, cls in EVENT_TYPES.items():
-        fields = pb.Event.DESCRIPTOR.fields_by_name[tag].message_type.fields_by_name
-        absent = [n for n in cls.__slots__ if n not in fields]
+        message_type = pb.Event.DESCRIPTOR.fields_by_name[tag].message_type
+        assert message_type is not None, f"event {tag}: not a message field"
+        names: tuple[str, ...] = cls.__slots__
+        absent = [n for n in names if n not in message_type.fields_by_name]
         assert not absent, f"event {tag}: fields without a message field: {absent}"
 
 
