@@ -48,7 +48,13 @@ def test_the_match_runner_uses_the_protocol_code_but_not_the_sdks_bot_side():
     modules = loaded_after("import hegemon.referee.runner.session, hegemon.referee.runner.match")
     assert "hegemon.sdk.protocol.bot_pb2" in modules
     assert (
-        not {"hegemon.sdk.bot", "hegemon.sdk.server", "hegemon.sdk.helpers", "hegemon.sdk.local"}
+        not {
+            "hegemon.sdk.bot",
+            "hegemon.sdk.context",
+            "hegemon.sdk.server",
+            "hegemon.sdk.helpers",
+            "hegemon.sdk.local",
+        }
         & modules
     )
     assert not {m for m in modules if m.startswith(("leaderboard", "sample_bots"))}
