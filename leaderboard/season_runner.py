@@ -371,9 +371,9 @@ class SeasonRunner:
         self.state.done_at_start = progress.done
         self.state.started = time.monotonic()
         try:
-            async with link_pool(
-                self.time_control, restart_per_game=not self.season.keep_memory
-            ) as pool:
+            # duplicate: rotations of one deal never meet the same process (nor its /tmp)
+            fresh = not self.season.keep_memory or self.season.duplicate
+            async with link_pool(self.time_control, restart_per_game=fresh) as pool:
                 async with trio.open_nursery() as helpers:
                     helpers.start_soon(self._heartbeat)
                     helpers.start_soon(self._refresh_loop)
