@@ -102,6 +102,12 @@ def play_command(
         help="Game seed, to reproduce a game: recorded as public "
         "(default: 128 secret random bits).",
     ),
+    game_id: str | None = typer.Option(
+        None,
+        "--game-id",
+        help="The game id the bots are told (it seeds their own randomness): with --seed, "
+        "reproduces a recorded game (default: a fresh random id).",
+    ),
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
     decision_time: float = typer.Option(2.0, "--decision-time", help="Seconds per decision."),
     time_bank: float = typer.Option(
@@ -135,7 +141,7 @@ def play_command(
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed
-    game_id = new_game_id()  # never the seed: a bot sees its game id
+    game_id = game_id or new_game_id()  # never the seed: a bot sees its game id
     record_path = record or Path("records") / f"{game_id}.jsonl"
     time_control = TimeControl(startup=startup_time, decision=decision_time, bank=time_bank)
     from .record import seed_hash
