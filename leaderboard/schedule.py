@@ -9,7 +9,10 @@
 * **opponents**: each game's bots are chosen so that pairs of bots meet about equally often.
 
 A *duplicate* season replays each table's dice seed once per seat rotation: the same bots, the
-same seed, every bot in every seat once. Luck cancels out, so fewer games separate the bots.
+same seed, every bot in every seat once. The rotations share the set-up, the deck order and each
+seat's dice (separate keyed streams, hegemon.referee.chance), but once play differs the same dice
+fall in different battles: measured with the sample bots (benchmarks/duplicate.py), a rotated
+table's result is no less noisy than four independent games' (variance ratio about 1).
 
 Match seeds derive from the season's secret seed and the table number with a keyed hash
 (:func:`match_seed`): whoever knows the season seed can recompute them, nobody else can, and one

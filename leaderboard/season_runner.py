@@ -2,7 +2,8 @@
 
 One runner (one process) plays up to ``concurrency`` games at once under trio, with one
 :class:`~referee.runner.session.LinkPool` whose bot processes are reused between games (unless
-the season restarts them per game). Any number of runners — on one machine, or on several
+the season restarts them per game, and a duplicate season always does: no process plays two
+rotations of one deal). Any number of runners — on one machine, or on several
 sharing one PostgreSQL database — may work on the same season: the database is the only
 coordinator.
 
