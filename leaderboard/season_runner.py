@@ -2,7 +2,8 @@
 
 One runner (one process) plays up to ``concurrency`` games at once under trio, with one
 :class:`~referee.runner.session.LinkPool` whose bot processes are reused between games (unless
-the season restarts them per game). Any number of runners — on one machine, or on several
+the season restarts them per game, and a duplicate season always does: no process plays two
+rotations of one deal). Any number of runners — on one machine, or on several
 sharing one PostgreSQL database — may work on the same season: the database is the only
 coordinator.
 
@@ -371,9 +372,9 @@ class SeasonRunner:
         self.state.done_at_start = progress.done
         self.state.started = time.monotonic()
         try:
-            async with link_pool(
-                self.time_control, restart_per_game=not self.season.keep_memory
-            ) as pool:
+            # duplicate: rotations of one deal never meet the same process (nor its /tmp)
+            fresh = not self.season.keep_memory or self.season.duplicate
+            async with link_pool(self.time_control, restart_per_game=fresh) as pool:
                 async with trio.open_nursery() as helpers:
                     helpers.start_soon(self._heartbeat)
                     helpers.start_soon(self._refresh_loop)

@@ -97,7 +97,16 @@ def play_command(
     rules: str = typer.Option("classic", "--rules", help="Rule-set preset (see hegemon rules)."),
     option: list[str] = typer.Option([], "--set", help="Override a rule option: NAME=VALUE."),
     seed: int | None = typer.Option(
-        None, "--seed", help="Game seed (default: a fresh random one)."
+        None,
+        "--seed",
+        help="Game seed, to reproduce a game: recorded as public "
+        "(default: 128 secret random bits).",
+    ),
+    game_id: str | None = typer.Option(
+        None,
+        "--game-id",
+        help="The game id the bots are told (it seeds their own randomness): with --seed, "
+        "reproduces a recorded game (default: a fresh random id).",
     ),
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
     decision_time: float = typer.Option(2.0, "--decision-time", help="Seconds per decision."),
@@ -114,7 +123,7 @@ def play_command(
     from .runner.bots import BotSpecError, resolve
     from .runner.link import TimeControl
     from .runner.progress import LiveBoard
-    from .runner.session import new_seed, play_one
+    from .runner.session import new_game_id, new_seed, play_one
 
     try:
         rule_set = make_rules(rules, parse_overrides(option))
@@ -129,8 +138,11 @@ def play_command(
     if min(decision_time, time_bank, startup_time) <= 0:
         fail("--decision-time, --time-bank and --startup-time must be positive")
     names = _seat_names([c.name for c in commands])
+    if seed is not None and seed < 0:
+        fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed
-    record_path = record or Path("records") / f"game-{game_seed}.jsonl"
+    game_id = game_id or new_game_id()  # never the seed: a bot sees its game id
+    record_path = record or Path("records") / f"{game_id}.jsonl"
     time_control = TimeControl(startup=startup_time, decision=decision_time, bank=time_bank)
     from .record import seed_hash
 
@@ -146,7 +158,7 @@ def play_command(
             game_seed,
             time_control,
             record_path,
-            f"game-{game_seed}",
+            game_id,
             live.update,
             names,
         )

@@ -9,7 +9,9 @@ from itertools import product
 def compare(
     attack: list[int] | tuple[int, ...], defend: list[int] | tuple[int, ...]
 ) -> tuple[int, int]:
-    """Armies (attacker, defender) lose for dice already sorted high to low; ties go to the defender."""
+    """Armies (attacker, defender) lose for dice already sorted high to low.
+
+    Ties go to the defender."""
     attacker_losses = defender_losses = 0
     for a, d in zip(attack, defend, strict=False):
         if a > d:
@@ -20,7 +22,11 @@ def compare(
 
 
 def roll(rng: random.Random, count: int) -> list[int]:
-    """``count`` six-sided dice, sorted high to low."""
+    """``count`` six-sided dice from a Mersenne Twister, sorted high to low.
+
+    Only format-1 records (:class:`~hegemon.referee.chance.LegacyChance`) and simulations roll
+    this way; a game's own dice come from :meth:`~hegemon.referee.chance.KeyedStream.roll`.
+    """
     r = rng.random
     dice = [int(r() * 6) + 1 for _ in range(count)]
     dice.sort(reverse=True)

@@ -17,7 +17,6 @@ The state is plain lists of integers, so the hot path copies nothing.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -39,8 +38,9 @@ from .actions import (
     Trade,
 )
 from .board import Board, builtin_map
+from .chance import Chance
 from .decisions import Decision, Kind, Phase
-from .dice import compare, roll
+from .dice import compare
 from .events import (
     Battle,
     CardDrawn,
@@ -110,13 +110,21 @@ class Player:
 class Game:
     """One game: the only true copy of the board, the cards, the deck and the dice."""
 
-    def __init__(self, rules: RuleSet, players: int, seed: int, board: Board | None = None):
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        seed: int,
+        board: Board | None = None,
+        chance: Chance | None = None,
+    ):
         if players not in STARTING_ARMIES:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
         self.rules = rules
         self.board = board if board is not None else builtin_map(rules.map)
         self.seed = seed
-        self.rng = random.Random(seed)
+        # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
+        self.rng = chance if chance is not None else Chance(seed)
         self.players = [Player(i) for i in range(players)]
         size = self.board.size
         self.owner: list[int] = [-1] * size
@@ -192,9 +200,9 @@ class Game:
         events = self._pending_events
         for p in self.players:
             p.reserve = STARTING_ARMIES[n]
-        rng = self.rng
+        rng = self.rng.setup
         if self.rules.setup == "deal":
-            dealer = rng.randrange(n)
+            dealer = rng.below(n)
             first = (dealer + 1) % n
             territory_cards = list(range(self.board.size))
             rng.shuffle(territory_cards)
@@ -210,12 +218,12 @@ class Game:
             events.append(FirstPlayer(first, "play"))
             self._phase = Phase.SETUP_PLACE
         else:
-            first = rng.randrange(n)
+            first = rng.below(n)
             events.append(FirstPlayer(first, "place"))
             self.first_player = first
             self._phase = Phase.CLAIM
         self.deck = list(range(self.board.card_count))
-        rng.shuffle(self.deck)
+        self.rng.deck.shuffle(self.deck)
         self._setup_next = first
         self._ask_setup()
 
@@ -245,7 +253,7 @@ class Game:
     def _begin_play(self) -> None:
         events = self._pending_events
         if self.rules.first_player == "reroll":
-            self.first_player = self.rng.randrange(len(self.players))
+            self.first_player = self.rng.setup.below(len(self.players))
             events.append(FirstPlayer(self.first_player, "play"))
         first = self.first_player
         if not self.players[first].active:
@@ -650,8 +658,8 @@ class Game:
         src, dst, attack_dice = self._battle
         attacker = self.owner[src]
         defender = self.owner[dst]
-        a = roll(self.rng, attack_dice)
-        d = roll(self.rng, defend_dice)
+        a = self.rng.attack(attacker).roll(attack_dice)
+        d = self.rng.defend(defender).roll(defend_dice)
         lost_a, lost_d = compare(a, d)
         self.armies[src] -= lost_a
         self.armies[dst] -= lost_d
@@ -741,7 +749,7 @@ class Game:
         if not self.deck and self.discard:
             self.deck = self.discard
             self.discard = []
-            self.rng.shuffle(self.deck)
+            self.rng.deck.shuffle(self.deck)
             self._pending_events.append(DeckReshuffled(len(self.deck)))
         return self.deck.pop() if self.deck else -1
 
@@ -795,8 +803,7 @@ class Game:
             for p in self.players
         ]
         other.stacks = {t: dict(s) for t, s in self.stacks.items()}
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = self.rng.copy()
         return other
 
 

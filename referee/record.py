@@ -2,11 +2,19 @@
 
 A record is JSON lines::
 
-    {"type":"header","format":"hegemon-record/1","rules":{...},"players":4,"seed":7,"seed_hash":"…",…}
+    {"type":"header","format":"hegemon-record/2","rules":{...},"players":4,"seed_hash":"…",
+     "seed_public":false,…}
     {"type":"opening","events":[...]}                       # set-up events
     {"type":"action","n":0,"player":2,"action":["claim",5],"events":[...]}
     ...
-    {"type":"result","places":[2,1,4,3],"reason":"conquest"}
+    {"type":"result","places":[2,1,4,3],"reason":"conquest","seed":1234…}
+
+Commit, then reveal: the header publishes only the seed's hash (:func:`seed_hash`), the result
+line reveals the seed itself, and :func:`replay` checks the one against the other. A seed below
+:data:`~hegemon.referee.chance.PUBLIC_BELOW` (a user's ``--seed 7``) is found from its hash by
+search, so the header says ``"seed_public":true``: its game was predictable to anyone who knew
+the seed. Format-1 records (the seed in the header, one Mersenne Twister for every chance event)
+still replay, with :class:`~hegemon.referee.chance.LegacyChance`.
 
 Keys are written in a fixed order with no whitespace, so the same game always gives the same
 bytes. :func:`replay` re-runs the engine on the recorded actions and compares every event.
@@ -21,11 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, ActionFormatError, Forfeit, action_from_list, action_to_list
+from .chance import PUBLIC_BELOW, LegacyChance
 from .events import Event
 from .game import Game, GameSetupError, IllegalAction
 from .rules import RulesError, rules_from_dict
 
-FORMAT = "hegemon-record/1"
+FORMAT = "hegemon-record/2"
+FORMAT_1 = "hegemon-record/1"  # the seed in the header, Mersenne Twister chance: replayed only
 
 
 class RecordError(ValueError):
@@ -33,8 +43,14 @@ class RecordError(ValueError):
 
 
 def seed_hash(seed: int) -> str:
-    """The commitment published before a game: sha256 of the seed's decimal text."""
+    """The commitment published before a game: the sha256 hex digest of the UTF-8 text
+    ``hegemon-seed:<seed in decimal>`` (e.g. ``hegemon-seed:7``)."""
     return hashlib.sha256(f"hegemon-seed:{seed}".encode()).hexdigest()
+
+
+def seed_is_public(seed: int) -> bool:
+    """True for a seed small enough to be found from its hash (chosen by a user, not drawn)."""
+    return seed < PUBLIC_BELOW
 
 
 def dumps(obj: Any) -> str:
@@ -47,8 +63,8 @@ def header(game: Game, **extra: Any) -> dict[str, Any]:
         "format": FORMAT,
         "rules": game.rules.to_dict(),
         "players": game.player_count,
-        "seed": game.seed,
         "seed_hash": seed_hash(game.seed),
+        "seed_public": seed_is_public(game.seed),
     }
     data.update(extra)
     return data
@@ -101,7 +117,13 @@ class Recorder:
 
 
 def result_line(game: Game) -> dict[str, Any]:
-    return {"type": "result", "places": list(game.places or ()), "reason": game.finish_reason}
+    """The last line: the places, why the game ended, and the seed revealed."""
+    return {
+        "type": "result",
+        "places": list(game.places or ()),
+        "reason": game.finish_reason,
+        "seed": game.seed,
+    }
 
 
 def parse(text: str) -> list[dict[str, Any]]:
@@ -118,16 +140,40 @@ def parse(text: str) -> list[dict[str, Any]]:
         lines.append(line)
     if not lines or lines[0].get("type") != "header":
         raise RecordError("line 1: a record starts with its header")
-    if lines[0].get("format") != FORMAT:
+    if lines[0].get("format") not in (FORMAT, FORMAT_1):
         raise RecordError(f"line 1: unknown format {lines[0].get('format')!r} (expected {FORMAT})")
     return lines
 
 
-def game_from_header(head: dict[str, Any]) -> Game:
+def record_seed(lines: list[dict[str, Any]]) -> Any:
+    """The seed of a parsed record: revealed by its result line (format 1: in its header)."""
+    if lines[0].get("format") == FORMAT_1:
+        return lines[0].get("seed")
+    for number, line in enumerate(lines, 1):
+        if line["type"] == "result":
+            if "seed" not in line:
+                raise RecordError(f"line {number}: the result does not reveal the seed")
+            return line["seed"]
+    raise RecordError(f"line {len(lines) + 1}: no result line, so the seed is not revealed")
+
+
+def game_from_header(head: dict[str, Any], seed: Any = None) -> Game:
+    """The game a record's header sets up, with ``seed`` (default: format 1's header seed)."""
+    if seed is None:
+        seed = head.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise RecordError(f"line 1: the seed {seed!r} is not a non-negative integer")
+    legacy = LegacyChance(seed) if head.get("format") == FORMAT_1 else None
     try:
-        return Game(rules_from_dict(head.get("rules") or {}), head.get("players"), head.get("seed"))
+        players: int = head.get("players")  # type: ignore[assignment]  # Game checks it
+        return Game(rules_from_dict(head.get("rules") or {}), players, seed, chance=legacy)
     except (RulesError, GameSetupError, TypeError) as exc:
         raise RecordError(f"line 1: cannot set up the game: {exc}") from None
+
+
+def game_from_record(lines: list[dict[str, Any]]) -> Game:
+    """The game a parsed record sets up, its seed taken where the record reveals it."""
+    return game_from_header(lines[0], record_seed(lines))
 
 
 @dataclass
@@ -147,10 +193,13 @@ def replay(text: str) -> Verdict:
     except RecordError as exc:
         return Verdict(False, str(exc))
     head = lines[0]
-    if seed_hash(head.get("seed")) != head.get("seed_hash"):
-        return Verdict(False, "line 1: the seed does not match the published seed hash")
     try:
-        game = game_from_header(head)
+        seed = record_seed(lines)
+        if seed_hash(seed) != head.get("seed_hash"):
+            return Verdict(False, "line 1: the seed does not match the published seed hash")
+        if head.get("format") == FORMAT and head.get("seed_public") != seed_is_public(seed):
+            return Verdict(False, "line 1: seed_public does not match the revealed seed")
+        game = game_from_header(head, seed)
     except RecordError as exc:
         return Verdict(False, str(exc))
     actions = 0
@@ -219,11 +268,11 @@ def replay(text: str) -> Verdict:
                     game,
                     actions,
                 )
-            if list(game.places) != line.get("places"):
+            places = list(game.places or ())
+            if places != line.get("places"):
                 return Verdict(
                     False,
-                    f"line {number}: places differ: recorded {line.get('places')}, "
-                    f"engine {list(game.places)}",
+                    f"line {number}: places differ: recorded {line.get('places')}, engine {places}",
                     game,
                     actions,
                 )

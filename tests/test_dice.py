@@ -1,5 +1,5 @@
 """Battle dice: exact outcome counts against MAPDATA.md §4, the rulebooks' examples, and a
-seeded chi-square test of the dice the engine really rolls."""
+seeded chi-square test of the dice the engine really rolls (keyed streams: referee/chance.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from conftest import arrange, setup_done
 
 from hegemon.referee import Attack, Defend
+from hegemon.referee.chance import Chance
 from hegemon.referee.decisions import Kind
 from hegemon.referee.dice import compare, outcome_counts, roll
 from hegemon.referee.events import Battle
@@ -55,11 +56,11 @@ def test_compare_examples(attack, defend, losses):
 
 
 def test_roll_is_sorted_six_sided_and_uniform():
-    rng = random.Random(2024)
+    stream = Chance(2024).attack(0)
     faces: Counter = Counter()
     for count in (1, 2, 3):
         for _ in range(4000):
-            dice = roll(rng, count)
+            dice = stream.roll(count)
             assert len(dice) == count
             assert dice == sorted(dice, reverse=True)
             faces.update(dice)
@@ -69,6 +70,14 @@ def test_roll_is_sorted_six_sided_and_uniform():
 
 
 def test_roll_follows_the_seed():
+    a, b, c = Chance(5).defend(1), Chance(5).defend(1), Chance(6).defend(1)
+    first = [a.roll(3) for _ in range(30)]
+    assert first == [b.roll(3) for _ in range(30)]
+    assert first != [c.roll(3) for _ in range(30)]
+
+
+def test_legacy_roll_is_the_mersenne_twisters():
+    """Format-1 records rolled with ``random.Random``: dice.roll still does, for replays."""
     assert [roll(random.Random(5), 3) for _ in range(3)] == [
         roll(random.Random(5), 3) for _ in range(3)
     ]
@@ -89,20 +98,21 @@ def exact(attack: int, defend: int) -> dict:
 @pytest.mark.parametrize("attack, defend", sorted(TABLE))
 def test_rolled_battles_follow_the_exact_odds(attack, defend):
     """Chi-square of 20,000 seeded battles per combination against MAPDATA.md §4."""
-    rng = random.Random(1000 * attack + defend)
+    chance = Chance(1000 * attack + defend)
+    a, d = chance.attack(0), chance.defend(1)
     n = 20_000
-    observed = Counter(compare(roll(rng, attack), roll(rng, defend)) for _ in range(n))
+    observed = Counter(compare(a.roll(attack), d.roll(defend)) for _ in range(n))
     probabilities = exact(attack, defend)
     assert chi_square(observed, probabilities, n) < CRITICAL_999[len(probabilities) - 1]
 
 
 def test_the_chi_square_test_catches_a_wrong_tie_rule():
     """The statistical test has the power to fail: ties going to the attacker are caught."""
-    rng = random.Random(7)
+    chance = Chance(7)
     n = 20_000
     observed: Counter = Counter()
     for _ in range(n):
-        a, d = roll(rng, 3), roll(rng, 2)
+        a, d = chance.attack(0).roll(3), chance.defend(1).roll(2)
         lost_a = sum(1 for x, y in zip(a, d, strict=False) if x < y)
         observed[(lost_a, 2 - lost_a)] += 1
     assert chi_square(observed, exact(3, 2), n) > CRITICAL_999[2]

@@ -3,14 +3,18 @@ reported at its first difference."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from pathlib import Path
 
 import pytest
 from conftest import aggressive_action, random_action
 
 from hegemon.referee import Attack, Forfeit, Game, IllegalAction, Pass, make_rules
 from hegemon.referee.record import FORMAT, Recorder, RecordError, parse, replay, seed_hash
+
+FORMAT_1_RECORD = Path(__file__).parent / "records" / "format1-classic-seed3.jsonl"
 
 
 def record(
@@ -73,7 +77,10 @@ def test_record_layout(text):
     lines = lines_of(text)
     head = lines[0]
     assert head["type"] == "header" and head["format"] == FORMAT
-    assert head["players"] == 4 and head["seed"] == 5 and head["seed_hash"] == seed_hash(5)
+    assert head["players"] == 4 and head["seed_hash"] == seed_hash(5)
+    # commit, then reveal: the header holds the seed's hash only, the result line the seed
+    assert "seed" not in head and head["seed_public"] is True  # 5 is found by search
+    assert lines[-1]["seed"] == 5
     assert head["rules"]["preset"] == "classic" and head["rules"]["turn_limit"] == 20
     assert lines[1]["type"] == "opening" and lines[1]["events"]
     actions = lines[2:-1]
@@ -126,7 +133,7 @@ def test_recorder_refuses_actions_after_the_end():
 # ---------------------------------------------------------------------- tampering
 def test_tampered_dice_are_reported_at_their_line(text):
     lines = lines_of(text)
-    i = first_line(lines, lambda l: any(e["event"] == "battle" for e in l.get("events", [])))
+    i = first_line(lines, lambda ln: any(e["event"] == "battle" for e in ln.get("events", [])))
     events = lines[i]["events"]
     j = next(k for k, e in enumerate(events) if e["event"] == "battle")
     events[j]["attack_dice"] = [6] * len(events[j]["attack_dice"])
@@ -141,7 +148,7 @@ def test_tampered_dice_are_reported_at_their_line(text):
 
 def test_tampered_action_is_reported_at_its_line(text):
     lines = lines_of(text)
-    i = first_line(lines, lambda l: l["type"] == "action" and l["action"][0] == "attack")
+    i = first_line(lines, lambda ln: ln["type"] == "action" and ln["action"][0] == "attack")
     lines[i]["action"][3] = 4  # four dice: the engine refuses
     verdict = replay(dump(lines))
     assert not verdict.ok
@@ -150,12 +157,12 @@ def test_tampered_action_is_reported_at_its_line(text):
 
 def test_a_different_legal_action_is_reported_at_its_line(text):
     lines = lines_of(text)
-    i = first_line(lines, lambda l: l["type"] == "action" and l["action"][0] == "claim")
+    i = first_line(lines, lambda ln: ln["type"] == "action" and ln["action"][0] == "claim")
     claimed = lines[i]["action"][1]
     lines[i]["action"][1] = next(
         t
         for t in range(42)
-        if t != claimed and all(l["action"] != ["claim", t] for l in lines[2:i])
+        if t != claimed and all(ln["action"] != ["claim", t] for ln in lines[2:i])
     )
     verdict = replay(dump(lines))
     assert not verdict.ok
@@ -208,12 +215,48 @@ def test_tampered_player_is_reported(text):
 
 def test_tampered_seed_is_reported(text):
     lines = lines_of(text)
-    lines[0]["seed"] += 1
+    lines[-1]["seed"] += 1
     verdict = replay(dump(lines))
     assert not verdict.ok and "seed hash" in verdict.message
-    lines[0]["seed_hash"] = seed_hash(lines[0]["seed"])
+    lines[0]["seed_hash"] = seed_hash(lines[-1]["seed"])
     verdict = replay(dump(lines))
     assert not verdict.ok and verdict.message.startswith("line 2: set-up differs")
+
+
+def test_seed_hash_is_the_documented_formula():
+    assert seed_hash(7) == hashlib.sha256(b"hegemon-seed:7").hexdigest()
+
+
+def test_a_drawn_seed_is_secret_a_short_one_public():
+    big = (1 << 128) | 12345
+    rec = record(seed=big, rounds=2)
+    lines = lines_of(rec.text())
+    assert lines[0]["seed_public"] is False and lines[-1]["seed"] == big
+    assert replay(rec.text()).ok
+    lines[0]["seed_public"] = True
+    verdict = replay(dump(lines))
+    assert not verdict.ok and "seed_public" in verdict.message
+
+
+def test_a_record_without_its_seed_does_not_verify(text):
+    lines = lines_of(text)
+    del lines[-1]["seed"]
+    verdict = replay(dump(lines))
+    assert not verdict.ok and "does not reveal the seed" in verdict.message
+    verdict = replay(dump(lines[:-1]))
+    assert not verdict.ok and "no result line" in verdict.message
+
+
+def test_format_1_records_still_replay():
+    """Records written before keyed chance (seed in the header, one Mersenne Twister)."""
+    text = FORMAT_1_RECORD.read_text(encoding="utf-8")
+    head = lines_of(text)[0]
+    assert head["format"] == "hegemon-record/1" and head["seed"] == 3
+    verdict = replay(text)
+    assert verdict.ok, verdict.message
+    lines = lines_of(text)
+    lines[0]["seed"], lines[0]["seed_hash"] = 4, seed_hash(4)
+    assert not replay(dump(lines)).ok
 
 
 def test_tampered_rules_are_reported(text):

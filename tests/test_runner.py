@@ -77,8 +77,8 @@ def assert_all_gone(pids: list[int]) -> None:
             time.sleep(0.05)
 
 
-def play(commands, rules=SHORT, seed=1, time_control=FAST, record=None):
-    return trio.run(play_one, commands, rules, seed, time_control, record)
+def play(commands, rules=SHORT, seed=1, time_control=FAST, record=None, game_id=None):
+    return trio.run(play_one, commands, rules, seed, time_control, record, game_id)
 
 
 def record_lines(result):
@@ -271,6 +271,7 @@ def test_same_seed_same_bots_give_a_byte_identical_record(tmp_path, started_pids
         seed=77,
         time_control=TimeControl(decision=2, bank=60),
         record=tmp_path / "a.jsonl",
+        game_id="same",  # the bots' own randomness follows the game id
     )
     second = play(
         commands,
@@ -278,6 +279,7 @@ def test_same_seed_same_bots_give_a_byte_identical_record(tmp_path, started_pids
         seed=77,
         time_control=TimeControl(decision=2, bank=60),
         record=tmp_path / "b.jsonl",
+        game_id="same",
     )
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     assert first.places == second.places

@@ -120,9 +120,11 @@ def test_duplicate_rounds_games_up():
 
 def test_match_seed_is_documented_formula():
     import hashlib
+    import hmac
 
-    expected = int.from_bytes(hashlib.sha256(b"42:7").digest()[:8], "big") >> 1
-    assert match_seed(42, 7) == expected
+    digest = hmac.new(b"42", b"hegemon-match:7", hashlib.sha256).digest()
+    assert match_seed(42, 7) == int.from_bytes(digest[:8], "big") >> 1
+    assert match_seed(42, 7, bits=128) == int.from_bytes(digest[:16], "big")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from rich.live import Live
 from rich.table import Table
 
 from ..actions import action_from_list
-from ..record import game_from_header, parse
+from ..record import game_from_record, parse, record_seed
 
 PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -149,11 +149,11 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     """Print a recorded game turn by turn, with the standings at the end."""
     lines = parse(text)
     head = lines[0]
-    game = game_from_header(head)
+    game = game_from_record(lines)
     names = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
     name = game.board.name_of
     console.print(
-        f"[bold]{head['rules']['preset']}[/] · seed {head.get('seed')} · "
+        f"[bold]{head['rules']['preset']}[/] · seed {record_seed(lines)} · "
         + ", ".join(f"{i}: {n}" for i, n in enumerate(names))
     )
     turn_events: list[dict[str, Any]] = []

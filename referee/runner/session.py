@@ -14,6 +14,7 @@ from typing import Any
 
 import trio
 
+from ..chance import SEED_BITS
 from ..game import Game
 from ..rules import RuleSet
 from .link import BotLink, TimeControl
@@ -22,8 +23,14 @@ from .process import BotCommand
 
 
 def new_seed() -> int:
-    """A fresh 63-bit game seed (its hash is published before play, the seed after)."""
-    return secrets.randbits(63)
+    """A fresh secret game seed of 128 bits (its hash is published before play, the seed after)."""
+    # the top bit set: 128 random bits below it, and never a (public) seed below PUBLIC_BELOW
+    return secrets.randbits(SEED_BITS) | (1 << SEED_BITS)
+
+
+def new_game_id() -> str:
+    """A fresh game id, ``game-`` and 16 random hex digits: it tells nothing about the seed."""
+    return f"game-{secrets.token_hex(8)}"
 
 
 class LinkPool:
@@ -119,7 +126,7 @@ async def play_one(
     """Start the bots, play one game, write its record, stop the bots."""
     async with link_pool(time_control, restart_per_game=True) as pool:
         result = await play_game(
-            pool, commands, rules, seed, game_id or f"game-{seed}", on_progress, seat_names
+            pool, commands, rules, seed, game_id or new_game_id(), on_progress, seat_names
         )
     if record_path is not None:
         record_path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,241 @@
+"""Every chance event of a game, from keyed streams that no sequence of outcomes gives away.
+
+>>> chance = Chance(7)
+>>> dice = chance.attack(2).roll(3)
+>>> len(dice), dice == sorted(dice, reverse=True), all(1 <= d <= 6 for d in dice)
+(3, True, True)
+>>> Chance(7).attack(2).roll(3) == dice  # the same seed gives the same outcomes
+True
+
+A game's seed is the key of a pseudorandom function (keyed BLAKE2b, RFC 7693), run in counter
+mode: block *i* of a stream is ``blake2b(i, key=subkey)``. Without the key, the blocks are
+indistinguishable from random bytes, so no number of observed dice or cards tells anything about
+the ones to come (unlike a Mersenne Twister, whose state follows from 624 outputs). The secrecy
+is the seed's: a seed of 128 random bits cannot be found by search, a short one (``--seed 7``)
+can, which is why a record marks a seed below :data:`PUBLIC_BELOW` as public.
+
+Each purpose has its own stream, with a sub-key derived from the seed and a label:
+
+* ``setup`` — the deal or the claim order, the first player (and its re-roll);
+* ``deck`` — the card deck's shuffle and every reshuffle;
+* ``attack/<seat>`` and ``defend/<seat>`` — the dice that seat rolls attacking, defending.
+
+So one seat's dice never move another stream: two games with the same seed (the rotations of a
+duplicate season) share the set-up, the deck order and every seat's dice sequence however
+differently they are played.
+
+Integers below ``n`` come by rejection sampling (never ``x % n`` on a range that ``n`` does not
+divide), so every outcome is exactly equally likely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Protocol, TypeVar
+
+from . import dice
+
+T = TypeVar("T")
+
+SEED_BITS = 128  # a fresh default seed: this many bits from the operating system
+PUBLIC_BELOW = 1 << 64  # a seed below this is small enough to search for: public, not secret
+_BLOCK = 64  # bytes per hash call: 64 dice bytes at once
+_DIE_LIMIT = 252  # 42 * 6: a byte below this gives a fair die; above, it is rejected
+
+
+class Stream(Protocol):
+    """What the engine draws from: integers below ``n``, shuffles and sorted dice."""
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``."""
+        ...
+
+    def shuffle(self, items: list[T]) -> None:
+        """Shuffle ``items`` in place, every order equally likely."""
+        ...
+
+    def roll(self, count: int) -> list[int]:
+        """``count`` six-sided dice, sorted high to low."""
+        ...
+
+
+def seed_key(seed: int) -> bytes:
+    """The 32-byte master key of ``seed`` (any non-negative integer)."""
+    if seed < 0:
+        raise ValueError(f"a seed is a non-negative integer, not {seed}")
+    return hashlib.blake2b(
+        seed.to_bytes((seed.bit_length() + 7) // 8 or 1, "big"),
+        digest_size=32,
+        person=b"hegemon-seed",
+    ).digest()
+
+
+def sub_key(key: bytes, label: str) -> bytes:
+    """The key of the stream called ``label`` under the master ``key``."""
+    return hashlib.blake2b(
+        label.encode(), key=key, digest_size=32, person=b"hegemon-stream"
+    ).digest()
+
+
+class KeyedStream:
+    """One purpose's outcomes: keyed BLAKE2b in counter mode, 64 bytes per call."""
+
+    __slots__ = ("_buffer", "_counter", "_key", "_pos")
+
+    def __init__(self, key: bytes):
+        self._key = key
+        self._counter = 0
+        self._buffer = b""
+        self._pos = _BLOCK  # empty: the first draw hashes block 0
+
+    def _refill(self) -> None:
+        self._buffer = hashlib.blake2b(
+            self._counter.to_bytes(8, "little"), key=self._key, digest_size=_BLOCK
+        ).digest()
+        self._counter += 1
+        self._pos = 0
+
+    def _bytes(self, k: int) -> int:
+        """The next ``k`` bytes as a big-endian integer."""
+        if self._pos + k > _BLOCK:
+            self._refill()
+        pos = self._pos
+        self._pos = pos + k
+        return int.from_bytes(self._buffer[pos : pos + k], "big")
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"no integer below {n}")
+        k = ((n - 1).bit_length() + 7) // 8 or 1
+        span = 1 << (8 * k)
+        limit = span - span % n  # the largest multiple of n that fits in k bytes
+        while True:
+            x = self._bytes(k)
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[T]) -> None:
+        below = self.below
+        for i in range(len(items) - 1, 0, -1):
+            j = below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def roll(self, count: int) -> list[int]:
+        dice: list[int] = []
+        buffer, pos = self._buffer, self._pos
+        while len(dice) < count:
+            if pos >= _BLOCK:
+                self._refill()
+                buffer, pos = self._buffer, 0
+            b = buffer[pos]
+            pos += 1
+            if b < _DIE_LIMIT:
+                dice.append(b % 6 + 1)
+        self._pos = pos
+        dice.sort(reverse=True)
+        return dice
+
+    def state(self) -> tuple[bytes, int, int]:
+        return (self._key, self._counter, self._pos)
+
+    def copy(self) -> KeyedStream:
+        other = KeyedStream(self._key)
+        other._counter, other._buffer, other._pos = self._counter, self._buffer, self._pos
+        return other
+
+
+class Chance:
+    """The streams of one game, keyed by its ``seed``; created lazily, per purpose and seat."""
+
+    def __init__(self, seed: int):
+        self._key = seed_key(seed)
+        self.setup: Stream = self._stream("setup")
+        self.deck: Stream = self._stream("deck")
+        self._dice: dict[tuple[str, int], KeyedStream] = {}
+
+    def _stream(self, label: str) -> KeyedStream:
+        return KeyedStream(sub_key(self._key, label))
+
+    def attack(self, seat: int) -> Stream:
+        """The dice ``seat`` rolls when it attacks."""
+        return self._seat_stream("attack", seat)
+
+    def defend(self, seat: int) -> Stream:
+        """The dice ``seat`` rolls when it defends."""
+        return self._seat_stream("defend", seat)
+
+    def _seat_stream(self, role: str, seat: int) -> KeyedStream:
+        stream = self._dice.get((role, seat))
+        if stream is None:
+            stream = self._dice[(role, seat)] = self._stream(f"{role}/{seat}")
+        return stream
+
+    def getstate(self) -> object:
+        """Where every stream stands (equal states: equal outcomes from here on)."""
+        streams = {
+            "setup": self.setup,
+            "deck": self.deck,
+            **{str(k): s for k, s in self._dice.items()},
+        }
+        return tuple(
+            sorted((k, s.state()) for k, s in streams.items() if isinstance(s, KeyedStream))
+        )
+
+    def copy(self) -> Chance:
+        """An independent copy that continues every stream identically."""
+        other = object.__new__(Chance)
+        other._key = self._key
+        other.setup = _copy(self.setup)
+        other.deck = _copy(self.deck)
+        other._dice = {k: s.copy() for k, s in self._dice.items()}
+        return other
+
+
+def _copy(stream: Stream) -> Stream:
+    return stream.copy() if isinstance(stream, KeyedStream) else stream
+
+
+class _MersenneStream:
+    """The one Mersenne Twister stream of format-1 records, kept so they still verify."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def shuffle(self, items: list[T]) -> None:
+        self.rng.shuffle(items)
+
+    def roll(self, count: int) -> list[int]:
+        return dice.roll(self.rng, count)
+
+
+class LegacyChance(Chance):
+    """Chance as format-1 records drew it: one ``random.Random(seed)`` for every purpose.
+
+    Predictable (a Mersenne Twister): only for replaying old records, never for new games.
+    """
+
+    def __init__(self, seed: int, rng: random.Random | None = None):
+        self._rng = rng if rng is not None else random.Random(seed)
+        self._key = b""
+        self.setup = self.deck = self._one = _MersenneStream(self._rng)
+        self._dice = {}
+
+    def attack(self, seat: int) -> Stream:
+        return self._one
+
+    def defend(self, seat: int) -> Stream:
+        return self._one
+
+    def getstate(self) -> object:
+        return self._rng.getstate()
+
+    def copy(self) -> Chance:
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        return LegacyChance(0, rng)
