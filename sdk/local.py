@@ -19,6 +19,7 @@ every request and answer also goes through the protocol messages
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +181,13 @@ class InProcessBot:
             self.bot.end_game(game_id, places or (), reason)
 
 
+def local_game_id(seed: int) -> str:
+    """The default id of a local game: stable for a seed (so ``play_local`` is deterministic)
+    but not the seed itself, which bots must not be handed."""
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=8, person=b"hegemon-localid")
+    return f"local-{digest.hexdigest()}"
+
+
 def play_local(
     bots: Sequence[Bot],
     rules: RuleSet | str = "classic",
@@ -201,7 +209,7 @@ def play_local(
     elif options:
         raise ValueError("give options with a preset name, not with a RuleSet")
     game = Game(rules, len(bots), seed)
-    game_id = game_id if game_id is not None else f"local-{rules.preset}-{seed}"
+    game_id = game_id if game_id is not None else local_game_id(seed)
     shared: dict[int, dict[str, Any]] = {}
     seats = [
         InProcessBot(
