@@ -67,3 +67,9 @@ def bot_dir(content_hash: str) -> Path:
 def records_dir() -> Path:
     """Where game records are written."""
     return home() / RECORDS_DIR
+
+
+def safe_name(name: str) -> str:
+    """A season name usable as one folder name."""
+    cleaned = "".join(c if c.isalnum() or c in "-_.@+" else "_" for c in name).lstrip(".")
+    return cleaned or "season"

@@ -40,9 +40,11 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from hegemon.sample_bots import NAMES as SAMPLE_BOTS
 
 from . import paths
 from .store import Bot, Store, StoreError
@@ -67,7 +69,6 @@ __all__ = [
     "validate_name",
 ]
 
-SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
 FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js")
 SKIPPED_DIRS = frozenset({"__pycache__", ".git"})
 PYTHON_NAMES = ("python", "python3")
@@ -330,7 +331,7 @@ def check_time_control() -> Any:
     """Deadlines of the check game: generous for start-up, short for answers, no strikes."""
     from hegemon.referee.runner.link import TimeControl
 
-    return TimeControl(startup=20.0, decision=3.0, bank=60.0, max_strikes=0)
+    return replace(TimeControl(), startup=20.0, decision=3.0, max_strikes=0)
 
 
 async def check_command_async(

@@ -57,6 +57,8 @@ from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
 from . import paths
+from .limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from .paths import safe_name
 from .store import (
     CLAIMED,
     FINISHED,
@@ -83,12 +85,6 @@ __all__ = [
     "worker_is_dead",
 ]
 
-DEFAULT_STALE_AFTER = 180.0
-"""Seconds after which another runner's claim counts as abandoned (its runner died)."""
-
-DEFAULT_MAX_ATTEMPTS = 3
-"""Plays of one match spoiled by arena faults before it is given up as void."""
-
 T = TypeVar("T")
 
 
@@ -101,12 +97,6 @@ def default_worker_id() -> str:
     """``host:pid:xxxx`` — unique among live runners (the random part covers containers that
     share a host name and pid numbers)."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
-
-
-def safe_name(name: str) -> str:
-    """A season name usable as one folder name."""
-    cleaned = "".join(c if c.isalnum() or c in "-_.@+" else "_" for c in name).lstrip(".")
-    return cleaned or "season"
 
 
 def record_path(season_name: str, number: int) -> Path:

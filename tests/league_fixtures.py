@@ -30,25 +30,17 @@ from pathlib import Path
 
 import pytest
 
+from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "HEGEMON_TEST_PG_URL"
-SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
 
-# The hegemon app, with the league's commands added if leaderboard/cli.py does not wire them
-# (yet): the tests run what a user runs.
+# The hegemon app, as the console script runs it: the tests run what a user runs.
 CLI = """
 import sys
-from hegemon.leaderboard.cli import app
-groups = {g.name for g in app.registered_groups}
-commands = {c.name for c in app.registered_commands}
-if "bot" not in groups:
-    from hegemon.leaderboard import cli_bots; cli_bots.register(app)
-if "season" not in groups:
-    from hegemon.leaderboard import cli_seasons; cli_seasons.register(app)
-if "leaderboard" not in commands:
-    from hegemon.leaderboard import cli_league; cli_league.register(app)
+from hegemon.leaderboard.cli import main
 sys.argv[0] = "hegemon"
-app()
+main()
 """
 
 

@@ -8,24 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from hegemon.leaderboard import cli_bots, cli_seasons
+from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.store import Store
 
 runner = CliRunner()
-
-
-def make_app() -> typer.Typer:
-    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-    cli_bots.register(app)
-    cli_seasons.register(app)
-    return app
-
-
-APP = make_app()
 
 
 def run(*args: str):

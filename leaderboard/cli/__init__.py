@@ -1,25 +1,12 @@
-"""The ``hegemon`` command line: one typer app gathering the referee's and the league's commands."""
+"""The ``hegemon`` command line, all of it: :mod:`.app` builds the root app from one module per
+command group; :mod:`.common` holds what they share (options and their defaults, the database).
+
+``hegemon --help`` imports only typer and rich: each command imports the engine, the match
+runner or the database when it runs.
+"""
 
 from __future__ import annotations
 
-import typer
+from .app import app, main
 
-from hegemon.referee import cli as referee_cli
-
-from . import cli_bots, cli_league, cli_seasons
-
-app = typer.Typer(
-    name="hegemon",
-    help="A tournament referee and bot arena for the Risk family of world-conquest games.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-referee_cli.register(app)
-cli_bots.register(app)
-cli_seasons.register(app)
-cli_league.register(app)
-
-
-def main() -> None:
-    app()
+__all__ = ["app", "main"]

@@ -1,26 +1,36 @@
-"""``hegemon season create|list``: setting up a league season and its schedule.
-
-``season_app`` is the ``season`` command group; ``season run`` and ``season status`` belong in
-it too (add them with ``@season_app.command("run")`` from their own module).
-"""
+"""``hegemon season create|list|run|status``: setting up a league season and its schedule,
+playing it, following it."""
 
 from __future__ import annotations
 
 import re
 import secrets
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from hegemon.referee.cli import fail
+from .. import paths
+from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from .common import (
+    TIME,
+    check_method,
+    console,
+    db_option,
+    decision_time_option,
+    fail,
+    find_season,
+    open_store,
+    parse_rules,
+    quiet_option,
+    rules_option,
+    rules_text,
+    startup_time_option,
+    store_exists,
+    time_bank_option,
+)
 
-from .cli_bots import db_option, open_store, store_exists
-from .registry import RegistryError, lookup_bot
-from .schedule import duplicate_games, make_schedule
-from .store import FINISHED, Season, StoreError
-
-console = Console()
+if TYPE_CHECKING:
+    from ..store import Season, Store
 
 season_app = typer.Typer(
     name="season",
@@ -47,7 +57,7 @@ def _players_error(rules: object, players: int) -> str | None:
 @season_app.command("create")
 def create_command(
     name: str = typer.Argument(..., help="The season's name (unique)."),
-    rules: str = typer.Option("classic", "--rules", help="Rule-set preset (see hegemon rules)."),
+    rules: str = rules_option(),
     option: list[str] = typer.Option(
         [], "--set", help="Override a rule option: NAME=VALUE (repeatable)."
     ),
@@ -71,13 +81,11 @@ def create_command(
         help="Replay each dice seed with the same "
         "bots in every rotation of the seats (luck cancels out).",
     ),
-    startup_time: float = typer.Option(10.0, "--startup-time", help="Seconds for a bot to start."),
-    decision_time: float = typer.Option(2.0, "--decision-time", help="Seconds per decision."),
-    time_bank: float = typer.Option(
-        60.0, "--time-bank", help="Seconds of thinking per seat per game."
-    ),
+    startup_time: float = startup_time_option(),
+    decision_time: float = decision_time_option(),
+    time_bank: float = time_bank_option(),
     max_strikes: int = typer.Option(
-        5,
+        TIME.max_strikes,
         "--max-strikes",
         help="Late or illegal answers tolerated per game; one more disqualifies the seat.",
     ),
@@ -91,14 +99,13 @@ def create_command(
     db: str | None = db_option(),
 ) -> None:
     """Create a season and its whole schedule (nothing is played yet: see season run)."""
-    from hegemon.referee.rules import RulesError, make_rules, parse_overrides
+    from ..registry import RegistryError, lookup_bot
+    from ..schedule import duplicate_games, make_schedule
+    from ..store import Season, StoreError
 
     if not SEASON_NAME.match(name):
         fail(f"bad season name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
-    try:
-        rule_set = make_rules(rules, parse_overrides(option))
-    except RulesError as exc:
-        fail(str(exc))
+    rule_set = parse_rules(rules, option)
     problem = _players_error(rule_set, players)
     if problem:
         fail(problem)
@@ -153,15 +160,14 @@ def create_command(
         fail(str(exc))
     finally:
         store.close()
-    overridden = rule_set.overridden()
-    rules_text = rule_set.preset + "".join(f" {k}={v}" for k, v in overridden.items())
     rounded = (
         f" (rounded up from {games} to whole tables of {players} rotations)"
         if duplicate and duplicate_games(games, players) != games
         else ""
     )
     console.print(
-        f"created season [bold]{created.name}[/]: {rules_text}, {players} players, "
+        f"created season [bold]{created.name}[/]: "
+        f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
         f"{created.games} games{rounded}, {len(chosen)} bots "
         f"({', '.join(b.label for b in chosen)}), seed {season_seed}"
         + (", duplicate" if duplicate else "")
@@ -177,6 +183,10 @@ def create_command(
 @season_app.command("list")
 def list_command(db: str | None = db_option()) -> None:
     """List the seasons with their progress."""
+    from rich.table import Table
+
+    from ..store import FINISHED, StoreError
+
     if not store_exists(db):
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
         return
@@ -208,10 +218,6 @@ def list_command(db: str | None = db_option()) -> None:
     ):
         table.add_column(column, style="bold" if column == "name" else None)
     for season, progress, bot_count in rows:
-        overridden = {
-            k: v for k, v in season.options.items() if _preset_value(season.preset, k) != v
-        }
-        rules_text = season.preset + "".join(f" {k}={v}" for k, v in overridden.items())
         games = f"{progress.done}/{progress.total}"
         if progress.void:
             games += f" ({progress.void} void)"
@@ -226,7 +232,7 @@ def list_command(db: str | None = db_option()) -> None:
         status = season.status if season.status != FINISHED else "[green]finished[/]"
         table.add_row(
             season.name,
-            rules_text,
+            rules_text(season.preset, season.options),
             str(season.players),
             games,
             str(bot_count),
@@ -238,15 +244,145 @@ def list_command(db: str | None = db_option()) -> None:
     console.print(table)
 
 
-def _preset_value(preset: str, option: str) -> object:
-    from hegemon.referee.rules import PRESETS
+# ---------------------------------------------------------------------------------- season run
+@season_app.command("run")
+def run_command(
+    name: str = typer.Argument(..., help="The season to play."),
+    concurrency: int = typer.Option(1, "--concurrency", "-j", help="Games played at once."),
+    db: str | None = db_option(),
+    worker: str | None = typer.Option(
+        None,
+        "--worker",
+        help="This runner's name in the "
+        "database (default HOST:PID:RANDOM); must be unique "
+        "among the runners working at the same time.",
+    ),
+    stale_after: float = typer.Option(
+        DEFAULT_STALE_AFTER,
+        "--stale-after",
+        help="Seconds after "
+        "which a game claimed by a runner that stopped answering "
+        "is played again by another (runners of this machine "
+        "that died are noticed at once).",
+    ),
+    max_attempts: int = typer.Option(
+        DEFAULT_MAX_ATTEMPTS,
+        "--max-attempts",
+        help="Plays of one "
+        "game spoiled by faults of the arena (not of a bot) before "
+        "it is given up as void.",
+    ),
+    quiet: bool = quiet_option("No live progress bar."),
+) -> None:
+    """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
+    resume; several runners (on PostgreSQL, several machines) may share one season."""
+    from ..store import FINISHED
+    from .live import run_live, summary
 
-    return PRESETS.get(preset, {}).get(option)
+    if concurrency < 1:
+        fail(f"--concurrency must be at least 1; got {concurrency}")
+    if stale_after <= 0:
+        fail("--stale-after must be positive")
+    if max_attempts < 1:
+        fail("--max-attempts must be at least 1")
+    if worker is not None and not worker.strip():
+        fail("--worker is empty")
+    if not store_exists(db):
+        fail(f"no season named '{name}' (no database yet at {paths.db_target(db)})")
+    store = open_store(db, create=False)
+    try:
+        season = find_season(store, name)
+        if season.status == FINISHED:
+            progress = _progress(store, season)
+            console.print(
+                f"season [bold]{season.name}[/] is already finished "
+                f"({progress.done} games); see: hegemon leaderboard {season.name}",
+                highlight=False,
+                soft_wrap=True,
+            )
+            return
+        console.print(
+            f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
+            f"{season.players} players, {season.games} games · {concurrency} at once · database "
+            f"{store.display}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        state, error = run_live(
+            store,
+            season,
+            concurrency=concurrency,
+            worker=worker.strip() if worker else None,
+            stale_after=stale_after,
+            max_attempts=max_attempts,
+            quiet=quiet,
+        )
+        code = summary(store, season, state, error, console)
+    finally:
+        store.close()
+    if code:
+        raise typer.Exit(code)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``hegemon season …`` to the ``hegemon`` app."""
-    app.add_typer(season_app, name="season")
+def _progress(store: Store, season: Season) -> Any:
+    from ..store import StoreError
+
+    assert season.id is not None
+    try:
+        return store.progress(season.id)
+    except StoreError as exc:
+        fail(str(exc))
 
 
-__all__ = ["register", "season_app"]
+# ---------------------------------------------------------------------------------- season status
+@season_app.command("status")
+def status_command(
+    name: str = typer.Argument(..., help="The season."),
+    method: str = typer.Option(
+        "pl",
+        "--method",
+        help="pl: Plackett–Luce fit with bootstrap intervals; elo: incremental Elo.",
+    ),
+    db: str | None = db_option(),
+) -> None:
+    """A season's progress (games done, in play, by which runner) and its standings so far."""
+    from ..reports import season_board
+    from ..store import StoreError
+    from .live import print_board
+
+    method = check_method(method)
+    if not store_exists(db):
+        fail(f"no season named '{name}' (no database yet at {paths.db_target(db)})")
+    store = open_store(db, create=False)
+    try:
+        season = find_season(store, name)
+        progress = _progress(store, season)
+        try:
+            board = season_board(store, season, method)  # type: ignore[arg-type]
+        except StoreError as exc:
+            fail(str(exc))
+    finally:
+        store.close()
+    console.print(
+        f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
+        f"{season.players} players, seed {season.seed}, status [bold]{season.status}[/]",
+        highlight=False,
+        soft_wrap=True,
+    )
+    line = (
+        f"games: {progress.done} of {progress.total} done, {progress.pending} pending, "
+        f"{progress.claimed} in play"
+    )
+    if progress.void:
+        line += f", [yellow]{progress.void} void[/]"
+    if progress.attempts:
+        line += f", {progress.attempts} play(s) voided by arena faults"
+    console.print(line, highlight=False, soft_wrap=True)
+    for worker, count in sorted(progress.workers.items()):
+        console.print(
+            f"  runner {worker}: {count} game(s) in play", highlight=False, soft_wrap=True
+        )
+    if board.rows:
+        print_board(board, console)
+    else:
+        console.print("no results yet", highlight=False)
