@@ -47,7 +47,8 @@ def default_db_path() -> Path:
 
 def db_target(explicit: str | os.PathLike[str] | None = None) -> str:
     """The database to open, as given: ``explicit`` (``--db``), else ``$HEGEMON_DB``, else the
-    default file. A file path or a URL; :func:`hegemon.leaderboard.store.database_url` normalises it."""
+    default file. A file path or a URL; :func:`hegemon.leaderboard.store.database_url`
+    normalises it."""
     if explicit is not None and str(explicit).strip():
         return str(explicit).strip()
     value = os.environ.get(DB_ENV, "").strip()

@@ -9,8 +9,8 @@ bot's name (``random``, ``aggressive``, ``continental``, ``planner``).
   registered. ``__pycache__`` and ``.git`` folders and ``*.pyc`` files are left out; everything
   else (``node_modules`` included) is kept. A sample bot is stored as its module (and the
   sample modules it imports) under ``sample_bots/`` in that folder and run with
-  ``python -m sample_bots.NAME`` from there; ``hegemon.sdk`` and ``hegemon.referee`` come from the installed
-  hegemon, like the interpreter.
+  ``python -m sample_bots.NAME`` from there; ``hegemon.sdk`` and ``hegemon.referee`` come from
+  the installed hegemon, like the interpreter.
 * **Content hash** (:func:`content_hash`): sha256 over the files in sorted order of their
   relative paths (``/``-separated), each as ``path NUL mode NUL size NUL bytes`` where mode is
   ``x`` for an executable file and ``-`` otherwise.
@@ -369,7 +369,7 @@ async def check_command_async(
         for f in own
     ]
     answered = result.seats[0].decisions
-    common = {
+    common: dict[str, Any] = {
         "places": tuple(result.places),
         "finish_reason": result.reason,
         "decisions": answered,

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from .ratings import rate
 from .store import Bot, Game, Match, Season, Store
@@ -70,14 +70,20 @@ def load_games(
 ) -> list[GameRow]:
     """The finished games of a season (or of every season under ``preset``, or all), in
     schedule order. Only the columns the boards need are read."""
-    query = select(Match.season_id, Match.number, Match.seats, Game.places, Game.faults).join(
-        Game, Game.match_id == Match.id
-    )
+    query = select(  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
+        col(Match.season_id),
+        col(Match.number),
+        col(Match.seats),
+        col(Game.places),
+        col(Game.faults),
+    ).join(Game, col(Game.match_id) == col(Match.id))
     if season_id is not None:
-        query = query.where(Match.season_id == season_id)
+        query = query.where(col(Match.season_id) == season_id)
     if preset is not None:
-        query = query.join(Season, Season.id == Match.season_id).where(Season.preset == preset)
-    query = query.order_by(Match.season_id, Match.number)
+        query = query.join(Season, col(Season.id) == col(Match.season_id)).where(
+            col(Season.preset) == preset
+        )
+    query = query.order_by(col(Match.season_id), col(Match.number))
     with store.session() as s:
         rows = s.exec(query).all()
     return [
@@ -151,7 +157,7 @@ class Board:
 def crosstable(games: Sequence[GameRow]) -> dict[tuple[int, int], tuple[float, int]]:
     """For each ordered pair of bots (a, b) that met: (times a finished ahead of b — a tie
     counts one half —, games they played together)."""
-    ahead: Counter[tuple[int, int]] = Counter()
+    ahead: dict[tuple[int, int], float] = {}
     met: Counter[tuple[int, int]] = Counter()
     for g in games:
         for i, a in enumerate(g.seats):
@@ -160,10 +166,10 @@ def crosstable(games: Sequence[GameRow]) -> dict[tuple[int, int], tuple[float, i
                     continue
                 met[a, b] += 1
                 if g.places[i] < g.places[j]:
-                    ahead[a, b] += 1.0
+                    ahead[a, b] = ahead.get((a, b), 0) + 1.0
                 elif g.places[i] == g.places[j]:
-                    ahead[a, b] += 0.5
-    return {pair: (ahead[pair], n) for pair, n in met.items()}
+                    ahead[a, b] = ahead.get((a, b), 0) + 0.5
+    return {pair: (ahead.get(pair, 0), n) for pair, n in met.items()}
 
 
 def build_board(

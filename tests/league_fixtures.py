@@ -14,6 +14,7 @@ saying what to install: they are part of the suite, not optional.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import secrets
@@ -88,8 +89,8 @@ def start_hegemon(
     *args: str, home: Path | None = None, env: dict[str, str] | None = None, log: Path | None = None
 ) -> subprocess.Popen:
     """Start ``hegemon ARGS`` in the background (output to ``log``, else discarded)."""
-    out = open(log, "w") if log is not None else subprocess.DEVNULL
-    try:
+    # the child keeps its own copy of the log's descriptor: ours is closed at once
+    with open(log, "w") if log is not None else contextlib.nullcontext(subprocess.DEVNULL) as out:
         return subprocess.Popen(
             hegemon_argv(*args),
             cwd=ROOT,
@@ -97,9 +98,6 @@ def start_hegemon(
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    finally:
-        if log is not None:
-            out.close()  # type: ignore[union-attr]
 
 
 def one_line_error(result: subprocess.CompletedProcess[str]) -> str:

@@ -264,8 +264,8 @@ def test_db_from_environment(league, tmp_path, monkeypatch):
 def test_errors_are_one_line_in_a_real_process(league, tmp_path):
     script = tmp_path / "app.py"
     script.write_text(
-        "import sys; sys.path.insert(0, {!r})\n"
-        "from test_cli_league_setup import APP\nAPP()\n".format(str(Path(__file__).parent))
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_cli_league_setup import APP\nAPP()\n"
     )
     proc = subprocess.run(
         [

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
 from .database import Database, StoreError
 from .models import Bot, Season, SeasonBot
@@ -22,7 +22,9 @@ class BotStore(Database):
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
-                    last = s.exec(select(func.max(Bot.version)).where(Bot.name == name)).one()
+                    last = s.exec(
+                        select(func.max(col(Bot.version))).where(col(Bot.name) == name)
+                    ).one()
                     bot = Bot(
                         name=name,
                         version=(last or 0) + 1,
@@ -46,18 +48,18 @@ class BotStore(Database):
     def find_bot(self, name: str, version: int | None = None) -> Bot | None:
         """``name`` at ``version``, or its latest version."""
         with self.session() as s:
-            query = select(Bot).where(Bot.name == name)
+            query = select(Bot).where(col(Bot.name) == name)
             if version is not None:
-                query = query.where(Bot.version == version)
-            return s.exec(query.order_by(Bot.version.desc()).limit(1)).first()
+                query = query.where(col(Bot.version) == version)
+            return s.exec(query.order_by(col(Bot.version).desc()).limit(1)).first()
 
     def find_bot_by_hash(self, name: str, content_hash: str) -> Bot | None:
         """The version of ``name`` with exactly these files, if registered."""
         with self.session() as s:
             return s.exec(
                 select(Bot)
-                .where(Bot.name == name, Bot.content_hash == content_hash)
-                .order_by(Bot.version)
+                .where(col(Bot.name) == name, col(Bot.content_hash) == content_hash)
+                .order_by(col(Bot.version))
                 .limit(1)
             ).first()
 
@@ -66,8 +68,8 @@ class BotStore(Database):
         with self.session() as s:
             query = select(Bot)
             if name is not None:
-                query = query.where(Bot.name == name)
-            found = list(s.exec(query.order_by(Bot.name, Bot.version)).all())
+                query = query.where(col(Bot.name) == name)
+            found = list(s.exec(query.order_by(col(Bot.name), col(Bot.version))).all())
         if latest_only:
             newest: dict[str, Bot] = {}
             for bot in found:
@@ -80,16 +82,17 @@ class BotStore(Database):
         if not wanted:
             return {}
         with self.session() as s:
-            return {b.id: b for b in s.exec(select(Bot).where(Bot.id.in_(wanted))).all()}
+            found = s.exec(select(Bot).where(col(Bot.id).in_(wanted))).all()
+            return {b.id: b for b in found if b.id is not None}
 
     def seasons_using_bot(self, bot_id: int) -> list[Season]:
         with self.session() as s:
             return list(
                 s.exec(
                     select(Season)
-                    .join(SeasonBot, SeasonBot.season_id == Season.id)
-                    .where(SeasonBot.bot_id == bot_id)
-                    .order_by(Season.id)
+                    .join(SeasonBot, col(SeasonBot.season_id) == col(Season.id))
+                    .where(col(SeasonBot.bot_id) == bot_id)
+                    .order_by(col(Season.id))
                 ).all()
             )
 
@@ -101,10 +104,10 @@ class BotStore(Database):
             if bot is None:
                 raise StoreError(f"no bot with id {bot_id}")
             used = s.exec(
-                select(Season.name)
-                .join(SeasonBot, SeasonBot.season_id == Season.id)
-                .where(SeasonBot.bot_id == bot_id)
-                .order_by(Season.id)
+                select(col(Season.name))
+                .join(SeasonBot, col(SeasonBot.season_id) == col(Season.id))
+                .where(col(SeasonBot.bot_id) == bot_id)
+                .order_by(col(Season.id))
             ).all()
             if used:
                 raise StoreError(
@@ -118,6 +121,8 @@ class BotStore(Database):
         """Whether any registered bot version uses the files with this hash."""
         with self.session() as s:
             return (
-                s.exec(select(Bot.id).where(Bot.content_hash == content_hash).limit(1)).first()
+                s.exec(
+                    select(col(Bot.id)).where(col(Bot.content_hash) == content_hash).limit(1)
+                ).first()
                 is not None
             )

@@ -7,7 +7,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from .database import Database, StoreError
 from .models import (
@@ -43,13 +43,13 @@ class ClaimStore(Database):
             query = (
                 select(Match)
                 .where(
-                    Match.season_id == season_id,
+                    col(Match.season_id) == season_id,
                     sa.or_(
-                        Match.status == PENDING,
-                        sa.and_(Match.status == CLAIMED, Match.claimed_at <= cutoff),
+                        col(Match.status) == PENDING,
+                        sa.and_(col(Match.status) == CLAIMED, col(Match.claimed_at) <= cutoff),
                     ),
                 )
-                .order_by(Match.number)
+                .order_by(col(Match.number))
                 .limit(1)
             )
             if self.is_postgres:
@@ -62,7 +62,7 @@ class ClaimStore(Database):
             match.claimed_at = now
             s.exec(
                 sa.update(Season)
-                .where(Season.id == season_id, Season.status == CREATED)
+                .where(col(Season.id) == season_id, col(Season.status) == CREATED)
                 .values(status=RUNNING)
             )
             s.flush()
@@ -73,14 +73,18 @@ class ClaimStore(Database):
         with self.session(write=True) as s:
             result = s.exec(
                 sa.update(Match)
-                .where(Match.id == match_id, Match.worker == worker, Match.status == CLAIMED)
+                .where(
+                    col(Match.id) == match_id,
+                    col(Match.worker) == worker,
+                    col(Match.status) == CLAIMED,
+                )
                 .values(claimed_at=utcnow())
             )
             return result.rowcount == 1
 
     def _held_claim(self, s: Session, match_id: int, worker: str) -> Match | None:
         """The match, locked with its season, if ``worker`` holds its claim; else None."""
-        match = s.exec(self._lock(select(Match).where(Match.id == match_id))).first()
+        match = s.exec(self._lock(select(Match).where(col(Match.id) == match_id))).first()
         if match is None:
             return None
         self._lock_season(s, match.season_id)
@@ -99,7 +103,7 @@ class ClaimStore(Database):
                     return False
                 s.add(
                     Game(
-                        match_id=match.id,
+                        match_id=match_id,
                         record_path=str(outcome.record_path),
                         places=[int(p) for p in outcome.places],
                         faults=[dict(f) for f in outcome.faults],
@@ -143,9 +147,11 @@ class ClaimStore(Database):
         """Put the matches ``worker`` holds back to pending (interrupted, nothing counted);
         returns how many."""
         with self.session(write=True) as s:
-            query = sa.update(Match).where(Match.worker == worker, Match.status == CLAIMED)
+            query = sa.update(Match).where(
+                col(Match.worker) == worker, col(Match.status) == CLAIMED
+            )
             if season_id is not None:
-                query = query.where(Match.season_id == season_id)
+                query = query.where(col(Match.season_id) == season_id)
             result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
             return int(result.rowcount or 0)
 
@@ -153,17 +159,19 @@ class ClaimStore(Database):
         # Serialises the finishers of one season on PostgreSQL, so that the one finishing the
         # last match sees every other and marks the season finished (SQLite: one writer anyway).
         if self.is_postgres:
-            s.exec(select(Season.id).where(Season.id == season_id).with_for_update()).first()
+            s.exec(
+                select(col(Season.id)).where(col(Season.id) == season_id).with_for_update()
+            ).first()
 
     def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
         left = s.exec(
             select(func.count())
             .select_from(Match)
-            .where(Match.season_id == season_id, Match.status.in_((PENDING, CLAIMED)))
+            .where(col(Match.season_id) == season_id, col(Match.status).in_((PENDING, CLAIMED)))
         ).one()
         if left == 0:
             s.exec(
                 sa.update(Season)
-                .where(Season.id == season_id)
+                .where(col(Season.id) == season_id)
                 .values(status=FINISHED, finished_at=utcnow())
             )

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
 from .database import Database, StoreError, _one_line
 from .models import (
@@ -40,15 +40,19 @@ class SeasonStore(Database):
         name is taken or a bot is unknown; then nothing is written.
         """
         with self.session(write=True) as s:
-            if s.exec(select(Season.id).where(Season.name == season.name)).first() is not None:
+            if (
+                s.exec(select(col(Season.id)).where(col(Season.name) == season.name)).first()
+                is not None
+            ):
                 raise StoreError(f"a season named '{season.name}' already exists")
-            known = set(s.exec(select(Bot.id).where(Bot.id.in_(list(bot_ids)))).all())
+            known = set(s.exec(select(col(Bot.id)).where(col(Bot.id).in_(list(bot_ids)))).all())
             missing = [b for b in bot_ids if b not in known]
             if missing:
                 raise StoreError(f"no bot with id {missing[0]}")
             row = Season.model_validate(season.model_dump(exclude={"id"}))
             s.add(row)
             s.flush()
+            assert row.id is not None  # given by the flush
             for position, bot_id in enumerate(bot_ids):
                 s.add(SeasonBot(season_id=row.id, bot_id=bot_id, position=position))
             count = 0
@@ -79,11 +83,11 @@ class SeasonStore(Database):
 
     def season_by_name(self, name: str) -> Season | None:
         with self.session() as s:
-            return s.exec(select(Season).where(Season.name == name)).first()
+            return s.exec(select(Season).where(col(Season.name) == name)).first()
 
     def seasons(self) -> list[Season]:
         with self.session() as s:
-            return list(s.exec(select(Season).order_by(Season.id)).all())
+            return list(s.exec(select(Season).order_by(col(Season.id))).all())
 
     def season_bots(self, season_id: int) -> list[Bot]:
         """The season's bot versions, in the order they were given."""
@@ -91,9 +95,9 @@ class SeasonStore(Database):
             return list(
                 s.exec(
                     select(Bot)
-                    .join(SeasonBot, SeasonBot.bot_id == Bot.id)
-                    .where(SeasonBot.season_id == season_id)
-                    .order_by(SeasonBot.position)
+                    .join(SeasonBot, col(SeasonBot.bot_id) == col(Bot.id))
+                    .where(col(SeasonBot.season_id) == season_id)
+                    .order_by(col(SeasonBot.position))
                 ).all()
             )
 
@@ -110,10 +114,10 @@ class SeasonStore(Database):
     def matches(self, season_id: int, status: str | None = None) -> list[Match]:
         """The season's matches in schedule order (optionally only those with ``status``)."""
         with self.session() as s:
-            query = select(Match).where(Match.season_id == season_id)
+            query = select(Match).where(col(Match.season_id) == season_id)
             if status is not None:
-                query = query.where(Match.status == status)
-            return list(s.exec(query.order_by(Match.number)).all())
+                query = query.where(col(Match.status) == status)
+            return list(s.exec(query.order_by(col(Match.number))).all())
 
     def get_match(self, match_id: int) -> Match | None:
         with self.session() as s:
@@ -124,9 +128,9 @@ class SeasonStore(Database):
         with self.session() as s:
             rows = s.exec(
                 select(Match, Game)
-                .join(Game, Game.match_id == Match.id)
-                .where(Match.season_id == season_id)
-                .order_by(Match.number)
+                .join(Game, col(Game.match_id) == col(Match.id))
+                .where(col(Match.season_id) == season_id)
+                .order_by(col(Match.number))
             ).all()
             return [(m, g) for m, g in rows]
 
@@ -135,8 +139,8 @@ class SeasonStore(Database):
         with self.session() as s:
             rows = s.exec(
                 select(Match, Game)
-                .join(Game, Game.match_id == Match.id)
-                .order_by(Match.season_id, Match.number)
+                .join(Game, col(Game.match_id) == col(Match.id))
+                .order_by(col(Match.season_id), col(Match.number))
             ).all()
             return [(m, g) for m, g in rows]
 
@@ -145,21 +149,21 @@ class SeasonStore(Database):
         with self.session() as s:
             counts = dict(
                 s.exec(
-                    select(Match.status, func.count())
-                    .where(Match.season_id == season_id)
-                    .group_by(Match.status)
+                    select(col(Match.status), func.count())
+                    .where(col(Match.season_id) == season_id)
+                    .group_by(col(Match.status))
                 ).all()
             )
             attempts = s.exec(
-                select(func.coalesce(func.sum(Match.attempts), 0)).where(
-                    Match.season_id == season_id
+                select(func.coalesce(func.sum(col(Match.attempts)), 0)).where(
+                    col(Match.season_id) == season_id
                 )
             ).one()
             workers = dict(
                 s.exec(
-                    select(Match.worker, func.count())
-                    .where(Match.season_id == season_id, Match.status == CLAIMED)
-                    .group_by(Match.worker)
+                    select(col(Match.worker), func.count())
+                    .where(col(Match.season_id) == season_id, col(Match.status) == CLAIMED)
+                    .group_by(col(Match.worker))
                 ).all()
             )
         return SeasonProgress(
