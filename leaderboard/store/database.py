@@ -88,12 +88,9 @@ def _one_line(exc: BaseException) -> str:
 
 
 class Database:
-    """A hegemon database. ``Store()`` opens the default one (see :mod:`hegemon.leaderboard.paths`).
-
-    ``target``: a file path or URL (``None``: ``$HEGEMON_DB``, else ``$HEGEMON_HOME/arena.db``).
-    ``create=False`` refuses to create a SQLite file that does not exist yet (raises
-    :class:`StoreError`). The schema is migrated to the current revision on open.
-    """
+    """An open database, its schema migrated: the engine, sessions and error wording that the
+    store's jobs (bots, seasons, claims) share. Open one as a
+    :class:`hegemon.leaderboard.store.Store`, whose docstring says what ``target`` may be."""
 
     def __init__(
         self,
