@@ -44,7 +44,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+from hegemon.referee.runner.bots import FOLDER_ENTRY_POINTS
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from . import paths
 from .store import Bot, Store, StoreError
@@ -69,7 +70,6 @@ __all__ = [
     "validate_name",
 ]
 
-FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js")
 SKIPPED_DIRS = frozenset({"__pycache__", ".git"})
 PYTHON_NAMES = ("python", "python3")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")

@@ -17,7 +17,3 @@ game's seeded ``context.rng``):
 Measured strength (mean place in 4-player classic games, every seating, turn limit 60):
 planner < continental < aggressive < random; see ``tests/test_sample_bots.py``.
 """
-
-NAMES = ("random", "aggressive", "continental", "planner")
-"""The sample bots a name alone selects (``--bot planner``, ``hegemon bot add NAME planner``),
-weakest first; each is the module ``hegemon.sample_bots.NAME``."""

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "HEGEMON_TEST_PG_URL"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .common import console, db_option, fail, open_store, store_exists
 

@@ -8,7 +8,7 @@ database, the engine and the match runner are imported inside the commands that 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
@@ -18,6 +18,7 @@ from hegemon.referee.runner.link import TimeControl
 from .. import paths
 
 if TYPE_CHECKING:
+    from ..reports.boards import Method
     from ..store import Season, Store
 
 console = Console()
@@ -28,6 +29,9 @@ INTERRUPTED = 130
 
 DEFAULT_PRESET = "classic"
 """The rule set a game or season uses when ``--rules`` is not given."""
+
+DEFAULT_METHOD = "pl"
+"""The rating method of the boards when ``--method`` is not given."""
 
 TIME = TimeControl()
 """The default time control: every ``--startup-time``, ``--decision-time``, ``--time-bank`` and
@@ -137,9 +141,9 @@ def find_season(store: Store, name: str) -> Season:
     fail(f"no season named '{name}' (seasons: {shown})")
 
 
-def check_method(value: str) -> str:
+def check_method(value: str) -> Method:
     """A checked ``--method``: ``pl`` or ``elo``."""
     value = value.strip().lower()
     if value not in ("pl", "elo"):
         fail(f"--method must be pl (Plackett–Luce fit) or elo (incremental Elo); got {value!r}")
-    return value
+    return cast("Method", value)

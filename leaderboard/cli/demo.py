@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from .common import DEFAULT_PRESET, TIME, console, db_option, fail

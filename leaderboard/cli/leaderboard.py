@@ -9,6 +9,7 @@ import typer
 
 from .. import paths
 from .common import (
+    DEFAULT_METHOD,
     check_method,
     console,
     db_option,
@@ -37,7 +38,7 @@ def leaderboard_command(
         "bot.",
     ),
     method: str = typer.Option(
-        "pl",
+        DEFAULT_METHOD,
         "--method",
         help="pl: Plackett–Luce fit with bootstrap 95% "
         "intervals (seeded by the season: reproducible); elo: "
@@ -51,7 +52,7 @@ def leaderboard_command(
     from ..store import StoreError
     from .live import print_board
 
-    method = check_method(method)
+    rating = check_method(method)
     if as_json and as_csv:
         fail("give --json or --csv, not both")
     if not store_exists(db):
@@ -64,7 +65,7 @@ def leaderboard_command(
         if season is not None:
             found = find_season(store, season)
             try:
-                boards = [season_board(store, found, method, crosstable)]  # type: ignore[arg-type]
+                boards = [season_board(store, found, rating, crosstable)]
             except StoreError as exc:
                 fail(str(exc))
             empty = (
@@ -73,7 +74,7 @@ def leaderboard_command(
             )
         else:
             try:
-                boards = all_time_boards(store, method, crosstable)  # type: ignore[arg-type]
+                boards = all_time_boards(store, rating, crosstable)
             except StoreError as exc:
                 fail(str(exc))
             empty = "no results yet: no season has a finished game"

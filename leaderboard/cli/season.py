@@ -12,6 +12,7 @@ import typer
 from .. import paths
 from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from .common import (
+    DEFAULT_METHOD,
     TIME,
     check_method,
     console,
@@ -339,7 +340,7 @@ def _progress(store: Store, season: Season) -> Any:
 def status_command(
     name: str = typer.Argument(..., help="The season."),
     method: str = typer.Option(
-        "pl",
+        DEFAULT_METHOD,
         "--method",
         help="pl: Plackett–Luce fit with bootstrap intervals; elo: incremental Elo.",
     ),
@@ -350,7 +351,7 @@ def status_command(
     from ..store import StoreError
     from .live import print_board
 
-    method = check_method(method)
+    rating = check_method(method)
     if not store_exists(db):
         fail(f"no season named '{name}' (no database yet at {paths.db_target(db)})")
     store = open_store(db, create=False)
@@ -358,7 +359,7 @@ def status_command(
         season = find_season(store, name)
         progress = _progress(store, season)
         try:
-            board = season_board(store, season, method)  # type: ignore[arg-type]
+            board = season_board(store, season, rating)
         except StoreError as exc:
             fail(str(exc))
     finally:

@@ -16,7 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from hegemon.sample_bots import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .process import BotCommand
 
