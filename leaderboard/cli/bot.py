@@ -8,7 +8,7 @@ import typer
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-from .common import console, db_option, fail, open_store, store_exists
+from .common import console, db_option, fail, open_store, read_store, store_exists
 
 bot_app = typer.Typer(
     name="bot",
@@ -76,18 +76,10 @@ def list_command(db: str | None = db_option()) -> None:
     """List the registered bots and their versions."""
     from rich.table import Table
 
-    from ..store import StoreError
-
     if not store_exists(db):
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
         return
-    store = open_store(db, create=False)
-    try:
-        bots = store.bots()
-    except StoreError as exc:
-        fail(str(exc))
-    finally:
-        store.close()
+    bots = read_store(db, lambda store: store.bots())
     if not bots:
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
         return

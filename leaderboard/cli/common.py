@@ -7,8 +7,9 @@ database, the engine and the match runner are imported inside the commands that 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -36,6 +37,8 @@ DEFAULT_METHOD = "pl"
 TIME = TimeControl()
 """The default time control: every ``--startup-time``, ``--decision-time``, ``--time-bank`` and
 ``--max-strikes`` default comes from here."""
+
+T = TypeVar("T")
 
 DB_HELP = (
     "The database: a file path or a URL (sqlite:///FILE, postgresql://USER@HOST/DB). "
@@ -106,6 +109,48 @@ def open_store(db: str | None, create: bool = True) -> Store:
         return Store(db, create=create)
     except StoreError as exc:
         fail(str(exc))
+
+
+def read_store(db: str | None, read: Callable[[Store], T]) -> T:
+    """``read(store)`` on the existing database, closed after; a database error fails with one
+    line."""
+    from ..store import StoreError
+
+    store = open_store(db, create=False)
+    try:
+        return read(store)
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+
+
+def new_season(
+    name: str,
+    rules: Any,
+    players: int,
+    schedule: list[Any],
+    seed: int,
+    time: Any = TIME,
+    **more: Any,
+) -> Season:
+    """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
+    ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
+    from ..store import Season
+
+    return Season(
+        name=name,
+        preset=rules.preset,
+        options=rules.options(),
+        players=players,
+        games=len(schedule),
+        startup_time=time.startup,
+        decision_time=time.decision,
+        time_bank=time.bank,
+        max_strikes=time.max_strikes,
+        seed=seed,
+        **more,
+    )
 
 
 def store_exists(db: str | None) -> bool:

@@ -22,7 +22,7 @@ from rich.console import Console
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
-from .common import DEFAULT_PRESET, TIME, console, db_option, fail
+from .common import DEFAULT_PRESET, console, db_option, fail, new_season
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -76,7 +76,7 @@ def run_demo(
 
     from ..registry import RegistryError, add_bot
     from ..schedule import make_schedule
-    from ..store import Season, Store, StoreError
+    from ..store import Store, StoreError
     from .live import run_live, summary
 
     out = out or Console()
@@ -107,18 +107,7 @@ def run_demo(
         schedule = make_schedule(ids, PLAYERS, games, seed)  # type: ignore[arg-type]
         for _ in range(5):
             name = next_demo_name(store)
-            season = Season(
-                name=name,
-                preset=rules.preset,
-                options=rules.options(),
-                players=PLAYERS,
-                games=len(schedule),
-                startup_time=TIME.startup,
-                decision_time=TIME.decision,
-                time_bank=TIME.bank,
-                max_strikes=TIME.max_strikes,
-                seed=seed,
-            )
+            season = new_season(name, rules, PLAYERS, schedule, seed)
             try:
                 season = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
                 break

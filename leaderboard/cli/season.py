@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -20,9 +21,11 @@ from .common import (
     decision_time_option,
     fail,
     find_season,
+    new_season,
     open_store,
     parse_rules,
     quiet_option,
+    read_store,
     rules_option,
     rules_text,
     startup_time_option,
@@ -102,7 +105,7 @@ def create_command(
     """Create a season and its whole schedule (nothing is played yet: see season run)."""
     from ..registry import RegistryError, lookup_bot
     from ..schedule import duplicate_games, make_schedule
-    from ..store import Season, StoreError
+    from ..store import StoreError
 
     if not SEASON_NAME.match(name):
         fail(f"bad season name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
@@ -142,17 +145,20 @@ def create_command(
             fail(f"a season named '{name}' already exists")
         season_seed = secrets.randbits(63) if seed is None else seed
         schedule = make_schedule(ids, players, games, season_seed, duplicate)  # type: ignore[arg-type]
-        season = Season(
-            name=name,
-            preset=rule_set.preset,
-            options=rule_set.options(),
-            players=players,
-            games=len(schedule),
-            startup_time=startup_time,
-            decision_time=decision_time,
-            time_bank=time_bank,
+        time = replace(
+            TIME,
+            startup=startup_time,
+            decision=decision_time,
+            bank=time_bank,
             max_strikes=max_strikes,
-            seed=season_seed,
+        )
+        season = new_season(
+            name,
+            rule_set,
+            players,
+            schedule,
+            season_seed,
+            time,
             keep_memory=not restart_per_game,
             duplicate=duplicate,
         )
@@ -186,22 +192,12 @@ def list_command(db: str | None = db_option()) -> None:
     """List the seasons with their progress."""
     from rich.table import Table
 
-    from ..store import FINISHED, StoreError
+    from ..store import FINISHED
 
     if not store_exists(db):
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
         return
-    store = open_store(db, create=False)
-    try:
-        seasons = store.seasons()
-        rows = []
-        for season in seasons:
-            progress = store.progress(season.id)  # type: ignore[arg-type]
-            rows.append((season, progress, len(store.season_bots(season.id))))  # type: ignore[arg-type]
-    except StoreError as exc:
-        fail(str(exc))
-    finally:
-        store.close()
+    rows = read_store(db, _season_rows)
     if not rows:
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
         return
@@ -243,6 +239,15 @@ def list_command(db: str | None = db_option()) -> None:
             season.created_at.strftime("%Y-%m-%d %H:%M"),
         )
     console.print(table)
+
+
+def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
+    """Each season with its progress and its number of bots."""
+    rows = []
+    for season in store.seasons():
+        progress = store.progress(season.id)  # type: ignore[arg-type]
+        rows.append((season, progress, len(store.season_bots(season.id))))  # type: ignore[arg-type]
+    return rows
 
 
 # ---------------------------------------------------------------------------------- season run
