@@ -47,7 +47,8 @@ def default_db_path() -> Path:
 
 def db_target(explicit: str | os.PathLike[str] | None = None) -> str:
     """The database to open, as given: ``explicit`` (``--db``), else ``$HEGEMON_DB``, else the
-    default file. A file path or a URL; :func:`hegemon.leaderboard.store.database_url` normalises it."""
+    default file. A file path or a URL; :func:`hegemon.leaderboard.store.database_url`
+    normalises it."""
     if explicit is not None and str(explicit).strip():
         return str(explicit).strip()
     value = os.environ.get(DB_ENV, "").strip()
@@ -67,3 +68,9 @@ def bot_dir(content_hash: str) -> Path:
 def records_dir() -> Path:
     """Where game records are written."""
     return home() / RECORDS_DIR
+
+
+def safe_name(name: str) -> str:
+    """A season name usable as one folder name."""
+    cleaned = "".join(c if c.isalnum() or c in "-_.@+" else "_" for c in name).lstrip(".")
+    return cleaned or "season"

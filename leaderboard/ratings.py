@@ -44,6 +44,7 @@ Modelling choices (documented here once):
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -380,7 +381,7 @@ def bootstrap_intervals(
     game_patterns = compiled.game_patterns
     draws: list[list[float]] = [[] for _ in bots]
     index = {bot: i for i, bot in enumerate(bots)}
-    pairs = [(index[a], index[b]) for a, b in zip(order, order[1:], strict=False)]
+    pairs = [(index[a], index[b]) for a, b in itertools.pairwise(order)]
     above = [0.0] * len(pairs)
     for _ in range(samples):
         counts = [0] * n_patterns

@@ -91,7 +91,7 @@ def make_schedule(
     tables = _tables(
         bots, players, duplicate_games(games, players) // players, rng, seat_balance=False
     )
-    schedule = []
+    schedule: list[ScheduledMatch] = []
     for t, seats in enumerate(tables):
         table_seed = match_seed(seed, t)
         for r in range(players):

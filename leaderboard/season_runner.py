@@ -52,12 +52,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
-from sqlmodel import func, select
+from sqlmodel import col, func, select
 
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
 from . import paths
+from .limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from .paths import safe_name
 from .store import (
     CLAIMED,
     FINISHED,
@@ -84,12 +86,6 @@ __all__ = [
     "worker_is_dead",
 ]
 
-DEFAULT_STALE_AFTER = 180.0
-"""Seconds after which another runner's claim counts as abandoned (its runner died)."""
-
-DEFAULT_MAX_ATTEMPTS = 3
-"""Plays of one match spoiled by arena faults before it is given up as void."""
-
 T = TypeVar("T")
 
 
@@ -102,12 +98,6 @@ def default_worker_id() -> str:
     """``host:pid:xxxx`` — unique among live runners (the random part covers containers that
     share a host name and pid numbers)."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
-
-
-def safe_name(name: str) -> str:
-    """A season name usable as one folder name."""
-    cleaned = "".join(c if c.isalnum() or c in "-_.@+" else "_" for c in name).lstrip(".")
-    return cleaned or "season"
 
 
 def record_path(season_name: str, number: int) -> Path:
@@ -575,9 +565,9 @@ def _count_faults(store: Store, season_id: int) -> int:
     """Bot faults recorded in the season's stored games."""
     with store.session() as s:
         rows = s.exec(
-            select(Game.faults)
-            .join(Match, Match.id == Game.match_id)
-            .where(Match.season_id == season_id)
+            select(col(Game.faults))
+            .join(Match, col(Match.id) == col(Game.match_id))
+            .where(col(Match.season_id) == season_id)
         ).all()
     return sum(len(f or ()) for f in rows)
 
@@ -586,13 +576,18 @@ def _claim_holders(store: Store, season_id: int) -> dict[str, datetime | None]:
     """Worker → its oldest claim time, for the season's claimed matches."""
     with store.session() as s:
         rows = s.exec(
-            select(Match.worker, func.min(Match.claimed_at))
-            .where(Match.season_id == season_id, Match.status == CLAIMED, Match.worker.is_not(None))
-            .group_by(Match.worker)
+            select(col(Match.worker), func.min(col(Match.claimed_at)))
+            .where(
+                col(Match.season_id) == season_id,
+                col(Match.status) == CLAIMED,
+                col(Match.worker).is_not(None),
+            )
+            .group_by(col(Match.worker))
         ).all()
     result: dict[str, datetime | None] = {}
-    for worker, claimed_at in rows:
-        if isinstance(claimed_at, str):  # SQLite's aggregate comes back as text
+    for worker, oldest in rows:
+        claimed_at: datetime | str | None = oldest  # SQLite's aggregate comes back as text
+        if isinstance(claimed_at, str):
             try:
                 claimed_at = datetime.fromisoformat(claimed_at).replace(tzinfo=UTC)
             except ValueError:

@@ -14,6 +14,7 @@ saying what to install: they are part of the suite, not optional.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import secrets
@@ -25,31 +26,22 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "HEGEMON_TEST_PG_URL"
-SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
 
-# The hegemon app, with the league's commands added if leaderboard/cli.py does not wire them
-# (yet): the tests run what a user runs.
+# The hegemon app, as the console script runs it: the tests run what a user runs.
 CLI = """
 import sys
-from hegemon.leaderboard.cli import app
-groups = {g.name for g in app.registered_groups}
-commands = {c.name for c in app.registered_commands}
-if "bot" not in groups:
-    from hegemon.leaderboard import cli_bots; cli_bots.register(app)
-if "season" not in groups:
-    from hegemon.leaderboard import cli_seasons; cli_seasons.register(app)
-if "leaderboard" not in commands:
-    from hegemon.leaderboard import cli_league; cli_league.register(app)
+from hegemon.leaderboard.cli import main
 sys.argv[0] = "hegemon"
-app()
+main()
 """
 
 
@@ -97,8 +89,8 @@ def start_hegemon(
     *args: str, home: Path | None = None, env: dict[str, str] | None = None, log: Path | None = None
 ) -> subprocess.Popen:
     """Start ``hegemon ARGS`` in the background (output to ``log``, else discarded)."""
-    # the child keeps its own copy of the file descriptor: ours is closed once it started
-    with open(log, "w") if log is not None else nullcontext(subprocess.DEVNULL) as out:
+    # the child keeps its own copy of the log's descriptor: ours is closed at once
+    with open(log, "w") if log is not None else contextlib.nullcontext(subprocess.DEVNULL) as out:
         return subprocess.Popen(
             hegemon_argv(*args),
             cwd=ROOT,

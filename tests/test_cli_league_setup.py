@@ -8,24 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from hegemon.leaderboard import cli_bots, cli_seasons
+from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.store import Store
 
 runner = CliRunner()
-
-
-def make_app() -> typer.Typer:
-    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-    cli_bots.register(app)
-    cli_seasons.register(app)
-    return app
-
-
-APP = make_app()
 
 
 def run(*args: str):
@@ -275,8 +264,8 @@ def test_db_from_environment(league, tmp_path, monkeypatch):
 def test_errors_are_one_line_in_a_real_process(league, tmp_path):
     script = tmp_path / "app.py"
     script.write_text(
-        "import sys; sys.path.insert(0, {!r})\n"
-        "from test_cli_league_setup import APP\nAPP()\n".format(str(Path(__file__).parent))
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_cli_league_setup import APP\nAPP()\n"
     )
     proc = subprocess.run(
         [

@@ -212,8 +212,9 @@ def test_opens_a_database_at_the_initial_revision(tmp_path):
     with engine.begin() as conn:  # data written by the oldest schema, in plain SQL
         conn.execute(
             sa.text(
-                "INSERT INTO bots (id, name, version, command, content_hash, language, source, added_at) "
-                "VALUES (1, 'old', 1, '[\"python\", \"bot.py\"]', :h, 'python', '', '2024-01-02 03:04:05')"
+                "INSERT INTO bots (id, name, version, command, content_hash, language, source, "
+                "added_at) VALUES (1, 'old', 1, '[\"python\", \"bot.py\"]', :h, 'python', '', "
+                "'2024-01-02 03:04:05')"
             ),
             {"h": "a" * 64},
         )
@@ -238,11 +239,11 @@ def test_a_newer_schema_is_refused(tmp_path):
     with engine.begin() as conn:
         conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
     engine.dispose()
-    with pytest.raises(StoreError, match="newer hegemon .*9999"):
+    with pytest.raises(StoreError, match=r"newer hegemon .*9999"):
         Store(path)
 
 
-# ---------------------------------------------------------------------------------- the work protocol
+# ------------------------------------------------------------------------------ the work protocol
 def test_claims_go_in_order_and_run_out(store):
     season = new_season(store, games=3)
     first = store.claim_match(season.id, "w1")
@@ -353,7 +354,7 @@ def test_one_game_per_match_in_the_schema(store):
     season = new_season(store, games=1)
     match = store.claim_match(season.id, "w1")
     assert store.finish_match(match.id, "w1", outcome())
-    with pytest.raises(StoreError, match="(?i)unique"):
+    with pytest.raises(StoreError, match=r"(?i)unique"):
         with store.session(write=True) as s:
             s.add(Game(match_id=match.id, record_path="x", places=[1, 2, 3], faults=[]))
 
@@ -394,7 +395,7 @@ def test_game_outcome_from_a_runner_result():
 
     class Result:
         places, reason, duration, decisions = (2, 1, 3), "turn limit", 3.25, 77
-        faults = [Fault()]
+        faults = (Fault(),)
 
     made = GameOutcome.from_result(Result(), "records/x.jsonl")
     assert made.places == (2, 1, 3) and made.finish_reason == "turn limit"

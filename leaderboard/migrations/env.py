@@ -16,7 +16,7 @@ config = context.config
 target_metadata = SQLModel.metadata
 
 
-def run(connection) -> None:  # type: ignore[no-untyped-def]
+def run(connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

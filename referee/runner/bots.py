@@ -16,9 +16,10 @@ import shutil
 import sys
 from pathlib import Path
 
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
+
 from .process import BotCommand
 
-SAMPLE_BOTS = ("random", "aggressive", "continental", "planner")
 NODE_SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "node" / "bot.js"
 FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js")
 REMOTE = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):\d{1,5}$")

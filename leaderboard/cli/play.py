@@ -1,24 +1,22 @@
-"""The referee's commands: ``hegemon rules``, ``verify``, ``replay``, ``play``."""
+"""The referee's commands: ``hegemon rules``, ``verify``, ``replay``, ``play``: one game at a time,
+no database."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from .rules import OPTIONS, PRESET_HELP, PRESETS, RulesError, make_rules, parse_overrides
-
-console = Console()
-errors = Console(stderr=True)
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one clear line to stderr and exit non-zero."""
-    errors.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+from .common import (
+    console,
+    decision_time_option,
+    fail,
+    parse_rules,
+    quiet_option,
+    rules_option,
+    startup_time_option,
+    time_bank_option,
+)
 
 
 def rules_command(
@@ -28,6 +26,10 @@ def rules_command(
     ),
 ) -> None:
     """List the rule-set presets, or show one preset's options and values."""
+    from rich.table import Table
+
+    from hegemon.referee.rules import OPTIONS, PRESET_HELP, PRESETS
+
     if preset is None:
         table = Table(title="Rule sets", show_lines=False)
         table.add_column("preset", style="bold")
@@ -39,10 +41,7 @@ def rules_command(
             "Show one: [bold]hegemon rules PRESET[/]; override options with --set NAME=VALUE."
         )
         return
-    try:
-        rules = make_rules(preset, parse_overrides(option))
-    except RulesError as exc:
-        fail(str(exc))
+    rules = parse_rules(preset, option)
     changed = rules.overridden()
     table = Table(title=f"{preset}: {PRESET_HELP.get(preset, '')}")
     table.add_column("option", style="bold")
@@ -57,7 +56,7 @@ def rules_command(
 
 def verify_command(record: Path = typer.Argument(..., help="A game record (.jsonl).")) -> None:
     """Replay a game record through the engine; report the first difference, or that it matches."""
-    from .record import replay
+    from hegemon.referee.record import replay
 
     try:
         text = record.read_text(encoding="utf-8")
@@ -67,14 +66,6 @@ def verify_command(record: Path = typer.Argument(..., help="A game record (.json
     if not verdict.ok:
         fail(f"{record}: DIFFERS: {verdict.message}", code=1)
     console.print(f"{record}: OK, {verdict.message}")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the referee's commands to the ``hegemon`` app."""
-    app.command("rules")(rules_command)
-    app.command("play")(play_command)
-    app.command("replay")(replay_command)
-    app.command("verify")(verify_command)
 
 
 def _seat_names(names: list[str]) -> list[str]:
@@ -94,7 +85,7 @@ def play_command(
         help="A seat: sample bot name, file, folder, "
         '"command line" or host:port. Repeat for each seat.',
     ),
-    rules: str = typer.Option("classic", "--rules", help="Rule-set preset (see hegemon rules)."),
+    rules: str = rules_option(),
     option: list[str] = typer.Option([], "--set", help="Override a rule option: NAME=VALUE."),
     seed: int | None = typer.Option(
         None,
@@ -109,26 +100,21 @@ def play_command(
         "reproduces a recorded game (default: a fresh random id).",
     ),
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
-    decision_time: float = typer.Option(2.0, "--decision-time", help="Seconds per decision."),
-    time_bank: float = typer.Option(
-        60.0, "--time-bank", help="Seconds of thinking per seat per game."
-    ),
-    startup_time: float = typer.Option(10.0, "--startup-time", help="Seconds for a bot to start."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress."),
+    decision_time: float = decision_time_option(),
+    time_bank: float = time_bank_option(),
+    startup_time: float = startup_time_option(),
+    quiet: bool = quiet_option("No live progress."),
 ) -> None:
     """Play one game between bots, with live progress; print places, faults and the record path."""
     import trio
 
-    from .game import STARTING_ARMIES
-    from .runner.bots import BotSpecError, resolve
-    from .runner.link import TimeControl
-    from .runner.progress import LiveBoard
-    from .runner.session import new_game_id, new_seed, play_one
+    from hegemon.referee.game import STARTING_ARMIES
+    from hegemon.referee.runner.bots import BotSpecError, resolve
+    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.runner.progress import LiveBoard
+    from hegemon.referee.runner.session import new_game_id, new_seed, play_one
 
-    try:
-        rule_set = make_rules(rules, parse_overrides(option))
-    except RulesError as exc:
-        fail(str(exc))
+    rule_set = parse_rules(rules, option)
     if len(bot) not in STARTING_ARMIES:
         fail(f"rule set '{rules}' is for 3 to 6 players; got {len(bot)} --bot")
     try:
@@ -144,7 +130,7 @@ def play_command(
     game_id = game_id or new_game_id()  # never the seed: a bot sees its game id
     record_path = record or Path("records") / f"{game_id}.jsonl"
     time_control = TimeControl(startup=startup_time, decision=decision_time, bank=time_bank)
-    from .record import seed_hash
+    from hegemon.referee.record import seed_hash
 
     console.print(
         f"[bold]{rule_set.preset}[/] · {len(names)} seats · seed hash {seed_hash(game_seed)[:16]}…"
@@ -171,8 +157,8 @@ def replay_command(
     delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each turn."),
 ) -> None:
     """Show a recorded game turn by turn in the terminal."""
-    from .record import RecordError
-    from .runner.progress import show_replay
+    from hegemon.referee.record import RecordError
+    from hegemon.referee.runner.progress import show_replay
 
     try:
         text = record.read_text(encoding="utf-8")

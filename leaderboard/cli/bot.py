@@ -1,30 +1,14 @@
-"""``hegemon bot add|list|check|remove``: the registered bots.
-
-Also the helpers every league command shares: :data:`DB_OPTION` help and :func:`open_store`,
-which turns a database problem into one clear error line.
-"""
+"""``hegemon bot add|list|check|remove``: the registered bots."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from hegemon.referee.cli import fail
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-from . import paths
-from .registry import RegistryError, add_bot, check_source, find_source, remove_bots, validate_name
-from .store import Store, StoreError
-
-console = Console()
-
-DB_HELP = (
-    "The database: a file path or a URL (sqlite:///FILE, postgresql://USER@HOST/DB). "
-    f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
-    f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
-)
+from .common import console, db_option, fail, open_store, read_store, store_exists
 
 bot_app = typer.Typer(
     name="bot",
@@ -34,39 +18,13 @@ bot_app = typer.Typer(
 )
 
 
-def db_option() -> str | None:
-    return typer.Option(None, "--db", help=DB_HELP, show_default=False)
-
-
-def open_store(db: str | None, create: bool = True) -> Store:
-    """Open the league database or fail with one line. ``create=False``: a SQLite file that
-    does not exist is an error (for commands that only read or need registered bots)."""
-    try:
-        return Store(db, create=create)
-    except StoreError as exc:
-        fail(str(exc))
-
-
-def store_exists(db: str | None) -> bool:
-    """False only for a SQLite database file that does not exist (yet)."""
-    from .store import database_url
-
-    try:
-        url = database_url(db)
-    except StoreError as exc:
-        fail(str(exc))
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        return True
-    return Path(url.database).exists()
-
-
 # ---------------------------------------------------------------------------------- commands
 @bot_app.command("add")
 def add_command(
     name: str = typer.Argument(..., help="The bot's name on the leaderboard."),
     path: str = typer.Argument(
         ...,
-        help="A file, a folder, or a sample bot's name (random, aggressive, continental, planner).",
+        help=f"A file, a folder, or a sample bot's name ({', '.join(SAMPLE_BOTS)}).",
     ),
     command: str | None = typer.Option(
         None,
@@ -79,6 +37,9 @@ def add_command(
 ) -> None:
     """Register a bot (a new version if NAME exists): copy its files, then check it plays a
     short game against sample bots without a fault."""
+    from ..registry import RegistryError, add_bot, find_source, validate_name
+    from ..store import StoreError
+
     try:
         validate_name(name)
         find_source(path, command)  # fail fast, before opening the database
@@ -113,16 +74,12 @@ def add_command(
 @bot_app.command("list")
 def list_command(db: str | None = db_option()) -> None:
     """List the registered bots and their versions."""
+    from rich.table import Table
+
     if not store_exists(db):
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
         return
-    store = open_store(db, create=False)
-    try:
-        bots = store.bots()
-    except StoreError as exc:
-        fail(str(exc))
-    finally:
-        store.close()
+    bots = read_store(db, lambda store: store.bots())
     if not bots:
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
         return
@@ -155,6 +112,8 @@ def check_command(
 ) -> None:
     """Play the check game that `bot add` plays (against two sample random bots, classic,
     10 rounds), from a copy of the bot's files; register nothing."""
+    from ..registry import RegistryError, check_source, find_source
+
     try:
         source = find_source(path, command)
         with console.status("playing a short game against two random bots…"):
@@ -181,6 +140,9 @@ def remove_command(
     db: str | None = db_option(),
 ) -> None:
     """Remove a bot (or one version). A bot that plays in a season cannot be removed."""
+    from ..registry import RegistryError, remove_bots
+    from ..store import StoreError
+
     if not store_exists(db):
         fail(f"unknown bot '{name}'")
     store = open_store(db, create=False)
@@ -195,11 +157,3 @@ def remove_command(
         highlight=False,
         soft_wrap=True,
     )
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``hegemon bot …`` to the ``hegemon`` app."""
-    app.add_typer(bot_app, name="bot")
-
-
-__all__ = ["DB_HELP", "bot_app", "db_option", "open_store", "register", "store_exists"]

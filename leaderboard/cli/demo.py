@@ -14,18 +14,31 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import TYPE_CHECKING
 
+import typer
 from rich.console import Console
 
-from . import paths
-from .registry import SAMPLE_BOTS, RegistryError, add_bot
-from .schedule import make_schedule
-from .season_runner import safe_name
-from .store import Season, Store, StoreError
+from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_TURN_LIMIT", "DemoError", "next_demo_name", "run_demo"]
+from .. import paths
+from .common import DEFAULT_PRESET, console, db_option, fail, new_season
+
+if TYPE_CHECKING:
+    from ..store import Store
+
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_GAMES",
+    "DEFAULT_TURN_LIMIT",
+    "DemoError",
+    "demo_command",
+    "next_demo_name",
+    "run_demo",
+]
 
 DEFAULT_GAMES = 30
+DEFAULT_CONCURRENCY = 2
 DEFAULT_TURN_LIMIT = 25
 """Rounds before a demo game ends on points (keeps a 30-game season to about a minute)."""
 
@@ -52,7 +65,7 @@ def next_demo_name(store: Store) -> str:
 def run_demo(
     *,
     games: int = DEFAULT_GAMES,
-    concurrency: int = 2,
+    concurrency: int = DEFAULT_CONCURRENCY,
     turn_limit: int = DEFAULT_TURN_LIMIT,
     db: str | None = None,
     out: Console | None = None,
@@ -61,7 +74,10 @@ def run_demo(
     """Run the demo; returns the exit code (0, or 130 when interrupted)."""
     from hegemon.referee.rules import make_rules
 
-    from .cli_league import _summary, run_live
+    from ..registry import RegistryError, add_bot
+    from ..schedule import make_schedule
+    from ..store import Store, StoreError
+    from .live import run_live, summary
 
     out = out or Console()
     try:
@@ -85,24 +101,13 @@ def run_demo(
                 f"  {'registered' if result.new else 'already registered'}: {result.bot.label}",
                 highlight=False,
             )
-        rules = make_rules("classic", {"turn_limit": turn_limit})
+        rules = make_rules(DEFAULT_PRESET, {"turn_limit": turn_limit})
         seed = secrets.randbits(63)
         ids = [b.id for b in bots]
         schedule = make_schedule(ids, PLAYERS, games, seed)  # type: ignore[arg-type]
         for _ in range(5):
             name = next_demo_name(store)
-            season = Season(
-                name=name,
-                preset=rules.preset,
-                options=rules.options(),
-                players=PLAYERS,
-                games=len(schedule),
-                startup_time=10.0,
-                decision_time=2.0,
-                time_bank=60.0,
-                max_strikes=5,
-                seed=seed,
-            )
+            season = new_season(name, rules, PLAYERS, schedule, seed)
             try:
                 season = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
                 break
@@ -112,15 +117,15 @@ def run_demo(
         else:
             raise DemoError("could not find a free demo season name")
         out.print(
-            f"season [bold]{season.name}[/]: classic, turn limit {turn_limit}, {PLAYERS} "
+            f"season [bold]{season.name}[/]: {rules.preset}, turn limit {turn_limit}, {PLAYERS} "
             f"players, {season.games} games, {concurrency} at once, seed {seed}",
             highlight=False,
             soft_wrap=True,
         )
         state, error = run_live(store, season, concurrency=concurrency, quiet=quiet, out=out)
-        code = _summary(store, season, state, error, out)
+        code = summary(store, season, state, error, out)
         if code == 0:
-            records = paths.records_dir() / safe_name(season.name)
+            records = paths.records_dir() / paths.safe_name(season.name)
             out.print(f"database: {store.display}", highlight=False, soft_wrap=True)
             out.print(
                 f"replay a game: hegemon replay {records / '1.jsonl'}",
@@ -138,3 +143,35 @@ def run_demo(
         raise DemoError(str(exc)) from None
     finally:
         store.close()
+
+
+def demo_command(
+    games: int = typer.Option(
+        DEFAULT_GAMES, "--games", hidden=True, help="Games in the demo season."
+    ),
+    concurrency: int = typer.Option(
+        DEFAULT_CONCURRENCY, "--concurrency", "-j", hidden=True, help="Games played at once."
+    ),
+    turn_limit: int | None = typer.Option(
+        None, "--turn-limit", hidden=True, help="Rounds before a game ends on points."
+    ),
+    db: str | None = db_option(),
+) -> None:
+    """The tour: register the four sample bots, play a short 4-player season with live
+    progress, and print its leaderboard."""
+    if games < 1:
+        fail("--games must be at least 1")
+    if concurrency < 1:
+        fail("--concurrency must be at least 1")
+    try:
+        code = run_demo(
+            games=games,
+            concurrency=concurrency,
+            turn_limit=turn_limit if turn_limit is not None else DEFAULT_TURN_LIMIT,
+            db=db,
+            out=console,
+        )
+    except DemoError as exc:
+        fail(str(exc), code=1)
+    if code:
+        raise typer.Exit(code)

@@ -1,0 +1,195 @@
+"""What every ``hegemon`` command shares: the consoles, :func:`fail`, the ``--db``, ``--rules``
+and time-control options, and opening the league database with one clear error line.
+
+``hegemon --help`` must stay fast: the database, the engine and the match runner are imported
+inside the commands that use them, never at module level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
+
+import typer
+from rich.console import Console
+
+# TimeControl is the one home of the time-control defaults; its module is pure and light.
+from hegemon.referee.timecontrol import TimeControl
+
+from .. import paths
+
+if TYPE_CHECKING:
+    from ..reports.boards import Method
+    from ..store import Season, Store
+
+console = Console()
+errors = Console(stderr=True)
+
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C or SIGTERM."""
+
+DEFAULT_PRESET = "classic"
+"""The rule set a game or season uses when ``--rules`` is not given."""
+
+DEFAULT_METHOD = "pl"
+"""The rating method of the boards when ``--method`` is not given."""
+
+TIME = TimeControl()
+"""The default time control: every ``--startup-time``, ``--decision-time``, ``--time-bank`` and
+``--max-strikes`` default comes from here."""
+
+T = TypeVar("T")
+
+DB_HELP = (
+    "The database: a file path or a URL (sqlite:///FILE, postgresql://USER@HOST/DB). "
+    f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
+    f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
+)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print one clear line to stderr and exit non-zero."""
+    errors.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------------- options
+def db_option() -> Any:
+    """``--db``: the league database."""
+    return typer.Option(None, "--db", help=DB_HELP, show_default=False)
+
+
+def rules_option() -> Any:
+    """``--rules``: the rule-set preset."""
+    return typer.Option(DEFAULT_PRESET, "--rules", help="Rule-set preset (see hegemon rules).")
+
+
+def startup_time_option() -> Any:
+    return typer.Option(TIME.startup, "--startup-time", help="Seconds for a bot to start.")
+
+
+def decision_time_option() -> Any:
+    return typer.Option(TIME.decision, "--decision-time", help="Seconds per decision.")
+
+
+def time_bank_option() -> Any:
+    return typer.Option(TIME.bank, "--time-bank", help="Seconds of thinking per seat per game.")
+
+
+def quiet_option(help: str) -> Any:
+    return typer.Option(False, "--quiet", "-q", help=help)
+
+
+def parse_rules(preset: str, overrides: list[str]) -> Any:
+    """The rule set of ``--rules`` and ``--set``, or fail with the engine's reason."""
+    from hegemon.referee.rules import RulesError, make_rules, parse_overrides
+
+    try:
+        return make_rules(preset, parse_overrides(overrides))
+    except RulesError as exc:
+        fail(str(exc))
+
+
+def rules_text(preset: str, options: dict[str, Any]) -> str:
+    """``preset`` and the options that differ from the preset's, e.g. ``classic turn_limit=25``."""
+    from hegemon.referee.rules import PRESETS
+
+    base = PRESETS.get(preset, {})
+    changed = {k: v for k, v in options.items() if k in base and base[k] != v}
+    return preset + "".join(f" {k}={v}" for k, v in changed.items())
+
+
+# ---------------------------------------------------------------------------------- the store
+def open_store(db: str | None, create: bool = True) -> Store:
+    """Open the league database or fail with one line. ``create=False``: a SQLite file that
+    does not exist is an error (for commands that only read or need registered bots)."""
+    from ..store import Store, StoreError
+
+    try:
+        return Store(db, create=create)
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def read_store(db: str | None, read: Callable[[Store], T]) -> T:
+    """``read(store)`` on the existing database, closed after; a database error fails with one
+    line."""
+    from ..store import StoreError
+
+    store = open_store(db, create=False)
+    try:
+        return read(store)
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+
+
+def new_season(
+    name: str,
+    rules: Any,
+    players: int,
+    schedule: list[Any],
+    seed: int,
+    time: Any = TIME,
+    **more: Any,
+) -> Season:
+    """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
+    ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
+    from ..store import Season
+
+    return Season(
+        name=name,
+        preset=rules.preset,
+        options=rules.options(),
+        players=players,
+        games=len(schedule),
+        startup_time=time.startup,
+        decision_time=time.decision,
+        time_bank=time.bank,
+        max_strikes=time.max_strikes,
+        seed=seed,
+        **more,
+    )
+
+
+def store_exists(db: str | None) -> bool:
+    """False only for a SQLite database file that does not exist (yet)."""
+    from ..store import StoreError, database_url
+
+    try:
+        url = database_url(db)
+    except StoreError as exc:
+        fail(str(exc))
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return True
+    return Path(url.database).exists()
+
+
+def find_season(store: Store, name: str) -> Season:
+    """The season called ``name``, or fail with one line naming the seasons there are."""
+    from ..store import StoreError
+
+    try:
+        season = store.season_by_name(name)
+        if season is not None:
+            return season
+        names = [s.name for s in store.seasons()]
+    except StoreError as exc:
+        fail(str(exc))
+    if not names:
+        fail(
+            f"no season named '{name}' (there are no seasons yet; create one with: "
+            "hegemon season create NAME --bots …)"
+        )
+    shown = ", ".join(names[-10:]) + (" …" if len(names) > 10 else "")
+    fail(f"no season named '{name}' (seasons: {shown})")
+
+
+def check_method(value: str) -> Method:
+    """A checked ``--method``: ``pl`` or ``elo``."""
+    value = value.strip().lower()
+    if value not in ("pl", "elo"):
+        fail(f"--method must be pl (Plackett–Luce fit) or elo (incremental Elo); got {value!r}")
+    return cast("Method", value)

@@ -1,0 +1,394 @@
+"""``hegemon season create|list|run|status``: setting up a league season and its schedule,
+playing it, following it."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from .. import paths
+from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from .common import (
+    DEFAULT_METHOD,
+    TIME,
+    check_method,
+    console,
+    db_option,
+    decision_time_option,
+    fail,
+    find_season,
+    new_season,
+    open_store,
+    parse_rules,
+    quiet_option,
+    read_store,
+    rules_option,
+    rules_text,
+    startup_time_option,
+    store_exists,
+    time_bank_option,
+)
+
+if TYPE_CHECKING:
+    from ..store import Season, Store
+
+season_app = typer.Typer(
+    name="season",
+    help="Create, run and follow league seasons.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+SEASON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
+MAX_SEED = (1 << 63) - 1
+
+
+def _players_error(rules: object, players: int) -> str | None:
+    """Why ``players`` seats do not suit the rule set (the engine's own word), or None."""
+    from hegemon.referee.game import Game, GameSetupError
+
+    try:
+        Game(rules, players, 0)  # type: ignore[arg-type]
+    except GameSetupError as exc:
+        return f"{exc} (--players)"
+    return None
+
+
+@season_app.command("create")
+def create_command(
+    name: str = typer.Argument(..., help="The season's name (unique)."),
+    rules: str = rules_option(),
+    option: list[str] = typer.Option(
+        [], "--set", help="Override a rule option: NAME=VALUE (repeatable)."
+    ),
+    bots: str = typer.Option(
+        ...,
+        "--bots",
+        help="Registered bots, comma-separated: NAME (its latest version) or NAME@vN.",
+    ),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    games: int = typer.Option(
+        100, "--games", help="Games to play (duplicate: rounded up to a multiple of --players)."
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="Season seed; every game's dice seed derives from it (default: a fresh random one).",
+    ),
+    duplicate: bool = typer.Option(
+        False,
+        "--duplicate",
+        help="Replay each dice seed with the same "
+        "bots in every rotation of the seats (luck cancels out).",
+    ),
+    startup_time: float = startup_time_option(),
+    decision_time: float = decision_time_option(),
+    time_bank: float = time_bank_option(),
+    max_strikes: int = typer.Option(
+        TIME.max_strikes,
+        "--max-strikes",
+        help="Late or illegal answers tolerated per game; one more disqualifies the seat.",
+    ),
+    restart_per_game: bool = typer.Option(
+        False,
+        "--restart-per-game",
+        help="Start every bot "
+        "afresh for each game (default: processes are reused "
+        "between games, so bots may keep memory).",
+    ),
+    db: str | None = db_option(),
+) -> None:
+    """Create a season and its whole schedule (nothing is played yet: see season run)."""
+    from ..registry import RegistryError, lookup_bot
+    from ..schedule import duplicate_games, make_schedule
+    from ..store import StoreError
+
+    if not SEASON_NAME.match(name):
+        fail(f"bad season name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
+    rule_set = parse_rules(rules, option)
+    problem = _players_error(rule_set, players)
+    if problem:
+        fail(problem)
+    if games < 1:
+        fail(f"--games must be at least 1; got {games}")
+    if min(startup_time, decision_time, time_bank) <= 0:
+        fail("--startup-time, --decision-time and --time-bank must be positive")
+    if max_strikes < 0:
+        fail("--max-strikes cannot be negative")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be between 0 and {MAX_SEED}")
+    refs = [r for r in re.split(r"[,\s]+", bots) if r]
+    if not refs:
+        fail("--bots names no bot")
+    if not store_exists(db):
+        fail("no bots are registered yet; add them with: hegemon bot add NAME PATH")
+    store = open_store(db, create=False)
+    try:
+        try:
+            chosen = [lookup_bot(store, ref) for ref in refs]
+        except RegistryError as exc:
+            fail(str(exc))
+        ids = [b.id for b in chosen]
+        if len(set(ids)) != len(ids):
+            twice = next(b for i, b in enumerate(chosen) if b.id in ids[:i])
+            fail(f"--bots lists {twice.label} twice")
+        if len(chosen) < players:
+            fail(
+                f"{players} players per game need at least {players} different bots; "
+                f"--bots gives {len(chosen)}"
+            )
+        if store.season_by_name(name) is not None:
+            fail(f"a season named '{name}' already exists")
+        season_seed = secrets.randbits(63) if seed is None else seed
+        schedule = make_schedule(ids, players, games, season_seed, duplicate)  # type: ignore[arg-type]
+        time = replace(
+            TIME,
+            startup=startup_time,
+            decision=decision_time,
+            bank=time_bank,
+            max_strikes=max_strikes,
+        )
+        season = new_season(
+            name,
+            rule_set,
+            players,
+            schedule,
+            season_seed,
+            time,
+            keep_memory=not restart_per_game,
+            duplicate=duplicate,
+        )
+        created = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+    rounded = (
+        f" (rounded up from {games} to whole tables of {players} rotations)"
+        if duplicate and duplicate_games(games, players) != games
+        else ""
+    )
+    console.print(
+        f"created season [bold]{created.name}[/]: "
+        f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
+        f"{created.games} games{rounded}, {len(chosen)} bots "
+        f"({', '.join(b.label for b in chosen)}), seed {season_seed}"
+        + (", duplicate" if duplicate else "")
+        + (", restart per game" if restart_per_game else ""),
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(
+        f"run it with: hegemon season run {created.name}", highlight=False, soft_wrap=True
+    )
+
+
+@season_app.command("list")
+def list_command(db: str | None = db_option()) -> None:
+    """List the seasons with their progress."""
+    from rich.table import Table
+
+    from ..store import FINISHED
+
+    if not store_exists(db):
+        console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
+        return
+    rows = read_store(db, _season_rows)
+    if not rows:
+        console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
+        return
+    table = Table(title="Seasons")
+    for column in (
+        "name",
+        "rules",
+        "players",
+        "games",
+        "bots",
+        "seed",
+        "mode",
+        "status",
+        "created",
+    ):
+        table.add_column(column, style="bold" if column == "name" else None)
+    for season, progress, bot_count in rows:
+        games = f"{progress.done}/{progress.total}"
+        if progress.void:
+            games += f" ({progress.void} void)"
+        mode = ", ".join(
+            m
+            for m in (
+                "duplicate" if season.duplicate else "",
+                "restart" if not season.keep_memory else "memory",
+            )
+            if m
+        )
+        status = season.status if season.status != FINISHED else "[green]finished[/]"
+        table.add_row(
+            season.name,
+            rules_text(season.preset, season.options),
+            str(season.players),
+            games,
+            str(bot_count),
+            str(season.seed),
+            mode,
+            status,
+            season.created_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    console.print(table)
+
+
+def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
+    """Each season with its progress and its number of bots."""
+    rows = []
+    for season in store.seasons():
+        progress = store.progress(season.id)  # type: ignore[arg-type]
+        rows.append((season, progress, len(store.season_bots(season.id))))  # type: ignore[arg-type]
+    return rows
+
+
+# ---------------------------------------------------------------------------------- season run
+@season_app.command("run")
+def run_command(
+    name: str = typer.Argument(..., help="The season to play."),
+    concurrency: int = typer.Option(1, "--concurrency", "-j", help="Games played at once."),
+    db: str | None = db_option(),
+    worker: str | None = typer.Option(
+        None,
+        "--worker",
+        help="This runner's name in the "
+        "database (default HOST:PID:RANDOM); must be unique "
+        "among the runners working at the same time.",
+    ),
+    stale_after: float = typer.Option(
+        DEFAULT_STALE_AFTER,
+        "--stale-after",
+        help="Seconds after "
+        "which a game claimed by a runner that stopped answering "
+        "is played again by another (runners of this machine "
+        "that died are noticed at once).",
+    ),
+    max_attempts: int = typer.Option(
+        DEFAULT_MAX_ATTEMPTS,
+        "--max-attempts",
+        help="Plays of one "
+        "game spoiled by faults of the arena (not of a bot) before "
+        "it is given up as void.",
+    ),
+    quiet: bool = quiet_option("No live progress bar."),
+) -> None:
+    """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
+    resume; several runners (on PostgreSQL, several machines) may share one season."""
+    from ..store import FINISHED
+    from .live import run_live, summary
+
+    if concurrency < 1:
+        fail(f"--concurrency must be at least 1; got {concurrency}")
+    if stale_after <= 0:
+        fail("--stale-after must be positive")
+    if max_attempts < 1:
+        fail("--max-attempts must be at least 1")
+    if worker is not None and not worker.strip():
+        fail("--worker is empty")
+    if not store_exists(db):
+        fail(f"no season named '{name}' (no database yet at {paths.db_target(db)})")
+    store = open_store(db, create=False)
+    try:
+        season = find_season(store, name)
+        if season.status == FINISHED:
+            progress = _progress(store, season)
+            console.print(
+                f"season [bold]{season.name}[/] is already finished "
+                f"({progress.done} games); see: hegemon leaderboard {season.name}",
+                highlight=False,
+                soft_wrap=True,
+            )
+            return
+        console.print(
+            f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
+            f"{season.players} players, {season.games} games · {concurrency} at once · database "
+            f"{store.display}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        state, error = run_live(
+            store,
+            season,
+            concurrency=concurrency,
+            worker=worker.strip() if worker else None,
+            stale_after=stale_after,
+            max_attempts=max_attempts,
+            quiet=quiet,
+        )
+        code = summary(store, season, state, error, console)
+    finally:
+        store.close()
+    if code:
+        raise typer.Exit(code)
+
+
+def _progress(store: Store, season: Season) -> Any:
+    from ..store import StoreError
+
+    assert season.id is not None
+    try:
+        return store.progress(season.id)
+    except StoreError as exc:
+        fail(str(exc))
+
+
+# ---------------------------------------------------------------------------------- season status
+@season_app.command("status")
+def status_command(
+    name: str = typer.Argument(..., help="The season."),
+    method: str = typer.Option(
+        DEFAULT_METHOD,
+        "--method",
+        help="pl: Plackett–Luce fit with bootstrap intervals; elo: incremental Elo.",
+    ),
+    db: str | None = db_option(),
+) -> None:
+    """A season's progress (games done, in play, by which runner) and its standings so far."""
+    from ..reports import season_board
+    from ..store import StoreError
+    from .live import print_board
+
+    rating = check_method(method)
+    if not store_exists(db):
+        fail(f"no season named '{name}' (no database yet at {paths.db_target(db)})")
+    store = open_store(db, create=False)
+    try:
+        season = find_season(store, name)
+        progress = _progress(store, season)
+        try:
+            board = season_board(store, season, rating)
+        except StoreError as exc:
+            fail(str(exc))
+    finally:
+        store.close()
+    console.print(
+        f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
+        f"{season.players} players, seed {season.seed}, status [bold]{season.status}[/]",
+        highlight=False,
+        soft_wrap=True,
+    )
+    line = (
+        f"games: {progress.done} of {progress.total} done, {progress.pending} pending, "
+        f"{progress.claimed} in play"
+    )
+    if progress.void:
+        line += f", [yellow]{progress.void} void[/]"
+    if progress.attempts:
+        line += f", {progress.attempts} play(s) voided by arena faults"
+    console.print(line, highlight=False, soft_wrap=True)
+    for worker, count in sorted(progress.workers.items()):
+        console.print(
+            f"  runner {worker}: {count} game(s) in play", highlight=False, soft_wrap=True
+        )
+    if board.rows:
+        print_board(board, console)
+    else:
+        console.print("no results yet", highlight=False)

@@ -1,0 +1,177 @@
+"""The store's work distribution: claiming, renewing, finishing and voiding matches."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import sqlalchemy as sa
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from .database import Database, StoreError
+from .models import (
+    CLAIMED,
+    CREATED,
+    DONE,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    VOID,
+    Game,
+    GameOutcome,
+    Match,
+    Season,
+    utcnow,
+)
+
+
+class ClaimStore(Database):
+    """The store's work distribution: claiming, renewing, finishing and voiding matches."""
+
+    def claim_match(
+        self, season_id: int, worker: str, stale_after_s: float = 3600.0
+    ) -> Match | None:
+        """Give ``worker`` the next match to play (lowest number first), or None when nothing is
+        left to claim. A match claimed more than ``stale_after_s`` seconds ago (by a worker that
+        died, or one that forgot to :meth:`renew_claim`) is claimed again. The season becomes
+        ``running``. Safe under concurrency: two workers never hold the same match.
+        """
+        now = utcnow()
+        cutoff = now - timedelta(seconds=stale_after_s)
+        with self.session(write=True) as s:
+            query = (
+                select(Match)
+                .where(
+                    col(Match.season_id) == season_id,
+                    sa.or_(
+                        col(Match.status) == PENDING,
+                        sa.and_(col(Match.status) == CLAIMED, col(Match.claimed_at) <= cutoff),
+                    ),
+                )
+                .order_by(col(Match.number))
+                .limit(1)
+            )
+            if self.is_postgres:
+                query = query.with_for_update(skip_locked=True)
+            match = s.exec(query).first()
+            if match is None:
+                return None
+            match.status = CLAIMED
+            match.worker = worker
+            match.claimed_at = now
+            s.exec(
+                sa.update(Season)
+                .where(col(Season.id) == season_id, col(Season.status) == CREATED)
+                .values(status=RUNNING)
+            )
+            s.flush()
+            return match
+
+    def renew_claim(self, match_id: int, worker: str) -> bool:
+        """Refresh the claim's time (a heartbeat for long games); False if the claim was lost."""
+        with self.session(write=True) as s:
+            result = s.exec(
+                sa.update(Match)
+                .where(
+                    col(Match.id) == match_id,
+                    col(Match.worker) == worker,
+                    col(Match.status) == CLAIMED,
+                )
+                .values(claimed_at=utcnow())
+            )
+            return result.rowcount == 1
+
+    def _held_claim(self, s: Session, match_id: int, worker: str) -> Match | None:
+        """The match, locked with its season, if ``worker`` holds its claim; else None."""
+        match = s.exec(self._lock(select(Match).where(col(Match.id) == match_id))).first()
+        if match is None:
+            return None
+        self._lock_season(s, match.season_id)
+        if match.status != CLAIMED or match.worker != worker:
+            return None
+        return match
+
+    def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
+        """Store the game and mark the match done, in one transaction — only if ``worker`` still
+        holds the claim. Returns False (writing nothing) if the match is done already or now
+        claimed by someone else. The season becomes ``finished`` with its last match."""
+        try:
+            with self.session(write=True) as s:
+                match = self._held_claim(s, match_id, worker)
+                if match is None:
+                    return False
+                s.add(
+                    Game(
+                        match_id=match_id,
+                        record_path=str(outcome.record_path),
+                        places=[int(p) for p in outcome.places],
+                        faults=[dict(f) for f in outcome.faults],
+                        finish_reason=outcome.finish_reason,
+                        duration=float(outcome.duration),
+                        decisions=int(outcome.decisions),
+                        worker=worker,
+                    )
+                )
+                match.status = DONE
+                s.flush()
+                self._finish_season_if_complete(s, match.season_id)
+                return True
+        except StoreError as exc:
+            if isinstance(exc.__cause__, IntegrityError):
+                return False  # a game for this match exists already
+            raise
+
+    def void_match(
+        self, match_id: int, worker: str, reason: str, max_attempts: int | None = None
+    ) -> bool:
+        """An arena fault spoiled the game (not the bots' doing): give the match back to
+        pending with ``attempts`` + 1 and the reason; with ``max_attempts`` reached it becomes
+        void instead (never played, never scored). False if ``worker`` no longer holds it."""
+        with self.session(write=True) as s:
+            match = self._held_claim(s, match_id, worker)
+            if match is None:
+                return False
+            match.attempts += 1
+            match.last_error = reason[:2000]
+            match.worker = None
+            match.claimed_at = None
+            give_up = max_attempts is not None and match.attempts >= max_attempts
+            match.status = VOID if give_up else PENDING
+            s.flush()
+            if give_up:
+                self._finish_season_if_complete(s, match.season_id)
+            return True
+
+    def release_claims(self, worker: str, season_id: int | None = None) -> int:
+        """Put the matches ``worker`` holds back to pending (interrupted, nothing counted);
+        returns how many."""
+        with self.session(write=True) as s:
+            query = sa.update(Match).where(
+                col(Match.worker) == worker, col(Match.status) == CLAIMED
+            )
+            if season_id is not None:
+                query = query.where(col(Match.season_id) == season_id)
+            result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
+            return int(result.rowcount or 0)
+
+    def _lock_season(self, s: Session, season_id: int) -> None:
+        # Serialises the finishers of one season on PostgreSQL, so that the one finishing the
+        # last match sees every other and marks the season finished (SQLite: one writer anyway).
+        if self.is_postgres:
+            s.exec(
+                select(col(Season.id)).where(col(Season.id) == season_id).with_for_update()
+            ).first()
+
+    def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
+        left = s.exec(
+            select(func.count())
+            .select_from(Match)
+            .where(col(Match.season_id) == season_id, col(Match.status).in_((PENDING, CLAIMED)))
+        ).one()
+        if left == 0:
+            s.exec(
+                sa.update(Season)
+                .where(col(Season.id) == season_id)
+                .values(status=FINISHED, finished_at=utcnow())
+            )

@@ -1,0 +1,273 @@
+"""Opening a league database: the URL (a file path or a URL), the engine (SQLite made
+transactional, PostgreSQL through psycopg 3), sessions, and the schema migrations (alembic).
+
+:class:`Database` is the base of :class:`hegemon.leaderboard.store.Store`; its jobs (bots,
+seasons, claims) are the mixins beside this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlmodel import Session
+
+from .. import paths
+
+INITIAL_REVISION = "0001"
+"""The alembic revision that creates the whole schema."""
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class StoreError(Exception):
+    """A database problem, said in one line (``str(exc)``) fit for the user."""
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def database_url(target: str | os.PathLike[str] | None = None) -> URL:
+    """The SQLAlchemy URL for ``--db`` / ``HEGEMON_DB`` / the default file.
+
+    A file path (relative to the current folder) means SQLite; ``sqlite:///FILE`` likewise;
+    ``postgresql://…`` (or ``postgres://…``) uses the psycopg 3 driver.
+    """
+    text = paths.db_target(target)
+    if not _SCHEME.match(text):
+        return URL.create("sqlite", database=str(Path(text).expanduser().absolute()))
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise StoreError(f"not a database URL or file path: {text}") from None
+    backend = url.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        if url.drivername in ("postgresql", "postgres"):
+            url = url.set(drivername="postgresql+psycopg")
+        return url
+    if backend == "sqlite":
+        return url
+    scheme = text.split("://", 1)[0]
+    raise StoreError(
+        f"unsupported database '{scheme}://': give a file path, sqlite:///FILE "
+        "or postgresql://USER@HOST/DATABASE"
+    )
+
+
+def _display(url: URL) -> str:
+    shown = (
+        url.set(drivername=url.get_backend_name())
+        if url.get_backend_name() == "postgresql"
+        else url
+    )
+    return shown.render_as_string(hide_password=True)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The driver's message of a database error, on one line."""
+    inner = getattr(exc, "orig", None) or exc
+    text = str(inner) or type(inner).__name__
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    # SQLAlchemy appends "(Background on this error at: …)" and the SQL; keep the message.
+    lines = [
+        ln
+        for ln in lines
+        if not ln.startswith(("(Background on this error", "[SQL:", "[parameters:"))
+    ]
+    line = " ".join(lines) or type(inner).__name__
+    line = re.sub(r"^\([\w.]+\)\s*", "", line)
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+class Database:
+    """An open database, its schema migrated: the engine, sessions and error wording that the
+    store's jobs (bots, seasons, claims) share. Open one as a
+    :class:`hegemon.leaderboard.store.Store`, whose docstring says what ``target`` may be."""
+
+    def __init__(
+        self,
+        target: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = True,
+        echo: bool = False,
+    ):
+        self.url = database_url(target)
+        self.display = _display(self.url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.is_postgres = self.url.get_backend_name() == "postgresql"
+        if self.is_sqlite:
+            self._prepare_sqlite_file(create)
+        self.engine = self._make_engine(echo)
+        try:
+            upgrade(self.engine, "head")
+        except StoreError:
+            self.engine.dispose()
+            raise
+        except Exception as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open database {self.display}: {_one_line(exc)}") from exc
+
+    # ------------------------------------------------------------------ plumbing
+    def _prepare_sqlite_file(self, create: bool) -> None:
+        database = self.url.database or ""
+        if database in ("", ":memory:") or database.startswith("file:"):
+            return
+        path = Path(database)
+        if path.exists():
+            if path.is_dir():
+                raise StoreError(f"cannot open database {self.display}: it is a folder")
+            return
+        if not create:
+            raise StoreError(f"no database at {path}")
+        if path.parent.resolve() == paths.home().resolve():
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+    def _make_engine(self, echo: bool) -> Engine:
+        if self.is_sqlite:
+            kwargs: dict[str, Any] = {"connect_args": {"timeout": 30}}
+            if (self.url.database or ":memory:") == ":memory:":
+                kwargs["poolclass"] = sa.pool.StaticPool
+                kwargs["connect_args"]["check_same_thread"] = False
+            engine = sa.create_engine(self.url, echo=echo, **kwargs)
+            _sqlite_transactions(engine)
+            return engine
+        connect_args = {"connect_timeout": 10} if self.is_postgres else {}
+        try:
+            return sa.create_engine(
+                self.url, echo=echo, pool_pre_ping=True, connect_args=connect_args
+            )
+        except ModuleNotFoundError as exc:
+            raise StoreError(
+                f"cannot open database {self.display}: the driver is not installed "
+                f"({exc.name}); for PostgreSQL: pip install 'hegemon[postgres]'"
+            ) from None
+
+    def _error(self, exc: BaseException) -> StoreError:
+        return StoreError(f"database {self.display}: {_one_line(exc)}")
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.display!r})"
+
+    @contextmanager
+    def session(self, write: bool = False) -> Iterator[Session]:
+        """A sqlmodel Session in one transaction: committed when the block ends, rolled back if
+        it raises. Objects stay usable after the block (not expired on commit).
+
+        ``write=True`` takes the write lock at the start (SQLite ``BEGIN IMMEDIATE``), which a
+        transaction that reads and then writes should do, so concurrent writers wait their turn
+        instead of failing. Database errors raise :class:`StoreError`.
+        """
+        session = Session(
+            self.engine,
+            expire_on_commit=False,
+            execution_options={"hegemon_write": True} if write else {},
+        )
+        try:
+            with session.begin():
+                yield session
+        except StoreError:
+            raise
+        except SQLAlchemyError as exc:
+            raise self._error(exc) from exc
+        finally:
+            session.close()
+
+    def _lock(self, query: Any) -> Any:
+        return query.with_for_update() if self.is_postgres else query
+
+    def revision(self) -> str | None:
+        """The database's schema revision (alembic)."""
+        from alembic.runtime.migration import MigrationContext
+
+        try:
+            with self.engine.connect() as conn:
+                return MigrationContext.configure(conn).get_current_revision()
+        except SQLAlchemyError as exc:
+            raise self._error(exc) from exc
+
+
+def _sqlite_transactions(engine: Engine) -> None:
+    """Real transactions on SQLite: we emit BEGIN ourselves (BEGIN IMMEDIATE for writers), turn
+    on foreign keys, and use write-ahead logging so readers never wait for the runner."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys=ON")
+            database = engine.url.database or ""
+            if database and database != ":memory:":
+                cursor.execute("PRAGMA journal_mode=WAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        write = conn.get_execution_options().get("hegemon_write")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+# ---------------------------------------------------------------------------------- migrations
+def alembic_config() -> Any:
+    """The alembic configuration of hegemon's migrations (no alembic.ini needed)."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database to ``revision`` in one transaction (concurrent openers wait)."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    config = alembic_config()
+    script = ScriptDirectory.from_config(config)
+    with engine.connect() as plain:
+        conn = plain.execution_options(hegemon_write=True)
+        with conn.begin():
+            if engine.dialect.name == "postgresql":
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(4851563265)")  # "hegemon"
+            current = MigrationContext.configure(conn).get_current_revision()
+            if current is not None:
+                try:
+                    script.get_revision(current)
+                except Exception:
+                    raise StoreError(
+                        f"cannot open database {_display(engine.url)}: it was written "
+                        f"by a newer hegemon (schema revision {current}); upgrade "
+                        "hegemon to open it"
+                    ) from None
+            if current == revision or (revision == "head" and current == script.get_current_head()):
+                return
+            config.attributes["connection"] = conn
+            command.upgrade(config, revision)

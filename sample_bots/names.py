@@ -1,0 +1,8 @@
+"""The sample bots a name alone selects (``--bot planner``, ``hegemon bot add NAME planner``).
+
+A module of its own, so that the list is not part of the files a registered sample bot is
+stored with (its package ``__init__``): adding a name changes no registered bot's hash.
+"""
+
+NAMES = ("random", "aggressive", "continental", "planner")
+"""Weakest first; each is the module ``hegemon.sample_bots.NAME``."""
