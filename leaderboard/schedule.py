@@ -27,6 +27,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hegemon.referee.chance import PUBLIC_BELOW, SEED_BITS
+
 __all__ = ["ScheduledMatch", "duplicate_games", "make_schedule", "match_seed"]
 
 
@@ -42,16 +44,19 @@ class ScheduledMatch:
     seed: int
 
 
-MATCH_SEED_BITS = 63  # what the store's seed columns hold (a signed 64-bit integer)
-
-
-def match_seed(season_seed: int, table: int, bits: int = MATCH_SEED_BITS) -> int:
-    """The dice seed of ``table``: the first ``bits`` bits of
-    HMAC-SHA256(key = the season seed's decimal text, message = ``hegemon-match:<table>``)."""
+def match_seed(season_seed: int, table: int) -> int:
+    """The dice seed of ``table``, from HMAC-SHA256(key = the season seed's decimal text,
+    message = ``hegemon-match:<table>``). A secret season seed gives 128-bit secret match seeds
+    (the bit above them set, as a fresh seed has); a public one (below
+    :data:`~hegemon.referee.chance.PUBLIC_BELOW`, e.g. ``--seed 1``) gives 63-bit seeds, which
+    every game record then marks as public: anyone who knows the season seed can compute them."""
     digest = hmac.new(
         str(season_seed).encode(), f"hegemon-match:{table}".encode(), hashlib.sha256
     ).digest()
-    return int.from_bytes(digest, "big") >> (256 - bits)
+    value = int.from_bytes(digest[:16], "big")
+    if season_seed < PUBLIC_BELOW:
+        return value >> (128 - 63)
+    return value | (1 << SEED_BITS)
 
 
 def duplicate_games(games: int, players: int) -> int:

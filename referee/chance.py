@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 from typing import Protocol, TypeVar
 
 from . import dice
@@ -40,6 +41,16 @@ T = TypeVar("T")
 
 SEED_BITS = 128  # a fresh default seed: this many bits from the operating system
 PUBLIC_BELOW = 1 << 64  # a seed below this is small enough to search for: public, not secret
+MAX_SEED = (1 << (SEED_BITS + 1)) - 1  # the widest seed: what new_seed makes
+
+
+def new_seed() -> int:
+    """A fresh secret seed of 128 bits from the operating system (its hash is published before
+    play, the seed after)."""
+    # the bit above the 128 random ones set: never a (public) seed below PUBLIC_BELOW
+    return secrets.randbits(SEED_BITS) | (1 << SEED_BITS)
+
+
 _BLOCK = 64  # bytes per hash call: 64 dice bytes at once
 _DIE_LIMIT = 252  # 42 * 6: a byte below this gives a fair die; above, it is rejected
 

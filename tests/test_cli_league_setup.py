@@ -174,6 +174,38 @@ def test_season_create_and_list(league):
     listed = run("season", "list")
     assert listed.exit_code == 0
     assert "spring" in listed.stdout and "dup" in listed.stdout and "0/20" in listed.stdout
+    assert "1 (public)" in listed.stdout  # a chosen seed is public: anyone can recompute games
+
+
+def test_a_season_has_a_chess_clock_and_a_secret_seed_by_default(league):
+    """``--time 90+0.5``: a 90 s bank and half a second back per answered decision. Without
+    --seed the season's seed is 128 secret bits, never printed before the season is finished,
+    and its games' seeds are secret too."""
+    from hegemon.referee.record import seed_is_public
+
+    result = run(
+        "season",
+        "create",
+        "clock",
+        "--bots",
+        "a,b,c",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--time",
+        "90+0.5",
+    )
+    assert result.exit_code == 0, result.output
+    assert "time 90+0.5" in result.stdout and "seed secret" in result.stdout
+    with Store() as store:
+        season = store.season_by_name("clock")
+        assert (season.time_bank, season.time_increment) == (90, 0.5)
+        assert season.time_control().increment == 0.5
+        assert season.seed >= 1 << 128 and str(season.seed) not in result.stdout
+        assert not any(seed_is_public(m.seed) for m in store.matches(season.id))
+        listed = run("season", "list")
+        assert "secret" in listed.stdout and str(season.seed) not in listed.stdout
 
 
 @pytest.mark.parametrize(
@@ -190,7 +222,9 @@ def test_season_create_and_list(league):
         (["--players", "6"], "6 players per game need at least 6 different bots"),
         (["--bots", "a,b,a,c"], "--bots lists a@v1 twice"),
         (["--games", "0"], "--games must be at least 1"),
-        (["--decision-time", "0"], "must be positive"),
+        (["--decision-time", "0"], "--decision-time must be positive"),
+        (["--time", "60+x"], "bad time control '60+x'"),
+        (["--time", "0+1"], "--time-bank (or --time) must be positive"),
         (["--seed", "-1"], "--seed must be between 0 and"),
         (["--name-taken"], "a season named 'taken' already exists"),
     ],

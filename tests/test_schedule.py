@@ -122,9 +122,17 @@ def test_match_seed_is_documented_formula():
     import hashlib
     import hmac
 
+    from hegemon.referee.chance import PUBLIC_BELOW
+    from hegemon.referee.record import seed_is_public
+
     digest = hmac.new(b"42", b"hegemon-match:7", hashlib.sha256).digest()
     assert match_seed(42, 7) == int.from_bytes(digest[:8], "big") >> 1
-    assert match_seed(42, 7, bits=128) == int.from_bytes(digest[:16], "big")
+    secret = (1 << 128) | 12345
+    digest = hmac.new(str(secret).encode(), b"hegemon-match:7", hashlib.sha256).digest()
+    assert match_seed(secret, 7) == int.from_bytes(digest[:16], "big") | (1 << 128)
+    # a public season seed makes public games, a secret one secret games
+    assert seed_is_public(match_seed(42, 7)) and match_seed(42, 7) < PUBLIC_BELOW
+    assert not seed_is_public(match_seed(secret, 7))
 
 
 @pytest.mark.parametrize(

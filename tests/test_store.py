@@ -232,6 +232,37 @@ def test_opens_a_database_at_the_initial_revision(tmp_path):
         assert store.find_bot("old").version == 2
 
 
+def test_a_season_of_the_initial_schema_keeps_its_seeds_after_the_upgrade(tmp_path):
+    """Revision 0002 widens seeds to 128 bits (stored as text) and adds the time increment;
+    a season and a match written under 0001 read back unchanged."""
+    path = tmp_path / "old.db"
+    engine = sa.create_engine(f"sqlite:///{path}")
+    upgrade(engine, INITIAL_REVISION)
+    big = (1 << 63) - 1
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO seasons (id, name, preset, options, players, games, startup_time, "
+                "decision_time, time_bank, max_strikes, seed, fault_policy, keep_memory, "
+                "duplicate, status, created_at) VALUES (1, 'old', 'classic', '{}', 4, 1, 10, 2, "
+                "60, 5, :seed, 'forfeit', 1, 0, 'created', '2024-01-02 03:04:05')"
+            ),
+            {"seed": big},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO matches (id, season_id, number, table_number, seats, seed, status, "
+                "attempts) VALUES (1, 1, 1, 0, '[1, 2, 3, 4]', :seed, 'pending', 0)"
+            ),
+            {"seed": big - 1},
+        )
+    engine.dispose()
+    with Store(path) as store:
+        season = store.get_season(1)
+        assert season is not None and season.seed == big and season.time_increment == 0
+        assert [m.seed for m in store.matches(1)] == [big - 1]
+
+
 def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "new.db"
     Store(path).close()

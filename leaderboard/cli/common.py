@@ -77,6 +77,58 @@ def time_bank_option() -> Any:
     return typer.Option(TIME.bank, "--time-bank", help="Seconds of thinking per seat per game.")
 
 
+def time_option() -> Any:
+    """``--time BANK+INCREMENT``: the bank and the increment in one chess-clock argument."""
+    return typer.Option(
+        None,
+        "--time",
+        help="Time control as BANK+INCREMENT seconds, e.g. 60+0.1: a bank per seat per game and "
+        "what each answered decision adds back (overrides --time-bank).",
+        show_default=False,
+    )
+
+
+TIME_FLAGS = {
+    "startup": "--startup-time",
+    "decision": "--decision-time",
+    "bank": "--time-bank (or --time)",
+    "increment": "--time's increment",
+    "max_strikes": "--max-strikes",
+}
+"""The option that sets each :class:`TimeControl` field, for error messages."""
+
+
+def time_control_of(
+    time: str | None,
+    startup: float,
+    decision: float,
+    bank: float,
+    kind: type[TimeControl] = TimeControl,
+    **others: Any,
+) -> Any:
+    """The time control (a ``kind``) of the time options, or fail with one clear line."""
+    try:
+        if time is not None:
+            return kind.parse(time, startup=startup, decision=decision, **others)
+        return kind(startup=startup, decision=decision, bank=bank, **others)
+    except ValueError as exc:
+        message = str(exc)
+        for field_name, flag in TIME_FLAGS.items():
+            message = message.replace(f"TimeControl.{field_name} ", f"{flag} ")
+        fail(message)
+
+
+def seed_text(seed: int, finished: bool) -> str:
+    """How a season's seed is shown: a public one (``--seed 1``: anyone can recompute its games)
+    as itself; a secret one only once the season is finished (before, it would tell every bot
+    the dice of every game to come)."""
+    from hegemon.referee.record import seed_is_public
+
+    if seed_is_public(seed):
+        return f"{seed} (public)"
+    return str(seed) if finished else "secret"
+
+
 def quiet_option(help: str) -> Any:
     return typer.Option(False, "--quiet", "-q", help=help)
 
@@ -148,6 +200,7 @@ def new_season(
         startup_time=time.startup,
         decision_time=time.decision,
         time_bank=time.bank,
+        time_increment=time.increment,
         max_strikes=time.max_strikes,
         seed=seed,
         **more,

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 from typing import TYPE_CHECKING
 
 import typer
@@ -72,6 +71,7 @@ def run_demo(
     quiet: bool = False,
 ) -> int:
     """Run the demo; returns the exit code (0, or 130 when interrupted)."""
+    from hegemon.referee.chance import new_seed
     from hegemon.referee.rules import make_rules
 
     from ..registry import RegistryError, add_bot
@@ -102,7 +102,7 @@ def run_demo(
                 highlight=False,
             )
         rules = make_rules(DEFAULT_PRESET, {"turn_limit": turn_limit})
-        seed = secrets.randbits(63)
+        seed = new_seed()
         ids = [b.id for b in bots]
         schedule = make_schedule(ids, PLAYERS, games, seed)  # type: ignore[arg-type]
         for _ in range(5):
@@ -118,7 +118,7 @@ def run_demo(
             raise DemoError("could not find a free demo season name")
         out.print(
             f"season [bold]{season.name}[/]: {rules.preset}, turn limit {turn_limit}, {PLAYERS} "
-            f"players, {season.games} games, {concurrency} at once, seed {seed}",
+            f"players, {season.games} games, {concurrency} at once",
             highlight=False,
             soft_wrap=True,
         )

@@ -16,6 +16,8 @@ from .common import (
     rules_option,
     startup_time_option,
     time_bank_option,
+    time_control_of,
+    time_option,
 )
 
 
@@ -102,17 +104,19 @@ def play_command(
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
+    time: str | None = time_option(),
     startup_time: float = startup_time_option(),
     quiet: bool = quiet_option("No live progress."),
 ) -> None:
     """Play one game between bots, with live progress; print places, faults and the record path."""
     import trio
 
+    from hegemon.referee.chance import new_seed
     from hegemon.referee.game import STARTING_ARMIES
     from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.progress import LiveBoard
-    from hegemon.referee.runner.session import new_game_id, new_seed, play_one
+    from hegemon.referee.runner.session import new_game_id, play_one
 
     rule_set = parse_rules(rules, option)
     if len(bot) not in STARTING_ARMIES:
@@ -121,15 +125,13 @@ def play_command(
         commands = [resolve(spec) for spec in bot]
     except BotSpecError as exc:
         fail(str(exc))
-    if min(decision_time, time_bank, startup_time) <= 0:
-        fail("--decision-time, --time-bank and --startup-time must be positive")
+    time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
     names = _seat_names([c.name for c in commands])
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed
     game_id = game_id or new_game_id()  # never the seed: a bot sees its game id
     record_path = record or Path("records") / f"{game_id}.jsonl"
-    time_control = TimeControl(startup=startup_time, decision=decision_time, bank=time_bank)
     from hegemon.referee.record import seed_hash
 
     console.print(

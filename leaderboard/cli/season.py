@@ -4,8 +4,6 @@ playing it, following it."""
 from __future__ import annotations
 
 import re
-import secrets
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -28,9 +26,12 @@ from .common import (
     read_store,
     rules_option,
     rules_text,
+    seed_text,
     startup_time_option,
     store_exists,
     time_bank_option,
+    time_control_of,
+    time_option,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +45,6 @@ season_app = typer.Typer(
 )
 
 SEASON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
-MAX_SEED = (1 << 63) - 1
 
 
 def _players_error(rules: object, players: int) -> str | None:
@@ -77,7 +77,9 @@ def create_command(
     seed: int | None = typer.Option(
         None,
         "--seed",
-        help="Season seed; every game's dice seed derives from it (default: a fresh random one).",
+        help="Season seed, to reproduce a season: every game's dice seed derives from it, so a "
+        "seed you choose is public and its games are marked so (default: 128 secret random "
+        "bits).",
     ),
     duplicate: bool = typer.Option(
         False,
@@ -88,6 +90,7 @@ def create_command(
     startup_time: float = startup_time_option(),
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
+    time: str | None = time_option(),
     max_strikes: int = typer.Option(
         TIME.max_strikes,
         "--max-strikes",
@@ -103,6 +106,8 @@ def create_command(
     db: str | None = db_option(),
 ) -> None:
     """Create a season and its whole schedule (nothing is played yet: see season run)."""
+    from hegemon.referee.chance import MAX_SEED, new_seed
+
     from ..registry import RegistryError, lookup_bot
     from ..schedule import duplicate_games, make_schedule
     from ..store import StoreError
@@ -115,8 +120,6 @@ def create_command(
         fail(problem)
     if games < 1:
         fail(f"--games must be at least 1; got {games}")
-    if min(startup_time, decision_time, time_bank) <= 0:
-        fail("--startup-time, --decision-time and --time-bank must be positive")
     if max_strikes < 0:
         fail("--max-strikes cannot be negative")
     if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -143,14 +146,10 @@ def create_command(
             )
         if store.season_by_name(name) is not None:
             fail(f"a season named '{name}' already exists")
-        season_seed = secrets.randbits(63) if seed is None else seed
+        season_seed = new_seed() if seed is None else seed
         schedule = make_schedule(ids, players, games, season_seed, duplicate)  # type: ignore[arg-type]
-        time = replace(
-            TIME,
-            startup=startup_time,
-            decision=decision_time,
-            bank=time_bank,
-            max_strikes=max_strikes,
+        time_control = time_control_of(
+            time, startup_time, decision_time, time_bank, max_strikes=max_strikes
         )
         season = new_season(
             name,
@@ -158,7 +157,7 @@ def create_command(
             players,
             schedule,
             season_seed,
-            time,
+            time_control,
             keep_memory=not restart_per_game,
             duplicate=duplicate,
         )
@@ -176,7 +175,8 @@ def create_command(
         f"created season [bold]{created.name}[/]: "
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
         f"{created.games} games{rounded}, {len(chosen)} bots "
-        f"({', '.join(b.label for b in chosen)}), seed {season_seed}"
+        f"({', '.join(b.label for b in chosen)}), time {time_control}, "
+        f"seed {seed_text(season_seed, finished=False)}"
         + (", duplicate" if duplicate else "")
         + (", restart per game" if restart_per_game else ""),
         highlight=False,
@@ -233,7 +233,7 @@ def list_command(db: str | None = db_option()) -> None:
             str(season.players),
             games,
             str(bot_count),
-            str(season.seed),
+            seed_text(season.seed, season.status == FINISHED),
             mode,
             status,
             season.created_at.strftime("%Y-%m-%d %H:%M"),

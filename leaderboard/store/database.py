@@ -246,28 +246,55 @@ def head_revision() -> str:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the database to ``revision`` in one transaction (concurrent openers wait)."""
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as plain:
+        if sqlite:
+            # A migration may rebuild a table others reference (SQLite alters a column that way):
+            # enforcement is off meanwhile (SQLite allows the switch only outside a transaction)
+            # and every reference is checked before the migration commits.
+            _sqlite_pragma(plain, "foreign_keys=OFF")
+        try:
+            _upgrade_in_transaction(plain.execution_options(hegemon_write=True), revision)
+        finally:
+            if sqlite:
+                _sqlite_pragma(plain, "foreign_keys=ON")
+
+
+def _sqlite_pragma(conn: sa.Connection, pragma: str) -> None:
+    """Run ``PRAGMA pragma`` on the driver's connection, outside any transaction."""
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(f"PRAGMA {pragma}")
+    finally:
+        cursor.close()
+
+
+def _upgrade_in_transaction(conn: sa.Connection, revision: str) -> None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
     config = alembic_config()
     script = ScriptDirectory.from_config(config)
-    with engine.connect() as plain:
-        conn = plain.execution_options(hegemon_write=True)
-        with conn.begin():
-            if engine.dialect.name == "postgresql":
-                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(4851563265)")  # "hegemon"
-            current = MigrationContext.configure(conn).get_current_revision()
-            if current is not None:
-                try:
-                    script.get_revision(current)
-                except Exception:
-                    raise StoreError(
-                        f"cannot open database {_display(engine.url)}: it was written "
-                        f"by a newer hegemon (schema revision {current}); upgrade "
-                        "hegemon to open it"
-                    ) from None
-            if current == revision or (revision == "head" and current == script.get_current_head()):
-                return
-            config.attributes["connection"] = conn
-            command.upgrade(config, revision)
+    engine = conn.engine
+    with conn.begin():
+        if engine.dialect.name == "postgresql":
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(4851563265)")  # "hegemon"
+        current = MigrationContext.configure(conn).get_current_revision()
+        if current is not None:
+            try:
+                script.get_revision(current)
+            except Exception:
+                raise StoreError(
+                    f"cannot open database {_display(engine.url)}: it was written "
+                    f"by a newer hegemon (schema revision {current}); upgrade "
+                    "hegemon to open it"
+                ) from None
+        if current == revision or (revision == "head" and current == script.get_current_head()):
+            return
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+        if engine.dialect.name == "sqlite":
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise StoreError(f"the migration would leave broken references: {broken[:5]}")

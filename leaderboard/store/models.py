@@ -45,6 +45,20 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Seed(sa.types.TypeDecorator[int]):
+    """A seed of up to 129 bits (a fresh one is 128 random bits with the bit above them set):
+    too wide for any integer column, so stored as its decimal text and read back as ``int``."""
+
+    impl = sa.String(40)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Any) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> int | None:
+        return None if value is None else int(value)
+
+
 class UTCDateTime(sa.types.TypeDecorator[datetime]):
     """A moment in UTC: stored as ``TIMESTAMP WITH TIME ZONE`` (PostgreSQL) or UTC text without
     an offset (SQLite); read back timezone-aware in UTC on both. Naive values are taken as UTC."""
@@ -104,8 +118,9 @@ class Season(SQLModel, table=True):
     startup_time: float  # seconds: process start to Hello
     decision_time: float  # seconds per decision
     time_bank: float  # seconds per seat per game
+    time_increment: float = 0.0  # seconds added to the bank after every answered decision
     max_strikes: int  # late/illegal answers tolerated per game; one more forfeits
-    seed: int = Field(sa_type=sa.BigInteger)  # the season seed (match seeds derive from it)
+    seed: int = Field(sa_type=Seed)  # the season's secret (match seeds derive from it)
     fault_policy: str = Field(default="forfeit", sa_type=sa.String(32))  # see FAULT_POLICIES
     keep_memory: bool = True  # bot processes are reused between games (so may keep memory)
     duplicate: bool = False  # each dice seed replayed with the same table in rotated seats
@@ -126,6 +141,7 @@ class Season(SQLModel, table=True):
             startup=self.startup_time,
             decision=self.decision_time,
             bank=self.time_bank,
+            increment=self.time_increment,
             max_strikes=self.max_strikes,
         )
 
@@ -159,7 +175,7 @@ class Match(SQLModel, table=True):
     number: int  # 1, 2, … in schedule order
     table_number: int = 0  # duplicate seasons: the rotations of one table share it (and the seed)
     seats: list[int] = Field(sa_column=Column(JSON, nullable=False))  # bot ids in seat order
-    seed: int = Field(sa_type=sa.BigInteger)
+    seed: int = Field(sa_type=Seed)
     status: str = Field(default=PENDING, sa_type=sa.String(16))
     attempts: int = 0  # plays voided by arena faults
     worker: str | None = Field(default=None, sa_type=sa.String(200))

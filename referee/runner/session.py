@@ -14,18 +14,11 @@ from typing import Any
 
 import trio
 
-from ..chance import SEED_BITS
 from ..game import Game
 from ..rules import RuleSet
 from .link import BotLink, TimeControl
 from .match import GameResult, Referee
 from .process import BotCommand
-
-
-def new_seed() -> int:
-    """A fresh secret game seed of 128 bits (its hash is published before play, the seed after)."""
-    # the top bit set: 128 random bits below it, and never a (public) seed below PUBLIC_BELOW
-    return secrets.randbits(SEED_BITS) | (1 << SEED_BITS)
 
 
 def new_game_id() -> str:
