@@ -7,8 +7,8 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import arrange, setup_done
 
+from conftest import arrange, setup_done
 from hegemon.referee import Attack, Defend
 from hegemon.referee.chance import Chance
 from hegemon.referee.decisions import Kind

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done, snapshot
 
+from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done, snapshot
 from hegemon.referee import (
     Attack,
     Claim,

@@ -8,11 +8,11 @@ import random
 from itertools import combinations
 
 import pytest
-from conftest import POLICIES, PRESET_NAMES, setup_done, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_properties import OPTIONS, candidates, oracle
 
+from conftest import POLICIES, PRESET_NAMES, setup_done, snapshot
 from hegemon.referee import (
     Action,
     ActionFormatError,

@@ -7,10 +7,10 @@ import random
 from collections import deque
 
 import pytest
-from conftest import POLICIES, PRESET_NAMES, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import POLICIES, PRESET_NAMES, snapshot
 from hegemon.referee import (
     Attack,
     Claim,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from conftest import (
     arrange,
     cards_with,
@@ -13,7 +14,6 @@ from conftest import (
     snapshot,
     spread_owner,
 )
-
 from hegemon.referee import (
     Attack,
     Claim,

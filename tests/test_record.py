@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import aggressive_action, random_action
 
+from conftest import aggressive_action, random_action
 from hegemon.referee import Attack, Forfeit, Game, IllegalAction, Pass, make_rules
 from hegemon.referee.record import FORMAT, Recorder, RecordError, parse, replay, seed_hash
 

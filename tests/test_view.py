@@ -8,8 +8,8 @@ import json
 import random
 
 import pytest
-from conftest import aggressive_action, cards_with, give_cards, pass_turn, setup_done
 
+from conftest import aggressive_action, cards_with, give_cards, pass_turn, setup_done
 from hegemon.referee import Game, legal, make_rules, redact
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import CardDrawn, Conquered
