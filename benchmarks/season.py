@@ -148,13 +148,12 @@ def child(home: str, concurrency: int) -> None:
 def prepare(home: Path, games: int, turn_limit: int) -> None:
     os.environ["HEGEMON_HOME"] = str(home)
     os.environ.pop("HEGEMON_DB", None)
+    from hegemon.leaderboard.store import Store
     from league_fixtures import (  # type: ignore[import-not-found]  # tests/, on sys.path above
         SeasonSpec,
         create_season,
         register_samples,
     )
-
-    from hegemon.leaderboard.store import Store
 
     home.mkdir(parents=True, exist_ok=True)
     with Store(home / "arena.db") as store:

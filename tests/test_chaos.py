@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from league_fixtures import descendants, env_for, hegemon, start_hegemon, wait_gone
 
 from hegemon.referee.record import replay
+from league_fixtures import descendants, env_for, hegemon, start_hegemon, wait_gone
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import trio
-from league_fixtures import register_samples
 
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.schedule import make_schedule
@@ -24,6 +23,7 @@ from hegemon.referee.rules import make_rules
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
+from league_fixtures import register_samples
 
 MEMORISER = Path(__file__).resolve().parent / "bots" / "memoriser.py"
 RULES = make_rules("classic", {"setup": "deal", "turn_limit": 2})

@@ -9,6 +9,9 @@ import json
 import random
 
 import pytest
+
+from hegemon.leaderboard.reports import crosstable, load_games
+from hegemon.leaderboard.store import GameOutcome, Store
 from league_fixtures import (  # noqa: F401
     SeasonSpec,
     create_season,
@@ -18,9 +21,6 @@ from league_fixtures import (  # noqa: F401
     one_line_error,
     register_samples,
 )
-
-from hegemon.leaderboard.reports import crosstable, load_games
-from hegemon.leaderboard.store import GameOutcome, Store
 
 
 def stored_results(store: Store, season, order: list[int] | None = None, seed: int = 0) -> None:

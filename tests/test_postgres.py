@@ -8,6 +8,8 @@ import threading
 import time
 
 import pytest
+
+from hegemon.leaderboard.store import FINISHED, Store
 from league_fixtures import (  # noqa: F401
     SeasonSpec,
     create_season,
@@ -19,8 +21,6 @@ from league_fixtures import (  # noqa: F401
     register_samples,
     start_hegemon,
 )
-
-from hegemon.leaderboard.store import FINISHED, Store
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

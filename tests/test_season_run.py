@@ -16,6 +16,12 @@ from pathlib import Path
 
 import pytest
 import trio
+
+from hegemon.leaderboard import season_runner
+from hegemon.leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
+from hegemon.leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, VOID, Store, StoreError
+from hegemon.referee.record import replay
+from hegemon.referee.runner.session import play_game
 from league_fixtures import (
     SeasonSpec,
     create_season,
@@ -27,12 +33,6 @@ from league_fixtures import (
     start_hegemon,
     wait_gone,
 )
-
-from hegemon.leaderboard import season_runner
-from hegemon.leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
-from hegemon.leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, VOID, Store, StoreError
-from hegemon.referee.record import replay
-from hegemon.referee.runner.session import play_game
 
 pytestmark = pytest.mark.slow
 
