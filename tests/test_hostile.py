@@ -293,7 +293,7 @@ def test_network_out_of_the_sandbox_is_refused(arena):
 def test_the_network_namespace_alone_refuses_it_too(arena, monkeypatch):
     """Without the seccomp layer (which refuses inet sockets outright) the empty network
     namespace still lets nothing out: only the sandbox's own loopback, with nobody on it."""
-    monkeypatch.setattr(sandbox, "seccomp_program", lambda: None)
+    monkeypatch.setattr(sandbox.bubblewrap, "seccomp_program", lambda: None)
     arena.play("network")
     reports = check_contained(arena, "network")
     assert arena.fault_kinds() == []

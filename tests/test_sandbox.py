@@ -1,4 +1,4 @@
-"""The sandbox every local bot runs in (referee/runner/sandbox.py): what it binds, what a
+"""The sandbox every local bot runs in (referee/runner/sandbox/): what it binds, what a
 process inside sees and may do, the uid pool, the loud rlimits fallback, the record header,
 and that the sandbox dies with the referee."""
 
@@ -252,7 +252,7 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
 
 def test_the_rlimits_fallback_warns_loudly_and_says_so_in_the_record(monkeypatch, capsys):
     monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
-    monkeypatch.setattr(sandbox, "_warned", set())
+    monkeypatch.setattr(sandbox.mode, "_warned", set())
     result = trio.run(
         play_one, [resolve("random"), resolve("aggressive"), resolve("random")], SHORT, 3, FAST
     )
@@ -306,7 +306,7 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
 
 
 def test_bubblewrap_required_but_missing_refuses_to_start(monkeypatch):
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(sandbox.mode, "bwrap_path", lambda: None)
     monkeypatch.setenv("HEGEMON_SANDBOX", "bubblewrap")
 
     async def start() -> None:
