@@ -7,9 +7,11 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -186,7 +188,14 @@ def test_inside_the_sandbox(tmp_path, monkeypatch):
     assert env["HEGEMON_BOT_ADDRESS"].startswith("unix:/tmp/")
     assert seen["cwd"][1] == repr(str((tmp_path / "probe-bot").resolve()))
     assert "home" not in seen["root"][1]
-    assert set(eval(seen["project"][1])) <= {".venv", "hegemon", "protos", "referee", "sample_bots", "sdk"}
+    assert set(eval(seen["project"][1])) <= {
+        ".venv",
+        "hegemon",
+        "protos",
+        "referee",
+        "sample_bots",
+        "sdk",
+    }
     assert seen["write /"][0] == "error" and "Read-only" in seen["write /"][1]
     assert seen["write /tmp"][0] == "ok"
     assert seen["hostname"][1] == "'hegemon-bot'"
@@ -250,24 +259,70 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
         assert len({b.uid for b in started}) == 3
 
 
-def test_the_rlimits_fallback_warns_loudly_and_says_so_in_the_record(monkeypatch, capsys):
+def uids_of(pids) -> set[int]:
+    """The real, effective and saved uids of the processes ``pids`` (those still running)."""
+    found = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                line = next(line for line in f if line.startswith("Uid:"))
+            found.update(int(x) for x in line.split()[1:4])
+        except (OSError, StopIteration):
+            continue
+    return found
+
+
+def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(monkeypatch):
+    """The fallback runs the Node.js bot (its files are open to every uid) as pool uids, with
+    seccomp, and says ``rlimits`` in the record; no bot process has uid 0."""
     monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
-    monkeypatch.setattr(sandbox.mode, "_warned", set())
-    result = trio.run(
-        play_one, [resolve("random"), resolve("aggressive"), resolve("random")], SHORT, 3, FAST
-    )
+    seen: list[tuple[int | None, set[int], list[str]]] = []
+    original = process_module.BotProcess.wait_for_socket
+
+    async def spying(self, *args, **kwargs):
+        address = await original(self, *args, **kwargs)
+        status = Path(f"/proc/{self.process.pid}/status").read_text().splitlines()
+        seen.append((self.uid, uids_of(self.ceiling.pids()), status))
+        return address
+
+    monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", spying)
+    node = [resolve("node"), resolve("node"), resolve("node")]
+    result = trio.run(play_one, node, SHORT, 3, FAST)
     assert parse(result.record)[0]["sandbox"] == "rlimits"
     assert result.faults == []
-    err = capsys.readouterr().err
-    if os.geteuid() == 0:
-        assert "WARNING: hegemon sandbox" in err  # the pool uid cannot run pyenv's python
+    assert len(seen) == 3
+    for uid, uids, status in seen:
+        assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status
+        if os.geteuid() == 0:
+            assert uids == {uid} and uid >= sandbox.UID_BASE, (uid, uids)
+
+
+@needs_root
+def test_the_fallback_refuses_a_bot_no_pool_uid_can_read(tmp_path, monkeypatch):
+    """Never as root: a bot whose files are closed to other users is refused with one line
+    saying how to fix it (before: it ran as root with a warning)."""
+    monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "bot.js").write_text("process.exit(0)\n")
+    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
+
+    async def start() -> None:
+        await spawn(BotCommand("x", (node, str(private / "bot.js")), cwd=str(private)))
+
+    with pytest.raises(SandboxError) as refused:
+        trio.run(start)
+    message = str(refused.value)
+    assert "\n" not in message and "bubblewrap" in message and "chmod o+rx" in message
+    closed = Path(message.rsplit("chmod o+rx ", 1)[1].rstrip(")"))
+    assert closed in (private, *private.parents), message
 
 
 def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
     """``hegemon play`` on a machine without bwrap: a WARNING line, the game still plays, and
     the record says ``rlimits``."""
-    fake_path = tmp_path / "bin"
-    fake_path.mkdir()
+    fake_path = Path(tempfile.mkdtemp(prefix="hegemon-nobwrap-"))  # open to the pool uids
+    fake_path.chmod(0o755)
     for tool in ("prlimit", "setpriv", "node"):
         found = subprocess.run(["which", tool], capture_output=True, text=True).stdout.strip()
         if found:
@@ -282,11 +337,11 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
             "from hegemon.leaderboard.cli import main; main()",
             "play",
             "--bot",
-            "random",
+            "node",
             "--bot",
-            "aggressive",
+            "node",
             "--bot",
-            "random",
+            "node",
             "--seed",
             "3",
             "--set",
@@ -300,6 +355,7 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
         timeout=300,
         env=env,
     )
+    shutil.rmtree(fake_path, ignore_errors=True)
     assert out.returncode == 0, out.stderr
     assert "WARNING" in out.stderr and "bubblewrap" in out.stderr
     assert json.loads(record.read_text().splitlines()[0])["sandbox"] == "rlimits"
@@ -442,6 +498,20 @@ def test_the_sandboxes_die_with_the_referee(tmp_path):
     assert not left, f"bot processes outlived the referee: {left}"
 
 
+LISTENER = textwrap.dedent("""
+    import os, socket, sys
+    path = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(path)
+    os.chmod(path, 0o777)
+    s.listen(1)
+    print("listening", flush=True)
+    conn, _ = s.accept()
+    conn.recv(100)
+    conn.sendall(b"x")
+    conn.recv(100)
+""")
+
 CLIENT = textwrap.dedent("""
     import os, socket, stat, sys
     base = os.open(f"/proc/{sys.argv[1]}/root", os.O_PATH | os.O_DIRECTORY)
@@ -460,19 +530,17 @@ CLIENT = textwrap.dedent("""
 @needs_root
 def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
     """A referee that is not root cannot switch uids: bwrap then makes a user namespace (and
-    forbids nested ones). Checked with the Node bot (its files are readable by anyone) run as
-    an ordinary uid, and that uid reaching the bot's socket the referee's way (through
-    /proc/<pid>/root, no links followed)."""
-    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
-    if not node or not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
-        pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
+    forbids nested ones). Checked with a bot of the system Python's standard library in a
+    folder open to every uid (the checkout itself may lie in a folder other users cannot
+    enter), run as an ordinary uid, and that uid reaching the bot's socket the referee's way
+    (through /proc/<pid>/root, no links followed)."""
+    folder = Path(tempfile.mkdtemp(prefix="hegemon-userns-"))
+    folder.chmod(0o755)
+    (folder / "bot.py").write_text(LISTENER)
+    (folder / "bot.py").chmod(0o644)
     user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
     launch = sandbox.bubblewrap_launch(
-        (node, str(ROOT / "sample_bots" / "node" / "bot.js")),
-        str(ROOT / "sample_bots" / "node"),
-        (),
-        SandboxLimits(),
-        None,
+        ("/usr/bin/python3", str(folder / "bot.py")), str(folder), (), SandboxLimits(), None
     )
     assert "--unshare-user" in launch.argv and "--disable-userns" in launch.argv
     log = tmp_path / "node.log"
@@ -513,3 +581,4 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
         os.close(launch.info_fd)
         os.killpg(bwrap.pid, signal.SIGKILL)
         bwrap.wait()
+        shutil.rmtree(folder, ignore_errors=True)

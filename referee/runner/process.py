@@ -255,6 +255,8 @@ class BotProcess:
 
     def total_cpu_seconds(self) -> float:
         """CPU time of all the bot's processes together (its ceiling counts this)."""
+        if self._ceiling is not None:
+            return self._ceiling.cpu_seconds()
         return cpu_of(self._tree())
 
     def cpu_seconds(self) -> float:

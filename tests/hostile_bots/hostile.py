@@ -11,7 +11,9 @@ HOSTILE_REFEREE_PID. Every address is on the loopback or this machine's own sock
 
 Modes: network, files, disk, fork_bomb, fork_bomb_left, memory, kill, escape, spin_decide,
 spin_background, answer_100mb, malformed, late, flood, socket_swap_start, socket_swap_later,
-leave_children.
+leave_children, memory_fork (20 children touching 900 MB each), spinners (ten children
+spinning in the background from its first decision on), quiet (plays like spinners, without
+them).
 """
 
 from __future__ import annotations
@@ -228,6 +230,34 @@ def memory() -> None:
     attempt("mmap 20 GB", lambda: mmap.mmap(-1, 20 << 30).close())
 
 
+def memory_fork(children: int = 20, size: int = 900 << 20) -> None:
+    """Fork ``children`` processes that each touch ``size`` bytes and then hold them."""
+    for _ in range(children):
+        try:
+            if os.fork() == 0:
+                try:
+                    block = bytearray(size)
+                    for at in range(0, size, 4096):
+                        block[at] = 1  # every page resident, not just reserved
+                except MemoryError:
+                    os._exit(3)
+                time.sleep(3600)
+                os._exit(0)
+        except OSError as exc:
+            report("fork", exc)
+            break
+    report("memory fork", f"{children} children of {size >> 20} MiB started")
+
+
+def spinners(count: int = 10) -> None:
+    """``count`` children burning CPU for ever, in the background."""
+    for _ in range(count):
+        if os.fork() == 0:
+            while True:
+                pass
+    report("spinners", f"{count} started")
+
+
 def kill() -> None:
     pid = int(ENV.get("HOSTILE_REFEREE_PID", "1"))
     attempt("kill parent", lambda: os.kill(os.getppid(), signal.SIGKILL))
@@ -314,6 +344,10 @@ class Hostile(Bot):
             if self.answered == 1:
                 spin_background()
             time.sleep(0.05)  # a long game: the CPU limit must strike during it
+        if MODE == "memory_fork" and self.answered == 1:
+            memory_fork()
+        if MODE == "spinners" and self.answered == 1:
+            spinners()
         if MODE == "flood" and self.answered == 3:  # the referee is connected by now
             threading.Thread(target=flood_connections, daemon=True).start()
         if MODE == "late":

@@ -65,8 +65,14 @@ def project_root() -> Path:
 
 
 def is_python(program: Path) -> bool:
-    """Is ``program`` a Python interpreter (the bot then needs ours and the SDK)?"""
-    return program.name.startswith("python") or real(program) == real(sys.executable)
+    """Is ``program`` the referee's Python (the bot then needs its prefix, the virtualenv and
+    the SDK)? A bare ``python3`` is taken for it; another interpreter by its full path (the
+    system's ``/usr/bin/python3``) is not: it brings what it needs itself."""
+    if not program.is_absolute():
+        return program.name.startswith("python")
+    found = real(program)
+    prefixes = {real(sys.prefix), real(sys.base_prefix)}
+    return found == real(sys.executable) or any(is_within(found, p) for p in prefixes)
 
 
 @dataclass

@@ -136,6 +136,8 @@ class Ceiling:
         self.root: int | None = None
         self.log_path: Path | None = None
         self.paused = False
+        self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
+        self._cpu_at_pause = 0.0
         self._fault: tuple[str, str] | None = None
         self._lock = threading.Lock()
 
@@ -186,6 +188,7 @@ class Ceiling:
         if self.paused or self._fault is not None:
             return
         self.paused = True
+        self._cpu_at_pause = self.cpu_seconds()
         if self.cgroups is not None and self.cgroups.freeze(True):
             return
         stopped: set[int] = set()
@@ -201,9 +204,15 @@ class Ceiling:
         if not self.paused:
             return
         self.paused = False
+        self.cpu_while_paused += max(0.0, self.cpu_seconds() - self._cpu_at_pause)
         if self.cgroups is not None and self.cgroups.freeze(False):
             return
         _signal_all(self.pids(), signal.SIGCONT)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of all the bot's processes together so far."""
+        found = self.cgroups.cpu_seconds() if self.cgroups is not None else None
+        return found if found is not None else cpu_of(self.pids())
 
     # ------------------------------------------------------------------ limits
     def fault(self) -> tuple[str, str] | None:

@@ -19,7 +19,7 @@ CGROUPS_ENV = "HEGEMON_CGROUPS"
 CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
 _V1_PROBE = {
     "memory": "memory.limit_in_bytes",
-    "pids": "pids.max",
+    "pids": "cgroup.procs",  # the root has no pids.max; children do
     "cpuacct": "cpuacct.usage",
     "freezer": "cgroup.procs",  # the root has no freezer.state; children do
 }

@@ -59,7 +59,7 @@ except OSError as exc:
 def _needed_paths(argv: Sequence[str], cwd: str | None) -> list[Path]:
     """What a uid must be able to read to run ``argv`` in ``cwd``."""
     program = shutil.which(argv[0]) if argv else None
-    paths = [real(program)] if program else []
+    paths = [Path(program)] if program else []
     if program and is_python(Path(program)):
         paths += [real(sys.base_prefix), real(sys.prefix), real(Path(__file__)).parents[3]]
     paths += [Path(a) for a in argv[1:] if Path(a).is_absolute() and Path(a).exists()]

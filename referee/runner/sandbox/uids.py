@@ -110,9 +110,11 @@ def lease_uid(base: int = UID_BASE, count: int = UID_COUNT) -> UidLease:
 def unreadable_by_others(path: Path | str) -> Path | None:
     """The first folder on the way to ``path`` that a uid that is neither owner nor group
     cannot enter (or ``path`` itself, if it cannot read it); None when all is open to it."""
-    real = Path(os.path.realpath(os.path.abspath(os.fspath(path))))
+    given = Path(os.path.abspath(os.fspath(path)))
+    real = Path(os.path.realpath(given))
     try:
-        for folder in reversed(real.parents):
+        # the folders on the way as named (a link is followed by the bot from there) and real
+        for folder in [*reversed(given.parents), *reversed(real.parents)]:
             if not os.stat(folder).st_mode & stat.S_IXOTH:
                 return folder
         return None if os.stat(real).st_mode & stat.S_IROTH else real
