@@ -23,6 +23,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,10 +63,15 @@ class BotCommand:
 
 class ChildProcess:
     """A started process with the small async face of :class:`trio.Process` the runner uses:
-    ``pid``, ``poll()``, ``returncode`` and ``await wait()`` (through a pidfd)."""
+    ``pid``, ``poll()``, ``returncode`` and ``await wait()`` (through a pidfd).
 
-    def __init__(self, popen: subprocess.Popen[bytes]):
+    ``before_wait`` runs before each wait: a frozen bot never exits, so it thaws it."""
+
+    def __init__(
+        self, popen: subprocess.Popen[bytes], before_wait: Callable[[], None] | None = None
+    ):
         self._popen = popen
+        self._before_wait = before_wait
         self.pid = popen.pid
         self._lock = trio.Lock()
         try:
@@ -81,6 +87,8 @@ class ChildProcess:
         return self._popen.returncode
 
     async def wait(self) -> int:
+        if self._before_wait is not None:
+            self._before_wait()
         async with self._lock:
             while self._popen.poll() is None:
                 if self._pidfd is not None:
@@ -435,7 +443,7 @@ async def spawn(
         Path(command.cwd or rundir),
         socket_path,
         log_path,
-        ChildProcess(popen),
+        ChildProcess(popen, ceiling.resume),
         kind,
         uid,
         limits,

@@ -188,9 +188,11 @@ class Ceiling:
         if self.paused or self._fault is not None:
             return
         self.paused = True
+        if self.cgroups is None or not self.cgroups.freeze(True):
+            self._stop_all()
         self._cpu_at_pause = self.cpu_seconds()
-        if self.cgroups is not None and self.cgroups.freeze(True):
-            return
+
+    def _stop_all(self) -> None:
         stopped: set[int] = set()
         for _ in range(3):  # a process forked while we stop the others is caught next round
             fresh = [pid for pid in self.pids() if pid not in stopped]

@@ -86,9 +86,7 @@ def _seccomp() -> Check:
     return Check(
         "seccomp",
         status == "on",
-        "no inet/netlink sockets, namespaces, mounts, ptrace, bpf"
-        if status == "on"
-        else status,
+        "no inet/netlink sockets, namespaces, mounts, ptrace, bpf" if status == "on" else status,
         "" if status == "on" else "pip install pyseccomp; apt-get install libseccomp2",
     )
 
@@ -110,9 +108,7 @@ def _cgroups() -> list[Check]:
 def _fallback() -> Check:
     """Can the rlimits fallback run a Python bot here (as a pool uid when root)?"""
     if shutil.which("prlimit") is None or shutil.which("setpriv") is None:
-        return Check(
-            "fallback", False, "prlimit or setpriv missing", "apt-get install util-linux"
-        )
+        return Check("fallback", False, "prlimit or setpriv missing", "apt-get install util-linux")
     if is_root():
         try:
             check_runnable([sys.executable], os.getcwd())
