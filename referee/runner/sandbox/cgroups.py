@@ -111,6 +111,7 @@ class BotCgroups:
     def __init__(self, dirs: dict[str, Place]):
         self.dirs = {name: place.parent for name, place in dirs.items()}
         self.version = {name: place.version for name, place in dirs.items()}
+        self._fds: dict[tuple[str, str], int] = {}  # files used on every decision, kept open
 
     @classmethod
     def create(
@@ -155,6 +156,14 @@ class BotCgroups:
         with open(self.dirs[controller] / file) as f:
             return f.read()
 
+    def _fd(self, controller: str, file: str, flags: int) -> int:
+        key = (controller, file)
+        fd = self._fds.get(key)
+        if fd is None:
+            fd = os.open(self.dirs[controller] / file, flags | os.O_CLOEXEC)
+            self._fds[key] = fd
+        return fd
+
     def join_files(self) -> list[str]:
         """The ``cgroup.procs`` files a new bot process writes its pid to (each folder once)."""
         return sorted({str(folder / "cgroup.procs") for folder in self.dirs.values()})
@@ -193,7 +202,8 @@ class BotCgroups:
             return None
         try:
             if self.version["cpuacct"] == 1:
-                return int(self._read("cpuacct", "cpuacct.usage")) / 1e9
+                fd = self._fd("cpuacct", "cpuacct.usage", os.O_RDONLY)
+                return int(os.pread(fd, 64, 0)) / 1e9
             for line in self._read("cpuacct", "cpu.stat").splitlines():
                 if line.startswith("usage_usec "):
                     return int(line.split()[1]) / 1e6
@@ -206,9 +216,11 @@ class BotCgroups:
         if "freezer" not in self.dirs:
             return False
         if self.version["freezer"] == 1:
-            self._write("freezer", "freezer.state", "FROZEN" if frozen else "THAWED")
+            fd = self._fd("freezer", "freezer.state", os.O_WRONLY)
+            os.pwrite(fd, b"FROZEN" if frozen else b"THAWED", 0)
         else:
-            self._write("freezer", "cgroup.freeze", "1" if frozen else "0")
+            fd = self._fd("freezer", "cgroup.freeze", os.O_WRONLY)
+            os.pwrite(fd, b"1" if frozen else b"0", 0)
         return True
 
     def kill(self) -> None:
@@ -225,6 +237,9 @@ class BotCgroups:
 
     def remove(self) -> bool:
         """Remove the bot's cgroups (once empty); True when all are gone."""
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
         gone = True
         for folder in set(self.dirs.values()):
             try:
