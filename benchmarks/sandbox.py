@@ -109,7 +109,12 @@ def freezing(on: bool) -> Iterator[None]:
     else:
         calls: list[int] = []
         pause = BotProcess.pause
-        undo.append(_patch(BotProcess, "pause", lambda self: (calls.append(1), pause(self))))
+
+        def counted(self: BotProcess) -> None:
+            calls.append(1)
+            pause(self)
+
+        undo.append(_patch(BotProcess, "pause", counted))
         if not _runner_pauses(calls):
             undo.append(_wrap_decisions())
     try:
@@ -157,7 +162,12 @@ def _wrap_decisions() -> Callable[[], None]:
         _patch(BotLink, "start_game", start_game),
         _patch(BotLink, "end_game", end_game),
     ]
-    return lambda: [step() for step in undo] and None
+
+    def restore() -> None:
+        for step in undo:
+            step()
+
+    return restore
 
 
 def measure(mode: str) -> tuple[float, float]:

@@ -27,6 +27,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 from hegemon.sdk import Bot, run
 from hegemon.sdk import server as sdk_server
@@ -52,6 +53,11 @@ def attempt(what: str, action) -> None:
         report(what, f"ok {value!r}"[:300])
     except BaseException as exc:
         report(what, f"{type(exc).__name__}: {exc}")
+
+
+def write(path: str, mode: str, data: str | bytes) -> int:
+    with open(path, mode) as f:
+        return f.write(data)
 
 
 def errno_of(result: int) -> str:
@@ -95,7 +101,7 @@ def network() -> None:
     attempt("postgres unix socket", lambda: unix(f"/var/run/postgresql/.s.PGSQL.{pg_port}"))
     attempt("docker socket", lambda: unix("/var/run/docker.sock"))
     attempt("netlink socket", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))
-    attempt("interfaces", lambda: socket.if_nameindex())
+    attempt("interfaces", socket.if_nameindex)
 
 
 def files() -> None:
@@ -105,7 +111,7 @@ def files() -> None:
 
     pid = ENV.get("HOSTILE_REFEREE_PID", "1")
     attempt("read database", lambda: read(ENV["HOSTILE_DB"]))
-    attempt("write database", lambda: open(ENV["HOSTILE_DB"], "ab").write(b"pwned"))
+    attempt("write database", lambda: write(ENV["HOSTILE_DB"], "ab", b"pwned"))
     attempt("list hegemon home", lambda: os.listdir(ENV["HOSTILE_HOME"]))
     attempt("read other bot", lambda: read(ENV["HOSTILE_OTHER_BOT"]))
     attempt("list records", lambda: os.listdir(ENV["HOSTILE_RECORDS"]))
@@ -118,8 +124,8 @@ def files() -> None:
     attempt("referee cmdline", lambda: read(f"/proc/{pid}/cmdline"))
     attempt("parent environ", lambda: read(f"/proc/{os.getppid()}/environ"))
     attempt("processes seen", lambda: sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
-    attempt("write own folder", lambda: open("pwned.txt", "w").write("x"))
-    attempt("write root", lambda: open("/pwned.txt", "w").write("x"))
+    attempt("write own folder", lambda: write("pwned.txt", "w", "x"))
+    attempt("write root", lambda: write("/pwned.txt", "w", "x"))
     attempt("environment", lambda: sorted(os.environ))
     attempt("uid", lambda: (os.getuid(), os.geteuid(), os.getgid(), os.getgroups()))
 
@@ -264,7 +270,7 @@ def kill() -> None:
     attempt("kill referee pid", lambda: os.kill(pid, signal.SIGKILL))
     attempt("kill pid 1", lambda: os.kill(1, signal.SIGKILL))
     attempt("kill -9 -1", lambda: os.kill(-1, signal.SIGKILL))
-    attempt("still alive", lambda: os.getpid())
+    attempt("still alive", os.getpid)
 
 
 def escape() -> None:
@@ -285,7 +291,7 @@ def escape() -> None:
         "capabilities",
         lambda: [
             line
-            for line in open("/proc/self/status").read().splitlines()
+            for line in Path("/proc/self/status").read_text().splitlines()
             if line.startswith(("CapEff", "CapBnd", "NoNewPrivs", "Seccomp:"))
         ],
     )
