@@ -281,8 +281,9 @@ def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(monke
 
     async def spying(self, *args, **kwargs):
         address = await original(self, *args, **kwargs)
-        status = Path(f"/proc/{self.process.pid}/status").read_text().splitlines()
-        seen.append((self.uid, uids_of(self.ceiling.pids()), status))
+        pids = self.ceiling.pids()
+        status = [Path(f"/proc/{pid}/status").read_text() for pid in pids]
+        seen.append((self.uid, uids_of(pids), status))
         return address
 
     monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", spying)
@@ -291,8 +292,9 @@ def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(monke
     assert parse(result.record)[0]["sandbox"] == "rlimits"
     assert result.faults == []
     assert len(seen) == 3
-    for uid, uids, status in seen:
-        assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status
+    for uid, uids, statuses in seen:
+        for status in statuses:
+            assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status
         if os.geteuid() == 0:
             assert uids == {uid} and uid >= sandbox.UID_BASE, (uid, uids)
 
@@ -443,18 +445,22 @@ REFEREE = textwrap.dedent("""
         return address
 
     process.BotProcess.wait_for_socket = announce
-    commands = [resolve("random"), resolve("random"), resolve("random")]
+    commands = [resolve(sys.argv[1]), resolve(sys.argv[1]), resolve(sys.argv[1])]
     trio.run(play_one, commands, make_rules("classic"), 1,
              TimeControl(startup=20, decision=5, bank=600))
 """)
 
 
 @needs_bwrap
-def test_the_sandboxes_die_with_the_referee(tmp_path):
+@pytest.mark.parametrize("mode", ["bubblewrap", "rlimits"])
+def test_the_sandboxes_die_with_the_referee(tmp_path, mode):
     """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
-    down with it (nothing of them is left running)."""
+    down with it (nothing of them is left running) — under the fallback too, where the bot's
+    wrapper dies with the referee and the bot's PID namespace with the wrapper. The fallback
+    runs the Node.js bot (a pool uid can read its files; never root)."""
     referee = subprocess.Popen(
-        [sys.executable, "-c", REFEREE],
+        [sys.executable, "-c", REFEREE, "random" if mode == "bubblewrap" else "node"],
+        env={**os.environ, "HEGEMON_SANDBOX": mode},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -475,7 +481,8 @@ def test_the_sandboxes_die_with_the_referee(tmp_path):
             referee.kill()
             referee.wait()
         referee.stdout.close()
-    namespaces = {b["ns"] for b in bots}
+    namespaces = {b["ns"] for b in bots if b["ns"]}
+    uids = {b["uid"] for b in bots if b["uid"] is not None}
     deadline = time.monotonic() + 10
     while True:
         left = []
@@ -483,6 +490,8 @@ def test_the_sandboxes_die_with_the_referee(tmp_path):
             if entry.isdigit():
                 try:
                     if os.stat(f"/proc/{entry}/ns/pid").st_ino in namespaces:
+                        left.append(entry)
+                    if os.stat(f"/proc/{entry}").st_uid in uids:
                         left.append(entry)
                 except OSError:
                     pass

@@ -3,9 +3,15 @@ a pool uid (never root), the per-process limits, seccomp, death with the referee
 bot's ceiling — or no start at all.
 
 A small wrapper, run with the referee's own interpreter before the bot, does in order: join the
-bot's cgroups, set the rlimits, drop to the pool uid (no groups, so no capabilities), set the
-parent-death signal (after the uid change, which would clear it), set ``no_new_privs`` and load
-the seccomp filter, then exec the bot.
+bot's cgroups, die with the referee (``PR_SET_PDEATHSIG``), make a PID namespace and fork the
+bot into it — then, as the pool uid and under seccomp too, stays as its supervisor, ending
+as the bot ends. The
+bot's side (pid 1 of that namespace: when it dies, the kernel kills every process in it)
+sets the rlimits, drops to
+the pool uid (no groups, so no capabilities), dies with the supervisor (the parent-death
+signal set again after the uid change, which clears it), sets ``no_new_privs``, loads the
+seccomp filter and execs the bot. So the referee's death takes down every process of the bot.
+Where no PID namespace can be made, the fallback refuses to run.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from .seccomp import data_fd, seccomp_program
 from .uids import unreadable_by_others
 
 WRAPPER = """\
-import ctypes, json, os, resource, sys
+import ctypes, json, os, resource, signal, sys
 spec, argv = json.loads(sys.argv[1]), sys.argv[2:]
 def fail(what):
     sys.stderr.write("hegemon sandbox: " + what + "\\n"); sys.stderr.flush(); os._exit(126)
@@ -33,22 +39,47 @@ libc = ctypes.CDLL(None, use_errno=True)
 for path in spec["cgroups"]:
     with open(path, "w") as f:
         f.write(str(os.getpid()))
-for name, soft, hard in spec["rlimits"]:
-    resource.setrlimit(getattr(resource, "RLIMIT_" + name), (soft, hard))
-uid = spec["uid"]
-if uid is not None:
-    os.setgroups([]); os.setresgid(uid, uid, uid); os.setresuid(uid, uid, uid)
-    if os.getresuid() != (uid, uid, uid): fail("could not switch uid")
 if libc.prctl(1, 9, 0, 0, 0) != 0: fail("PR_SET_PDEATHSIG failed")
 if os.getppid() != spec["parent"]: os._exit(1)
-if libc.prctl(38, 1, 0, 0, 0) != 0: fail("PR_SET_NO_NEW_PRIVS failed")
+if libc.unshare(0x20000000) != 0 and libc.unshare(0x30000000) != 0:
+    fail("no PID namespace here, so the bot could outlive the referee: install bubblewrap")
+uid = spec["uid"]
+def become(uid):
+    os.setgroups([]); os.setresgid(uid, uid, uid); os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid, uid, uid): fail("could not switch uid")
+    if libc.prctl(1, 9, 0, 0, 0) != 0: fail("PR_SET_PDEATHSIG failed")
 with os.fdopen(spec["seccomp"], "rb") as f:
     program = f.read()
 class Prog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 buf = ctypes.create_string_buffer(program, len(program))
 prog = Prog(len(program) // 8, ctypes.addressof(buf))
-if libc.prctl(22, 2, ctypes.byref(prog), 0, 0) != 0: fail("seccomp failed")
+def confine():
+    if libc.prctl(38, 1, 0, 0, 0) != 0: fail("PR_SET_NO_NEW_PRIVS failed")
+    if libc.prctl(22, 2, ctypes.byref(prog), 0, 0) != 0: fail("seccomp failed")
+child = os.fork()
+if child:
+    if uid is not None:
+        become(uid)
+    confine()
+    if os.getppid() != spec["parent"]: os.kill(child, 9); os._exit(1)
+    while True:
+        try:
+            status = os.waitpid(child, 0)[1]
+            break
+        except InterruptedError:
+            continue
+    if os.WIFSIGNALED(status):
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+for name, soft, hard in spec["rlimits"]:
+    resource.setrlimit(getattr(resource, "RLIMIT_" + name), (soft, hard))
+if uid is not None:
+    become(uid)
+elif libc.prctl(1, 9, 0, 0, 0) != 0: fail("PR_SET_PDEATHSIG failed")
+confine()
 try:
     os.execvp(argv[0], argv)
 except OSError as exc:
