@@ -62,12 +62,17 @@ def digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def vm_rss() -> int:
-    with open("/proc/self/status") as f:
+def kib_field(path: str, key: str) -> int:
+    """A ``key: N kB`` line of a /proc file, in bytes."""
+    with open(path) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key):
                 return int(line.split()[1]) * 1024
     return 0
+
+
+def vm_rss() -> int:
+    return kib_field("/proc/self/status", "VmRSS:")
 
 
 class Arena:
@@ -511,11 +516,7 @@ def test_children_left_behind_do_not_outlive_the_game(arena):
 
 # ------------------------------------------------------------------------------ the ceiling
 def mem_available() -> int:
-    with open("/proc/meminfo") as f:
-        for line in f:
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    return 0
+    return kib_field("/proc/meminfo", "MemAvailable:")
 
 
 class MemorySampler:
