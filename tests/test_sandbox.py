@@ -31,6 +31,7 @@ from hegemon.referee.runner.sandbox import SandboxError, SandboxLimits
 from hegemon.referee.runner.session import link_pool, play_game, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
+NODE_BOT = ROOT / "sample_bots" / "node"
 SHORT = make_rules("classic", {"turn_limit": 6})
 FAST = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
 
@@ -51,6 +52,26 @@ def _require_bwrap(test):
 
 needs_bwrap = _require_bwrap
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool needs root")
+
+
+@pytest.fixture(scope="module")
+def open_node_bot():
+    """The Node.js sample bot copied (with its packages and the protocol) into a folder every
+    uid may read: the fallback runs bots as pool uids, and the checkout itself may lie in a
+    folder other users cannot enter. Yields the path of its ``bot.js``."""
+    if not shutil.which("node") or not (NODE_BOT / "node_modules").is_dir():
+        pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
+    top = Path(tempfile.mkdtemp(prefix="hegemon-open-node-"))
+    try:
+        top.chmod(0o755)
+        shutil.copytree(ROOT / "protos", top / "protos")
+        shutil.copytree(NODE_BOT, top / "sample_bots" / "node", symlinks=True)
+        for path in [top, *top.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        yield top / "sample_bots" / "node" / "bot.js"
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
 
 PROBE = textwrap.dedent("""
     import json, os, resource, socket, sys
@@ -272,7 +293,9 @@ def uids_of(pids) -> set[int]:
     return found
 
 
-def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(monkeypatch):
+def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(
+    monkeypatch, open_node_bot
+):
     """The fallback runs the Node.js bot (its files are open to every uid) as pool uids, with
     seccomp, and says ``rlimits`` in the record; no bot process has uid 0."""
     monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
@@ -287,7 +310,7 @@ def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(monke
         return address
 
     monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", spying)
-    node = [resolve("node"), resolve("node"), resolve("node")]
+    node = [resolve(str(open_node_bot)) for _ in range(3)]
     result = trio.run(play_one, node, SHORT, 3, FAST)
     assert parse(result.record)[0]["sandbox"] == "rlimits"
     assert result.faults == []
@@ -320,7 +343,7 @@ def test_the_fallback_refuses_a_bot_no_pool_uid_can_read(tmp_path, monkeypatch):
     assert closed in (private, *private.parents), message
 
 
-def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
+def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path, open_node_bot):
     """``hegemon play`` on a machine without bwrap: a WARNING line, the game still plays, and
     the record says ``rlimits``."""
     fake_path = Path(tempfile.mkdtemp(prefix="hegemon-nobwrap-"))  # open to the pool uids
@@ -339,11 +362,11 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
             "from hegemon.leaderboard.cli import main; main()",
             "play",
             "--bot",
-            "node",
+            str(open_node_bot),
             "--bot",
-            "node",
+            str(open_node_bot),
             "--bot",
-            "node",
+            str(open_node_bot),
             "--seed",
             "3",
             "--set",
@@ -455,14 +478,14 @@ REFEREE = textwrap.dedent("""
 
 @needs_bwrap
 @pytest.mark.parametrize("mode", ["bubblewrap", "rlimits"])
-def test_the_sandboxes_die_with_the_referee(tmp_path, mode):
+def test_the_sandboxes_die_with_the_referee(tmp_path, mode, open_node_bot):
     """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
     down with it (nothing of them is left running) — under the fallback too, where the bot's
     wrapper dies with the referee and the bot's PID namespace with the wrapper (the pool uids
     are not checked: once free, another referee of this machine may use them). The fallback
     runs the Node.js bot (a pool uid can read its files; never root)."""
     referee = subprocess.Popen(
-        [sys.executable, "-c", REFEREE, "random" if mode == "bubblewrap" else "node"],
+        [sys.executable, "-c", REFEREE, "random" if mode == "bubblewrap" else str(open_node_bot)],
         env={**os.environ, "HEGEMON_SANDBOX": mode},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -538,7 +561,7 @@ CLIENT = textwrap.dedent("""
 
 @needs_bwrap
 @needs_root
-def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
+def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path, monkeypatch):
     """A referee that is not root cannot switch uids: bwrap then makes a user namespace (and
     forbids nested ones). Checked with a bot of the system Python's standard library in a
     folder open to every uid (the checkout itself may lie in a folder other users cannot
@@ -548,6 +571,8 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
     folder.chmod(0o755)
     (folder / "bot.py").write_text(LISTENER)
     (folder / "bot.py").chmod(0o644)
+    # the unprivileged referee's own checkout is one it can read: here, the open folder
+    monkeypatch.setattr(sandbox.binds, "project_root", lambda: folder)
     user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
     launch = sandbox.bubblewrap_launch(
         ("/usr/bin/python3", str(folder / "bot.py")), str(folder), (), SandboxLimits(), None
