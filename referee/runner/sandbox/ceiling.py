@@ -5,9 +5,9 @@ Where the host offers cgroups (see :mod:`.cgroups`), the kernel enforces the bot
 task ceilings and freezes it; a watcher thread notices an out-of-memory kill or too much CPU
 time and stops the whole bot with the named fault (``memory``, ``cpu``). Where it does not,
 the watcher keeps the same guarantees by itself: every few milliseconds it sums the resident
-memory and the CPU time of every process of the bot's sandbox (its process tree, and every
-process of its pool uid) and kills them all at the limit; pausing then stops every process
-with SIGSTOP and resuming continues them with SIGCONT.
+memory and the CPU time of every process of the bot's sandbox (its process tree: the bot runs
+in a PID namespace of its own, so an orphan stays in it) and kills them all at the limit;
+pausing then stops every process with SIGSTOP and resuming continues them with SIGCONT.
 
 **For bot authors: no pondering.** A bot's processes run only while it is deciding (and while
 it starts, and in ``StartGame``/``EndGame``). Between its decisions every process and thread
@@ -51,19 +51,6 @@ def tree(root: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return seen
-
-
-def owned_by(uid: int) -> list[int]:
-    """Every process whose /proc entry belongs to ``uid`` (a pool uid: only its bot's)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    found.append(int(entry))
-            except OSError:
-                continue
-    return found
 
 
 def _statm_rss(pid: int) -> int:
@@ -138,6 +125,7 @@ class Ceiling:
         self.paused = False
         self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
         self._cpu_at_pause = 0.0
+        self._stopped: list[int] = []
         self._fault: tuple[str, str] | None = None
         self._lock = threading.Lock()
 
@@ -164,10 +152,9 @@ class Ceiling:
         """Every process of the bot now."""
         if self.cgroups is not None:
             return self.cgroups.pids()
-        found = tree(self.root) if self.root is not None else []
-        if self.uid is not None:
-            found = sorted(set(found) | set(owned_by(self.uid)))
-        return found
+        # both launches put the bot in a PID namespace of its own, whose init is in this tree:
+        # an orphan is adopted by that init, so no process of the bot leaves the tree
+        return tree(self.root) if self.root is not None else []
 
     def memory_mechanism(self) -> str:
         """What bounds the bot's memory: ``cgroup v1``/``cgroup v2`` or ``watcher``."""
@@ -188,28 +175,35 @@ class Ceiling:
         if self.paused or self._fault is not None:
             return
         self.paused = True
-        if self.cgroups is None or not self.cgroups.freeze(True):
-            self._stop_all()
-        self._cpu_at_pause = self.cpu_seconds()
+        if self.cgroups is not None and self.cgroups.freeze(True):
+            self._cpu_at_pause = self.cpu_seconds()
+            return
+        self._stopped = self._stop_all()
+        self._cpu_at_pause = cpu_of(self._stopped)
 
-    def _stop_all(self) -> None:
-        stopped: set[int] = set()
+    def _stop_all(self) -> list[int]:
+        stopped: list[int] = []
         for _ in range(3):  # a process forked while we stop the others is caught next round
             fresh = [pid for pid in self.pids() if pid not in stopped]
             if not fresh:
                 break
             _signal_all(fresh, signal.SIGSTOP)
-            stopped.update(fresh)
+            stopped += fresh
+        return stopped
 
     def resume(self) -> None:
         """Let every process of the bot run again."""
         if not self.paused:
             return
         self.paused = False
-        self.cpu_while_paused += max(0.0, self.cpu_seconds() - self._cpu_at_pause)
-        if self.cgroups is not None and self.cgroups.freeze(False):
+        if self.cgroups is not None and self.cgroups.has("freezer"):
+            self.cpu_while_paused += max(0.0, self.cpu_seconds() - self._cpu_at_pause)
+            self.cgroups.freeze(False)
             return
-        _signal_all(self.pids(), signal.SIGCONT)
+        # a stopped process cannot fork: the processes stopped are all there are
+        stopped, self._stopped = self._stopped, []
+        self.cpu_while_paused += max(0.0, cpu_of(stopped) - self._cpu_at_pause)
+        _signal_all(stopped, signal.SIGCONT)
 
     def cpu_seconds(self) -> float:
         """CPU time of all the bot's processes together so far."""
@@ -271,6 +265,7 @@ class Ceiling:
         _signal_all(pids, signal.SIGKILL)
         _signal_all(pids, signal.SIGCONT)
         self.paused = False
+        self._stopped = []
 
     def close(self) -> bool:
         """Stop watching; kill what is left and remove the cgroups (True once removed)."""
