@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -109,6 +110,18 @@ def _fallback() -> Check:
     """Can the rlimits fallback run a Python bot here (as a pool uid when root)?"""
     if shutil.which("prlimit") is None or shutil.which("setpriv") is None:
         return Check("fallback", False, "prlimit or setpriv missing", "apt-get install util-linux")
+    flags = ["--pid", "--fork"] if is_root() else ["--user", "--pid", "--fork"]
+    unshare = shutil.which("unshare")
+    made = unshare is not None and (
+        subprocess.run([unshare, *flags, "true"], capture_output=True, check=False).returncode == 0
+    )
+    if not made:
+        return Check(
+            "fallback",
+            bwrap_path() is not None,
+            "refuses to run: no PID namespace here, so a bot could outlive the referee",
+            "install bubblewrap, or allow user namespaces",
+        )
     if is_root():
         try:
             check_runnable([sys.executable], os.getcwd())
