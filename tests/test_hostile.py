@@ -574,7 +574,7 @@ def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypa
         original_pause(self)
 
     monkeypatch.setattr(process_module.BotProcess, "pause", counting)
-    rules = make_rules("classic", {"turn_limit": 40})
+    rules = make_rules("classic", {"turn_limit": 100})
     opponents = ("random", "random")
     quiet = decision_cpu(arena, monkeypatch, "quiet", rules, opponents)
     if not paused:
