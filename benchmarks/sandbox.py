@@ -42,6 +42,7 @@ from hegemon.referee.runner.session import play_one  # noqa: E402
 
 STARTS = 6
 GAMES = 3
+PAIRS = 4
 TC = TimeControl(startup=30, decision=5, bank=600)
 RULES = make_rules("classic", {"turn_limit": 30})
 
@@ -192,11 +193,15 @@ def main() -> None:
     bw_start, bw_rate = measure("bubblewrap")
     rl_start, rl_rate = measure("rlimits") if not sandbox.is_root() else (float("nan"), 1.0)
     os.environ[sandbox.SANDBOX_ENV] = "bubblewrap"
-    with freezing(False):
-        off = game_rate()
-    with freezing(True):
-        on = game_rate()
-    print(f"freezing   off {off:,.0f} decisions/s, on {on:,.0f} decisions/s")
+    ratios, offs, ons = [], [], []
+    for _ in range(PAIRS):  # interleaved: this machine's load drifts
+        with freezing(False):
+            offs.append(game_rate())
+        with freezing(True):
+            ons.append(game_rate())
+        ratios.append(offs[-1] / ons[-1])
+    off, on = statistics.median(offs), statistics.median(ons)
+    print(f"freezing   off {off:,.0f} decisions/s, on {on:,.0f} decisions/s (medians of {PAIRS})")
     if not sandbox.is_root():
         print(
             f"rlimits vs bubblewrap: start {1000 * (bw_start - rl_start):+.0f} ms, "
@@ -206,7 +211,11 @@ def main() -> None:
         f"sandbox: start with the ceiling +{1000 * (bw_start - plain):.0f} ms over no sandbox "
         "(target ≤ 150)"
     )
-    print(f"sandbox: time per decision with freezing ×{off / on:.2f} (target ≤ 1.1)")
+    ratio = statistics.median(ratios)
+    print(
+        f"sandbox: time per decision with freezing ×{ratio:.2f} "
+        f"(median of {PAIRS} pairs, target ≤ 1.1)"
+    )
 
 
 if __name__ == "__main__":
