@@ -467,6 +467,8 @@ REFEREE = textwrap.dedent("""
         ns = {os.stat(f"/proc/{pid}/ns/pid").st_ino for pid in self.ceiling.pids()} - {host}
         print(json.dumps({"pid": self.process.pid, "uid": self.uid, "ns": sorted(ns)}),
               flush=True)
+        if sys.argv[2] == "frozen":
+            self.pause()  # as between its decisions
         return address
 
     process.BotProcess.wait_for_socket = announce
@@ -477,15 +479,25 @@ REFEREE = textwrap.dedent("""
 
 
 @needs_bwrap
-@pytest.mark.parametrize("mode", ["bubblewrap", "rlimits"])
-def test_the_sandboxes_die_with_the_referee(tmp_path, mode, open_node_bot):
+@pytest.mark.parametrize(
+    "mode,state", [("bubblewrap", "running"), ("rlimits", "running"), ("bubblewrap", "frozen")]
+)
+def test_the_sandboxes_die_with_the_referee(tmp_path, mode, state, open_node_bot):
     """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
     down with it (nothing of them is left running) — under the fallback too, where the bot's
     wrapper dies with the referee and the bot's PID namespace with the wrapper (the pool uids
     are not checked: once free, another referee of this machine may use them). The fallback
-    runs the Node.js bot (a pool uid can read its files; never root)."""
+    runs the Node.js bot (a pool uid can read its files; never root). Frozen bots (as between
+    their decisions) die too: a cgroup v1 freezer holds back even SIGKILL, so a guard thaws
+    them when the referee dies."""
     referee = subprocess.Popen(
-        [sys.executable, "-c", REFEREE, "random" if mode == "bubblewrap" else str(open_node_bot)],
+        [
+            sys.executable,
+            "-c",
+            REFEREE,
+            "random" if mode == "bubblewrap" else str(open_node_bot),
+            state,
+        ],
         env={**os.environ, "HEGEMON_SANDBOX": mode},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +26,62 @@ _V1_PROBE = {
     "freezer": "cgroup.procs",  # the root has no freezer.state; children do
 }
 _V2_NEEDS = {"memory": "memory", "pids": "pids", "cpuacct": "cpu", "freezer": ""}
+_PREFIX = "hegemon-bot-"
 _names = itertools.count()
 _lock = threading.Lock()
+_swept: set[Path] = set()
+_guards: list[subprocess.Popen[bytes]] = []
+# Frozen tasks of a cgroup v1 freezer do not die of SIGKILL until thawed, so a bot frozen when
+# its referee dies would never see --die-with-parent act. This guard (one per referee, started
+# by it, outside every bot cgroup) gets SIGTERM when the referee dies and then thaws its bots.
+_GUARD = """\
+import ctypes, glob, os, signal, sys
+referee, pattern = int(sys.argv[1]), sys.argv[2]
+signal.signal(signal.SIGTERM, lambda *a: None)
+ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)
+if os.getppid() == referee:
+    signal.pause()
+for path in glob.glob(pattern):
+    try:
+        with open(path, "w") as f:
+            f.write("THAWED")
+    except OSError:
+        pass
+"""
+
+
+def _guard(freezer_parent: Path) -> None:
+    """Start the thawing guard (see :data:`_GUARD`) unless one of this process runs."""
+    with _lock:
+        if any(g.poll() is None for g in _guards):
+            return
+        pattern = str(freezer_parent / f"{_PREFIX}{os.getpid()}-*" / "freezer.state")
+        _guards[:] = [
+            subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _GUARD, str(os.getpid()), pattern],
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        ]
+
+
+def _sweep(available: dict[str, Place]) -> None:
+    """Remove (once per process and place) the empty bot cgroups of referees that died without
+    removing theirs (killed ones: nothing else would)."""
+    for place in available.values():
+        with _lock:
+            if place.parent in _swept:
+                continue
+            _swept.add(place.parent)
+        for folder in place.parent.glob(f"{_PREFIX}*"):
+            owner = folder.name[len(_PREFIX) :].split("-")[0]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                stale = cls_for(place, folder)
+                stale.kill()
+                try:
+                    folder.rmdir()  # refused while any process is still in it
+                except OSError:
+                    pass
 
 
 @dataclass(frozen=True)
@@ -105,6 +161,11 @@ def _add_v2(found: dict[str, Place], folder: Path) -> None:
             found[name] = Place(name, 2, folder)
 
 
+def cls_for(place: Place, folder: Path) -> BotCgroups:
+    """The bot cgroup ``folder`` of one controller (e.g. one left by a dead referee)."""
+    return BotCgroups({place.controller: Place(place.controller, place.version, folder)})
+
+
 class BotCgroups:
     """The cgroups of one bot (one per controller in use), made by :meth:`create`."""
 
@@ -119,10 +180,14 @@ class BotCgroups:
     ) -> BotCgroups:
         """A fresh cgroup per usable controller, with the bot's limits written."""
         available = places() if available is None else available
-        with _lock:
-            name = f"hegemon-bot-{os.getpid()}-{next(_names)}"
+        _sweep(available)
         made: dict[str, Place] = {}
         try:
+            while True:  # a name left by a dead referee of the same pid is skipped
+                with _lock:
+                    name = f"{_PREFIX}{os.getpid()}-{next(_names)}"
+                if not any((p.parent / name).exists() for p in available.values()):
+                    break
             for controller, place in available.items():
                 folder = place.parent / name
                 if not any(p.parent == folder for p in made.values()):
@@ -130,6 +195,9 @@ class BotCgroups:
                 made[controller] = Place(controller, place.version, folder)
             groups = cls(made)
             groups._set_limits(memory, processes)
+            freezer = available.get("freezer")
+            if freezer is not None and freezer.version == 1:
+                _guard(freezer.parent)
         except OSError:
             cls(made).remove()
             raise
