@@ -164,3 +164,26 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return state(pid) != "Z"
+
+
+def test_all_processes_together_meet_the_cpu_ceiling(mechanism):
+    """Three children and three threads spin: together they pass the bot's CPU ceiling long
+    before any one process reaches its own RLIMIT_CPU; the whole bot is stopped with the
+    named fault ``cpu``."""
+
+    async def run() -> tuple[tuple[str, str] | None, list[int], str]:
+        limits = SandboxLimits(cpu_seconds=2)
+        bot = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)), limits=limits)
+        try:
+            await until(lambda: len(bot.ceiling.pids()) >= 5)
+            pids = bot.ceiling.pids()
+            with trio.fail_after(60):
+                await bot.process.wait()
+            return bot.limit_fault(), pids, bot.log_tail()
+        finally:
+            await bot.stop()
+
+    fault, pids, log = trio.run(run)
+    assert fault is not None and fault[0] == "cpu", (fault, log)
+    assert "cpu fault" in log
+    assert not [pid for pid in pids if alive(pid)]
