@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -59,6 +60,15 @@ async def sandboxed_starts() -> list[float]:
     return times
 
 
+def listening(path: str) -> bool:
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
 async def plain_starts() -> list[float]:
     """The same bot as a plain child process, reached by its socket: no sandbox at all."""
     times = []
@@ -71,7 +81,7 @@ async def plain_starts() -> list[float]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        while not os.path.exists(f"{folder}/bot.sock"):  # as spawn's wait_for_socket does
+        while not listening(f"{folder}/bot.sock"):  # else gRPC's reconnect backoff is timed
             await trio.sleep(0.002)
         link = BotLink(BotCommand("plain", (), remote=address), TC)
         ok = await link.open()

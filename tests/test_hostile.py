@@ -457,7 +457,8 @@ def test_spinning_in_the_background_meets_the_cpu_limit(arena):
 
 def test_a_100_mb_answer_is_refused_cheaply(arena):
     before = vm_rss()
-    arena.play("answer_100mb")
+    # building 100 MB takes a while on a busy machine: no timeout strike in between
+    arena.play("answer_100mb", TimeControl(startup=15, decision=5.0, bank=60.0, max_strikes=3))
     check_contained(arena, "answer_100mb")
     assert arena.result.seats[0].out == "protocol"
     assert all(k == "protocol" for k in arena.fault_kinds())

@@ -19,6 +19,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -175,7 +176,24 @@ class BotProcess:
                 self.socket_problem = str(exc)
             if self._socket_fd is None:
                 await trio.sleep(poll)
+        while not self._listening():
+            if self.exited:
+                raise OSError("the bot process ended before it listened")
+            await trio.sleep(poll / 4)
         return self.address
+
+    def _listening(self) -> bool:
+        """Does the bot accept connections yet? Its socket file exists from ``bind()`` on,
+        before ``listen()``; a gRPC connection tried then waits out a reconnect backoff."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.setblocking(False)
+            try:
+                probe.connect(self.address[len("unix:") :])
+            except (BlockingIOError, InterruptedError):
+                return True  # a full backlog: listening all the same
+            except OSError:
+                return False
+        return True
 
     async def _read_info(self) -> None:
         assert self._info_fd is not None
