@@ -17,6 +17,7 @@ import shutil
 import socket
 import sqlite3
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import trio
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner import sandbox
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
@@ -60,12 +62,17 @@ def digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def vm_rss() -> int:
-    with open("/proc/self/status") as f:
+def kib_field(path: str, key: str) -> int:
+    """A ``key: N kB`` line of a /proc file, in bytes."""
+    with open(path) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key):
                 return int(line.split()[1]) * 1024
     return 0
+
+
+def vm_rss() -> int:
+    return kib_field("/proc/self/status", "VmRSS:")
 
 
 class Arena:
@@ -248,6 +255,10 @@ class Arena:
                 left.append(f"pid {entry} (uid {uid}, pid namespace {ns})")
         return left
 
+    def hostile_bot(self, mode: str):
+        """The process of the hostile bot of the last game."""
+        return next(b for b in reversed(self.bots) if b.command.name == f"hostile-{mode}")
+
     def fault_kinds(self) -> list[str]:
         return [f.kind for f in self.result.seats[0].faults]
 
@@ -293,7 +304,7 @@ def test_network_out_of_the_sandbox_is_refused(arena):
 def test_the_network_namespace_alone_refuses_it_too(arena, monkeypatch):
     """Without the seccomp layer (which refuses inet sockets outright) the empty network
     namespace still lets nothing out: only the sandbox's own loopback, with nobody on it."""
-    monkeypatch.setattr(sandbox, "seccomp_program", lambda: None)
+    monkeypatch.setattr(sandbox.bubblewrap, "seccomp_program", lambda: None)
     arena.play("network")
     reports = check_contained(arena, "network")
     assert arena.fault_kinds() == []
@@ -435,13 +446,19 @@ def test_spinning_in_the_background_meets_the_cpu_limit(arena):
     )
     check_contained(arena, "spin_background")
     seat = arena.result.seats[0]
-    assert seat.out == "crash", seat.faults
-    assert "signal 24" in seat.faults[-1].detail, seat.faults  # SIGXCPU
+    hostile = arena.hostile_bot("spin_background")
+    if hostile.limit_fault() is not None:  # the bot's ceiling struck before its process limit
+        assert hostile.limit_fault()[0] == "cpu"
+        assert seat.out in ("cpu", "crash"), seat.faults
+    else:
+        assert seat.out == "crash", seat.faults
+        assert "signal 24" in seat.faults[-1].detail, seat.faults  # SIGXCPU
 
 
 def test_a_100_mb_answer_is_refused_cheaply(arena):
     before = vm_rss()
-    arena.play("answer_100mb")
+    # building 100 MB takes a while on a busy machine: no timeout strike in between
+    arena.play("answer_100mb", TimeControl(startup=15, decision=5.0, bank=60.0, max_strikes=3))
     check_contained(arena, "answer_100mb")
     assert arena.result.seats[0].out == "protocol"
     assert all(k == "protocol" for k in arena.fault_kinds())
@@ -496,3 +513,108 @@ def test_children_left_behind_do_not_outlive_the_game(arena):
     reports = check_contained(arena, "leave_children")
     assert reports["daemon"] == "left behind"
     assert arena.fault_kinds() == []
+
+
+# ------------------------------------------------------------------------------ the ceiling
+def mem_available() -> int:
+    return kib_field("/proc/meminfo", "MemAvailable:")
+
+
+class MemorySampler:
+    """The lowest MemAvailable of the machine seen while it runs (sampled in a thread)."""
+
+    def __init__(self) -> None:
+        self.before = mem_available()
+        self.lowest = self.before
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.005):
+            self.lowest = min(self.lowest, mem_available())
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.mark.parametrize("cgroups", ["auto", "off"], ids=["cgroups", "watcher"])
+def test_twenty_children_of_900_mb_meet_the_bots_memory_ceiling(arena, monkeypatch, cgroups):
+    """All processes of a bot together stay below its ceiling (1 GiB): 20 children touching
+    900 MB each end with a ``memory`` fault, and the machine's available memory never drops
+    by more than the ceiling plus a margin (for the other programs of this machine)."""
+    monkeypatch.setenv("HEGEMON_CGROUPS", cgroups)
+    limits = SandboxLimits(memory_bytes=2 << 30)  # per process: room for 900 MB each
+    time_control = TimeControl(startup=15, decision=5.0, bank=60.0, sandbox=limits)
+    with MemorySampler() as memory:
+        arena.play("memory_fork", time_control)
+    check_contained(arena, "memory_fork")
+    hostile = arena.hostile_bot("memory_fork")
+    fault = hostile.limit_fault()
+    assert fault is not None and fault[0] == "memory", fault
+    seat = arena.result.seats[0]
+    assert seat.out in ("memory", "crash"), seat.faults
+    assert "memory" in seat.faults[-1].kind + seat.faults[-1].detail, seat.faults
+    dropped = memory.before - memory.lowest
+    assert dropped < limits.total_memory_bytes + (1 << 30), f"{dropped >> 20} MiB"
+
+
+def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypatch):
+    """A bot whose ten children spin while it is not deciding: frozen between its decisions,
+    they get no CPU time then; the opponents' decisions cost the CPU time they cost against a
+    quiet bot that plays the same moves, and they get no strike."""
+    paused = []
+    original_pause = process_module.BotProcess.pause
+
+    def counting(self):
+        paused.append(self.command.name)
+        original_pause(self)
+
+    monkeypatch.setattr(process_module.BotProcess, "pause", counting)
+    rules = make_rules("classic", {"turn_limit": 100})
+    opponents = ("random", "random")
+    quiet = decision_cpu(arena, monkeypatch, "quiet", rules, opponents)
+    if not paused:
+        pytest.skip("the runner does not freeze bots between decisions yet (BotProcess.pause)")
+    spinning = decision_cpu(arena, monkeypatch, "spinners", rules, opponents)
+    check_contained(arena, "spinners")
+    assert "10 started" in arena.reports("spinners")["spinners"]
+    hostile = arena.hostile_bot("spinners")
+    assert hostile.ceiling.cpu_while_paused < 0.1, hostile.ceiling.cpu_while_paused
+    for seat in arena.result.seats[1:]:
+        assert seat.faults == [] and seat.strikes == 0, seat
+    assert abs(spinning - quiet) < 0.1 * quiet, (quiet, spinning)
+
+
+def decision_cpu(arena, monkeypatch, mode, rules, opponents) -> float:
+    """The opponents' CPU time spent after their start (their decisions) in one game."""
+    started: dict[int, float] = {}
+    spent: dict[int, float] = {}
+    original_stop = process_module.BotProcess.stop
+
+    async def measuring_stop(self):
+        key = id(self)
+        if key in started:
+            spent[key] = self.total_cpu_seconds() - started[key]
+        await original_stop(self)
+
+    original_wait = process_module.BotProcess.wait_for_socket
+
+    async def measuring_wait(self, *args, **kwargs):
+        address = await original_wait(self, *args, **kwargs)
+        started[id(self)] = self.total_cpu_seconds()
+        return address
+
+    monkeypatch.setattr(process_module.BotProcess, "stop", measuring_stop)
+    monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", measuring_wait)
+    first = len(arena.bots)
+    arena.play(mode, rules=rules, opponents=opponents)
+    bots = [b for b in arena.bots[first:] if not b.command.name.startswith("hostile-")]
+    monkeypatch.setattr(process_module.BotProcess, "stop", original_stop)
+    monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", original_wait)
+    assert len(bots) == 2
+    return sum(spent[id(b)] for b in bots)

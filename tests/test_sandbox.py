@@ -1,4 +1,4 @@
-"""The sandbox every local bot runs in (referee/runner/sandbox.py): what it binds, what a
+"""The sandbox every local bot runs in (referee/runner/sandbox/): what it binds, what a
 process inside sees and may do, the uid pool, the loud rlimits fallback, the record header,
 and that the sandbox dies with the referee."""
 
@@ -7,9 +7,11 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -29,6 +31,7 @@ from hegemon.referee.runner.sandbox import SandboxError, SandboxLimits
 from hegemon.referee.runner.session import link_pool, play_game, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
+NODE_BOT = ROOT / "sample_bots" / "node"
 SHORT = make_rules("classic", {"turn_limit": 6})
 FAST = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
 
@@ -49,6 +52,26 @@ def _require_bwrap(test):
 
 needs_bwrap = _require_bwrap
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool needs root")
+
+
+@pytest.fixture(scope="module")
+def open_node_bot():
+    """The Node.js sample bot copied (with its packages and the protocol) into a folder every
+    uid may read: the fallback runs bots as pool uids, and the checkout itself may lie in a
+    folder other users cannot enter. Yields the path of its ``bot.js``."""
+    if not shutil.which("node") or not (NODE_BOT / "node_modules").is_dir():
+        pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
+    top = Path(tempfile.mkdtemp(prefix="hegemon-open-node-"))
+    try:
+        top.chmod(0o755)
+        shutil.copytree(ROOT / "protos", top / "protos")
+        shutil.copytree(NODE_BOT, top / "sample_bots" / "node", symlinks=True)
+        for path in [top, *top.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        yield top / "sample_bots" / "node" / "bot.js"
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
 
 PROBE = textwrap.dedent("""
     import json, os, resource, socket, sys
@@ -186,7 +209,14 @@ def test_inside_the_sandbox(tmp_path, monkeypatch):
     assert env["HEGEMON_BOT_ADDRESS"].startswith("unix:/tmp/")
     assert seen["cwd"][1] == repr(str((tmp_path / "probe-bot").resolve()))
     assert "home" not in seen["root"][1]
-    assert set(eval(seen["project"][1])) <= {".venv", "hegemon", "protos", "referee", "sample_bots", "sdk"}
+    assert set(eval(seen["project"][1])) <= {
+        ".venv",
+        "hegemon",
+        "protos",
+        "referee",
+        "sample_bots",
+        "sdk",
+    }
     assert seen["write /"][0] == "error" and "Read-only" in seen["write /"][1]
     assert seen["write /tmp"][0] == "ok"
     assert seen["hostname"][1] == "'hegemon-bot'"
@@ -250,24 +280,74 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
         assert len({b.uid for b in started}) == 3
 
 
-def test_the_rlimits_fallback_warns_loudly_and_says_so_in_the_record(monkeypatch, capsys):
+def uids_of(pids) -> set[int]:
+    """The real, effective and saved uids of the processes ``pids`` (those still running)."""
+    found = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                line = next(line for line in f if line.startswith("Uid:"))
+            found.update(int(x) for x in line.split()[1:4])
+        except (OSError, StopIteration):
+            continue
+    return found
+
+
+def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(
+    monkeypatch, open_node_bot
+):
+    """The fallback runs the Node.js bot (its files are open to every uid) as pool uids, with
+    seccomp, and says ``rlimits`` in the record; no bot process has uid 0."""
     monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
-    monkeypatch.setattr(sandbox, "_warned", set())
-    result = trio.run(
-        play_one, [resolve("random"), resolve("aggressive"), resolve("random")], SHORT, 3, FAST
-    )
+    seen: list[tuple[int | None, set[int], list[str]]] = []
+    original = process_module.BotProcess.wait_for_socket
+
+    async def spying(self, *args, **kwargs):
+        address = await original(self, *args, **kwargs)
+        pids = self.ceiling.pids()
+        status = [Path(f"/proc/{pid}/status").read_text() for pid in pids]
+        seen.append((self.uid, uids_of(pids), status))
+        return address
+
+    monkeypatch.setattr(process_module.BotProcess, "wait_for_socket", spying)
+    node = [resolve(str(open_node_bot)) for _ in range(3)]
+    result = trio.run(play_one, node, SHORT, 3, FAST)
     assert parse(result.record)[0]["sandbox"] == "rlimits"
     assert result.faults == []
-    err = capsys.readouterr().err
-    if os.geteuid() == 0:
-        assert "WARNING: hegemon sandbox" in err  # the pool uid cannot run pyenv's python
+    assert len(seen) == 3
+    for uid, uids, statuses in seen:
+        for status in statuses:
+            assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status
+        if os.geteuid() == 0:
+            assert uids == {uid} and uid >= sandbox.UID_BASE, (uid, uids)
 
 
-def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
+@needs_root
+def test_the_fallback_refuses_a_bot_no_pool_uid_can_read(tmp_path, monkeypatch):
+    """Never as root: a bot whose files are closed to other users is refused with one line
+    saying how to fix it (before: it ran as root with a warning)."""
+    monkeypatch.setenv("HEGEMON_SANDBOX", "rlimits")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "bot.js").write_text("process.exit(0)\n")
+    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
+
+    async def start() -> None:
+        await spawn(BotCommand("x", (node, str(private / "bot.js")), cwd=str(private)))
+
+    with pytest.raises(SandboxError) as refused:
+        trio.run(start)
+    message = str(refused.value)
+    assert "\n" not in message and "bubblewrap" in message and "chmod o+rx" in message
+    closed = Path(message.rsplit("chmod o+rx ", 1)[1].rstrip(")"))
+    assert closed in (private, *private.parents), message
+
+
+def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path, open_node_bot):
     """``hegemon play`` on a machine without bwrap: a WARNING line, the game still plays, and
     the record says ``rlimits``."""
-    fake_path = tmp_path / "bin"
-    fake_path.mkdir()
+    fake_path = Path(tempfile.mkdtemp(prefix="hegemon-nobwrap-"))  # open to the pool uids
+    fake_path.chmod(0o755)
     for tool in ("prlimit", "setpriv", "node"):
         found = subprocess.run(["which", tool], capture_output=True, text=True).stdout.strip()
         if found:
@@ -282,11 +362,11 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
             "from hegemon.leaderboard.cli import main; main()",
             "play",
             "--bot",
-            "random",
+            str(open_node_bot),
             "--bot",
-            "aggressive",
+            str(open_node_bot),
             "--bot",
-            "random",
+            str(open_node_bot),
             "--seed",
             "3",
             "--set",
@@ -300,13 +380,14 @@ def test_without_bubblewrap_the_fallback_is_announced_on_the_cli(tmp_path):
         timeout=300,
         env=env,
     )
+    shutil.rmtree(fake_path, ignore_errors=True)
     assert out.returncode == 0, out.stderr
     assert "WARNING" in out.stderr and "bubblewrap" in out.stderr
     assert json.loads(record.read_text().splitlines()[0])["sandbox"] == "rlimits"
 
 
 def test_bubblewrap_required_but_missing_refuses_to_start(monkeypatch):
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(sandbox.mode, "bwrap_path", lambda: None)
     monkeypatch.setenv("HEGEMON_SANDBOX", "bubblewrap")
 
     async def start() -> None:
@@ -371,7 +452,7 @@ def test_cpu_seconds_are_measured():
 
 # ------------------------------------------------------------------------------ dying together
 REFEREE = textwrap.dedent("""
-    import json, sys, trio
+    import json, os, sys, trio
     from hegemon.referee.rules import make_rules
     from hegemon.referee.runner import process
     from hegemon.referee.runner.bots import resolve
@@ -382,23 +463,42 @@ REFEREE = textwrap.dedent("""
 
     async def announce(self, *args, **kwargs):
         address = await original(self, *args, **kwargs)
-        print(json.dumps({"pid": self.process.pid, "uid": self.uid, "ns": self.pid_namespace}),
+        host = os.stat("/proc/self/ns/pid").st_ino
+        ns = {os.stat(f"/proc/{pid}/ns/pid").st_ino for pid in self.ceiling.pids()} - {host}
+        print(json.dumps({"pid": self.process.pid, "uid": self.uid, "ns": sorted(ns)}),
               flush=True)
+        if sys.argv[2] == "frozen":
+            self.pause()  # as between its decisions
         return address
 
     process.BotProcess.wait_for_socket = announce
-    commands = [resolve("random"), resolve("random"), resolve("random")]
+    commands = [resolve(sys.argv[1]), resolve(sys.argv[1]), resolve(sys.argv[1])]
     trio.run(play_one, commands, make_rules("classic"), 1,
              TimeControl(startup=20, decision=5, bank=600))
 """)
 
 
 @needs_bwrap
-def test_the_sandboxes_die_with_the_referee(tmp_path):
+@pytest.mark.parametrize(
+    "mode,state", [("bubblewrap", "running"), ("rlimits", "running"), ("bubblewrap", "frozen")]
+)
+def test_the_sandboxes_die_with_the_referee(tmp_path, mode, state, open_node_bot):
     """SIGKILL the referee mid-game: --die-with-parent and the PID namespace take every bot
-    down with it (nothing of them is left running)."""
+    down with it (nothing of them is left running) — under the fallback too, where the bot's
+    wrapper dies with the referee and the bot's PID namespace with the wrapper (the pool uids
+    are not checked: once free, another referee of this machine may use them). The fallback
+    runs the Node.js bot (a pool uid can read its files; never root). Frozen bots (as between
+    their decisions) die too: a cgroup v1 freezer holds back even SIGKILL, so a guard thaws
+    them when the referee dies."""
     referee = subprocess.Popen(
-        [sys.executable, "-c", REFEREE],
+        [
+            sys.executable,
+            "-c",
+            REFEREE,
+            "random" if mode == "bubblewrap" else str(open_node_bot),
+            state,
+        ],
+        env={**os.environ, "HEGEMON_SANDBOX": mode},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -419,7 +519,8 @@ def test_the_sandboxes_die_with_the_referee(tmp_path):
             referee.kill()
             referee.wait()
         referee.stdout.close()
-    namespaces = {b["ns"] for b in bots}
+    namespaces = {ns for b in bots for ns in b["ns"]}
+    assert len(namespaces) == 3, bots  # each bot in a PID namespace of its own
     deadline = time.monotonic() + 10
     while True:
         left = []
@@ -442,6 +543,20 @@ def test_the_sandboxes_die_with_the_referee(tmp_path):
     assert not left, f"bot processes outlived the referee: {left}"
 
 
+LISTENER = textwrap.dedent("""
+    import os, socket, sys
+    path = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(path)
+    os.chmod(path, 0o777)
+    s.listen(1)
+    print("listening", flush=True)
+    conn, _ = s.accept()
+    conn.recv(100)
+    conn.sendall(b"x")
+    conn.recv(100)
+""")
+
 CLIENT = textwrap.dedent("""
     import os, socket, stat, sys
     base = os.open(f"/proc/{sys.argv[1]}/root", os.O_PATH | os.O_DIRECTORY)
@@ -458,21 +573,21 @@ CLIENT = textwrap.dedent("""
 
 @needs_bwrap
 @needs_root
-def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
+def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path, monkeypatch):
     """A referee that is not root cannot switch uids: bwrap then makes a user namespace (and
-    forbids nested ones). Checked with the Node bot (its files are readable by anyone) run as
-    an ordinary uid, and that uid reaching the bot's socket the referee's way (through
-    /proc/<pid>/root, no links followed)."""
-    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
-    if not node or not (ROOT / "sample_bots" / "node" / "node_modules").is_dir():
-        pytest.fail("node or the Node.js bot's packages are missing: run ./scripts/test")
+    forbids nested ones). Checked with a bot of the system Python's standard library in a
+    folder open to every uid (the checkout itself may lie in a folder other users cannot
+    enter), run as an ordinary uid, and that uid reaching the bot's socket the referee's way
+    (through /proc/<pid>/root, no links followed)."""
+    folder = Path(tempfile.mkdtemp(prefix="hegemon-userns-"))
+    folder.chmod(0o755)
+    (folder / "bot.py").write_text(LISTENER)
+    (folder / "bot.py").chmod(0o644)
+    # the unprivileged referee's own checkout is one it can read: here, the open folder
+    monkeypatch.setattr(sandbox.binds, "project_root", lambda: folder)
     user = sandbox.UID_BASE + sandbox.UID_COUNT - 1
     launch = sandbox.bubblewrap_launch(
-        (node, str(ROOT / "sample_bots" / "node" / "bot.js")),
-        str(ROOT / "sample_bots" / "node"),
-        (),
-        SandboxLimits(),
-        None,
+        ("/usr/bin/python3", str(folder / "bot.py")), str(folder), (), SandboxLimits(), None
     )
     assert "--unshare-user" in launch.argv and "--disable-userns" in launch.argv
     log = tmp_path / "node.log"
@@ -513,3 +628,4 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path):
         os.close(launch.info_fd)
         os.killpg(bwrap.pid, signal.SIGKILL)
         bwrap.wait()
+        shutil.rmtree(folder, ignore_errors=True)

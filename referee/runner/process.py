@@ -1,9 +1,14 @@
 """Starting and stopping local bot processes, each in its own sandbox with its own socket.
 
-:func:`spawn` starts a bot under bubblewrap (see :mod:`hegemon.referee.runner.sandbox`), or with plain
-rlimits where bubblewrap is missing. The process is started from the calling (trio) thread, not
-a worker thread: ``--die-with-parent`` ties the sandbox to the thread that started it, and
-trio's worker threads come and go.
+:func:`spawn` starts a bot under bubblewrap (see :mod:`hegemon.referee.runner.sandbox`), or
+with the rlimits fallback where bubblewrap is missing. The process is started from the calling
+(trio) thread, not a worker thread: ``--die-with-parent`` ties the sandbox to the thread that
+started it, and trio's worker threads come and go.
+
+Every bot has a ceiling (:class:`~hegemon.referee.runner.sandbox.Ceiling`): all its processes
+together are bounded in memory, tasks and CPU time (breaking it is the fault ``memory`` or
+``cpu``, see :meth:`BotProcess.limit_fault`), and the runner freezes the bot between its
+decisions (:meth:`BotProcess.pause`, :meth:`BotProcess.resume`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +32,8 @@ from typing import Any
 import trio
 
 from . import sandbox
-from .sandbox import BUBBLEWRAP, RLIMITS, SandboxError, SandboxLimits
+from .sandbox import BUBBLEWRAP, RLIMITS, Ceiling, SandboxError, SandboxLimits, UidLease
+from .sandbox.ceiling import cpu_of, tree
 
 ADDRESS_ENV = "HEGEMON_BOT_ADDRESS"
 LOG_DIR_ENV = "HEGEMON_BOT_LOGS"
@@ -56,10 +64,15 @@ class BotCommand:
 
 class ChildProcess:
     """A started process with the small async face of :class:`trio.Process` the runner uses:
-    ``pid``, ``poll()``, ``returncode`` and ``await wait()`` (through a pidfd)."""
+    ``pid``, ``poll()``, ``returncode`` and ``await wait()`` (through a pidfd).
 
-    def __init__(self, popen: subprocess.Popen[bytes]):
+    ``before_wait`` runs before each wait: a frozen bot never exits, so it thaws it."""
+
+    def __init__(
+        self, popen: subprocess.Popen[bytes], before_wait: Callable[[], None] | None = None
+    ):
         self._popen = popen
+        self._before_wait = before_wait
         self.pid = popen.pid
         self._lock = trio.Lock()
         try:
@@ -75,13 +88,17 @@ class ChildProcess:
         return self._popen.returncode
 
     async def wait(self) -> int:
+        if self._before_wait is not None:
+            self._before_wait()
         async with self._lock:
             while self._popen.poll() is None:
                 if self._pidfd is not None:
                     await trio.lowlevel.wait_readable(self._pidfd)
                 else:  # pragma: no cover
                     await trio.sleep(0.05)
-        return self._popen.returncode  # type: ignore[return-value]
+        code = self._popen.returncode
+        assert code is not None
+        return code
 
     def close(self) -> None:
         if self._pidfd is not None and self._popen.poll() is not None:
@@ -106,12 +123,13 @@ class BotProcess:
     rundir: Path | None = None
     socket_problem: str = ""
     _log: Any = field(default=None, repr=False)
-    _lease: sandbox.UidLease | None = field(default=None, repr=False)
+    _lease: UidLease | None = field(default=None, repr=False)
     _socket_fd: int | None = field(default=None, repr=False)
     _dir_fd: int | None = field(default=None, repr=False)  # rlimits: the socket folder
     _info_fd: int | None = field(default=None, repr=False)  # bubblewrap: its info pipe
     _socket_parts: tuple[str, ...] = field(default=(), repr=False)
     _sandbox_pid: int | None = field(default=None, repr=False)
+    _ceiling: Ceiling | None = field(default=None, repr=False)
     pid_namespace: int | None = None  # bubblewrap: the inode of the bot's own PID namespace
 
     @property
@@ -158,7 +176,24 @@ class BotProcess:
                 self.socket_problem = str(exc)
             if self._socket_fd is None:
                 await trio.sleep(poll)
+        while not self._listening():
+            if self.exited:
+                raise OSError("the bot process ended before it listened")
+            await trio.sleep(poll / 4)
         return self.address
+
+    def _listening(self) -> bool:
+        """Does the bot accept connections yet? Its socket file exists from ``bind()`` on,
+        before ``listen()``; a gRPC connection tried then waits out a reconnect backoff."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.setblocking(False)
+            try:
+                probe.connect(self.address[len("unix:") :])
+            except (BlockingIOError, InterruptedError):
+                return True  # a full backlog: listening all the same
+            except OSError:
+                return False
+        return True
 
     async def _read_info(self) -> None:
         assert self._info_fd is not None
@@ -206,22 +241,49 @@ class BotProcess:
             raise OSError(f"{self.socket_path} is {what}: refused")
         return fd
 
+    # -------------------------------------------------------------- fairness
+    def pause(self) -> None:
+        """Freeze every process of the bot while it is not deciding (cheap, synchronous).
+
+        Call :meth:`resume` before sending the bot any request: a frozen gRPC server does not
+        answer. Bot authors: pondering in the background is impossible, for everybody alike
+        (see :mod:`hegemon.referee.runner.sandbox.ceiling`)."""
+        if self._ceiling is not None and not self.exited:
+            self._ceiling.pause()
+
+    def resume(self) -> None:
+        """Let every process of the bot run again (before its next request is sent)."""
+        if self._ceiling is not None:
+            self._ceiling.resume()
+
+    @property
+    def paused(self) -> bool:
+        """Is the bot frozen now?"""
+        return self._ceiling is not None and self._ceiling.paused
+
+    def limit_fault(self) -> tuple[str, str] | None:
+        """``(kind, detail)`` once the bot broke its ceiling and was stopped: ``memory`` (all
+        its processes together passed ``total_memory_bytes``) or ``cpu`` (past
+        ``cpu_seconds`` in all); None otherwise. A crash of such a bot is this fault."""
+        return self._ceiling.fault() if self._ceiling is not None else None
+
+    @property
+    def ceiling(self) -> Ceiling | None:
+        """The bot's ceiling (which mechanisms bound and freeze it)."""
+        return self._ceiling
+
     # -------------------------------------------------------------- resources
     def _tree(self) -> list[int]:
         """Every process of the bot's sandbox (the started process and its descendants)."""
         if self.process is None or self.exited:
             return []
-        todo, seen = [self.process.pid], []
-        while todo:
-            pid = todo.pop()
-            seen.append(pid)
-            try:
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
-                        todo.extend(int(x) for x in f.read().split())
-            except (OSError, ValueError):
-                continue
-        return seen
+        return tree(self.process.pid)
+
+    def total_cpu_seconds(self) -> float:
+        """CPU time of all the bot's processes together (its ceiling counts this)."""
+        if self._ceiling is not None:
+            return self._ceiling.cpu_seconds()
+        return cpu_of(self._tree())
 
     def cpu_seconds(self) -> float:
         """The most CPU time any one process of the bot has used (RLIMIT_CPU is per process)."""
@@ -237,13 +299,15 @@ class BotProcess:
 
     @property
     def worn_out(self) -> bool:
-        """Has this process used half its CPU allowance (restart it before another game)?"""
-        return self.cpu_seconds() > self.limits.cpu_seconds / 2
+        """Has this bot used half its CPU allowance (restart it before another game)?"""
+        return self.total_cpu_seconds() > self.limits.cpu_seconds / 2
 
     # -------------------------------------------------------------- stopping
     def kill(self) -> None:
         """Kill the bot and everything it started (its session, its sandbox, its uid)."""
         proc = self.process
+        if self._ceiling is not None:
+            self._ceiling.kill()  # frozen or stopped processes included
         if proc is not None and proc.poll() is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -266,6 +330,11 @@ class BotProcess:
         if self.uid is not None and self._lease is not None:
             for _ in range(50):
                 if not sandbox.kill_uid(self.uid):
+                    break
+                await trio.sleep(0.02)
+        if self._ceiling is not None:
+            for _ in range(50):
+                if self._ceiling.close():
                     break
                 await trio.sleep(0.02)
         self._close_fds()
@@ -310,32 +379,30 @@ async def spawn(
     lease = None
     log = None
     launch = None
+    ceiling = None
     try:
         if sandbox.is_root():
             lease = sandbox.lease_uid()
         uid = lease.uid if lease is not None else None
+        ceiling = sandbox.Ceiling(limits, uid)
         if uid is not None:
             for path in command.share:  # writable for a pool uid too (sticky, like /tmp)
                 os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | 0o1777)
         log_path = (log_dir or rundir) / f"{_safe_name(command.name)}-{rundir.name}.log"
-        log = open(log_path, "ab")
+        log = open(log_path, "ab")  # noqa: SIM115 - the bot writes to it until stop()
         if kind == BUBBLEWRAP:
             launch = sandbox.bubblewrap_launch(
-                command.argv, command.cwd, command.env, limits, uid, command.share
+                command.argv,
+                command.cwd,
+                command.env,
+                limits,
+                uid,
+                command.share,
+                ceiling.join_prefix(),
             )
             socket_path = Path(launch.inner_address[len("unix:") :])
             dir_fd = None
         else:
-            if uid is not None and not all(
-                sandbox.readable_by_others(p)
-                for p in [command.argv[0], *([command.cwd] if command.cwd else [])]
-            ):
-                sandbox.warn(
-                    f"{command.describe()}: its files are not readable by an "
-                    "unprivileged uid, so WITHOUT bubblewrap it runs as this user"
-                )
-                lease.release()
-                lease, uid = None, None
             sock_dir = rundir / "sock"
             sock_dir.mkdir(mode=0o700)
             if uid is not None:
@@ -344,12 +411,20 @@ async def spawn(
             socket_path = sock_dir / "bot.sock"
             dir_fd = os.open(sock_dir, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
             launch = sandbox.rlimits_launch(
-                command.argv, command.cwd, command.env, limits, uid, socket_path
+                command.argv,
+                command.cwd,
+                command.env,
+                limits,
+                uid,
+                socket_path,
+                ceiling.join_files(),
             )
         note = (
             f"hegemon: {command.name} starts in sandbox {kind}"
             + (f" as uid {uid}" if uid is not None else "")
             + (", seccomp on" if launch.seccomp else "")
+            + f", memory ceiling by {ceiling.memory_mechanism()}"
+            + f", frozen by {ceiling.freezer_mechanism()}"
             + "".join(f"; {n}" for n in launch.notes)
             + "\n"
         )
@@ -373,17 +448,20 @@ async def spawn(
                 os.close(launch.info_fd)
         if log is not None:
             log.close()
+        if ceiling is not None:
+            ceiling.close()
         if lease is not None:
             lease.release()
         shutil.rmtree(rundir, ignore_errors=True)
         raise
     launch.close_parent_fds()
+    ceiling.attach(popen.pid, log_path)
     return BotProcess(
         command,
         Path(command.cwd or rundir),
         socket_path,
         log_path,
-        ChildProcess(popen),
+        ChildProcess(popen, ceiling.resume),
         kind,
         uid,
         limits,
@@ -394,6 +472,7 @@ async def spawn(
         _dir_fd=dir_fd,
         _info_fd=launch.info_fd,
         _socket_parts=launch.socket_parts,
+        _ceiling=ceiling,
     )
 
 

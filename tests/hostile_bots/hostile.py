@@ -11,7 +11,9 @@ HOSTILE_REFEREE_PID. Every address is on the loopback or this machine's own sock
 
 Modes: network, files, disk, fork_bomb, fork_bomb_left, memory, kill, escape, spin_decide,
 spin_background, answer_100mb, malformed, late, flood, socket_swap_start, socket_swap_later,
-leave_children.
+leave_children, memory_fork (20 children touching 900 MB each), spinners (ten children
+spinning in the background from its first decision on), quiet (plays like spinners, without
+them).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 from hegemon.sdk import Bot, run
 from hegemon.sdk import server as sdk_server
@@ -50,6 +53,11 @@ def attempt(what: str, action) -> None:
         report(what, f"ok {value!r}"[:300])
     except BaseException as exc:
         report(what, f"{type(exc).__name__}: {exc}")
+
+
+def write(path: str, mode: str, data: str | bytes) -> int:
+    with open(path, mode) as f:
+        return f.write(data)
 
 
 def errno_of(result: int) -> str:
@@ -93,7 +101,7 @@ def network() -> None:
     attempt("postgres unix socket", lambda: unix(f"/var/run/postgresql/.s.PGSQL.{pg_port}"))
     attempt("docker socket", lambda: unix("/var/run/docker.sock"))
     attempt("netlink socket", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))
-    attempt("interfaces", lambda: socket.if_nameindex())
+    attempt("interfaces", socket.if_nameindex)
 
 
 def files() -> None:
@@ -103,7 +111,7 @@ def files() -> None:
 
     pid = ENV.get("HOSTILE_REFEREE_PID", "1")
     attempt("read database", lambda: read(ENV["HOSTILE_DB"]))
-    attempt("write database", lambda: open(ENV["HOSTILE_DB"], "ab").write(b"pwned"))
+    attempt("write database", lambda: write(ENV["HOSTILE_DB"], "ab", b"pwned"))
     attempt("list hegemon home", lambda: os.listdir(ENV["HOSTILE_HOME"]))
     attempt("read other bot", lambda: read(ENV["HOSTILE_OTHER_BOT"]))
     attempt("list records", lambda: os.listdir(ENV["HOSTILE_RECORDS"]))
@@ -116,8 +124,8 @@ def files() -> None:
     attempt("referee cmdline", lambda: read(f"/proc/{pid}/cmdline"))
     attempt("parent environ", lambda: read(f"/proc/{os.getppid()}/environ"))
     attempt("processes seen", lambda: sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
-    attempt("write own folder", lambda: open("pwned.txt", "w").write("x"))
-    attempt("write root", lambda: open("/pwned.txt", "w").write("x"))
+    attempt("write own folder", lambda: write("pwned.txt", "w", "x"))
+    attempt("write root", lambda: write("/pwned.txt", "w", "x"))
     attempt("environment", lambda: sorted(os.environ))
     attempt("uid", lambda: (os.getuid(), os.geteuid(), os.getgid(), os.getgroups()))
 
@@ -228,13 +236,41 @@ def memory() -> None:
     attempt("mmap 20 GB", lambda: mmap.mmap(-1, 20 << 30).close())
 
 
+def memory_fork(children: int = 20, size: int = 900 << 20) -> None:
+    """Fork ``children`` processes that each touch ``size`` bytes and then hold them."""
+    for _ in range(children):
+        try:
+            if os.fork() == 0:
+                try:
+                    block = bytearray(size)
+                    for at in range(0, size, 4096):
+                        block[at] = 1  # every page resident, not just reserved
+                except MemoryError:
+                    os._exit(3)
+                time.sleep(3600)
+                os._exit(0)
+        except OSError as exc:
+            report("fork", exc)
+            break
+    report("memory fork", f"{children} children of {size >> 20} MiB started")
+
+
+def spinners(count: int = 10) -> None:
+    """``count`` children burning CPU for ever, in the background."""
+    for _ in range(count):
+        if os.fork() == 0:
+            while True:
+                pass
+    report("spinners", f"{count} started")
+
+
 def kill() -> None:
     pid = int(ENV.get("HOSTILE_REFEREE_PID", "1"))
     attempt("kill parent", lambda: os.kill(os.getppid(), signal.SIGKILL))
     attempt("kill referee pid", lambda: os.kill(pid, signal.SIGKILL))
     attempt("kill pid 1", lambda: os.kill(1, signal.SIGKILL))
     attempt("kill -9 -1", lambda: os.kill(-1, signal.SIGKILL))
-    attempt("still alive", lambda: os.getpid())
+    attempt("still alive", os.getpid)
 
 
 def escape() -> None:
@@ -255,7 +291,7 @@ def escape() -> None:
         "capabilities",
         lambda: [
             line
-            for line in open("/proc/self/status").read().splitlines()
+            for line in Path("/proc/self/status").read_text().splitlines()
             if line.startswith(("CapEff", "CapBnd", "NoNewPrivs", "Seccomp:"))
         ],
     )
@@ -314,6 +350,10 @@ class Hostile(Bot):
             if self.answered == 1:
                 spin_background()
             time.sleep(0.05)  # a long game: the CPU limit must strike during it
+        if MODE == "memory_fork" and self.answered == 1:
+            memory_fork()
+        if MODE == "spinners" and self.answered == 1:
+            spinners()
         if MODE == "flood" and self.answered == 3:  # the referee is connected by now
             threading.Thread(target=flood_connections, daemon=True).start()
         if MODE == "late":

@@ -1,0 +1,317 @@
+"""The ceiling of one bot: all its processes together bounded in memory, tasks and CPU time,
+and frozen while it is not deciding.
+
+Where the host offers cgroups (see :mod:`.cgroups`), the kernel enforces the bot's memory and
+task ceilings and freezes it; a watcher thread notices an out-of-memory kill or too much CPU
+time and stops the whole bot with the named fault (``memory``, ``cpu``). Where it does not,
+the watcher keeps the same guarantees by itself: every few milliseconds it sums the resident
+memory and the CPU time of every process of the bot's sandbox (its process tree: the bot runs
+in a PID namespace of its own, so an orphan stays in it) and kills them all at the limit;
+pausing then stops every process with SIGSTOP and resuming continues them with SIGCONT.
+
+**For bot authors: no pondering.** A bot's processes run only while it is deciding (and while
+it starts, and in ``StartGame``/``EndGame``). Between its decisions every process and thread
+of the bot is frozen, so thinking ahead in the background on the opponents' time is
+impossible, for everybody alike; background threads and children simply stand still until the
+next request arrives, and a bot's timers do not fire while it is frozen.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from .cgroups import BotCgroups, Place, places
+from .limits import SandboxLimits
+
+MEMORY = "memory"
+CPU = "cpu"
+WATCH_INTERVAL = 0.02  # seconds between two looks at a bot's memory without cgroups
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_TICKS = os.sysconf("SC_CLK_TCK")
+# sh that joins the bot's cgroups and then becomes the bot's launcher (cheap: no interpreter)
+_JOIN = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 126; shift; done; '
+_JOIN += 'shift; exec "$@"'
+
+
+def tree(root: int) -> list[int]:
+    """``root`` and all its descendants (through ``/proc/<pid>/task/*/children``)."""
+    todo, seen = [root], []
+    while todo:
+        pid = todo.pop()
+        seen.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
+                    todo.extend(int(x) for x in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return seen
+
+
+def _statm_rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return _statm_rss(pid)
+
+
+def memory_of(pids: Iterable[int], limit: int) -> int:
+    """The resident memory of ``pids`` together: the sum of their RSS, or (when that passes
+    ``limit``, as memory shared after a fork counts once per process) of their PSS."""
+    pids = list(pids)
+    total = sum(_statm_rss(pid) for pid in pids)
+    return total if total <= limit else sum(_pss(pid) for pid in pids)
+
+
+def cpu_of(pids: Iterable[int]) -> float:
+    """CPU seconds of ``pids`` and of their children already reaped."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / _TICKS
+
+
+def _signal_all(pids: Iterable[int], signum: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class Ceiling:
+    """One bot's ceiling (see the module docstring). Made before the bot starts (its first
+    process joins the cgroups: :meth:`join_prefix`, :meth:`join_files`), :meth:`attach`-ed to
+    the started process, then watched until :meth:`close`."""
+
+    def __init__(
+        self,
+        limits: SandboxLimits,
+        uid: int | None = None,
+        available: dict[str, Place] | None = None,
+    ):
+        self.limits = limits
+        self.uid = uid
+        available = places() if available is None else available
+        self.cgroups: BotCgroups | None = (
+            BotCgroups.create(limits.total_memory_bytes, limits.processes, available)
+            if available
+            else None
+        )
+        self.root: int | None = None
+        self.log_path: Path | None = None
+        self.paused = False
+        self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
+        self._cpu_at_pause = 0.0
+        self._stopped: list[int] = []
+        self._fault: tuple[str, str] | None = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ before the start
+    def join_files(self) -> list[str]:
+        """The cgroup files the bot's first process writes its pid to (none without cgroups)."""
+        return self.cgroups.join_files() if self.cgroups is not None else []
+
+    def join_prefix(self) -> list[str]:
+        """A command-line prefix that joins the bot's cgroups and then execs the rest."""
+        files = self.join_files()
+        if not files:
+            return []
+        return ["/bin/sh", "-c", _JOIN, "hegemon-join", *files, "--"]
+
+    def attach(self, pid: int, log_path: Path | None = None) -> None:
+        """Watch the started bot (``pid`` is its first process)."""
+        self.root = pid
+        self.log_path = log_path
+        _watcher.add(self)
+
+    # ------------------------------------------------------------------ its processes
+    def pids(self) -> list[int]:
+        """Every process of the bot now."""
+        if self.cgroups is not None:
+            return self.cgroups.pids()
+        # both launches put the bot in a PID namespace of its own, whose init is in this tree:
+        # an orphan is adopted by that init, so no process of the bot leaves the tree
+        return tree(self.root) if self.root is not None else []
+
+    def memory_mechanism(self) -> str:
+        """What bounds the bot's memory: ``cgroup v1``/``cgroup v2`` or ``watcher``."""
+        return self._mechanism(MEMORY)
+
+    def freezer_mechanism(self) -> str:
+        """What freezes the bot: ``cgroup v1``/``cgroup v2`` or ``signals`` (SIGSTOP)."""
+        return self._mechanism("freezer", "signals")
+
+    def _mechanism(self, controller: str, otherwise: str = "watcher") -> str:
+        if self.cgroups is not None and self.cgroups.has(controller):
+            return f"cgroup v{self.cgroups.version[controller]}"
+        return otherwise
+
+    # ------------------------------------------------------------------ fairness
+    def pause(self) -> None:
+        """Freeze every process of the bot (cheap; the cgroup freezer completes on its own)."""
+        if self.paused or self._fault is not None:
+            return
+        self.paused = True
+        if self.cgroups is not None and self.cgroups.freeze(True):
+            self._cpu_at_pause = self.cpu_seconds()
+            return
+        self._stopped = self._stop_all()
+        self._cpu_at_pause = cpu_of(self._stopped)
+
+    def _stop_all(self) -> list[int]:
+        stopped: list[int] = []
+        for _ in range(3):  # a process forked while we stop the others is caught next round
+            fresh = [pid for pid in self.pids() if pid not in stopped]
+            if not fresh:
+                break
+            _signal_all(fresh, signal.SIGSTOP)
+            stopped += fresh
+        return stopped
+
+    def resume(self) -> None:
+        """Let every process of the bot run again."""
+        if not self.paused:
+            return
+        self.paused = False
+        if self.cgroups is not None and self.cgroups.has("freezer"):
+            self.cpu_while_paused += max(0.0, self.cpu_seconds() - self._cpu_at_pause)
+            self.cgroups.freeze(False)
+            return
+        # a stopped process cannot fork: the processes stopped are all there are
+        stopped, self._stopped = self._stopped, []
+        self.cpu_while_paused += max(0.0, cpu_of(stopped) - self._cpu_at_pause)
+        _signal_all(stopped, signal.SIGCONT)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of all the bot's processes together so far."""
+        found = self.cgroups.cpu_seconds() if self.cgroups is not None else None
+        return found if found is not None else cpu_of(self.pids())
+
+    # ------------------------------------------------------------------ limits
+    def fault(self) -> tuple[str, str] | None:
+        """(kind, detail) once the bot broke its ceiling: ``memory`` or ``cpu``."""
+        return self._fault
+
+    def check(self) -> None:
+        """One look (by the watcher thread): stop the whole bot if it broke its ceiling."""
+        if self._fault is not None or self.root is None:
+            return
+        limits = self.limits
+        cpu = self.cgroups.cpu_seconds() if self.cgroups is not None else None
+        enforced = self.cgroups is not None and self.cgroups.has(MEMORY)
+        pids: list[int] | None = None
+        if enforced:
+            assert self.cgroups is not None
+            over_memory = self.cgroups.out_of_memory()
+        else:
+            pids = self.pids()
+            over_memory = memory_of(pids, limits.total_memory_bytes) > limits.total_memory_bytes
+        mib = limits.total_memory_bytes >> 20
+        if over_memory:
+            self._break(
+                MEMORY, f"the bot's processes together passed its memory ceiling of {mib} MiB"
+            )
+            return
+        if cpu is None:
+            cpu = cpu_of(pids if pids is not None else self.pids())
+        if cpu > limits.cpu_seconds:
+            self._break(
+                CPU,
+                f"the bot's processes together used {cpu:.1f} s of CPU time, "
+                f"past its ceiling of {limits.cpu_seconds} s",
+            )
+
+    def _break(self, kind: str, detail: str) -> None:
+        with self._lock:
+            if self._fault is not None:
+                return
+            self._fault = (kind, detail)
+        self.kill()
+        if self.log_path is not None:
+            try:
+                with open(self.log_path, "a") as log:
+                    log.write(f"\nhegemon: {kind} fault: {detail}: stopped\n")
+            except OSError:
+                pass
+
+    def kill(self) -> None:
+        """SIGKILL every process of the bot, frozen or stopped ones included."""
+        if self.cgroups is not None:
+            self.cgroups.kill()
+        pids = self.pids() if self.cgroups is None else []
+        _signal_all(pids, signal.SIGKILL)
+        _signal_all(pids, signal.SIGCONT)
+        self.paused = False
+        self._stopped = []
+
+    def close(self) -> bool:
+        """Stop watching; kill what is left and remove the cgroups (True once removed)."""
+        _watcher.discard(self)
+        self.kill()
+        return self.cgroups.remove() if self.cgroups is not None else True
+
+
+class _Watcher:
+    """One daemon thread looking at every attached ceiling in turn."""
+
+    def __init__(self) -> None:
+        self._ceilings: set[Ceiling] = set()
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def add(self, ceiling: Ceiling) -> None:
+        with self._lock:
+            self._ceilings.add(ceiling)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="hegemon-ceiling", daemon=True
+                )
+                self._thread.start()
+        self._wake.set()
+
+    def discard(self, ceiling: Ceiling) -> None:
+        with self._lock:
+            self._ceilings.discard(ceiling)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                ceilings = list(self._ceilings)
+            if not ceilings:
+                self._wake.wait()
+                self._wake.clear()
+                continue
+            for ceiling in ceilings:
+                if not ceiling.paused:  # a frozen bot neither allocates nor computes
+                    try:
+                        ceiling.check()
+                    except Exception:  # the watcher must outlive any surprise
+                        pass
+            time.sleep(WATCH_INTERVAL)
+
+
+_watcher = _Watcher()

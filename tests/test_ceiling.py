@@ -1,0 +1,189 @@
+"""The ceiling of one bot (referee/runner/sandbox/ceiling.py, cgroups.py): its cgroups lie
+beneath the referee's own, a paused bot gets no CPU and answers once resumed, a paused bot
+can be killed and cleaned up, and ``hegemon doctor`` says what is in force. Each runs with the
+cgroups this machine offers and with them turned off (the watcher and signals)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner.bots import resolve
+from hegemon.referee.runner.link import BotLink, TimeControl
+from hegemon.referee.runner.process import BotCommand, spawn
+from hegemon.referee.runner.sandbox import Ceiling, SandboxLimits, cgroups, doctor
+
+TC = TimeControl(startup=15, decision=2.0, bank=20.0, max_strikes=3)
+
+SPINNER = textwrap.dedent("""
+    import os, threading
+    for _ in range(3):
+        if os.fork() == 0:
+            while True:
+                pass
+    def spin():
+        while True:
+            pass
+    for _ in range(2):
+        threading.Thread(target=spin, daemon=True).start()
+    spin()
+""")
+
+
+@pytest.fixture(params=["auto", "off"], ids=["cgroups", "no-cgroups"])
+def mechanism(request, monkeypatch):
+    monkeypatch.setenv(cgroups.CGROUPS_ENV, request.param)
+    return request.param
+
+
+def burn(seconds: float) -> None:
+    """Spend ``seconds`` of this process's own CPU time (an interval no clock can shorten)."""
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+
+
+async def until(condition, limit: float = 30) -> None:
+    with trio.fail_after(limit):
+        while not condition():
+            await trio.sleep(0.02)
+
+
+def test_cgroups_lie_beneath_the_referees_own(mechanism):
+    own = {}
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            hid, names, path = line.rstrip("\n").split(":", 2)
+            for name in names.split(",") if hid != "0" else ["v2"]:
+                own[name] = path
+    ceiling = Ceiling(SandboxLimits())
+    try:
+        groups = ceiling.cgroups
+        if mechanism == "off":
+            assert groups is None
+            assert ceiling.memory_mechanism() == "watcher"
+            assert ceiling.freezer_mechanism() == "signals"
+            return
+        for controller, folder in (groups.dirs if groups else {}).items():
+            version = groups.version[controller]
+            mine = own[controller] if version == 1 else own["v2"]
+            assert folder.parent.as_posix().endswith(mine.rstrip("/")), (folder, mine)
+            assert folder.name.startswith("hegemon-bot-") and folder.is_dir()
+    finally:
+        assert ceiling.close()
+    assert groups is None or not any(f.exists() for f in groups.dirs.values())
+
+
+def test_a_paused_bot_gets_no_cpu_and_runs_again_once_resumed(mechanism):
+    """Three children and three threads spin; paused, together they gain (almost) no CPU time
+    while the referee burns some of its own; resumed, they run; stopped while paused, nothing
+    of them is left."""
+
+    async def run() -> tuple[float, list[int]]:
+        bot = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)))
+        try:
+            await until(lambda: len(bot.ceiling.pids()) >= 5 and bot.total_cpu_seconds() > 0.3)
+            bot.pause()
+            await until(
+                lambda: all(state(pid) in "Tt" or frozen(bot) for pid in bot.ceiling.pids())
+            )
+            before = bot.total_cpu_seconds()
+            burn(0.5)
+            gained = bot.total_cpu_seconds() - before
+            bot.resume()
+            await until(lambda: bot.total_cpu_seconds() > before + gained + 0.3)
+            bot.pause()
+            pids = bot.ceiling.pids()
+        finally:
+            await bot.stop()
+        return gained, pids
+
+    gained, pids = trio.run(run)
+    assert gained < 0.05, f"a paused bot computed {gained:.3f} s"
+    assert not [pid for pid in pids if alive(pid)]
+
+
+def test_a_paused_bot_answers_once_resumed(mechanism):
+    async def run() -> str:
+        link = BotLink(resolve("random"), TC)
+        assert await link.open(), link.startup_error
+        try:
+            assert link.process is not None
+            link.process.pause()
+            assert link.process.paused
+            link.process.resume()
+            request = link_module.bot_pb2.HelloRequest(protocol_version=1)
+            hello = await link_module.bridge.call(link.stub.Hello, request, 5.0)
+            return str(hello.name)
+        finally:
+            await link.close()
+
+    assert trio.run(run)
+
+
+def test_the_doctor_says_what_is_in_force(mechanism):
+    checks = doctor.report()
+    names = [c.name for c in checks]
+    assert "bubblewrap" in names and "seccomp" in names and "uid pool" in names
+    text = doctor.render(checks)
+    last = text.splitlines()[-1]
+    assert last.startswith("protection: ")
+    if mechanism == "off" or not cgroups.places().get("memory"):
+        assert "memory ceiling by the watcher" in last
+    else:
+        assert "memory ceiling by cgroup v" in last
+
+
+def state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "T"
+
+
+def frozen(bot) -> bool:
+    groups = bot.ceiling.cgroups
+    if groups is None or not groups.has("freezer"):
+        return False
+    folder = groups.dirs["freezer"]
+    if groups.version["freezer"] == 1:
+        return (folder / "freezer.state").read_text().strip() == "FROZEN"
+    return "frozen 1" in (folder / "cgroup.events").read_text()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return state(pid) != "Z"
+
+
+def test_all_processes_together_meet_the_cpu_ceiling(mechanism):
+    """Three children and three threads spin: together they pass the bot's CPU ceiling long
+    before any one process reaches its own RLIMIT_CPU; the whole bot is stopped with the
+    named fault ``cpu``."""
+
+    async def run() -> tuple[tuple[str, str] | None, list[int], str]:
+        limits = SandboxLimits(cpu_seconds=2)
+        bot = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)), limits=limits)
+        try:
+            await until(lambda: len(bot.ceiling.pids()) >= 5)
+            pids = bot.ceiling.pids()
+            with trio.fail_after(60):
+                await bot.process.wait()
+            return bot.limit_fault(), pids, bot.log_tail()
+        finally:
+            await bot.stop()
+
+    fault, pids, log = trio.run(run)
+    assert fault is not None and fault[0] == "cpu", (fault, log)
+    assert "cpu fault" in log
+    assert not [pid for pid in pids if alive(pid)]
