@@ -204,7 +204,8 @@ class Arbiter:
             return
         self._fault(seat, kind, detail)
         seat.out = kind
-        self._apply(Forfeit(seat.index, f"{kind}: {printable(detail)[:120]}"))
+        if not self.game.over:  # the others' forfeits may have ended it already (all failed)
+            self._apply(Forfeit(seat.index, f"{kind}: {printable(detail)[:120]}"))
         seat.link.discard()
 
     def _strike(self, seat: SeatState, kind: str, detail: str) -> None:

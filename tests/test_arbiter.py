@@ -242,6 +242,18 @@ def test_a_bot_that_never_started_is_forfeited_before_the_game():
     assert result.seats[0].faults[0].detail == "no Hello within 10 s"
 
 
+def test_a_game_whose_every_bot_failed_to_start_ends_with_every_fault_recorded():
+    """The forfeits of the first seats end the game; the last failed seat is still recorded
+    (it used to crash the referee: a forfeit applied to a finished game)."""
+    dead = [Scripted(name=f"dead{i}") for i in range(3)]
+    for bot in dead:
+        bot.alive, bot.startup_error = False, "no Hello within 10 s"
+    result = play(dead)
+    assert result.game.over
+    assert [seat.out for seat in result.seats] == ["startup"] * 3
+    assert all(bot.discarded for bot in dead)
+
+
 def test_a_staller_adds_no_more_than_the_stated_bound_to_a_game():
     tc = TimeControl(decision=2.0, bank=6.0, increment=0.25, max_strikes=1000)
     honest = play([Scripted(), Scripted(), Scripted()], tc)

@@ -6,6 +6,7 @@ cgroups this machine offers and with them turned off (the watcher and signals)."
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import textwrap
 import time
@@ -139,6 +140,20 @@ def test_the_doctor_says_what_is_in_force(mechanism):
         assert "memory ceiling by the watcher" in last
     else:
         assert "memory ceiling by cgroup v" in last
+
+
+def test_hegemon_doctor_prints_the_report_and_fails_only_on_a_failed_check():
+    out = subprocess.run(
+        [sys.executable, "-c", "from hegemon.leaderboard.cli import main; main()", "doctor"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = out.stdout.splitlines()
+    assert lines[-1].startswith("protection: bots get "), out.stdout + out.stderr
+    assert any(line.endswith("HEGEMON_SANDBOX=auto") for line in lines)
+    failed = [line for line in lines if line.startswith("FAIL")]
+    assert out.returncode == (1 if failed else 0), out.stdout
 
 
 def state(pid: int) -> str:

@@ -8,6 +8,7 @@ module             commands
 :mod:`.season`     ``season create|list|run|status``
 :mod:`.leaderboard` ``leaderboard``
 :mod:`.demo`       ``demo``
+:mod:`.doctor`     ``doctor``
 =================  ==========================================================
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, leaderboard, play
+from . import demo, doctor, leaderboard, play
 from .bot import bot_app
 from .season import season_app
 
@@ -34,6 +35,7 @@ app.add_typer(bot_app, name="bot")
 app.add_typer(season_app, name="season")
 app.command("leaderboard")(leaderboard.leaderboard_command)
 app.command("demo")(demo.demo_command)
+app.command("doctor")(doctor.doctor_command)
 
 
 def main() -> None:

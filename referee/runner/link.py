@@ -189,6 +189,15 @@ class BotLink:
             with trio.move_on_after(wait):
                 await self.process.process.wait()
 
+    def crash(self, exc: BaseException | None, prefix: str = "") -> Failure:
+        """The failure of a bot whose connection broke: ``memory`` or ``cpu`` when its sandbox
+        stopped it at the ceiling, else ``crash`` with what is known of the cause."""
+        ceiling = self.process.limit_fault() if self.process is not None else None
+        if ceiling is not None:
+            kind, detail = ceiling
+            return Failure(kind, prefix + detail)
+        return Failure("crash", prefix + self.crash_detail(exc))
+
     def crash_detail(self, exc: BaseException | None) -> str:
         if self.process is not None and self.process.exited:
             code = self.process.returncode
@@ -230,8 +239,9 @@ class BotLink:
         try:
             await bridge.call(self.stub.StartGame, request, timeout)
         except grpc.RpcError as exc:
-            kind = "crash" if self.exited else "startup"
-            return Failure(kind, f"StartGame failed: {self.crash_detail(exc)}")
+            if self.exited:
+                return self.crash(exc, "StartGame failed: ")
+            return Failure("startup", f"StartGame failed: {self.crash_detail(exc)}")
         self.games += 1
         return None
 
@@ -245,7 +255,7 @@ class BotLink:
             if broken:
                 await self.settle()
             if broken or self.exited:
-                return Failure("crash", self.crash_detail(exc))
+                return self.crash(exc)
             if code is grpc.StatusCode.DEADLINE_EXCEEDED:
                 return Failure("timeout", "")
             name = code.name if code else "unknown"
