@@ -428,6 +428,9 @@ class Game:
             self.bonus_this_turn += bonus
         self.reserve += value
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
+        if d.forced and self._phase is Phase.REINFORCE:
+            # RULES.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
+            self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:

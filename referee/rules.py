@@ -108,6 +108,24 @@ OPTIONS: dict[str, Option] = {
             ("adjacent", "connected"),
             "fortify to a neighbour, or along a chain of own territories",
         ),
+        Option(
+            "forced_trade",
+            ("one_set", "every_set"),
+            "a forced trade obliges one set (000, 001, 004), "
+            "or every set held while the hand is still full (002: 'and the second, if complete')",
+        ),
+        Option(
+            "missions",
+            ("none", "2000", "2004"),
+            "secret missions: none | the 14 cards of 2000 (001) | 4 ranks of 2004 (000)",
+        ),
+        Option(
+            "destroyed_by_other",
+            ("fallback_24", "completed"),
+            "'destroy colour X' when someone else destroys X: occupy 24 instead "
+            "(card text) | counts as completed (US and German rules)",
+        ),
+        Option("capitals", ("off", "on"), "capital Risk (001 advanced): secret capitals"),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -130,6 +148,10 @@ class RuleSet:
     elimination_trade: str
     elimination_trade_at: int
     fortify: str
+    forced_trade: str
+    missions: str
+    destroyed_by_other: str
+    capitals: str
     turn_limit: int
 
     def options(self) -> dict[str, Any]:
@@ -160,6 +182,10 @@ _CLASSIC = {
     "elimination_trade": "immediate",
     "elimination_trade_at": 6,
     "fortify": "adjacent",
+    "forced_trade": "one_set",
+    "missions": "none",
+    "destroyed_by_other": "fallback_24",
+    "capitals": "off",
     "turn_limit": 0,
 }
 
