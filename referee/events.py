@@ -173,6 +173,17 @@ class GameOver(Event):
     tag: ClassVar[str] = "game_over"
 
 
+@dataclass(frozen=True, slots=True)
+class MissionShown(Event):
+    """``player`` showed ``mission`` to everyone: declared it completed (``completed``), or had
+    it revealed as the last of four (mission-2004)."""
+
+    player: int
+    mission: int
+    completed: bool
+    tag: ClassVar[str] = "mission_shown"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -192,6 +203,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DeckReshuffled,
         Forfeited,
         GameOver,
+        MissionShown,
     )
 }
 

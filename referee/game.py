@@ -25,6 +25,7 @@ from typing import Any
 
 from . import cards as cardlib
 from . import legal
+from . import missions as missionlib
 from .actions import (
     Action,
     Attack,
@@ -54,6 +55,7 @@ from .events import (
     Forfeited,
     Fortified,
     GameOver,
+    MissionShown,
     Occupied,
     Placed,
     Reinforced,
@@ -135,6 +137,14 @@ class Game:
         self.finish_reason = ""
         self.history: list[Action] = []
         self.out_order: list[int] = []  # seats in the order they left the game
+        # secret missions (RULES.md §2)
+        self.mission_deck = missionlib.deck_of(rules.missions)
+        if self.mission_deck is not None:
+            missionlib.check_board(self.mission_deck, self.board)
+        self.destroyed_by: list[int] = [-1] * players  # who took each colour's last army
+        self.declared: list[list[int]] = [[] for _ in range(players)]  # missions shown as done
+        self.conquests_this_turn = 0
+        self._declared_this_turn = False
         # the turn in progress
         self.reserve = 0
         self.conquered_this_turn = False
@@ -183,6 +193,10 @@ class Game:
     ) -> int:
         return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
 
+    def public_capital(self, seat: int) -> int:
+        """``seat``'s capital if everyone knows it (it was captured), else -1."""
+        return -1
+
     def total_armies(self) -> int:
         return sum(self.armies)
 
@@ -216,8 +230,27 @@ class Game:
             self._phase = Phase.CLAIM
         self.deck = list(range(self.board.card_count))
         rng.shuffle(self.deck)
+        if self.mission_deck is not None:
+            self._deal_missions(self.mission_deck)
         self._setup_next = first
         self._ask_setup()
+
+    def _deal_missions(self, deck: missionlib.Deck) -> None:
+        """One secret mission each (2000), or one of each rank (2004); the rest stay unseen."""
+        rng = self.rng
+        if self.rules.missions == "2000":
+            cards = deck.dealable(len(self.players))
+            rng.shuffle(cards)
+            for p in self.players:
+                card = cards.pop()
+                # seed 001 / the card text: your own colour means "occupy 24 territories"
+                p.missions = [deck.fallback() if deck.missions[card].destroy == p.seat else card]
+            return
+        for rank in missionlib.RANKS_2004:
+            pile = deck.of_rank(rank)
+            rng.shuffle(pile)
+            for p in self.players:
+                p.missions.append(pile.pop())
 
     def _ask_setup(self) -> None:
         """Pose the next set-up decision, or start the first turn when set-up is done."""
@@ -265,6 +298,8 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
+        if self.rules.missions == "2000" and self.places is None:
+            self._claim_mission_2000()
         return events
 
     def check(self, action: Action) -> None:
@@ -547,6 +582,7 @@ class Game:
         player.neutral = True
         self.discard.extend(player.cards)
         player.cards.clear()
+        player.missions = []
         player.reserve = 0
         self.out_order.append(seat)
         events = self._pending_events
@@ -573,13 +609,91 @@ class Game:
             self.conquered_this_turn = False
             self._end_turn()
 
+    # ------------------------------------------------------------------ missions
+    def mission_done(self, seat: int, mission: int) -> bool:
+        """Whether ``seat`` has achieved ``mission`` in the present position."""
+        deck = self.mission_deck
+        if deck is None:
+            return False
+        m = deck.missions[mission]
+        if m.destroy >= 0 and m.destroy != seat and self.destroyed_by[m.destroy] >= 0:
+            # destroyed by another: with fallback_24 the card was already turned into
+            # "occupy 24" (see _destroyed); this is option destroyed_by_other=completed
+            return True
+        return missionlib.progress(
+            m,
+            self.board,
+            self.owner,
+            self.armies,
+            seat,
+            self.destroyed_by,
+            self.conquests_this_turn,
+        ).done
+
+    def _claim_mission_2000(self) -> None:
+        """The player whose turn it is wins as soon as its mission is fulfilled; a mission
+        fulfilled in another's turn is claimed when its holder's turn comes (seed 001: "en
+        spiller kun kan erklære seier under sin tur")."""
+        d = self.pending
+        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
+            return
+        seat = self.current
+        held = self.players[seat].missions
+        if held and self.mission_done(seat, held[0]):
+            self._pending_events.append(MissionShown(seat, held[0], True))
+            self._finish("mission", winner=seat)
+
+    def _declare_2004(self, moment: str) -> None:
+        """Declare at most one fulfilled mission of the current player whose card names this
+        ``moment`` (seed 000: one a turn, "at the moment the card states"); a declared mission
+        stays done. After three, the fourth is shown to all; after four, the player wins."""
+        deck = self.mission_deck
+        seat = self.current
+        player = self.players[seat]
+        if deck is None or self._declared_this_turn or not player.active:
+            return
+        declared = self.declared[seat]
+        for m in player.missions:
+            if m in declared or deck.missions[m].moment != moment:
+                continue
+            if not self.mission_done(seat, m):
+                continue
+            declared.append(m)
+            self._declared_this_turn = True
+            events = self._pending_events
+            events.append(MissionShown(seat, m, True))
+            if len(declared) == len(player.missions):
+                self._finish("missions", winner=seat)
+            elif len(declared) == len(player.missions) - 1:
+                last = next(x for x in player.missions if x not in declared)
+                events.append(MissionShown(seat, last, False))
+            return
+
+    def _destroyed(self, loser: int, by: int) -> None:
+        """``by`` took ``loser``'s last army: record it for the "destroy" missions."""
+        self.destroyed_by[loser] = by
+        deck = self.mission_deck
+        if deck is None or self.rules.destroyed_by_other != "fallback_24":
+            return
+        fallback = deck.fallback()
+        for p in self.players:
+            if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
+                if self.rules.missions == "2000":
+                    p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.conquered_this_turn = False
         self.bonus_this_turn = 0
+        self.conquests_this_turn = 0
+        self._declared_this_turn = False
         events = self._pending_events
         events.append(TurnStarted(seat, self.round))
+        if self.rules.missions == "2004":
+            self._declare_2004("turn_start")
+            if self.places is not None:
+                return
         from_territories, from_continents = self.reinforcements(seat)
         events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
@@ -665,9 +779,12 @@ class Game:
             return
         self._take(attacker, dst, 0)
         self.conquered_this_turn = True
+        self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
         # a forfeited seat already left the game: taking its last territory eliminates no one
+        if self.territory_count[defender] == 0:
+            self._destroyed(defender, attacker)
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, attacker)
             if len(self.active_players()) <= 1:
@@ -710,12 +827,17 @@ class Game:
         self.players[by].cards.extend(taken)
         self._pending_events.append(Eliminated(loser, by, len(taken)))
         victim.cards = []
+        victim.missions = []  # seeds 000, 001: missions go back unseen, never to the conqueror
         self.out_order.append(loser)
         self._eliminated_now = True
 
     def _end_turn(self) -> None:
         seat = self.current
         events = self._pending_events
+        if self.rules.missions == "2004":
+            self._declare_2004("turn_end")
+            if self.places is not None:
+                return
         if self.conquered_this_turn and self.players[seat].active:
             card = self._draw()
             if card >= 0:
@@ -756,7 +878,9 @@ class Game:
         self.armies[territory] = armies
         self.territory_count[seat] += 1
 
-    def _finish(self, reason: str) -> None:
+    def _finish(self, reason: str, winner: int = -1) -> None:
+        """End the game: ``winner`` (a mission's) first, the other players still in by
+        territories then armies, then those who left, the last to leave first."""
         active = self.active_players()
         key = {
             p: (
@@ -765,10 +889,11 @@ class Game:
             )
             for p in active
         }
-        ranked = sorted(active, key=lambda p: key[p], reverse=True)
+        ranked = sorted(active, key=lambda p: (p == winner, key[p]), reverse=True)
         places = [0] * len(self.players)
         for i, p in enumerate(ranked):
-            places[p] = places[ranked[i - 1]] if i and key[p] == key[ranked[i - 1]] else i + 1
+            tied = i and key[p] == key[ranked[i - 1]] and ranked[i - 1] != winner
+            places[p] = places[ranked[i - 1]] if tied else i + 1
         for i, p in enumerate(reversed(self.out_order)):
             places[p] = len(active) + i + 1
         self.places = tuple(places)
@@ -798,6 +923,7 @@ class Game:
             for p in self.players
         ]
         other.stacks = {t: dict(s) for t, s in self.stacks.items()}
+        other.declared = [list(d) for d in self.declared]
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         return other

@@ -210,11 +210,26 @@ PRESETS: dict[str, dict[str, Any]] = {
         "elimination_trade_at": 5,
     },
 }
+# The editions with a secret objective (RULES.md §2–§3, §6).
+PRESETS["mission-2000"] = {
+    **PRESETS["classic-2000"],
+    "card_values": "insignia",
+    "missions": "2000",
+}
+PRESETS["mission-2004"] = {
+    **PRESETS["classic-2004"],
+    "card_values": "insignia",
+    "missions": "2004",
+}
 
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
     "classic-2004": "world domination, 2004 Finnish edition: golden cavalry, connected fortify",
     "classic-2000": "world domination, 2000 Norwegian edition 'advanced': dealt territories",
+    "mission-2000": "secret missions, 2000 Norwegian edition (its default game): one of 14 "
+    "missions each, won on the holder's own turn",
+    "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
+    "colonel, general; hegemon's own texts), one declared a turn",
 }
 
 

@@ -39,6 +39,7 @@ from hegemon.referee.events import (
     Forfeited,
     Fortified,
     GameOver,
+    MissionShown,
     Occupied,
     Placed,
     Reinforced,
@@ -83,6 +84,7 @@ EVENTS = [
     DeckReshuffled(30),
     Forfeited(3, "timeout: no answer in 1000 ms"),
     GameOver((2, 1, 3, 4), "turn limit"),
+    MissionShown(1, 7, True),
 ]
 
 

@@ -36,6 +36,7 @@ from hegemon.referee.actions import (
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import EVENT_TYPES, Event, redact
+from hegemon.referee.missions import deck_of
 from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
@@ -55,6 +56,7 @@ __all__ = [
     "event_from_proto",
     "event_to_proto",
     "hello_request",
+    "mission_cards",
     "rules_from_proto",
     "rules_to_proto",
     "start_game_request",
@@ -257,9 +259,10 @@ def start_game_request(
     board: Board,
     decision_ms: int,
     time_bank_ms: int,
-    missions: Iterable[pb.MissionCard] = (),
+    missions: Iterable[pb.MissionCard] | None = None,
 ) -> pb.StartGameRequest:
-    """The StartGame request for one seat: rule set, full map, seats and clock."""
+    """The StartGame request for one seat: rule set, full map, seats and clock; the mission
+    deck's public texts (default: the deck the rule set plays with, :func:`mission_cards`)."""
     return pb.StartGameRequest(
         game_id=game_id,
         seat=seat,
@@ -267,9 +270,17 @@ def start_game_request(
         rules=rules_to_proto(rules),
         board=board_to_proto(board),
         time_control=pb.TimeControl(decision_ms=decision_ms, time_bank_ms=time_bank_ms),
-        missions=list(missions),
+        missions=list(mission_cards(rules) if missions is None else missions),
         protocol_version=PROTOCOL_VERSION,
     )
+
+
+def mission_cards(rules: RuleSet) -> list[pb.MissionCard]:
+    """The public texts of the mission deck ``rules`` plays with (none without missions)."""
+    deck = deck_of(rules.missions)
+    if deck is None:
+        return []
+    return [pb.MissionCard(id=m.id, rank=m.rank, text=m.text) for m in deck.missions]
 
 
 def end_game_request(game_id: str, places: Sequence[int] | None, reason: str) -> pb.EndGameRequest:
@@ -385,7 +396,8 @@ def _view_message(view: View) -> pb.View:
                 neutral=s.neutral,
                 team=s.team,
                 ally_of=-1,
-                capital=-1,
+                capital=s.capital,
+                shown_missions=s.shown_missions,
             )
             for s in view.seats
         ],
@@ -465,6 +477,8 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
                     s.forfeited,
                     s.neutral,
                     s.team,
+                    s.capital,
+                    tuple(s.shown_missions),
                 )
                 for s in v.seats
             ),
