@@ -52,6 +52,8 @@ CORE_KINDS = {
     Kind.OCCUPY,
     Kind.FORTIFY,
 }
+# the classic presets and the editions with a secret objective (issue 11)
+ALL_PRESETS = (*PRESET_NAMES, "mission-2000", "mission-2004")
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
@@ -288,7 +290,24 @@ class Checker:
             if g.finish_reason == "conquest":
                 winner = g.places.index(1)
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
-        else:
+            if g.finish_reason in ("mission", "missions"):
+                winner = g.places.index(1)
+                assert g.places.count(1) == 1 and g.players[winner].active
+                held = g.players[winner].missions
+                if g.finish_reason == "mission":  # 2000: the one card, done now
+                    assert g.mission_done(winner, held[0])
+                else:  # 2004: all four declared
+                    assert sorted(g.declared[winner]) == sorted(held)
+        deck = g.mission_deck
+        for p in g.players:
+            if not p.active:
+                assert p.missions == [], "a mission stays with a seat that left"
+            elif deck is not None:
+                per_seat = 1 if g.rules.missions == "2000" else 4
+                assert len(p.missions) == per_seat
+                assert all(0 <= m < len(deck.missions) for m in p.missions)
+                assert set(g.declared[p.seat]) <= set(p.missions)
+        if not g.over:
             assert d is not None and d.kind in CORE_KINDS
             assert 0 <= d.player < n and g.players[d.player].active
             if d.kind is not Kind.DEFEND and g.round > 0:
@@ -374,6 +393,8 @@ OPTIONS = st.fixed_dictionaries(
         "fortify": st.sampled_from(["adjacent", "connected"]),
         "setup": st.sampled_from(["claim", "deal"]),
         "first_player": st.sampled_from(["first_placer", "reroll", "random"]),
+        "forced_trade": st.sampled_from(["one_set", "every_set"]),
+        "destroyed_by_other": st.sampled_from(["fallback_24", "completed"]),
     },
 )
 
@@ -386,14 +407,14 @@ GAME = {
 }
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=60, **SETTINGS)
 @given(**GAME)
 def test_random_play_keeps_the_invariants(preset, players, seed, policy, policy_seed, rounds):
     play(preset, players, seed, policy, policy_seed, rounds)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=40, **SETTINGS)
 @given(options=OPTIONS, **GAME)
 def test_random_play_with_options_keeps_the_invariants(
@@ -402,7 +423,7 @@ def test_random_play_with_options_keeps_the_invariants(
     play(preset, players, seed, policy, policy_seed, rounds, options=options)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=40, **SETTINGS)
 @given(forfeit_at=st.integers(1, 3000), **GAME)
 def test_forfeits_keep_the_invariants(
@@ -413,26 +434,26 @@ def test_forfeits_keep_the_invariants(
     assert sorted(game.places)[-1] <= players
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=30, **SETTINGS)
 @given(**GAME)
 def test_only_legal_moves_are_accepted(preset, players, seed, policy, policy_seed, rounds):
     play(preset, players, seed, policy, policy_seed, min(rounds, 6), probe=0.3)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=4, **SETTINGS)
 @given(seed=st.integers(0, 2**63), policy_seed=st.integers(0, 2**32))
 def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_seed):
     game, _ = play(preset, 4, seed, "aggressive", policy_seed, 100)
-    assert game.finish_reason in ("conquest", "turn limit")
+    assert game.finish_reason in ("conquest", "turn limit", "mission", "missions")
     if game.finish_reason == "conquest":
         winner = game.places.index(1)
         assert game.territory_count[winner] == 42
         assert sorted(game.places) == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=25, **SETTINGS)
 @given(**GAME, forfeit_at=st.one_of(st.none(), st.integers(1, 2000)))
 def test_records_replay_identically(preset, players, seed, policy, policy_seed, rounds, forfeit_at):
@@ -449,7 +470,7 @@ def test_records_replay_identically(preset, players, seed, policy, policy_seed, 
 
 @settings(max_examples=20, **SETTINGS)
 @given(
-    preset=st.sampled_from(PRESET_NAMES),
+    preset=st.sampled_from(ALL_PRESETS),
     seed=st.integers(0, 2**63),
     policy_seed=st.integers(0, 2**32),
     split=st.integers(0, 3000),
