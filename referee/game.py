@@ -676,10 +676,11 @@ class Game:
         if deck is None or self.rules.destroyed_by_other != "fallback_24":
             return
         fallback = deck.fallback()
+        if self.rules.missions != "2000":
+            return
         for p in self.players:
             if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
-                if self.rules.missions == "2000":
-                    p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+                p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
 
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:

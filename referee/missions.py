@@ -202,4 +202,3 @@ def progress(
         gaps.append(max(0, mission.eliminations - done))
     remaining = sum(gaps)
     return Progress(mission.id, mission.text, remaining == 0, remaining)
-

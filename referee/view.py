@@ -81,7 +81,7 @@ def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
     are declared (mission-2004)."""
     declared = game.declared[seat]
     held = game.players[seat].missions
-    if held and len(declared) == len(held) - 1:
+    if game.rules.missions == "2004" and len(declared) == 3 and len(held) == 4:
         return (*declared, *(m for m in held if m not in declared))
     return tuple(declared)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import NamedTuple
 
 from hegemon.referee import legal
@@ -24,6 +25,7 @@ from hegemon.referee.formulas import (
     continents_held,
     territory_reinforcements,
 )
+from hegemon.referee.missions import Progress, deck_of, progress
 from hegemon.referee.view import View
 
 from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, defence_dice
@@ -32,6 +34,7 @@ __all__ = [
     "BattleOdds",
     "Bounds",
     "Holding",
+    "Progress",
     "attack_dice",
     "attack_odds",
     "attack_options",
@@ -46,6 +49,8 @@ __all__ = [
     "fortify_options",
     "interior_territories",
     "legal_actions",
+    "mission_progress",
+    "mission_targets",
     "neighbours",
     "own_territories",
     "owned_continents",
@@ -239,3 +244,57 @@ def bounds(view: View, decision: Decision | None = None) -> Bounds:
     if d.kind is Kind.DEFEND:
         return Bounds(1, d.maximum)
     raise ValueError(f"{d.kind.value} is picked from a list: use legal_actions()")
+
+
+# ------------------------------------------------------------------ secret missions
+def mission_progress(view: View) -> list[Progress]:
+    """How far this seat is from each of its own secret missions (mission presets; ``[]``
+    otherwise): the mission id, its text, whether it holds now, and roughly how many more
+    territories (conquests, armies) it needs. Missions already declared count as done."""
+    deck = deck_of(view.rules.missions)
+    if deck is None:
+        return []
+    declared = set(view.seats[view.seat].shown_missions) if view.seats else set()
+    # a colour with no army left while the game goes on was destroyed by this seat (its claim
+    # waits for the occupation) or by another with destroyed_by_other=completed: done either
+    # way (with fallback_24 the referee already turned the card into "occupy 24")
+    gone = [view.seat if s.territories == 0 and view.round > 0 else -1 for s in view.seats]
+    result = []
+    for m in view.missions:
+        mission = deck.missions[m]
+        destroyed_by = gone if mission.destroy >= 0 else ()
+        p = progress(mission, view.board, view.owner, view.armies, view.seat, destroyed_by)
+        result.append(replace(p, done=True, remaining=0) if m in declared else p)
+    return result
+
+
+def mission_targets(view: View) -> set[int]:
+    """Enemy territories whose conquest brings an unfinished mission of this seat closer: the
+    missing territories of the continents it names, the territories of the colour it must
+    destroy, and, for missions that count territories or conquests, every enemy territory
+    next to one of its own."""
+    deck = deck_of(view.rules.missions)
+    if deck is None:
+        return set()
+    seat, owner, board = view.seat, view.owner, view.board
+    done = {p.mission for p in mission_progress(view) if p.done}
+    targets: set[int] = set()
+    for mid in view.missions:
+        if mid in done:
+            continue
+        m = deck.missions[mid]
+        named = [c for c in board.continents if c.name in m.continents]
+        if m.more_continents:
+            others = sorted(
+                (c for c in board.continents if c.name not in m.continents),
+                key=lambda c: sum(owner[t] != seat for t in c.territories),
+            )
+            named += others[: m.more_continents]
+        for c in named:
+            targets.update(t for t in c.territories if owner[t] != seat)
+        if m.destroy >= 0:
+            targets.update(t for t, p in enumerate(owner) if p == m.destroy)
+        if m.territories or m.conquests or m.eliminations:
+            for t in legal.border_territories(view, seat):
+                targets.update(n for n in board.neighbours[t] if owner[n] != seat)
+    return targets

@@ -4,8 +4,8 @@ from its rulebook text, played through ``Game.apply``."""
 from __future__ import annotations
 
 import pytest
-from conftest import arrange, pass_turn, setup_done
 
+from conftest import arrange, pass_turn, setup_done
 from hegemon.referee import Attack, Game, Occupy, Pass, Place, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import GameOver, MissionShown

@@ -4,8 +4,8 @@ below the limit. Each test names the rulebook it follows."""
 from __future__ import annotations
 
 import pytest
-from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done
 
+from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done
 from hegemon.referee import Pass, Trade
 from hegemon.referee.decisions import Kind
 
@@ -53,7 +53,7 @@ def test_every_set_option_follows_the_estonian_text():
     # you must hand in one set, and the second one if it is complete.
     board = setup_done().board
     inf, cav = cards_with(board, "infantry", 3), cards_with(board, "cavalry", 3)
-    game, seat = full_hand_turn("classic", inf + cav, forced_trade="every_set")
+    game, _seat = full_hand_turn("classic", inf + cav, forced_trade="every_set")
     game.apply(Trade(tuple(inf)))
     d = game.pending
     assert d.kind is Kind.TRADE and d.forced

@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from conftest import aggressive_action
 
+from conftest import aggressive_action
 from hegemon.referee import Game, make_rules
 from hegemon.referee.events import MissionShown, redact
 from hegemon.referee.view import view_for
@@ -31,7 +31,8 @@ def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
         if p.seat == seat:
             continue
         shown = set(other.declared[p.seat])
-        if deck is not None and len(shown) < len(p.missions) - 1:
+        revealed = other.rules.missions == "2004" and len(shown) == 3  # the fourth is public
+        if deck is not None and not revealed:
             p.missions = [
                 m if m in shown else rng.randrange(len(deck.missions)) for m in p.missions
             ]
@@ -56,7 +57,7 @@ def request(game: Game, seat: int) -> bytes:
 def numbers(message) -> set[int]:
     """Every integer anywhere in a protobuf message."""
     found: set[int] = set()
-    for field, value in message.ListFields():
+    for _field, value in message.ListFields():
         values = value if isinstance(value, Sequence) and not isinstance(value, str) else [value]
         for v in values:
             if hasattr(v, "ListFields"):
