@@ -184,6 +184,31 @@ class MissionShown(Event):
     tag: ClassVar[str] = "mission_shown"
 
 
+@dataclass(frozen=True, slots=True)
+class CapitalChosen(Event):
+    """``player`` chose its capital: ``territory``, which :func:`redact` hides (-1) from
+    everyone else."""
+
+    player: int
+    territory: int
+    tag: ClassVar[str] = "capital_chosen"
+
+
+@dataclass(frozen=True, slots=True)
+class CapitalConquered(Event):
+    """``player`` conquered ``previous_owner``'s capital ``territory`` and took its
+    ``cards_taken`` cards; the loser's ``armies_removed`` armies on that continent were taken
+    off and each territory in ``replaced`` got 1 army of the conqueror (seed 001)."""
+
+    player: int
+    previous_owner: int
+    territory: int
+    cards_taken: int
+    replaced: tuple[int, ...]
+    armies_removed: int
+    tag: ClassVar[str] = "capital_conquered"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -204,6 +229,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Forfeited,
         GameOver,
         MissionShown,
+        CapitalChosen,
+        CapitalConquered,
     )
 }
 
@@ -212,4 +239,6 @@ def redact(event: Event, viewer: int) -> Event:
     """The event as ``viewer`` may see it."""
     if type(event) is CardDrawn and event.player != viewer:
         return replace(event, card=-1)
+    if type(event) is CapitalChosen and event.player != viewer:
+        return replace(event, territory=-1)
     return event

@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
 from . import missions as missionlib
 from .actions import (
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -44,6 +46,8 @@ from .decisions import Decision, Kind, Phase
 from .dice import compare, roll
 from .events import (
     Battle,
+    CapitalChosen,
+    CapitalConquered,
     CardDrawn,
     Claimed,
     Conquered,
@@ -145,6 +149,8 @@ class Game:
         self.declared: list[list[int]] = [[] for _ in range(players)]  # missions shown as done
         self.conquests_this_turn = 0
         self._declared_this_turn = False
+        # capital Risk (RULES.md §3): a seat's capital becomes public once captured
+        self.capital_known: list[bool] = [False] * players
         # the turn in progress
         self.reserve = 0
         self.conquered_this_turn = False
@@ -195,7 +201,7 @@ class Game:
 
     def public_capital(self, seat: int) -> int:
         """``seat``'s capital if everyone knows it (it was captured), else -1."""
-        return -1
+        return self.players[seat].capital if self.capital_known[seat] else -1
 
     def total_armies(self) -> int:
         return sum(self.armies)
@@ -273,6 +279,20 @@ class Game:
                 self.pending = Decision(Kind.PLACE, seat, armies=1)
                 return
             self._setup_next = (seat + 1) % n
+        self._ask_capital()
+
+    def _ask_capital(self) -> None:
+        """Capital Risk: after the set-up, each player in turn secretly picks an own territory
+        as capital (seed 001); then play begins."""
+        if self.rules.capitals == "on":
+            n = len(self.players)
+            for step in range(n):
+                player = self.players[(self.first_player + step) % n]
+                if player.active and player.capital < 0:
+                    self._phase = Phase.CAPITALS
+                    own = tuple(legal.own_territories(self, player.seat))
+                    self.pending = Decision(Kind.CAPITAL, player.seat, territories=own)
+                    return
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -298,8 +318,11 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
-        if self.rules.missions == "2000" and self.places is None:
-            self._claim_mission_2000()
+        if self.places is None:
+            if self.rules.missions == "2000":
+                self._claim_mission_2000()
+            elif self.rules.capitals == "on":
+                self._claim_capitals()
         return events
 
     def check(self, action: Action) -> None:
@@ -546,6 +569,17 @@ class Game:
         self._pending_events.append(Fortified(p, src, dst, n))
         self._end_turn()
 
+    def _on_capital(self, action: Capital, dry: bool) -> None:
+        d = self._expect(Kind.CAPITAL, "capital")
+        t = self._territory(action.territory, "capital:")
+        if t not in d.territories:
+            raise IllegalAction(f"capital: {self.board.name_of(t)} is not yours")
+        if dry:
+            return
+        self.players[d.player].capital = t
+        self._pending_events.append(CapitalChosen(d.player, t))
+        self._ask_capital()
+
     def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
@@ -595,6 +629,10 @@ class Game:
         d = self.pending
         if d is None:
             return
+        if self._phase is Phase.CAPITALS:
+            if d.player == seat:
+                self._ask_capital()
+            return
         if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
             if d.player == seat:
                 self._setup_next = (seat + 1) % len(self.players)
@@ -643,6 +681,15 @@ class Game:
             self._pending_events.append(MissionShown(seat, held[0], True))
             self._finish("mission", winner=seat)
 
+    def _claim_capitals(self) -> None:
+        """The player whose turn it is wins holding enough capitals, its own included."""
+        d = self.pending
+        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
+            return
+        capitals = [p.capital for p in self.players]
+        if capitallib.has_won(self.owner, capitals, self.current):
+            self._finish("capitals", winner=self.current)
+
     def _declare_2004(self, moment: str) -> None:
         """Declare at most one fulfilled mission of the current player whose card names this
         ``moment`` (seed 000: one a turn, "at the moment the card states"); a declared mission
@@ -668,6 +715,25 @@ class Game:
                 last = next(x for x in player.missions if x not in declared)
                 events.append(MissionShown(seat, last, False))
             return
+
+    def _capture(self, by: int, loser: int, capital: int) -> None:
+        """``by`` took ``loser``'s capital (seed 001): the loser announces it and hands over
+        every card; its armies on that continent are taken off, and each such territory gets
+        one army of the conqueror from reserve (new armies, none from the board)."""
+        if self.capital_known[loser]:
+            return  # announced at its first capture; later it is a captured capital like any
+        self.capital_known[loser] = True
+        victim = self.players[loser]
+        taken = victim.cards
+        self.players[by].cards.extend(taken)
+        victim.cards = []
+        replaced = capitallib.replaced_on_capture(self.board, self.owner, capital, loser)
+        removed = sum(self.armies[t] for t in replaced)
+        for t in replaced:
+            self._take(by, t, 1)
+        self._pending_events.append(
+            CapitalConquered(by, loser, capital, len(taken), replaced, removed)
+        )
 
     def _destroyed(self, loser: int, by: int) -> None:
         """``by`` took ``loser``'s last army: record it for the "destroy" missions."""
@@ -784,6 +850,8 @@ class Game:
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
         # a forfeited seat already left the game: taking its last territory eliminates no one
+        if self.rules.capitals == "on" and self.players[defender].capital == dst:
+            self._capture(attacker, defender, dst)
         if self.territory_count[defender] == 0:
             self._destroyed(defender, attacker)
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
@@ -940,5 +1008,6 @@ _HANDLERS: dict[type, _Handler] = {
     Occupy: Game._on_occupy,
     Fortify: Game._on_fortify,
     Pass: Game._on_pass,
+    Capital: Game._on_capital,
     Forfeit: Game._on_forfeit,
 }

@@ -216,6 +216,7 @@ PRESETS["mission-2000"] = {
     "card_values": "insignia",
     "missions": "2000",
 }
+PRESETS["capital-2000"] = {**PRESETS["classic-2000"], "capitals": "on"}
 PRESETS["mission-2004"] = {
     **PRESETS["classic-2004"],
     "card_values": "insignia",
@@ -228,6 +229,8 @@ PRESET_HELP = {
     "classic-2000": "world domination, 2000 Norwegian edition 'advanced': dealt territories",
     "mission-2000": "secret missions, 2000 Norwegian edition (its default game): one of 14 "
     "missions each, won on the holder's own turn",
+    "capital-2000": "capital Risk, 2000 Norwegian edition 'advanced': secret capitals; hold "
+    "2 (2-3 players), 3 (4-5) or 4 (6) with your own",
     "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
     "colonel, general; hegemon's own texts), one declared a turn",
 }

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from hegemon.referee import legal
 from hegemon.referee.actions import PlayerAction
 from hegemon.referee.board import Board
+from hegemon.referee.capitals import capitals_needed, replaced_on_capture
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.formulas import (
     continent_reinforcements,
@@ -33,6 +34,7 @@ from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, de
 __all__ = [
     "BattleOdds",
     "Bounds",
+    "CaptureEffect",
     "Holding",
     "Progress",
     "attack_dice",
@@ -41,6 +43,8 @@ __all__ = [
     "battle_odds",
     "border_territories",
     "bounds",
+    "capital_capture",
+    "capitals_to_win",
     "conquest_probability",
     "continent_holdings",
     "defence_dice",
@@ -48,6 +52,7 @@ __all__ = [
     "enemy_neighbours",
     "fortify_options",
     "interior_territories",
+    "known_capitals",
     "legal_actions",
     "mission_progress",
     "mission_targets",
@@ -298,3 +303,38 @@ def mission_targets(view: View) -> set[int]:
             for t in legal.border_territories(view, seat):
                 targets.update(n for n in board.neighbours[t] if owner[n] != seat)
     return targets
+
+
+# ------------------------------------------------------------------ capital Risk
+class CaptureEffect(NamedTuple):
+    """What conquering a capital would do (seed 001): the loser's ``cards`` come to you; its
+    armies on the capital's continent (``armies_removed`` in all) leave the board and each of
+    ``replaced`` gets one army of yours from reserve."""
+
+    loser: int
+    cards: int
+    replaced: tuple[int, ...]
+    armies_removed: int
+
+
+def capital_capture(view: View, territory: int) -> CaptureEffect:
+    """What conquering ``territory`` would do if it is its holder's capital (known for your
+    own and for captured ones, see :func:`known_capitals`; a guess for any other)."""
+    loser = view.owner[territory]
+    replaced = replaced_on_capture(view.board, view.owner, territory, loser)
+    cards = view.seats[loser].cards if 0 <= loser < len(view.seats) else 0
+    return CaptureEffect(loser, cards, replaced, sum(view.armies[t] for t in replaced))
+
+
+def known_capitals(view: View) -> dict[int, int]:
+    """The capitals this seat knows, by seat: its own and every captured one."""
+    known = {s.seat: s.capital for s in view.seats if s.capital >= 0}
+    if view.capital >= 0:
+        known[view.seat] = view.capital
+    return known
+
+
+def capitals_to_win(view: View) -> int:
+    """How many capitals (your own original one included) win this game (0: not capital
+    Risk)."""
+    return capitals_needed(len(view.seats)) if view.rules.capitals == "on" else 0

@@ -24,6 +24,7 @@ from google.protobuf.message import DecodeError, Message
 from hegemon.referee.actions import (
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -92,7 +93,6 @@ _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
 _LATER_ACTIONS = {
-    "capital",
     "bribe",
     "place_neutral",
     "reinforce_ally",
@@ -528,6 +528,8 @@ def action_to_proto(action: Action) -> pb.Action:
         )
     if type(action) is Pass:
         return pb.Action(pass_=pb.Pass())
+    if type(action) is Capital:
+        return pb.Action(capital=pb.Capital(territory=action.territory))
     if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
     raise _fail(f"not an action: {type(action).__name__}")
@@ -601,6 +603,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         return Fortify(sub.source, sub.target, sub.armies)
     if which == "pass_":
         return Pass()
+    if which == "capital":
+        return Capital(sub.territory)
     if which in _LATER_ACTIONS:
         raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")
