@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hegemon.referee import (
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -26,10 +27,12 @@ from hegemon.referee import (
     legal,
     make_rules,
 )
+from hegemon.referee.capitals import has_won
 from hegemon.referee.cards import is_set
 from hegemon.referee.decisions import Kind, Phase
 from hegemon.referee.events import (
     Battle,
+    CapitalConquered,
     CardDrawn,
     Claimed,
     Conquered,
@@ -51,9 +54,10 @@ CORE_KINDS = {
     Kind.DEFEND,
     Kind.OCCUPY,
     Kind.FORTIFY,
+    Kind.CAPITAL,
 }
 # the classic presets and the editions with a secret objective (issue 11)
-ALL_PRESETS = (*PRESET_NAMES, "mission-2000", "mission-2004")
+ALL_PRESETS = (*PRESET_NAMES, "mission-2000", "mission-2004", "capital-2000")
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
@@ -89,6 +93,12 @@ def oracle(game, action) -> bool:
         return (kind is Kind.TRADE and not d.forced) or kind in (Kind.ATTACK, Kind.FORTIFY)
     if kind is Kind.CLAIM:
         return type(action) is Claim and territory(action.territory) and owner[action.territory] < 0
+    if kind is Kind.CAPITAL:
+        return (
+            type(action) is Capital
+            and territory(action.territory)
+            and owner[action.territory] == seat
+        )
     if kind is Kind.PLACE:
         if (
             type(action) is not Place
@@ -254,6 +264,8 @@ class Checker:
                 self.due = e.from_territories + e.from_continents
             elif kind is Conquered:
                 self.turn_conquests += 1
+            elif kind is CapitalConquered:  # the loser's armies off, one new army on each
+                self.total += len(e.replaced) - e.armies_removed
             elif kind is CardDrawn:
                 self.turn_cards += 1
                 assert self.turn_conquests >= 1, "a card only after a conquest"
@@ -290,6 +302,9 @@ class Checker:
             if g.finish_reason == "conquest":
                 winner = g.places.index(1)
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
+            if g.finish_reason == "capitals":
+                winner = g.places.index(1)
+                assert has_won(g.owner, [p.capital for p in g.players], winner)
             if g.finish_reason in ("mission", "missions"):
                 winner = g.places.index(1)
                 assert g.places.count(1) == 1 and g.players[winner].active
@@ -319,6 +334,7 @@ class Checker:
             # every decision has a legal answer, and the default answer is one of them
             has_answer = {
                 Kind.CLAIM: lambda: bool(d.territories),
+                Kind.CAPITAL: lambda: bool(d.territories),
                 Kind.PLACE: lambda: d.armies >= 1 and g.territory_count[d.player] >= 1,
                 Kind.TRADE: lambda: bool(legal.trades(g.players[d.player].cards, g.board)),
                 Kind.ATTACK: lambda: bool(legal.attacks(g, d.player)),
@@ -446,7 +462,7 @@ def test_only_legal_moves_are_accepted(preset, players, seed, policy, policy_see
 @given(seed=st.integers(0, 2**63), policy_seed=st.integers(0, 2**32))
 def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_seed):
     game, _ = play(preset, 4, seed, "aggressive", policy_seed, 100)
-    assert game.finish_reason in ("conquest", "turn limit", "mission", "missions")
+    assert game.finish_reason in ("conquest", "turn limit", "mission", "missions", "capitals")
     if game.finish_reason == "conquest":
         winner = game.places.index(1)
         assert game.territory_count[winner] == 42

@@ -20,7 +20,7 @@ from hegemon.referee.events import MissionShown, redact
 from hegemon.referee.view import view_for
 from hegemon.sdk.protocol import codec
 
-PRESETS = ["mission-2000", "mission-2004"]
+PRESETS = ["mission-2000", "mission-2004", "capital-2000"]
 
 
 def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
@@ -36,6 +36,9 @@ def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
             p.missions = [
                 m if m in shown else rng.randrange(len(deck.missions)) for m in p.missions
             ]
+    for p in other.players:
+        if p.seat != seat and p.capital >= 0 and not other.capital_known[p.seat]:
+            p.capital = rng.randrange(other.board.size)
     pool = other.deck + other.discard
     hands = [p for p in other.players if p.seat != seat]
     for p in hands:
@@ -83,6 +86,10 @@ def test_a_seat_learns_nothing_secret(preset, seed):
         if seed > 2**32:
             assert seed not in numbers(message)
         assert list(message.view.missions) == game.players[d.player].missions
+        assert message.view.capital == game.players[d.player].capital
+        for info in message.view.seats:
+            if info.seat != d.player:
+                assert info.capital == game.public_capital(info.seat)
         events_for[d.player] = []
         events = game.apply(aggressive_action(game, policy))
         for s in range(4):
@@ -99,5 +106,6 @@ def test_the_mission_texts_sent_at_the_start_are_the_public_deck(preset):
     game = Game(make_rules(preset), 4, 1)
     first = codec.start_game_request("g", 0, ["a"] * 4, game.rules, game.board, 100, 0)
     second = codec.start_game_request("g", 1, ["a"] * 4, game.rules, game.board, 100, 0)
-    assert len(first.missions) == len(game.mission_deck.missions)
+    deck = game.mission_deck
+    assert len(first.missions) == (len(deck.missions) if deck else 0)
     assert first.missions == second.missions  # the same for every seat: nothing held in it
