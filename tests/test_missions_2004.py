@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import arrange, pass_turn, setup_done
 
+from conftest import arrange, pass_turn, setup_done
 from hegemon.referee import Game, make_rules
 from hegemon.referee.events import MissionShown
 from hegemon.referee.missions import (

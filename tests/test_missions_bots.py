@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import aggressive_action
 from test_sample_bots import BOTS, ORDER, line_up
 
+from conftest import aggressive_action
 from hegemon.referee import Game, make_rules
 from hegemon.referee.view import view_for
 from hegemon.sample_bots.minimal import Minimal
