@@ -151,6 +151,8 @@ class Game:
         self._declared_this_turn = False
         # capital Risk (RULES.md §3): a seat's capital becomes public once captured
         self.capital_known: list[bool] = [False] * players
+        # the capitals' territory cards, set aside face down for the whole game (seed 001)
+        self.set_aside: list[int] = []
         # the turn in progress
         self.reserve = 0
         self.conquered_this_turn = False
@@ -577,6 +579,11 @@ class Game:
         if dry:
             return
         self.players[d.player].capital = t
+        # seed 001: "De plasserer det RISK-kortet som representerer dette området foran seg -
+        # med billedsiden ned": the capital's card leaves the deck
+        if t in self.deck:
+            self.deck.remove(t)
+            self.set_aside.append(t)
         self._pending_events.append(CapitalChosen(d.player, t))
         self._ask_capital()
 

@@ -53,6 +53,11 @@ def test_each_player_secretly_picks_an_own_territory_after_the_setup():
         assert view_for(game, d.player).capital == d.territories[-1]
         asked.append(d.player)
     assert sorted(asked) == [0, 1, 2, 3] and asked[0] == game.first_player
+    # seed 001: each puts the capital's territory card face down in front of them: out of the
+    # deck for the game
+    capitals = [p.capital for p in game.players]
+    assert sorted(game.set_aside) == sorted(capitals)
+    assert not set(capitals) & set(game.deck) and len(game.deck) == 44 - 4
     assert game.round == 1
 
 

@@ -286,7 +286,8 @@ class Checker:
                 assert g.armies[t] >= 1 or (empty_ok and g.armies[t] == 0), "empty territory"
             else:
                 assert g.round == 0 and g.armies[t] == 0
-        cards = sorted(g.deck + g.discard + [c for p in g.players for c in p.cards])
+        held = [c for p in g.players for c in p.cards]
+        cards = sorted(g.deck + g.discard + g.set_aside + held)
         assert cards == list(range(g.board.card_count)), "cards created or lost"
         for p in g.players:
             if p.eliminated:
