@@ -235,6 +235,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+def private_to(event: Event) -> int:
+    """The one seat that may see ``event`` whole (a drawn card, a chosen capital), -1 if it is
+    public: every other seat gets :func:`redact`'s version."""
+    if isinstance(event, (CardDrawn, CapitalChosen)):
+        return event.player
+    return -1
+
+
 def redact(event: Event, viewer: int) -> Event:
     """The event as ``viewer`` may see it."""
     if type(event) is CardDrawn and event.player != viewer:

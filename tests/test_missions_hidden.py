@@ -16,8 +16,9 @@ import pytest
 
 from conftest import aggressive_action
 from hegemon.referee import Game, make_rules
-from hegemon.referee.events import MissionShown, redact
+from hegemon.referee.events import CapitalChosen, MissionShown, redact
 from hegemon.referee.view import view_for
+from hegemon.sdk import Bot, play_local
 from hegemon.sdk.protocol import codec
 
 PRESETS = ["mission-2000", "mission-2004", "capital-2000"]
@@ -109,3 +110,34 @@ def test_the_mission_texts_sent_at_the_start_are_the_public_deck(preset):
     deck = game.mission_deck
     assert len(first.missions) == (len(deck.missions) if deck else 0)
     assert first.missions == second.missions  # the same for every seat: nothing held in it
+
+
+class Recorder(Bot):
+    """The SDK's default bot, keeping every event it is sent."""
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def decide(self, view, decision):
+        self.seen.append((view.seat, view.events))
+        return super().decide(view, decision)
+
+
+@pytest.mark.parametrize("protocol", [False, True])
+def test_the_arbiter_hides_other_seats_capitals(protocol):
+    # the path a real bot is told through (the arbiter, the codec): another seat's capital
+    # choice arrives as -1
+    bots = [Recorder() for _ in range(4)]
+    result = play_local(
+        bots, "capital-2000", seed=5, options={"turn_limit": 3}, protocol=protocol, strict=True
+    )
+    assert result.places
+    chosen = []
+    for bot in bots:
+        for seat, events in bot.seen:
+            for e in events:
+                if type(e) is CapitalChosen:
+                    chosen.append(e)
+                    expected = result.game.players[e.player].capital if e.player == seat else -1
+                    assert e.territory == expected
+    assert len(chosen) >= 4
