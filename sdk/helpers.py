@@ -259,7 +259,9 @@ def mission_progress(view: View) -> list[Progress]:
     deck = deck_of(view.rules.missions)
     if deck is None:
         return []
-    declared = set(view.seats[view.seat].shown_missions) if view.seats else set()
+    shown = view.seats[view.seat].shown_missions if view.seats else ()
+    # the fourth shown is only revealed, not declared, until it wins the game
+    declared = set(shown[:3])
     # a colour with no army left while the game goes on was destroyed by this seat (its claim
     # waits for the occupation) or by another with destroyed_by_other=completed: done either
     # way (with fallback_24 the referee already turned the card into "occupy 24")

@@ -19,6 +19,7 @@ from hegemon.referee.missions import (
     parse_deck,
 )
 from hegemon.referee.view import view_for
+from hegemon.sdk.helpers import mission_progress
 
 DECK = builtin_deck("2004")
 HOLD_12, HOLD_16, HOLD_20, HOLD_24 = 0, 7, 14, 21  # captain, major, colonel, general
@@ -154,3 +155,18 @@ def test_a_deck_file_can_be_replaced(tmp_path):
         parse_deck({"missions": [{"id": 0, "text": "x", "moment": "noon"}]})
     with pytest.raises(MissionDataError, match="id"):
         parse_deck({"missions": [{"id": 5, "text": "x"}]})
+
+
+def test_the_revealed_fourth_is_not_done_for_the_sdk():
+    # the SDK's mission_progress: the fourth card shown after three declarations is revealed,
+    # not completed (seed 000: it is turned face up, "paljastetaan")
+    hold_asia = 23
+    game, me = position([HOLD_12, HOLD_16, HOLD_20, hold_asia], holding=30)
+    turns = my_turns(game, me)
+    for _ in range(3):
+        next(turns)
+    view = view_for(game, me)
+    assert view.seats[me].shown_missions == (HOLD_12, HOLD_16, HOLD_20, hold_asia)
+    progress = {p.mission: p for p in mission_progress(view)}
+    assert [progress[m].done for m in (HOLD_12, HOLD_16, HOLD_20)] == [True] * 3
+    assert not progress[hold_asia].done and progress[hold_asia].remaining > 0
