@@ -161,13 +161,30 @@ class RuleSet:
         return data
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every option, as a game record's header holds it: an option added for the later
+        editions is left out while the preset has it off (the classic presets' records stay
+        byte-identical to those written before it existed; :func:`rules_from_dict` restores
+        it from the preset)."""
+        data = asdict(self)
+        base = PRESETS[self.preset]
+        for name, off in _LATER_OPTIONS.items():
+            if data[name] == off == base[name]:
+                del data[name]
+        return data
 
     def overridden(self) -> dict[str, Any]:
         """The options that differ from the preset's own values."""
         base = PRESETS[self.preset]
         return {k: v for k, v in self.options().items() if base[k] != v}
 
+
+# Options of the later editions (issue 11), and their value when the edition is not played.
+_LATER_OPTIONS: dict[str, Any] = {
+    "forced_trade": "one_set",
+    "missions": "none",
+    "destroyed_by_other": "fallback_24",
+    "capitals": "off",
+}
 
 _CLASSIC = {
     "map": "classic",
