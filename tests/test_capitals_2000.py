@@ -17,6 +17,7 @@ from hegemon.referee.events import (
     redact,
 )
 from hegemon.referee.view import view_for
+from hegemon.sdk.helpers import CaptureEffect, capital_capture, capitals_to_win, known_capitals
 
 
 def choosing(players=4, seed=3):
@@ -171,3 +172,18 @@ def test_no_win_without_your_own_original_capital():
     arrange(game, owner, game.armies)
     conquer(game, kamchatka, alaska)
     assert not game.over
+
+
+def test_sdk_helpers_say_what_a_capture_would_do():
+    game, me, loser, alaska, kamchatka = capture_position()
+    b = game.board
+    view = view_for(game, me)
+    effect = capital_capture(view, alaska)
+    assert effect == CaptureEffect(loser, 3, (b.index("Alberta"), b.index("Ontario")), 7)
+    assert capitals_to_win(view) == 3
+    assert known_capitals(view) == {me: game.players[me].capital}  # the others are secret
+    conquer(game, kamchatka, alaska)
+    for seat in range(4):
+        known = known_capitals(view_for(game, seat))
+        assert known[loser] == alaska and known[seat] == game.players[seat].capital
+    assert capitals_to_win(view_for(Game(make_rules("classic"), 3, 1), 0)) == 0
