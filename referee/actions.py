@@ -85,6 +85,14 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Capital:
+    """Choose ``territory`` (an own one) as the secret capital (capital Risk)."""
+
+    territory: int
+    tag: ClassVar[str] = "capital"
+
+
+@dataclass(frozen=True, slots=True)
 class Forfeit:
     """Not a player's move: the referee removes ``player`` from the game (a fault)."""
 
@@ -95,7 +103,9 @@ class Forfeit:
 
 #: What a player may answer: every action but :class:`Forfeit`. Bots, the SDK and the codec
 #: deal in these; only the referee builds a ``Forfeit``.
-PlayerAction: TypeAlias = Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass
+PlayerAction: TypeAlias = (
+    Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass | Capital
+)
 #: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
 Action: TypeAlias = PlayerAction | Forfeit
 
@@ -156,6 +166,8 @@ def action_from_list(data: Any) -> Action:
         return Occupy(*_ints(args, 1, tag))
     if tag == "fortify":
         return Fortify(*_ints(args, 3, tag))
+    if tag == "capital":
+        return Capital(*_ints(args, 1, tag))
     if tag == "pass" and not args:
         return Pass()
     if tag == "forfeit" and len(args) == 2 and type(args[0]) is int and isinstance(args[1], str):

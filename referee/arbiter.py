@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import trio
 
 from .actions import Action, Forfeit
-from .events import CardDrawn, Event, Forfeited, redact
+from .events import Event, Forfeited, private_to, redact
 from .game import Game, IllegalAction
 from .record import Recorder
 from .timecontrol import TimeControl
@@ -230,9 +230,9 @@ class Arbiter:
             encoders.setdefault(seat.link.encode_event, [])
         for happened in events:
             event, hidden = happened, None
-            owner = -1  # the one seat that sees what ``hidden`` hides
-            if type(happened) is CardDrawn:
-                hidden, owner = redact(happened, -1), happened.player
+            owner = private_to(happened)  # the one seat that sees what ``hidden`` hides
+            if owner >= 0:
+                hidden = redact(happened, -1)
             elif type(happened) is Forfeited:
                 event = replace(happened, reason=happened.reason.partition(":")[0])
             coded = {

@@ -18,6 +18,7 @@ Each purpose has its own stream, with a sub-key derived from the seed and a labe
 
 * ``setup`` — the deal or the claim order, the first player (and its re-roll);
 * ``deck`` — the card deck's shuffle and every reshuffle;
+* ``missions`` — the secret mission cards dealt (mission presets);
 * ``attack/<seat>`` and ``defend/<seat>`` — the dice that seat rolls attacking, defending.
 
 So one seat's dice never move another stream: two games with the same seed (the rotations of a
@@ -163,6 +164,7 @@ class Chance:
         self._key = seed_key(seed)
         self.setup: Stream = self._stream("setup")
         self.deck: Stream = self._stream("deck")
+        self.missions: Stream = self._stream("missions")
         self._dice: dict[tuple[str, int], KeyedStream] = {}
 
     def _stream(self, label: str) -> KeyedStream:
@@ -187,6 +189,7 @@ class Chance:
         streams = {
             "setup": self.setup,
             "deck": self.deck,
+            "missions": self.missions,
             **{str(k): s for k, s in self._dice.items()},
         }
         return tuple(
@@ -199,6 +202,7 @@ class Chance:
         other._key = self._key
         other.setup = _copy(self.setup)
         other.deck = _copy(self.deck)
+        other.missions = _copy(self.missions)
         other._dice = {k: s.copy() for k, s in self._dice.items()}
         return other
 
@@ -234,7 +238,7 @@ class LegacyChance(Chance):
     def __init__(self, seed: int, rng: random.Random | None = None):
         self._rng = rng if rng is not None else random.Random(seed)
         self._key = b""
-        self.setup = self.deck = self._one = _MersenneStream(self._rng)
+        self.setup = self.deck = self.missions = self._one = _MersenneStream(self._rng)
         self._dice = {}
 
     def attack(self, seat: int) -> Stream:

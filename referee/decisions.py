@@ -18,6 +18,7 @@ class Phase(StrEnum):
     ATTACK = "attack"  # attack, defend, occupy
     ELIMINATION_TRADE = "elimination_trade"  # trade the cards taken from an eliminated player
     FORTIFY = "fortify"  # the turn's one fortify move
+    CAPITALS = "capitals"  # set-up over: each player picks a secret capital
 
 
 class Kind(StrEnum):
@@ -51,6 +52,7 @@ class Decision:
       1..``maximum`` dice.
     - OCCUPY: move ``minimum``..``maximum`` armies from ``source`` into ``target``.
     - FORTIFY: one move, leaving at least one army behind.
+    - CAPITAL: choose one of ``territories`` (own ones) as the secret capital.
     """
 
     kind: Kind

@@ -173,6 +173,42 @@ class GameOver(Event):
     tag: ClassVar[str] = "game_over"
 
 
+@dataclass(frozen=True, slots=True)
+class MissionShown(Event):
+    """``player`` showed ``mission`` to everyone: declared it completed (``completed``), or had
+    it revealed as the last of four (mission-2004)."""
+
+    player: int
+    mission: int
+    completed: bool
+    tag: ClassVar[str] = "mission_shown"
+
+
+@dataclass(frozen=True, slots=True)
+class CapitalChosen(Event):
+    """``player`` chose its capital: ``territory``, which :func:`redact` hides (-1) from
+    everyone else."""
+
+    player: int
+    territory: int
+    tag: ClassVar[str] = "capital_chosen"
+
+
+@dataclass(frozen=True, slots=True)
+class CapitalConquered(Event):
+    """``player`` conquered ``previous_owner``'s capital ``territory`` and took its
+    ``cards_taken`` cards; the loser's ``armies_removed`` armies on that continent were taken
+    off and each territory in ``replaced`` got 1 army of the conqueror (seed 001)."""
+
+    player: int
+    previous_owner: int
+    territory: int
+    cards_taken: int
+    replaced: tuple[int, ...]
+    armies_removed: int
+    tag: ClassVar[str] = "capital_conquered"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -192,12 +228,25 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DeckReshuffled,
         Forfeited,
         GameOver,
+        MissionShown,
+        CapitalChosen,
+        CapitalConquered,
     )
 }
+
+
+def private_to(event: Event) -> int:
+    """The one seat that may see ``event`` whole (a drawn card, a chosen capital), -1 if it is
+    public: every other seat gets :func:`redact`'s version."""
+    if isinstance(event, (CardDrawn, CapitalChosen)):
+        return event.player
+    return -1
 
 
 def redact(event: Event, viewer: int) -> Event:
     """The event as ``viewer`` may see it."""
     if type(event) is CardDrawn and event.player != viewer:
         return replace(event, card=-1)
+    if type(event) is CapitalChosen and event.player != viewer:
+        return replace(event, territory=-1)
     return event

@@ -22,11 +22,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
+from . import missions as missionlib
 from .actions import (
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -43,6 +46,8 @@ from .decisions import Decision, Kind, Phase
 from .dice import compare
 from .events import (
     Battle,
+    CapitalChosen,
+    CapitalConquered,
     CardDrawn,
     Claimed,
     Conquered,
@@ -54,6 +59,7 @@ from .events import (
     Forfeited,
     Fortified,
     GameOver,
+    MissionShown,
     Occupied,
     Placed,
     Reinforced,
@@ -143,6 +149,18 @@ class Game:
         self.finish_reason = ""
         self.history: list[Action] = []
         self.out_order: list[int] = []  # seats in the order they left the game
+        # secret missions (RULES.md §2)
+        self.mission_deck = missionlib.deck_of(rules.missions)
+        if self.mission_deck is not None:
+            missionlib.check_board(self.mission_deck, self.board)
+        self.destroyed_by: list[int] = [-1] * players  # who took each colour's last army
+        self.declared: list[list[int]] = [[] for _ in range(players)]  # missions shown as done
+        self.conquests_this_turn = 0
+        self._declared_this_turn = False
+        # capital Risk (RULES.md §3): a seat's capital becomes public once captured
+        self.capital_known: list[bool] = [False] * players
+        # the capitals' territory cards, set aside face down for the whole game (seed 001)
+        self.set_aside: list[int] = []
         # the turn in progress
         self.reserve = 0
         self.conquered_this_turn = False
@@ -191,6 +209,10 @@ class Game:
     ) -> int:
         return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
 
+    def public_capital(self, seat: int) -> int:
+        """``seat``'s capital if everyone knows it (it was captured), else -1."""
+        return self.players[seat].capital if self.capital_known[seat] else -1
+
     def total_armies(self) -> int:
         return sum(self.armies)
 
@@ -224,8 +246,27 @@ class Game:
             self._phase = Phase.CLAIM
         self.deck = list(range(self.board.card_count))
         self.rng.deck.shuffle(self.deck)
+        if self.mission_deck is not None:
+            self._deal_missions(self.mission_deck)
         self._setup_next = first
         self._ask_setup()
+
+    def _deal_missions(self, deck: missionlib.Deck) -> None:
+        """One secret mission each (2000), or one of each rank (2004); the rest stay unseen."""
+        rng = self.rng.missions
+        if self.rules.missions == "2000":
+            cards = deck.dealable(len(self.players))
+            rng.shuffle(cards)
+            for p in self.players:
+                card = cards.pop()
+                # seed 001 / the card text: your own colour means "occupy 24 territories"
+                p.missions = [deck.fallback() if deck.missions[card].destroy == p.seat else card]
+            return
+        for rank in missionlib.RANKS_2004:
+            pile = deck.of_rank(rank)
+            rng.shuffle(pile)
+            for p in self.players:
+                p.missions.append(pile.pop())
 
     def _ask_setup(self) -> None:
         """Pose the next set-up decision, or start the first turn when set-up is done."""
@@ -248,6 +289,20 @@ class Game:
                 self.pending = Decision(Kind.PLACE, seat, armies=1)
                 return
             self._setup_next = (seat + 1) % n
+        self._ask_capital()
+
+    def _ask_capital(self) -> None:
+        """Capital Risk: after the set-up, each player in turn secretly picks an own territory
+        as capital (seed 001); then play begins."""
+        if self.rules.capitals == "on":
+            n = len(self.players)
+            for step in range(n):
+                player = self.players[(self.first_player + step) % n]
+                if player.active and player.capital < 0:
+                    self._phase = Phase.CAPITALS
+                    own = tuple(legal.own_territories(self, player.seat))
+                    self.pending = Decision(Kind.CAPITAL, player.seat, territories=own)
+                    return
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -273,6 +328,11 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
+        if self.places is None:
+            if self.rules.missions == "2000":
+                self._claim_mission_2000()
+            elif self.rules.capitals == "on":
+                self._claim_capitals()
         return events
 
     def check(self, action: Action) -> None:
@@ -436,6 +496,9 @@ class Game:
             self.bonus_this_turn += bonus
         self.reserve += value
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
+        if d.forced and self._phase is Phase.REINFORCE:
+            # RULES.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
+            self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:
@@ -516,6 +579,22 @@ class Game:
         self._pending_events.append(Fortified(p, src, dst, n))
         self._end_turn()
 
+    def _on_capital(self, action: Capital, dry: bool) -> None:
+        d = self._expect(Kind.CAPITAL, "capital")
+        t = self._territory(action.territory, "capital:")
+        if t not in d.territories:
+            raise IllegalAction(f"capital: {self.board.name_of(t)} is not yours")
+        if dry:
+            return
+        self.players[d.player].capital = t
+        # seed 001: "De plasserer det RISK-kortet som representerer dette området foran seg -
+        # med billedsiden ned": the capital's card leaves the deck
+        if t in self.deck:
+            self.deck.remove(t)
+            self.set_aside.append(t)
+        self._pending_events.append(CapitalChosen(d.player, t))
+        self._ask_capital()
+
     def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
@@ -552,6 +631,7 @@ class Game:
         player.neutral = True
         self.discard.extend(player.cards)
         player.cards.clear()
+        player.missions = []
         player.reserve = 0
         self.out_order.append(seat)
         events = self._pending_events
@@ -563,6 +643,10 @@ class Game:
             return
         d = self.pending
         if d is None:
+            return
+        if self._phase is Phase.CAPITALS:
+            if d.player == seat:
+                self._ask_capital()
             return
         if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
             if d.player == seat:
@@ -578,13 +662,120 @@ class Game:
             self.conquered_this_turn = False
             self._end_turn()
 
+    # ------------------------------------------------------------------ missions
+    def mission_done(self, seat: int, mission: int) -> bool:
+        """Whether ``seat`` has achieved ``mission`` in the present position."""
+        deck = self.mission_deck
+        if deck is None:
+            return False
+        m = deck.missions[mission]
+        if m.destroy >= 0 and m.destroy != seat and self.destroyed_by[m.destroy] >= 0:
+            # destroyed by another: with fallback_24 the card was already turned into
+            # "occupy 24" (see _destroyed); this is option destroyed_by_other=completed
+            return True
+        return missionlib.progress(
+            m,
+            self.board,
+            self.owner,
+            self.armies,
+            seat,
+            self.destroyed_by,
+            self.conquests_this_turn,
+        ).done
+
+    def _claim_mission_2000(self) -> None:
+        """The player whose turn it is wins as soon as its mission is fulfilled; a mission
+        fulfilled in another's turn is claimed when its holder's turn comes (seed 001: "en
+        spiller kun kan erklære seier under sin tur")."""
+        d = self.pending
+        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
+            return
+        seat = self.current
+        held = self.players[seat].missions
+        if held and self.mission_done(seat, held[0]):
+            self._pending_events.append(MissionShown(seat, held[0], True))
+            self._finish("mission", winner=seat)
+
+    def _claim_capitals(self) -> None:
+        """The player whose turn it is wins holding enough capitals, its own included."""
+        d = self.pending
+        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
+            return
+        capitals = [p.capital for p in self.players]
+        if capitallib.has_won(self.owner, capitals, self.current):
+            self._finish("capitals", winner=self.current)
+
+    def _declare_2004(self, moment: str) -> None:
+        """Declare at most one fulfilled mission of the current player whose card names this
+        ``moment`` (seed 000: one a turn, "at the moment the card states"); a declared mission
+        stays done. After three, the fourth is shown to all; after four, the player wins."""
+        deck = self.mission_deck
+        seat = self.current
+        player = self.players[seat]
+        if deck is None or self._declared_this_turn or not player.active:
+            return
+        declared = self.declared[seat]
+        for m in player.missions:
+            if m in declared or deck.missions[m].moment != moment:
+                continue
+            if not self.mission_done(seat, m):
+                continue
+            declared.append(m)
+            self._declared_this_turn = True
+            events = self._pending_events
+            events.append(MissionShown(seat, m, True))
+            if len(declared) == len(player.missions):
+                self._finish("missions", winner=seat)
+            elif len(declared) == len(player.missions) - 1:
+                last = next(x for x in player.missions if x not in declared)
+                events.append(MissionShown(seat, last, False))
+            return
+
+    def _capture(self, by: int, loser: int, capital: int) -> None:
+        """``by`` took ``loser``'s capital (seed 001): the loser announces it and hands over
+        every card; its armies on that continent are taken off, and each such territory gets
+        one army of the conqueror from reserve (new armies, none from the board)."""
+        if self.capital_known[loser]:
+            return  # announced at its first capture; later it is a captured capital like any
+        self.capital_known[loser] = True
+        victim = self.players[loser]
+        taken = victim.cards
+        self.players[by].cards.extend(taken)
+        victim.cards = []
+        replaced = capitallib.replaced_on_capture(self.board, self.owner, capital, loser)
+        removed = sum(self.armies[t] for t in replaced)
+        for t in replaced:
+            self._take(by, t, 1)
+        self._pending_events.append(
+            CapitalConquered(by, loser, capital, len(taken), replaced, removed)
+        )
+
+    def _destroyed(self, loser: int, by: int) -> None:
+        """``by`` took ``loser``'s last army: record it for the "destroy" missions."""
+        self.destroyed_by[loser] = by
+        deck = self.mission_deck
+        if deck is None or self.rules.destroyed_by_other != "fallback_24":
+            return
+        fallback = deck.fallback()
+        if self.rules.missions != "2000":
+            return
+        for p in self.players:
+            if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
+                p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.conquered_this_turn = False
         self.bonus_this_turn = 0
+        self.conquests_this_turn = 0
+        self._declared_this_turn = False
         events = self._pending_events
         events.append(TurnStarted(seat, self.round))
+        if self.rules.missions == "2004":
+            self._declare_2004("turn_start")
+            if self.places is not None:
+                return
         from_territories, from_continents = self.reinforcements(seat)
         events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
@@ -670,9 +861,14 @@ class Game:
             return
         self._take(attacker, dst, 0)
         self.conquered_this_turn = True
+        self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
         # a forfeited seat already left the game: taking its last territory eliminates no one
+        if self.rules.capitals == "on" and self.players[defender].capital == dst:
+            self._capture(attacker, defender, dst)
+        if self.territory_count[defender] == 0:
+            self._destroyed(defender, attacker)
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, attacker)
             if len(self.active_players()) <= 1:
@@ -715,12 +911,17 @@ class Game:
         self.players[by].cards.extend(taken)
         self._pending_events.append(Eliminated(loser, by, len(taken)))
         victim.cards = []
+        victim.missions = []  # seeds 000, 001: missions go back unseen, never to the conqueror
         self.out_order.append(loser)
         self._eliminated_now = True
 
     def _end_turn(self) -> None:
         seat = self.current
         events = self._pending_events
+        if self.rules.missions == "2004":
+            self._declare_2004("turn_end")
+            if self.places is not None:
+                return
         if self.conquered_this_turn and self.players[seat].active:
             card = self._draw()
             if card >= 0:
@@ -761,7 +962,9 @@ class Game:
         self.armies[territory] = armies
         self.territory_count[seat] += 1
 
-    def _finish(self, reason: str) -> None:
+    def _finish(self, reason: str, winner: int = -1) -> None:
+        """End the game: ``winner`` (a mission's) first, the other players still in by
+        territories then armies, then those who left, the last to leave first."""
         active = self.active_players()
         key = {
             p: (
@@ -770,10 +973,11 @@ class Game:
             )
             for p in active
         }
-        ranked = sorted(active, key=lambda p: key[p], reverse=True)
+        ranked = sorted(active, key=lambda p: (p == winner, key[p]), reverse=True)
         places = [0] * len(self.players)
         for i, p in enumerate(ranked):
-            places[p] = places[ranked[i - 1]] if i and key[p] == key[ranked[i - 1]] else i + 1
+            tied = i and key[p] == key[ranked[i - 1]] and ranked[i - 1] != winner
+            places[p] = places[ranked[i - 1]] if tied else i + 1
         for i, p in enumerate(reversed(self.out_order)):
             places[p] = len(active) + i + 1
         self.places = tuple(places)
@@ -803,6 +1007,7 @@ class Game:
             for p in self.players
         ]
         other.stacks = {t: dict(s) for t, s in self.stacks.items()}
+        other.declared = [list(d) for d in self.declared]
         other.rng = self.rng.copy()
         return other
 
@@ -817,5 +1022,6 @@ _HANDLERS: dict[type, _Handler] = {
     Occupy: Game._on_occupy,
     Fortify: Game._on_fortify,
     Pass: Game._on_pass,
+    Capital: Game._on_capital,
     Forfeit: Game._on_forfeit,
 }

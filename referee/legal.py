@@ -13,7 +13,18 @@ from typing import Protocol
 
 from . import cards as cardlib
 from . import formulas
-from .actions import Attack, Claim, Defend, Fortify, Occupy, Pass, Place, PlayerAction, Trade
+from .actions import (
+    Attack,
+    Capital,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    PlayerAction,
+    Trade,
+)
 from .board import Board
 from .decisions import Decision, Kind
 from .formulas import attack_dice, movable_armies
@@ -121,6 +132,8 @@ def actions(
     kind = decision.kind
     if kind is Kind.CLAIM:
         yield from (Claim(t) for t in decision.territories)
+    elif kind is Kind.CAPITAL:
+        yield from (Capital(t) for t in decision.territories)
     elif kind is Kind.PLACE:
         yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
     elif kind is Kind.TRADE:

@@ -9,7 +9,18 @@ from __future__ import annotations
 import random
 
 from . import legal
-from .actions import Attack, Claim, Defend, Fortify, Occupy, Pass, Place, PlayerAction, Trade
+from .actions import (
+    Attack,
+    Capital,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Pass,
+    Place,
+    PlayerAction,
+    Trade,
+)
 from .decisions import Decision, Kind
 from .game import Game, IllegalAction
 
@@ -26,6 +37,8 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
     kind = d.kind
     if kind is Kind.CLAIM:
         return Claim(rng.choice(d.territories))
+    if kind is Kind.CAPITAL:
+        return Capital(rng.choice(d.territories))
     if kind is Kind.PLACE:
         own = legal.own_territories(game, d.player)
         left, split = d.armies, dict[int, int]()

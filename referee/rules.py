@@ -108,6 +108,24 @@ OPTIONS: dict[str, Option] = {
             ("adjacent", "connected"),
             "fortify to a neighbour, or along a chain of own territories",
         ),
+        Option(
+            "forced_trade",
+            ("one_set", "every_set"),
+            "a forced trade obliges one set (000, 001, 004), "
+            "or every set held while the hand is still full (002: 'and the second, if complete')",
+        ),
+        Option(
+            "missions",
+            ("none", "2000", "2004"),
+            "secret missions: none | the 14 cards of 2000 (001) | 4 ranks of 2004 (000)",
+        ),
+        Option(
+            "destroyed_by_other",
+            ("fallback_24", "completed"),
+            "'destroy colour X' when someone else destroys X: occupy 24 instead "
+            "(card text) | counts as completed (US and German rules)",
+        ),
+        Option("capitals", ("off", "on"), "capital Risk (001 advanced): secret capitals"),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -130,6 +148,10 @@ class RuleSet:
     elimination_trade: str
     elimination_trade_at: int
     fortify: str
+    forced_trade: str
+    missions: str
+    destroyed_by_other: str
+    capitals: str
     turn_limit: int
 
     def options(self) -> dict[str, Any]:
@@ -139,13 +161,30 @@ class RuleSet:
         return data
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every option, as a game record's header holds it: an option added for the later
+        editions is left out while the preset has it off (the classic presets' records stay
+        byte-identical to those written before it existed; :func:`rules_from_dict` restores
+        it from the preset)."""
+        data = asdict(self)
+        base = PRESETS[self.preset]
+        for name, off in _LATER_OPTIONS.items():
+            if data[name] == off == base[name]:
+                del data[name]
+        return data
 
     def overridden(self) -> dict[str, Any]:
         """The options that differ from the preset's own values."""
         base = PRESETS[self.preset]
         return {k: v for k, v in self.options().items() if base[k] != v}
 
+
+# Options of the later editions (issue 11), and their value when the edition is not played.
+_LATER_OPTIONS: dict[str, Any] = {
+    "forced_trade": "one_set",
+    "missions": "none",
+    "destroyed_by_other": "fallback_24",
+    "capitals": "off",
+}
 
 _CLASSIC = {
     "map": "classic",
@@ -160,6 +199,10 @@ _CLASSIC = {
     "elimination_trade": "immediate",
     "elimination_trade_at": 6,
     "fortify": "adjacent",
+    "forced_trade": "one_set",
+    "missions": "none",
+    "destroyed_by_other": "fallback_24",
+    "capitals": "off",
     "turn_limit": 0,
 }
 
@@ -184,11 +227,29 @@ PRESETS: dict[str, dict[str, Any]] = {
         "elimination_trade_at": 5,
     },
 }
+# The editions with a secret objective (RULES.md §2–§3, §6).
+PRESETS["mission-2000"] = {
+    **PRESETS["classic-2000"],
+    "card_values": "insignia",
+    "missions": "2000",
+}
+PRESETS["capital-2000"] = {**PRESETS["classic-2000"], "capitals": "on"}
+PRESETS["mission-2004"] = {
+    **PRESETS["classic-2004"],
+    "card_values": "insignia",
+    "missions": "2004",
+}
 
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
     "classic-2004": "world domination, 2004 Finnish edition: golden cavalry, connected fortify",
     "classic-2000": "world domination, 2000 Norwegian edition 'advanced': dealt territories",
+    "mission-2000": "secret missions, 2000 Norwegian edition (its default game): one of 14 "
+    "missions each, won on the holder's own turn",
+    "capital-2000": "capital Risk, 2000 Norwegian edition 'advanced': secret capitals; hold "
+    "2 (2-3 players), 3 (4-5) or 4 (6) with your own",
+    "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
+    "colonel, general; hegemon's own texts), one declared a turn",
 }
 
 

@@ -31,6 +31,8 @@ class SeatInfo:
     forfeited: bool
     neutral: bool
     team: int = -1
+    capital: int = -1  # capital game: its capital once captured (public), else -1
+    shown_missions: tuple[int, ...] = ()  # missions it showed to all (mission-2004)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,10 @@ class View:
             "current": self.current,
             "owner": list(self.owner),
             "armies": list(self.armies),
-            "seats": [{k: getattr(s, k) for k in s.__slots__} for s in self.seats],
+            "seats": [
+                {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(s)}
+                for s in self.seats
+            ],
             "hand": list(self.hand),
             "trade_count": self.trade_count,
             "next_trade_value": self.next_trade_value,
@@ -65,6 +70,20 @@ class View:
             "missions": list(self.missions),
             "capital": self.capital,
         }
+
+
+def _fields(info: SeatInfo) -> list[tuple[str, Any]]:
+    return [(k, getattr(info, k)) for k in info.__slots__]
+
+
+def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
+    """The missions ``seat`` has shown to everyone: declared ones, then the fourth once three
+    are declared (mission-2004)."""
+    declared = game.declared[seat]
+    held = game.players[seat].missions
+    if game.rules.missions == "2004" and len(declared) == 3 and len(held) == 4:
+        return (*declared, *(m for m in held if m not in declared))
+    return tuple(declared)
 
 
 def view_for(game: Game, seat: int) -> View:
@@ -84,6 +103,8 @@ def view_for(game: Game, seat: int) -> View:
             p.forfeited,
             p.neutral,
             p.team,
+            game.public_capital(p.seat),
+            shown_missions(game, p.seat),
         )
         for p in game.players
     )

@@ -17,6 +17,7 @@ from hegemon.referee import legal
 from hegemon.referee.actions import (
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     Fortify,
@@ -40,7 +41,7 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass)
+ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital)
 
 
 class UnsupportedDecision(LookupError):
@@ -102,6 +103,18 @@ class Bot:
         """Default: skip."""
         return Pass()
 
+    def capital(self, view: BotView, decision: Decision) -> Action:
+        """Capital Risk. Default: the offered territory farthest from any enemy (fewest enemy
+        neighbours, then most armies, then the lowest index)."""
+        owner, armies = view.owner, view.armies
+        neighbours = view.board.neighbours
+
+        def exposure(t: int) -> tuple[int, int, int]:
+            enemies = sum(1 for n in neighbours[t] if owner[n] != decision.player)
+            return (enemies, -armies[t], t)
+
+        return Capital(min(decision.territories, key=exposure))
+
     # -------------------------------------------------------------- game life cycle hooks
     def on_start(self, game: GameContext) -> None:
         """A game starts (its context is ready). Default: nothing."""
@@ -151,7 +164,7 @@ class Bot:
             raise TypeError(
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                "Occupy, Fortify or Pass)"
+                "Occupy, Fortify, Pass or Capital)"
             )
         return action
 

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import NamedTuple
 
 from hegemon.referee import legal
 from hegemon.referee.actions import PlayerAction
 from hegemon.referee.board import Board
+from hegemon.referee.capitals import capitals_needed, replaced_on_capture
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.formulas import (
     continent_reinforcements,
     continents_held,
     territory_reinforcements,
 )
+from hegemon.referee.missions import Progress, deck_of, progress
 from hegemon.referee.view import View
 
 from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, defence_dice
@@ -31,13 +34,17 @@ from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, de
 __all__ = [
     "BattleOdds",
     "Bounds",
+    "CaptureEffect",
     "Holding",
+    "Progress",
     "attack_dice",
     "attack_odds",
     "attack_options",
     "battle_odds",
     "border_territories",
     "bounds",
+    "capital_capture",
+    "capitals_to_win",
     "conquest_probability",
     "continent_holdings",
     "defence_dice",
@@ -45,7 +52,10 @@ __all__ = [
     "enemy_neighbours",
     "fortify_options",
     "interior_territories",
+    "known_capitals",
     "legal_actions",
+    "mission_progress",
+    "mission_targets",
     "neighbours",
     "own_territories",
     "owned_continents",
@@ -239,3 +249,94 @@ def bounds(view: View, decision: Decision | None = None) -> Bounds:
     if d.kind is Kind.DEFEND:
         return Bounds(1, d.maximum)
     raise ValueError(f"{d.kind.value} is picked from a list: use legal_actions()")
+
+
+# ------------------------------------------------------------------ secret missions
+def mission_progress(view: View) -> list[Progress]:
+    """How far this seat is from each of its own secret missions (mission presets; ``[]``
+    otherwise): the mission id, its text, whether it holds now, and roughly how many more
+    territories (conquests, armies) it needs. Missions already declared count as done."""
+    deck = deck_of(view.rules.missions)
+    if deck is None:
+        return []
+    shown = view.seats[view.seat].shown_missions if view.seats else ()
+    # the fourth shown is only revealed, not declared, until it wins the game
+    declared = set(shown[:3])
+    # a colour with no army left while the game goes on was destroyed by this seat (its claim
+    # waits for the occupation) or by another with destroyed_by_other=completed: done either
+    # way (with fallback_24 the referee already turned the card into "occupy 24")
+    gone = [view.seat if s.territories == 0 and view.round > 0 else -1 for s in view.seats]
+    result = []
+    for m in view.missions:
+        mission = deck.missions[m]
+        destroyed_by = gone if mission.destroy >= 0 else ()
+        p = progress(mission, view.board, view.owner, view.armies, view.seat, destroyed_by)
+        result.append(replace(p, done=True, remaining=0) if m in declared else p)
+    return result
+
+
+def mission_targets(view: View) -> set[int]:
+    """Enemy territories whose conquest brings an unfinished mission of this seat closer: the
+    missing territories of the continents it names, the territories of the colour it must
+    destroy, and, for missions that count territories or conquests, every enemy territory
+    next to one of its own."""
+    deck = deck_of(view.rules.missions)
+    if deck is None:
+        return set()
+    seat, owner, board = view.seat, view.owner, view.board
+    done = {p.mission for p in mission_progress(view) if p.done}
+    targets: set[int] = set()
+    for mid in view.missions:
+        if mid in done:
+            continue
+        m = deck.missions[mid]
+        named = [c for c in board.continents if c.name in m.continents]
+        if m.more_continents:
+            others = sorted(
+                (c for c in board.continents if c.name not in m.continents),
+                key=lambda c: sum(owner[t] != seat for t in c.territories),
+            )
+            named += others[: m.more_continents]
+        for c in named:
+            targets.update(t for t in c.territories if owner[t] != seat)
+        if m.destroy >= 0:
+            targets.update(t for t, p in enumerate(owner) if p == m.destroy)
+        if m.territories or m.conquests or m.eliminations:
+            for t in legal.border_territories(view, seat):
+                targets.update(n for n in board.neighbours[t] if owner[n] != seat)
+    return targets
+
+
+# ------------------------------------------------------------------ capital Risk
+class CaptureEffect(NamedTuple):
+    """What conquering a capital would do (seed 001): the loser's ``cards`` come to you; its
+    armies on the capital's continent (``armies_removed`` in all) leave the board and each of
+    ``replaced`` gets one army of yours from reserve."""
+
+    loser: int
+    cards: int
+    replaced: tuple[int, ...]
+    armies_removed: int
+
+
+def capital_capture(view: View, territory: int) -> CaptureEffect:
+    """What conquering ``territory`` would do if it is its holder's capital (known for your
+    own and for captured ones, see :func:`known_capitals`; a guess for any other)."""
+    loser = view.owner[territory]
+    replaced = replaced_on_capture(view.board, view.owner, territory, loser)
+    cards = view.seats[loser].cards if 0 <= loser < len(view.seats) else 0
+    return CaptureEffect(loser, cards, replaced, sum(view.armies[t] for t in replaced))
+
+
+def known_capitals(view: View) -> dict[int, int]:
+    """The capitals this seat knows, by seat: its own and every captured one."""
+    known = {s.seat: s.capital for s in view.seats if s.capital >= 0}
+    if view.capital >= 0:
+        known[view.seat] = view.capital
+    return known
+
+
+def capitals_to_win(view: View) -> int:
+    """How many capitals (your own original one included) win this game (0: not capital
+    Risk)."""
+    return capitals_needed(len(view.seats)) if view.rules.capitals == "on" else 0

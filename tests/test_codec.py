@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from hegemon.referee import (
     Attack,
+    Capital,
     Claim,
     Decision,
     Defend,
@@ -29,6 +30,8 @@ from hegemon.referee import (
 from hegemon.referee.events import (
     EVENT_TYPES,
     Battle,
+    CapitalChosen,
+    CapitalConquered,
     CardDrawn,
     Claimed,
     Conquered,
@@ -39,6 +42,7 @@ from hegemon.referee.events import (
     Forfeited,
     Fortified,
     GameOver,
+    MissionShown,
     Occupied,
     Placed,
     Reinforced,
@@ -62,6 +66,7 @@ ACTIONS = [
     Occupy(4),
     Fortify(5, 6, 1),
     Pass(),
+    Capital(9),
 ]
 
 EVENTS = [
@@ -83,6 +88,9 @@ EVENTS = [
     DeckReshuffled(30),
     Forfeited(3, "timeout: no answer in 1000 ms"),
     GameOver((2, 1, 3, 4), "turn limit"),
+    MissionShown(1, 7, True),
+    CapitalChosen(2, 11),
+    CapitalConquered(0, 2, 11, 3, (8, 9), 7),
 ]
 
 
@@ -128,6 +136,7 @@ def test_every_engine_action_has_a_message():
         Occupy,
         Fortify,
         Pass,
+        Capital,
     }
 
 
@@ -162,7 +171,6 @@ BAD_REPLIES = [
         ),
         "many-into-one",
     ),
-    (pb.Action(capital=pb.Capital(territory=3)), "capital"),
     (pb.Action(bribe=pb.Bribe(neutral=2, cards=[1])), "bribe"),
     (pb.Action(place_neutral=pb.PlaceNeutral()), "place_neutral"),
     (pb.Action(reinforce_ally=pb.ReinforceAlly()), "reinforce_ally"),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from conftest import POLICIES, PRESET_NAMES, snapshot
 from hegemon.referee import (
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -26,10 +27,12 @@ from hegemon.referee import (
     legal,
     make_rules,
 )
+from hegemon.referee.capitals import has_won
 from hegemon.referee.cards import is_set
 from hegemon.referee.decisions import Kind, Phase
 from hegemon.referee.events import (
     Battle,
+    CapitalConquered,
     CardDrawn,
     Claimed,
     Conquered,
@@ -51,7 +54,10 @@ CORE_KINDS = {
     Kind.DEFEND,
     Kind.OCCUPY,
     Kind.FORTIFY,
+    Kind.CAPITAL,
 }
+# the classic presets and the editions with a secret objective (issue 11)
+ALL_PRESETS = (*PRESET_NAMES, "mission-2000", "mission-2004", "capital-2000")
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
@@ -87,6 +93,12 @@ def oracle(game, action) -> bool:
         return (kind is Kind.TRADE and not d.forced) or kind in (Kind.ATTACK, Kind.FORTIFY)
     if kind is Kind.CLAIM:
         return type(action) is Claim and territory(action.territory) and owner[action.territory] < 0
+    if kind is Kind.CAPITAL:
+        return (
+            type(action) is Capital
+            and territory(action.territory)
+            and owner[action.territory] == seat
+        )
     if kind is Kind.PLACE:
         if (
             type(action) is not Place
@@ -252,6 +264,8 @@ class Checker:
                 self.due = e.from_territories + e.from_continents
             elif kind is Conquered:
                 self.turn_conquests += 1
+            elif kind is CapitalConquered:  # the loser's armies off, one new army on each
+                self.total += len(e.replaced) - e.armies_removed
             elif kind is CardDrawn:
                 self.turn_cards += 1
                 assert self.turn_conquests >= 1, "a card only after a conquest"
@@ -272,7 +286,8 @@ class Checker:
                 assert g.armies[t] >= 1 or (empty_ok and g.armies[t] == 0), "empty territory"
             else:
                 assert g.round == 0 and g.armies[t] == 0
-        cards = sorted(g.deck + g.discard + [c for p in g.players for c in p.cards])
+        held = [c for p in g.players for c in p.cards]
+        cards = sorted(g.deck + g.discard + g.set_aside + held)
         assert cards == list(range(g.board.card_count)), "cards created or lost"
         for p in g.players:
             if p.eliminated:
@@ -288,7 +303,27 @@ class Checker:
             if g.finish_reason == "conquest":
                 winner = g.places.index(1)
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
-        else:
+            if g.finish_reason == "capitals":
+                winner = g.places.index(1)
+                assert has_won(g.owner, [p.capital for p in g.players], winner)
+            if g.finish_reason in ("mission", "missions"):
+                winner = g.places.index(1)
+                assert g.places.count(1) == 1 and g.players[winner].active
+                held = g.players[winner].missions
+                if g.finish_reason == "mission":  # 2000: the one card, done now
+                    assert g.mission_done(winner, held[0])
+                else:  # 2004: all four declared
+                    assert sorted(g.declared[winner]) == sorted(held)
+        deck = g.mission_deck
+        for p in g.players:
+            if not p.active:
+                assert p.missions == [], "a mission stays with a seat that left"
+            elif deck is not None:
+                per_seat = 1 if g.rules.missions == "2000" else 4
+                assert len(p.missions) == per_seat
+                assert all(0 <= m < len(deck.missions) for m in p.missions)
+                assert set(g.declared[p.seat]) <= set(p.missions)
+        if not g.over:
             assert d is not None and d.kind in CORE_KINDS
             assert 0 <= d.player < n and g.players[d.player].active
             if d.kind is not Kind.DEFEND and g.round > 0:
@@ -300,6 +335,7 @@ class Checker:
             # every decision has a legal answer, and the default answer is one of them
             has_answer = {
                 Kind.CLAIM: lambda: bool(d.territories),
+                Kind.CAPITAL: lambda: bool(d.territories),
                 Kind.PLACE: lambda: d.armies >= 1 and g.territory_count[d.player] >= 1,
                 Kind.TRADE: lambda: bool(legal.trades(g.players[d.player].cards, g.board)),
                 Kind.ATTACK: lambda: bool(legal.attacks(g, d.player)),
@@ -374,6 +410,8 @@ OPTIONS = st.fixed_dictionaries(
         "fortify": st.sampled_from(["adjacent", "connected"]),
         "setup": st.sampled_from(["claim", "deal"]),
         "first_player": st.sampled_from(["first_placer", "reroll", "random"]),
+        "forced_trade": st.sampled_from(["one_set", "every_set"]),
+        "destroyed_by_other": st.sampled_from(["fallback_24", "completed"]),
     },
 )
 
@@ -386,14 +424,14 @@ GAME = {
 }
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=60, **SETTINGS)
 @given(**GAME)
 def test_random_play_keeps_the_invariants(preset, players, seed, policy, policy_seed, rounds):
     play(preset, players, seed, policy, policy_seed, rounds)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=40, **SETTINGS)
 @given(options=OPTIONS, **GAME)
 def test_random_play_with_options_keeps_the_invariants(
@@ -402,7 +440,7 @@ def test_random_play_with_options_keeps_the_invariants(
     play(preset, players, seed, policy, policy_seed, rounds, options=options)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=40, **SETTINGS)
 @given(forfeit_at=st.integers(1, 3000), **GAME)
 def test_forfeits_keep_the_invariants(
@@ -413,26 +451,26 @@ def test_forfeits_keep_the_invariants(
     assert sorted(game.places)[-1] <= players
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=30, **SETTINGS)
 @given(**GAME)
 def test_only_legal_moves_are_accepted(preset, players, seed, policy, policy_seed, rounds):
     play(preset, players, seed, policy, policy_seed, min(rounds, 6), probe=0.3)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=4, **SETTINGS)
 @given(seed=st.integers(0, 2**63), policy_seed=st.integers(0, 2**32))
 def test_aggressive_games_end_by_conquest_or_turn_limit(preset, seed, policy_seed):
     game, _ = play(preset, 4, seed, "aggressive", policy_seed, 100)
-    assert game.finish_reason in ("conquest", "turn limit")
+    assert game.finish_reason in ("conquest", "turn limit", "mission", "missions", "capitals")
     if game.finish_reason == "conquest":
         winner = game.places.index(1)
         assert game.territory_count[winner] == 42
         assert sorted(game.places) == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 @settings(max_examples=25, **SETTINGS)
 @given(**GAME, forfeit_at=st.one_of(st.none(), st.integers(1, 2000)))
 def test_records_replay_identically(preset, players, seed, policy, policy_seed, rounds, forfeit_at):
@@ -449,7 +487,7 @@ def test_records_replay_identically(preset, players, seed, policy, policy_seed, 
 
 @settings(max_examples=20, **SETTINGS)
 @given(
-    preset=st.sampled_from(PRESET_NAMES),
+    preset=st.sampled_from(ALL_PRESETS),
     seed=st.integers(0, 2**63),
     policy_seed=st.integers(0, 2**32),
     split=st.integers(0, 3000),

@@ -118,11 +118,21 @@ def test_decide_for_an_unknown_game_is_refused(node_bot):
     assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
-@pytest.mark.parametrize("seed", [11, 12])
-def test_plays_every_seat_of_a_real_game_legally(node_bot, seed):
+@pytest.mark.parametrize(
+    "preset, seed",
+    [
+        ("classic", 11),
+        ("classic", 12),
+        # issue 11: the editions with a secret objective
+        ("mission-2000", 13),
+        ("mission-2004", 14),
+        ("capital-2000", 16),
+    ],
+)
+def test_plays_every_seat_of_a_real_game_legally(node_bot, preset, seed):
     channel, proc = node_bot
     stub = bot_pb2_grpc.BotStub(channel)
-    rules = make_rules("classic", {"turn_limit": 30})
+    rules = make_rules(preset, {"turn_limit": 30})
     game = Game(rules, 3, seed=seed)
     names = ["node-a", "node-b", "node-c"]
     ids = [f"node-{seed}-seat{s}" for s in range(3)]
@@ -159,5 +169,8 @@ def test_plays_every_seat_of_a_real_game_legally(node_bot, seed):
         end = codec.end_game_request(ids[seat], game.places, "test over")
         assert isinstance(stub.EndGame(end, timeout=10), pb.EndGameReply)
     assert min(game.places) == 1 and all(1 <= p <= 3 for p in game.places)
-    for kind in ("claim", "place", "attack", "defend", "occupy"):
+    expected = ["place", "attack", "defend", "occupy"]
+    expected += ["claim"] if rules.setup == "claim" else []
+    expected += ["capital"] if rules.capitals == "on" else []
+    for kind in expected:
         assert kinds[kind] > 0, f"no {kind} decision was played: {dict(kinds)}"

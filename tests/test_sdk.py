@@ -352,8 +352,11 @@ def test_defaults_are_the_safe_ones():
     assert bot.trade(view, Decision(Kind.TRADE, seat)) == Pass()
     from hegemon.sdk.bot import UnsupportedDecision
 
-    with pytest.raises(UnsupportedDecision, match="capital"):
-        bot.decide(view, Decision(Kind.CAPITAL, seat))
+    own = tuple(own_territories(view))
+    chosen = bot.decide(view, Decision(Kind.CAPITAL, seat, territories=own))
+    assert type(chosen).__name__ == "Capital" and chosen.territory in own
+    with pytest.raises(UnsupportedDecision, match="bribe"):
+        bot.decide(view, Decision(Kind.BRIBE, seat))
 
 
 def test_decide_alone_can_be_overridden():

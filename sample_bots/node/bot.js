@@ -162,8 +162,21 @@ function decide(game, request) {
       return { place_neutral: { placements: [{ territory: t, armies: d.armies }] } };
     }
 
-    case 'DECISION_KIND_CAPITAL':
-      return { capital: { territory: d.territories.length ? d.territories[0] : own[0] } };
+    case 'DECISION_KIND_CAPITAL': {
+      // capital-2000: the offered territory with the fewest enemy neighbours (then the most
+      // armies): the hardest for an opponent to reach
+      const offered = d.territories.length ? d.territories : own;
+      let best = offered[0];
+      let bestKey = null;
+      for (const t of offered) {
+        const key = [territories[t].neighbours.filter(isEnemy).length, -armies[t]];
+        if (bestKey === null || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+          best = t;
+          bestKey = key;
+        }
+      }
+      return { capital: { territory: best } };
+    }
 
     default: // BRIBE, REINFORCE_ALLY, FORTIFY_ALLY, BUILD_CENTRE: decline
       return pass;

@@ -692,18 +692,20 @@ class CapitalChosen(_message.Message):
     def __init__(self, player: _Optional[int] = ..., territory: _Optional[int] = ...) -> None: ...
 
 class CapitalConquered(_message.Message):
-    __slots__ = ("player", "previous_owner", "territory", "cards_taken", "replaced")
+    __slots__ = ("player", "previous_owner", "territory", "cards_taken", "replaced", "armies_removed")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_OWNER_FIELD_NUMBER: _ClassVar[int]
     TERRITORY_FIELD_NUMBER: _ClassVar[int]
     CARDS_TAKEN_FIELD_NUMBER: _ClassVar[int]
     REPLACED_FIELD_NUMBER: _ClassVar[int]
+    ARMIES_REMOVED_FIELD_NUMBER: _ClassVar[int]
     player: int
     previous_owner: int
     territory: int
     cards_taken: int
     replaced: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, player: _Optional[int] = ..., previous_owner: _Optional[int] = ..., territory: _Optional[int] = ..., cards_taken: _Optional[int] = ..., replaced: _Optional[_Iterable[int]] = ...) -> None: ...
+    armies_removed: int
+    def __init__(self, player: _Optional[int] = ..., previous_owner: _Optional[int] = ..., territory: _Optional[int] = ..., cards_taken: _Optional[int] = ..., replaced: _Optional[_Iterable[int]] = ..., armies_removed: _Optional[int] = ...) -> None: ...
 
 class Bribed(_message.Message):
     __slots__ = ("player", "neutral", "cards")

@@ -24,6 +24,7 @@ from google.protobuf.message import DecodeError, Message
 from hegemon.referee.actions import (
     Action,
     Attack,
+    Capital,
     Claim,
     Defend,
     Forfeit,
@@ -36,6 +37,7 @@ from hegemon.referee.actions import (
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import EVENT_TYPES, Event, redact
+from hegemon.referee.missions import deck_of
 from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
@@ -55,6 +57,7 @@ __all__ = [
     "event_from_proto",
     "event_to_proto",
     "hello_request",
+    "mission_cards",
     "rules_from_proto",
     "rules_to_proto",
     "start_game_request",
@@ -90,7 +93,6 @@ _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
 _LATER_ACTIONS = {
-    "capital",
     "bribe",
     "place_neutral",
     "reinforce_ally",
@@ -257,9 +259,10 @@ def start_game_request(
     board: Board,
     decision_ms: int,
     time_bank_ms: int,
-    missions: Iterable[pb.MissionCard] = (),
+    missions: Iterable[pb.MissionCard] | None = None,
 ) -> pb.StartGameRequest:
-    """The StartGame request for one seat: rule set, full map, seats and clock."""
+    """The StartGame request for one seat: rule set, full map, seats and clock; the mission
+    deck's public texts (default: the deck the rule set plays with, :func:`mission_cards`)."""
     return pb.StartGameRequest(
         game_id=game_id,
         seat=seat,
@@ -267,9 +270,17 @@ def start_game_request(
         rules=rules_to_proto(rules),
         board=board_to_proto(board),
         time_control=pb.TimeControl(decision_ms=decision_ms, time_bank_ms=time_bank_ms),
-        missions=list(missions),
+        missions=list(mission_cards(rules) if missions is None else missions),
         protocol_version=PROTOCOL_VERSION,
     )
+
+
+def mission_cards(rules: RuleSet) -> list[pb.MissionCard]:
+    """The public texts of the mission deck ``rules`` plays with (none without missions)."""
+    deck = deck_of(rules.missions)
+    if deck is None:
+        return []
+    return [pb.MissionCard(id=m.id, rank=m.rank, text=m.text) for m in deck.missions]
 
 
 def end_game_request(game_id: str, places: Sequence[int] | None, reason: str) -> pb.EndGameRequest:
@@ -385,7 +396,8 @@ def _view_message(view: View) -> pb.View:
                 neutral=s.neutral,
                 team=s.team,
                 ally_of=-1,
-                capital=-1,
+                capital=s.capital,
+                shown_missions=s.shown_missions,
             )
             for s in view.seats
         ],
@@ -465,6 +477,8 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
                     s.forfeited,
                     s.neutral,
                     s.team,
+                    s.capital,
+                    tuple(s.shown_missions),
                 )
                 for s in v.seats
             ),
@@ -514,6 +528,8 @@ def action_to_proto(action: Action) -> pb.Action:
         )
     if type(action) is Pass:
         return pb.Action(pass_=pb.Pass())
+    if type(action) is Capital:
+        return pb.Action(capital=pb.Capital(territory=action.territory))
     if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
     raise _fail(f"not an action: {type(action).__name__}")
@@ -587,6 +603,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         return Fortify(sub.source, sub.target, sub.armies)
     if which == "pass_":
         return Pass()
+    if which == "capital":
+        return Capital(sub.territory)
     if which in _LATER_ACTIONS:
         raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")

@@ -1,0 +1,204 @@
+"""Secret missions (RULES.md §2): the mission decks as data files, and whether a seat has done
+one.
+
+The decks live in ``data/missions/``: ``mission-2000.json`` holds the 14 cards of the 2000
+edition (seed 001); ``mission-2004.json`` holds 4 ranks x 7 missions of hegemon's own design,
+because the printed texts of the 2004 edition (seed 000) are not public. A user may replace
+either file (same fields) or load another with :func:`load_deck`.
+
+A mission's goal is a conjunction of simple conditions on the public board (plus, for
+"destroy", who destroyed whom; for "conquer N in one turn", the turn's conquests):
+
+>>> deck = builtin_deck("2000")
+>>> deck.missions[0].text
+'Conquer the continents of Asia and South America.'
+>>> len(builtin_deck("2004").missions)
+28
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .board import Board
+
+RANKS_2004 = ("captain", "major", "colonel", "general")
+MOMENTS = ("turn_start", "turn_end")
+_FILES = {"2000": "mission-2000.json", "2004": "mission-2004.json"}
+
+
+class MissionDataError(ValueError):
+    """A mission file that is not a deck of missions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mission:
+    """One mission card. Every non-default condition must hold at once.
+
+    - ``continents``: whole continents (by name) to hold; ``more_continents``: how many other
+      whole continents besides them ("a third continent of your choice").
+    - ``territories`` held with at least ``armies`` armies each.
+    - ``destroy``: a colour (= seat) whose armies must all be destroyed, -1 for none.
+    - ``conquests``: territories conquered in the turn; ``stack``: one territory with this
+      many armies; ``eliminations``: opponents this seat destroyed.
+    - ``rank`` (2004) and ``moment`` (when it is declared: ``turn_start`` | ``turn_end``).
+    """
+
+    id: int
+    text: str
+    rank: str = ""
+    moment: str = "turn_end"
+    continents: tuple[str, ...] = ()
+    more_continents: int = 0
+    territories: int = 0
+    armies: int = 1
+    destroy: int = -1
+    conquests: int = 0
+    stack: int = 0
+    eliminations: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A mission deck: its missions (``missions[i].id == i``) and colour names (2000)."""
+
+    name: str
+    missions: tuple[Mission, ...]
+    colours: tuple[str, ...] = ()
+
+    def fallback(self) -> int:
+        """The "occupy 24 territories" card a destroy mission turns into (-1 if none)."""
+        for m in self.missions:
+            if m.territories == 24 and m.armies == 1 and m.destroy < 0 and not m.continents:
+                return m.id
+        return -1
+
+    def dealable(self, players: int) -> list[int]:
+        """Ids of the cards in play: "destroy colour X" of absent colours removed (seed 001:
+        the general removes the cards of colours not in the game)."""
+        return [m.id for m in self.missions if m.destroy < players]
+
+    def of_rank(self, rank: str) -> list[int]:
+        return [m.id for m in self.missions if m.rank == rank]
+
+
+_INTS = ("more_continents", "territories", "armies", "destroy", "conquests", "stack")
+
+
+def parse_deck(data: Any, source: str = "<missions>") -> Deck:
+    """A deck from parsed JSON; raises :class:`MissionDataError` saying what is wrong."""
+    if not isinstance(data, dict) or not isinstance(data.get("missions"), list):
+        raise MissionDataError(f"{source}: a deck is an object with a 'missions' list")
+    missions = []
+    for i, raw in enumerate(data["missions"]):
+        if not isinstance(raw, dict) or raw.get("id") != i or not isinstance(raw.get("text"), str):
+            raise MissionDataError(f"{source}: mission {i} needs 'id': {i} and a 'text'")
+        fields: dict[str, Any] = {"id": i, "text": raw["text"]}
+        for name in (*_INTS, "eliminations"):
+            if name in raw:
+                if type(raw[name]) is not int:
+                    raise MissionDataError(f"{source}: mission {i}: {name} must be a number")
+                fields[name] = raw[name]
+        continents = raw.get("continents", [])
+        if not isinstance(continents, list) or not all(isinstance(c, str) for c in continents):
+            raise MissionDataError(f"{source}: mission {i}: continents must be names")
+        fields["continents"] = tuple(continents)
+        rank, moment = raw.get("rank", ""), raw.get("moment", "turn_end")
+        if rank not in ("", *RANKS_2004) or moment not in MOMENTS:
+            raise MissionDataError(f"{source}: mission {i}: bad rank {rank!r} or moment {moment!r}")
+        missions.append(Mission(rank=rank, moment=moment, **fields))
+    colours = data.get("colours", [])
+    return Deck(str(data.get("name", source)), tuple(missions), tuple(map(str, colours)))
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read a mission deck from a JSON file (the format of ``data/missions/``)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return parse_deck(json.loads(text), str(path))
+
+
+@cache
+def builtin_deck(edition: str) -> Deck:
+    """The deck shipped for ``edition`` (``"2000"`` or ``"2004"``)."""
+    name = _FILES.get(edition)
+    if name is None:
+        raise MissionDataError(f"no mission deck for {edition!r} (available: {', '.join(_FILES)})")
+    text = resources.files(__package__).joinpath("data", "missions", name).read_text("utf-8")
+    return parse_deck(json.loads(text), name)
+
+
+def deck_of(missions_option: str) -> Deck | None:
+    """The deck a rule set's ``missions`` option plays with (None: no missions)."""
+    return None if missions_option == "none" else builtin_deck(missions_option)
+
+
+def check_board(deck: Deck, board: Board) -> None:
+    """Every continent a mission names exists on ``board``."""
+    names = {c.name for c in board.continents}
+    for m in deck.missions:
+        unknown = [c for c in m.continents if c not in names]
+        if unknown:
+            raise MissionDataError(f"{deck.name}: mission {m.id} names unknown {unknown}")
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a seat is from one mission: ``remaining`` territories still to take (or
+    conquests still to make, armies still to stack), 0 when ``done``."""
+
+    mission: int
+    text: str
+    done: bool
+    remaining: int
+
+
+def progress(
+    mission: Mission,
+    board: Board,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    seat: int,
+    destroyed_by: Sequence[int] = (),
+    conquests: int = 0,
+) -> Progress:
+    """How far ``seat`` is from ``mission`` on this board.
+
+    ``destroyed_by[x]`` is the seat that destroyed colour x's last army (-1: not yet; an empty
+    sequence: unknown, as to a bot). A destroy mission is done only when its holder destroyed
+    the colour; the engine deals with the other cases (own colour, destroyed by another).
+    """
+    gaps: list[int] = []
+    if mission.continents or mission.more_continents:
+        index = {c.name: c for c in board.continents}
+        named = [index[name] for name in mission.continents]
+        gaps.extend(sum(owner[t] != seat for t in c.territories) for c in named)
+        if mission.more_continents:
+            others = sorted(
+                sum(owner[t] != seat for t in c.territories)
+                for c in board.continents
+                if c.name not in mission.continents
+            )
+            gaps.append(sum(others[: mission.more_continents]))
+    if mission.territories:
+        held = sum(1 for t, p in enumerate(owner) if p == seat and armies[t] >= mission.armies)
+        gaps.append(max(0, mission.territories - held))
+    if mission.destroy >= 0:
+        by = destroyed_by[mission.destroy] if mission.destroy < len(destroyed_by) else -1
+        left = sum(1 for p in owner if p == mission.destroy)
+        gaps.append(0 if by == seat else max(1, left))
+    if mission.conquests:
+        gaps.append(max(0, mission.conquests - conquests))
+    if mission.stack:
+        best = max((a for t, a in enumerate(armies) if owner[t] == seat), default=0)
+        gaps.append(max(0, mission.stack - best))
+    if mission.eliminations:
+        done = sum(1 for by in destroyed_by if by == seat)
+        gaps.append(max(0, mission.eliminations - done))
+    remaining = sum(gaps)
+    return Progress(mission.id, mission.text, remaining == 0, remaining)
