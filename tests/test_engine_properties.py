@@ -331,7 +331,10 @@ class Checker:
             if d.kind is Kind.PLACE and g.round > 0:
                 assert d.armies == self.due
             if d.kind is Kind.TRADE and d.forced:
-                assert len(g.players[d.player].cards) >= min(5, g.rules.must_trade_at)
+                # a full hand obliges a set; under forced_trade=every_set (seed 002) a second
+                # set held after that forced one is obliged too, whatever the hand's size
+                least = 3 if g.rules.forced_trade == "every_set" else min(5, g.rules.must_trade_at)
+                assert len(g.players[d.player].cards) >= least
             # every decision has a legal answer, and the default answer is one of them
             has_answer = {
                 Kind.CLAIM: lambda: bool(d.territories),

@@ -47,13 +47,16 @@ def test_each_player_draws_one_of_each_rank(players):
 
 
 def position(missions, holding):
-    """The current seat holds ``missions`` and the first ``holding`` territories."""
+    """The current seat holds ``missions`` and the first ``holding`` territories; the others
+    hold the rest between them and missions they cannot fulfil (so only ours are declared)."""
     game = setup_done("mission-2004", seed=9)
     me = game.current
     others = [p for p in range(4) if p != me]
     owner = [me if t < holding else others[t % 3] for t in range(game.board.size)]
     arrange(game, owner)
     game.players[me].missions = list(missions)
+    for p in others:  # a mission none of the others (at most 15 territories) can fulfil
+        game.players[p].missions = [HOLD_24] * 4
     return game, me
 
 
