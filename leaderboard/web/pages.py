@@ -59,6 +59,9 @@ class Links:
         return None if self.static else f"/api/{path}"
 
 
+NO_ICON = '<link rel=icon href="data:,">'  # no favicon request (and no 404 in the console)
+
+
 def page(title: str, body: str, links: Links, api: str | None = None, extra_head: str = "") -> str:
     """A whole page: the top bar, ``body``, and a link to its JSON (``api``)."""
     api_link = f' · <a href="{esc(api)}">JSON</a>' if api else ""
@@ -73,7 +76,7 @@ def page(title: str, body: str, links: Links, api: str | None = None, extra_head
         "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)} · hegemon</title>"
-        f'<link rel=stylesheet href="{links.asset("style.css")}">{extra_head}</head>'
+        f'<link rel=stylesheet href="{links.asset("style.css")}">{NO_ICON}{extra_head}</head>'
         f"<body>{nav}<main><h1>{esc(title)}</h1>{body}"
         f"<p class=note>hegemon arena{api_link}</p></main>"
         f'<script src="{links.asset("app.js")}"></script></body></html>\n'

@@ -253,7 +253,7 @@ def replay_html(text: str, title: str | None = None) -> str:
     return (
         "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f"<title>hegemon replay · {name}</title>"
+        f'<title>hegemon replay · {name}</title><link rel=icon href="data:,">'
         f"<style>{static_text('style.css')}</style></head>"
         f"<body><main class=replay-page><h1>Replay · {name}</h1>"
         f"{REPLAY_BODY}</main>"
