@@ -80,6 +80,7 @@ class Arena:
         self.store = store
         self._cache: dict[Any, tuple[Any, Any]] = {}
         self._lock = threading.Lock()
+        self._making: dict[Any, threading.Lock] = {}
 
     # ------------------------------------------------------------------ plumbing
     def _version(self, season_ids: list[int]) -> tuple[int, int]:
@@ -93,14 +94,23 @@ class Arena:
         return int(count or 0), int(newest or 0)
 
     def _cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
+        """``make()``'s value, kept until ``version`` changes. Requests that need the same
+        value while it is being made wait for it rather than make it again."""
         with self._lock:
+            key_lock = self._making.setdefault(key, threading.Lock())
+        with key_lock:
             hit = self._cache.get(key)
             if hit is not None and hit[0] == version:
                 return hit[1]
-        value = make()
-        with self._lock:
+            value = make()
             self._cache[key] = (version, value)
-        return value
+            return value
+
+    def warm(self) -> None:
+        """Fit every board now (a server does this at start, so no visitor waits for it)."""
+        self.all_time()
+        for season in self.store.seasons():
+            self.season_page(season)
 
     def season(self, name_or_id: str | int) -> Season | None:
         if isinstance(name_or_id, int) or str(name_or_id).isdigit():
@@ -213,15 +223,17 @@ class Arena:
         offset: int = 0,
     ) -> dict[str, Any]:
         """Finished games, newest season first, filtered; ``bot`` is a name or ``name@vN``."""
+        where = []
+        if season:
+            where.append(col(Season.name) == season)
+        if rule_set:
+            where.append(col(Season.preset) == rule_set)
         query = (
             select(Match, Game, Season.name)
             .join(Game, col(Game.match_id) == col(Match.id))
             .join(Season, col(Season.id) == col(Match.season_id))
+            .where(*where)
         )
-        if season:
-            query = query.where(Season.name == season)
-        if rule_set:
-            query = query.where(Season.preset == rule_set)
         bot_ids: set[int] | None = None
         if bot:
             name, _, version = bot.partition("@v")
@@ -230,19 +242,32 @@ class Arena:
                 for b in self.store.bots(name)
                 if b.id is not None and (not version or str(b.version) == version)
             }
+        order = (col(Match.season_id).desc(), col(Match.number))
         with self.store.session() as s:
-            rows = s.exec(query.order_by(col(Match.season_id).desc(), col(Match.number))).all()
-        picked = []
-        for match, game, season_name in rows:
-            if bot_ids is not None and not bot_ids.intersection(match.seats):
-                continue
-            if fault is not None and bool(game.faults) != fault:
-                continue
-            picked.append((match, game, season_name))
+            if bot_ids is None and fault is None:
+                # no filter on the JSON columns: count and page in the database
+                total = s.exec(select(func.count()).select_from(query.subquery())).one()
+                page = s.exec(query.order_by(*order).offset(offset).limit(limit)).all()
+            else:
+                # seats and faults are JSON: filter a light scan of the ids, then read the page
+                light = (
+                    select(Game.id, Match.seats, Game.faults)
+                    .join(Match, col(Game.match_id) == col(Match.id))
+                    .join(Season, col(Season.id) == col(Match.season_id))
+                    .where(*where)
+                )
+                ids = [
+                    game_id
+                    for game_id, seats, faults in s.exec(light.order_by(*order)).all()
+                    if (bot_ids is None or bot_ids.intersection(seats))
+                    and (fault is None or bool(faults) == fault)
+                ]
+                total = len(ids)
+                wanted = ids[offset : offset + limit]
+                page = s.exec(query.where(col(Game.id).in_(wanted)).order_by(*order)).all()
         labels = {b.id: b.label for b in self.store.bots()}
-        page = picked[offset : offset + limit]
         return {
-            "total": len(picked),
+            "total": int(total),
             "offset": offset,
             "games": [
                 {
@@ -296,6 +321,15 @@ class Arena:
     def bot(self, bot: Bot) -> dict[str, Any]:
         """Versions, rating over time per season, results by seat, head-to-head and faults."""
         assert bot.id is not None
+        seasons = self.store.seasons_using_bot(bot.id)
+        version = (
+            self._version([s.id for s in seasons if s.id is not None]),
+            len(self.store.bots(bot.name)),
+        )
+        return self._cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
+
+    def _bot(self, bot: Bot, seasons: list[Season]) -> dict[str, Any]:
+        assert bot.id is not None
         versions = [
             {
                 "id": v.id,
@@ -304,7 +338,6 @@ class Arena:
             }
             for v in self.store.bots(bot.name)
         ]
-        seasons = self.store.seasons_using_bot(bot.id)
         labels = {b.id: b.label for b in self.store.bots()}
         by_seat: dict[int, Counter[int]] = defaultdict(Counter)
         ahead: dict[str, float] = defaultdict(float)

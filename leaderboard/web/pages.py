@@ -136,8 +136,19 @@ def meaning(m: dict[str, str], keys: tuple[str, ...]) -> str:
 BOARD_NOTES = ("rating", "interval", "p_next", "mean_place", "faults")
 
 
+def thin(points: list[Any], most: int = 300) -> list[Any]:
+    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
+    chart is a few hundred pixels wide: more points only make the page heavy)."""
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    kept = [points[int(i * step)] for i in range(most)]
+    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
+
+
 def line_chart(series: list[dict[str, Any]], x_label: str = "game") -> str:
     """An inline SVG line chart of ``[{"bot": label, "points": [[x, y], ...]}]``."""
+    series = [{"bot": s["bot"], "points": thin(s["points"])} for s in series]
     points = [p for s in series for p in s["points"]]
     if not points:
         return "<p class=note>No games yet.</p>"

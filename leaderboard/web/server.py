@@ -202,8 +202,13 @@ def make_app(store: Store) -> Starlette:
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the web pages of the arena database ``db`` (default: the usual one) until stopped."""
+    """Serve the web pages of the arena database ``db`` (default: the usual one) until stopped.
+    The boards are fitted in the background from the start (a big arena's take a while)."""
+    import threading
+
     import uvicorn
 
     with Store(db, create=False) as store:
-        uvicorn.run(make_app(store), host=host, port=port, log_level="warning")
+        app = make_app(store)
+        threading.Thread(target=app.state.arena.warm, name="hegemon-web-warm", daemon=True).start()
+        uvicorn.run(app, host=host, port=port, log_level="warning")
