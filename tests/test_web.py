@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,13 +19,17 @@ from typing import Any
 
 import pytest
 from league_fixtures import SeasonSpec, create_season, free_port
-from web_fixtures import play_matches, store_season
+from web_fixtures import (  # noqa: F401 (browser: a fixture)
+    Page,
+    browser,
+    play_matches,
+    store_season,
+    territories,
+)
 
 from hegemon.leaderboard import reports
 from hegemon.leaderboard.store import Store
 from hegemon.referee.record import parse, replay
-
-CHROMIUM_NAMES = ("chromium", "chromium-browser")
 
 
 @dataclass
@@ -73,55 +76,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             store.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    executable = next((p for p in map(shutil.which, CHROMIUM_NAMES) if p), None)
-    if executable is None:
-        pytest.fail("the web tests need Debian's chromium: apt-get install chromium")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-class Page:
-    """A browser tab that keeps every console error and uncaught exception."""
-
-    def __init__(self, browser: Any, shots: Path, width: int = 1280, height: int = 900):
-        self.page = browser.new_page(viewport={"width": width, "height": height})
-        self.errors: list[str] = []
-        self.shots = shots
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def open(self, url: str, shot: str) -> Any:
-        response = self.page.goto(url)
-        assert response is None or response.ok, f"{url}: HTTP {response.status}"
-        self.page.screenshot(path=str(self.shots / f"{shot}.png"), full_page=True)
-        assert self.errors == [], f"{url}: {self.errors}"
-        return self.page
-
-    def close(self) -> None:
-        self.page.close()
-
-
 def game_ids(store: Store, season: str) -> list[tuple[int, str, list[dict[str, Any]]]]:
     found = store.season_by_name(season)
     assert found is not None and found.id is not None
     return [(g.id, g.record_path, g.faults) for _, g in store.games(found.id)]
-
-
-def territories(page: Any) -> list[tuple[int, int]]:
-    """(owner, armies) of each territory as the viewer draws it."""
-    return [
-        tuple(x)
-        for x in page.eval_on_selector_all(
-            "#rp-map g.territory",
-            "gs => gs.map(g => [Number(g.dataset.owner), Number(g.dataset.armies)])",
-        )
-    ]
 
 
 # ---------------------------------------------------------------------------------- pages

@@ -1,12 +1,18 @@
-"""Data for the web tests: real game records played in-process by the engine's simple
+"""Fixtures of the web tests: real game records played in-process by the engine's simple
 policies (milliseconds each), stored as the results of a season's matches, so that every page,
-the leaderboard and the replays come from the same real games."""
+the leaderboard and the replays come from the same real games; and the headless Chromium
+(Debian's, driven by Playwright) with a tab that keeps every console error."""
 
 from __future__ import annotations
 
 import json
 import random
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from hegemon.referee import Forfeit, Game, make_rules
 from hegemon.referee.policies import attack_happy_action
@@ -72,3 +78,52 @@ def play_matches(store, season, records_dir: Path, name: str, limit: int | None 
         assert store.finish_match(match.id, "web-test", outcome)
         played += 1
     return played
+
+
+# ---------------------------------------------------------------------------------- browser
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    executable = next((p for p in map(shutil.which, CHROMIUM_NAMES) if p), None)
+    if executable is None:
+        pytest.fail("the web tests need Debian's chromium: apt-get install chromium")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """A browser tab that keeps every console error and uncaught exception."""
+
+    def __init__(self, browser: Any, shots: Path, width: int = 1280, height: int = 900):
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.errors: list[str] = []
+        self.shots = shots
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, url: str, shot: str) -> Any:
+        response = self.page.goto(url)
+        assert response is None or response.ok, f"{url}: HTTP {response.status}"
+        self.page.screenshot(path=str(self.shots / f"{shot}.png"), full_page=True)
+        assert self.errors == [], f"{url}: {self.errors}"
+        return self.page
+
+    def close(self) -> None:
+        self.page.close()
+
+
+def territories(page: Any) -> list[tuple[int, int]]:
+    """(owner, armies) of each territory as the viewer draws it."""
+    return [
+        tuple(x)
+        for x in page.eval_on_selector_all(
+            "#rp-map g.territory",
+            "gs => gs.map(g => [Number(g.dataset.owner), Number(g.dataset.armies)])",
+        )
+    ]

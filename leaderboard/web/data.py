@@ -73,6 +73,16 @@ def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
     }
 
 
+def thin(points: list[Any], most: int = 300) -> list[Any]:
+    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
+    chart is a few hundred pixels wide: more points only make the page heavy)."""
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    kept = [points[int(i * step)] for i in range(most)]
+    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
+
+
 class Arena:
     """Read-only views of one arena database, with the fitted boards cached."""
 
@@ -83,7 +93,7 @@ class Arena:
         self._making: dict[Any, threading.Lock] = {}
 
     # ------------------------------------------------------------------ plumbing
-    def _version(self, season_ids: list[int]) -> tuple[int, int]:
+    def version(self, season_ids: list[int]) -> tuple[int, int]:
         """Changes whenever a game of these seasons is stored (count and newest id)."""
         with self.store.session() as s:
             count, newest = s.exec(
@@ -93,7 +103,7 @@ class Arena:
             ).one()
         return int(count or 0), int(newest or 0)
 
-    def _cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
+    def cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
         """``make()``'s value, kept until ``version`` changes. Requests that need the same
         value while it is being made wait for it rather than make it again."""
         with self._lock:
@@ -111,6 +121,7 @@ class Arena:
         self.all_time()
         for season in self.store.seasons():
             self.season_page(season)
+        self.games(limit=1)
 
     def season(self, name_or_id: str | int) -> Season | None:
         if isinstance(name_or_id, int) or str(name_or_id).isdigit():
@@ -138,7 +149,7 @@ class Arena:
             board = reports.season_board(self.store, season, with_crosstable=True)
             return reports.board_dict(board)
 
-        board = self._cached(("season", season.id), self._version([season.id]), make)
+        board = self.cached(("season", season.id), self.version([season.id]), make)
         return {"season": _season_dict(season), "board": board, "meaning": MEANING}
 
     def all_time(self) -> dict[str, Any]:
@@ -169,7 +180,7 @@ class Arena:
                 data["seasons"] = [s.name for s in seasons]
                 return data
 
-            board = self._cached(("all", key), self._version(ids), make)
+            board = self.cached(("all", key), self.version(ids), make)
             if board is not None:
                 boards.append(board)
         return {"boards": boards, "meaning": MEANING}
@@ -203,13 +214,18 @@ class Arena:
                 ],
             }
 
-        return self._cached(("history", season_id), self._version([season_id]), make)
+        return self.cached(("history", season_id), self.version([season_id]), make)
 
     def season_page(self, season: Season) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season.id)
-        data["history"] = self.season_history(season)
+        history = self.season_history(season)
+        data["history"] = {
+            "games": history["games"],
+            "series": [{"bot": x["bot"], "points": thin(x["points"])} for x in history["series"]],
+            "note": "at most about 300 points a bot; every point: /api/seasons/{name}/history",
+        }
         return data
 
     # ------------------------------------------------------------------ games
@@ -222,18 +238,7 @@ class Arena:
         limit: int = 100,
         offset: int = 0,
     ) -> dict[str, Any]:
-        """Finished games, newest season first, filtered; ``bot`` is a name or ``name@vN``."""
-        where = []
-        if season:
-            where.append(col(Season.name) == season)
-        if rule_set:
-            where.append(col(Season.preset) == rule_set)
-        query = (
-            select(Match, Game, Season.name)
-            .join(Game, col(Game.match_id) == col(Match.id))
-            .join(Season, col(Season.id) == col(Match.season_id))
-            .where(*where)
-        )
+        """Finished games, newest first, filtered; ``bot`` is a name or ``name@vN``."""
         bot_ids: set[int] | None = None
         if bot:
             name, _, version = bot.partition("@v")
@@ -242,29 +247,28 @@ class Arena:
                 for b in self.store.bots(name)
                 if b.id is not None and (not version or str(b.version) == version)
             }
-        order = (col(Match.season_id).desc(), col(Match.number))
+        # seats and faults are JSON columns: filter a (cached) light scan, then read the page
+        ids = [
+            game_id
+            for game_id, seats, faulty in self._scan(season, rule_set)
+            if (bot_ids is None or bot_ids.intersection(seats))
+            and (fault is None or faulty == fault)
+        ]
+        total = len(ids)
+        wanted = ids[offset : offset + limit]
+        page: list[Any] = []
         with self.store.session() as s:
-            if bot_ids is None and fault is None:
-                # no filter on the JSON columns: count and page in the database
-                total = s.exec(select(func.count()).select_from(query.subquery())).one()
-                page = s.exec(query.order_by(*order).offset(offset).limit(limit)).all()
-            else:
-                # seats and faults are JSON: filter a light scan of the ids, then read the page
-                light = (
-                    select(Game.id, Match.seats, Game.faults)
-                    .join(Match, col(Game.match_id) == col(Match.id))
-                    .join(Season, col(Season.id) == col(Match.season_id))
-                    .where(*where)
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i : i + 500]
+                page.extend(
+                    s.exec(
+                        select(Match, Game, Season.name)
+                        .join(Game, col(Game.match_id) == col(Match.id))
+                        .join(Season, col(Season.id) == col(Match.season_id))
+                        .where(col(Game.id).in_(chunk))
+                        .order_by(col(Game.id).desc())
+                    ).all()
                 )
-                ids = [
-                    game_id
-                    for game_id, seats, faults in s.exec(light.order_by(*order)).all()
-                    if (bot_ids is None or bot_ids.intersection(seats))
-                    and (fault is None or bool(faults) == fault)
-                ]
-                total = len(ids)
-                wanted = ids[offset : offset + limit]
-                page = s.exec(query.where(col(Game.id).in_(wanted)).order_by(*order)).all()
         labels = {b.id: b.label for b in self.store.bots()}
         return {
             "total": int(total),
@@ -284,6 +288,32 @@ class Arena:
                 for match, game, season_name in page
             ],
         }
+
+    def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
+        """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
+        ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
+        where = []
+        if season:
+            where.append(col(Season.name) == season)
+        if rule_set:
+            where.append(col(Season.preset) == rule_set)
+
+        def make() -> list[tuple[int, set[int], bool]]:
+            with self.store.session() as s:
+                rows = s.exec(
+                    select(Game.id, Match.seats, Game.faults)
+                    .join(Match, col(Game.match_id) == col(Match.id))
+                    .join(Season, col(Season.id) == col(Match.season_id))
+                    .where(*where)
+                    .order_by(col(Game.id).desc())
+                ).all()
+            return [(int(g or 0), set(seats), bool(faults)) for g, seats, faults in rows]
+
+        with self.store.session() as s:
+            count, newest = s.exec(
+                select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
+            ).one()
+        return self.cached(("scan", season, rule_set), (count, newest), make)
 
     def game(self, game_id: int) -> tuple[Game, Match, str] | None:
         with self.store.session() as s:
@@ -323,10 +353,10 @@ class Arena:
         assert bot.id is not None
         seasons = self.store.seasons_using_bot(bot.id)
         version = (
-            self._version([s.id for s in seasons if s.id is not None]),
+            self.version([s.id for s in seasons if s.id is not None]),
             len(self.store.bots(bot.name)),
         )
-        return self._cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
+        return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
 
     def _bot(self, bot: Bot, seasons: list[Season]) -> dict[str, Any]:
         assert bot.id is not None

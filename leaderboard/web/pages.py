@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from .data import thin
 from .replay import REPLAY_BODY, _script_json
 
 COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
@@ -136,16 +137,6 @@ def meaning(m: dict[str, str], keys: tuple[str, ...]) -> str:
 BOARD_NOTES = ("rating", "interval", "p_next", "mean_place", "faults")
 
 
-def thin(points: list[Any], most: int = 300) -> list[Any]:
-    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
-    chart is a few hundred pixels wide: more points only make the page heavy)."""
-    if len(points) <= most:
-        return points
-    step = len(points) / most
-    kept = [points[int(i * step)] for i in range(most)]
-    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
-
-
 def line_chart(series: list[dict[str, Any]], x_label: str = "game") -> str:
     """An inline SVG line chart of ``[{"bot": label, "points": [[x, y], ...]}]``."""
     series = [{"bot": s["bot"], "points": thin(s["points"])} for s in series]
@@ -229,12 +220,11 @@ def index_page(seasons: dict[str, Any], all_time: dict[str, Any], ids: dict[str,
     return page("Leaderboards", "".join(body), links, links.api("leaderboard"))
 
 
-def season_live(data: dict[str, Any], ids: dict[str, int], links: Links) -> str:
-    """The part of the season page that a running season refreshes."""
+def season_tables(data: dict[str, Any], ids: dict[str, int], links: Links) -> str:
+    """The season's board, rating chart and crosstable: they change only with a new game."""
     board = data["board"]
     return (
-        _progress(data["progress"])
-        + f"<h2>Leaderboard</h2><p class=note>{board['games']} games · {esc(board['method'])}</p>"
+        f"<h2>Leaderboard</h2><p class=note>{board['games']} games · {esc(board['method'])}</p>"
         + board_table(board, links, ids)
         + meaning(data["meaning"], BOARD_NOTES)
         + "<h2>Rating history</h2>"
@@ -246,7 +236,13 @@ def season_live(data: dict[str, Any], ids: dict[str, int], links: Links) -> str:
     )
 
 
-def season_page(data: dict[str, Any], ids: dict[str, int], links: Links) -> str:
+def season_live(data: dict[str, Any], tables: str) -> str:
+    """The part of the season page that a running season refreshes (``tables``: from
+    :func:`season_tables`)."""
+    return _progress(data["progress"]) + tables
+
+
+def season_page(data: dict[str, Any], tables: str, links: Links) -> str:
     s = data["season"]
     live = s["status"] != "finished" and not links.static
     attrs = f' data-live="{esc(links.season(s["name"]))}/live"' if live else ""
@@ -254,7 +250,7 @@ def season_page(data: dict[str, Any], ids: dict[str, int], links: Links) -> str:
         f"<p>{esc(s['rules'])} · {s['players']} players a game · seed {s['seed']} · "
         f"status <span class=status>{esc(s['status'])}</span> · "
         f'<a href="{links.games(season=s["name"])}">games</a></p>'
-        f"<div id=live{attrs}>{season_live(data, ids, links)}</div>"
+        f"<div id=live{attrs}>{season_live(data, tables)}</div>"
     )
     return page(f"Season {s['name']}", body, links, links.api(f"seasons/{quote(s['name'])}"))
 

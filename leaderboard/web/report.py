@@ -37,7 +37,9 @@ def write_report(db: str | None, out_dir: str | Path, replays: bool = True) -> l
         ids = {b.label: b.id for b in store.bots() if b.id is not None}
         put("index.html", pages.index_page(arena.seasons(), arena.all_time(), ids, LINKS))
         for season in store.seasons():
-            put(LINKS.season(season.name), pages.season_page(arena.season_page(season), ids, LINKS))
+            data = arena.season_page(season)
+            tables = pages.season_tables(data, ids, LINKS)
+            put(LINKS.season(season.name), pages.season_page(data, tables, LINKS))
         put("bots.html", pages.bots_page(arena.bots(), LINKS))
         for bot in store.bots():
             assert bot.id is not None

@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from hegemon.leaderboard.store import Store
+from hegemon.leaderboard.store import Season, Store
 from hegemon.referee.record import RecordError
 
 from . import pages
@@ -57,6 +57,14 @@ def make_app(store: Store) -> Starlette:
     """The web application over ``store`` (read-only)."""
     arena = Arena(store)
 
+    def _tables(season: Season, data: dict[str, Any]) -> str:
+        assert season.id is not None
+        return arena.cached(
+            ("season-html", season.id),
+            arena.version([season.id]),
+            lambda: pages.season_tables(data, _ids(arena), LINKS),
+        )
+
     def index(request: Request) -> Response:
         return HTMLResponse(pages.index_page(arena.seasons(), arena.all_time(), _ids(arena), LINKS))
 
@@ -64,13 +72,15 @@ def make_app(store: Store) -> Starlette:
         found = arena.season(request.path_params["name"])
         if found is None:
             return _not_found("season", False)
-        return HTMLResponse(pages.season_page(arena.season_page(found), _ids(arena), LINKS))
+        data = arena.season_page(found)
+        return HTMLResponse(pages.season_page(data, _tables(found, data), LINKS))
 
     def season_live(request: Request) -> Response:
         found = arena.season(request.path_params["name"])
         if found is None:
             return _not_found("season", True)
-        html = pages.season_live(arena.season_page(found), _ids(arena), LINKS)
+        data = arena.season_page(found)
+        html = pages.season_live(data, _tables(found, data))
         return JSONResponse({"status": found.status, "html": html})
 
     def bots(request: Request) -> Response:
