@@ -1,6 +1,7 @@
 """The web views in a real headless Chromium (Debian's ``chromium``, driven by Playwright):
-the server's pages over a database of real (in-process) games, the replay viewer, the static
-report from ``file://``, and a season page that follows a season while its games are stored.
+the server's pages over a database of real (in-process) games, the replay viewer and the static
+report from ``file://`` (tests/test_web_cli.py: the commands, and a season page following a
+real season run).
 
 Every page visited is saved as a screenshot under the test's tmp folder (``screenshots/``).
 Chromium is part of the test set-up (scripts/system-packages installs it): without it these
@@ -22,7 +23,7 @@ from league_fixtures import SeasonSpec, create_season, free_port
 from web_fixtures import (  # noqa: F401 (browser: a fixture)
     Page,
     browser,
-    play_matches,
+    play_record,
     store_season,
     territories,
 )
@@ -330,27 +331,31 @@ def test_the_static_report_works_from_file(site, browser, tmp_path):
         tab.close()
 
 
-# ---------------------------------------------------------------------------------- live
-def test_the_season_page_follows_a_running_season(site, browser):
-    season = site.store.season_by_name("live")
-    tab = Page(browser, site.shots)
-    try:
-        page = tab.open(f"{site.url}/season/live", "live-before")
-        assert "0 of 6 games played" in page.locator(".progress-text").inner_text()
-        assert play_matches(site.store, season, site.home / "records", "live", limit=2) == 2
-        page.wait_for_function(
-            "document.querySelector('.progress-text').textContent.startsWith('2 of 6')",
-            timeout=15_000,
-        )
-        assert page.locator("table.board tr[data-bot]").count() == 4
-        page.screenshot(path=str(site.shots / "live-during.png"), full_page=True)
-        play_matches(site.store, season, site.home / "records", "live")
-        site.store.set_season_status(season.id, "finished")
-        page.wait_for_function(
-            "document.querySelector('.status').textContent === 'finished'", timeout=15_000
-        )
-        assert "6 of 6 games played" in page.locator(".progress-text").inner_text()
-        page.screenshot(path=str(site.shots / "live-after.png"), full_page=True)
-        assert tab.errors == []
-    finally:
-        tab.close()
+# ---------------------------------------------------------------------------------- data
+def test_a_map_without_a_layout_is_laid_out_from_its_borders_the_same_every_time():
+    from dataclasses import replace as with_name
+
+    from hegemon.leaderboard.web.layout import HEIGHT, WIDTH, force_layout, map_layout
+    from hegemon.referee.board import builtin_map
+
+    classic = builtin_map("classic")
+    shipped = map_layout(classic)
+    assert shipped[classic.index("Alaska")][0] < shipped[classic.index("Kamchatka")][0]
+    other = with_name(classic, name="no-layout-here")
+    points = map_layout(other)
+    assert points == force_layout(other) and points != shipped
+    assert len(set(points)) == classic.size
+    assert all(0 <= x <= WIDTH and 0 <= y <= HEIGHT for x, y in points)
+
+
+def test_the_replay_data_refuses_a_record_the_engine_does_not_reproduce():
+    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.record import RecordError
+
+    text = play_record(7, ["a", "b", "c", "d"], turn_limit=3)
+    data = replay_data(text)
+    assert len(data["steps"]) == len(parse(text)) - 3  # header, opening, result
+    lines = text.splitlines()
+    tampered = [*lines[:10], lines[10].replace('"claim",', '"claim",1'), *lines[11:]]
+    with pytest.raises(RecordError):
+        replay_data("\n".join(tampered))

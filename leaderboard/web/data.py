@@ -20,7 +20,7 @@ from sqlmodel import col, func, select
 
 from hegemon.leaderboard import reports
 from hegemon.leaderboard.ratings import incremental_elo
-from hegemon.leaderboard.store import Bot, Game, Match, Season, Store
+from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
@@ -93,15 +93,17 @@ class Arena:
         self._making: dict[Any, threading.Lock] = {}
 
     # ------------------------------------------------------------------ plumbing
-    def version(self, season_ids: list[int]) -> tuple[int, int]:
-        """Changes whenever a game of these seasons is stored (count and newest id)."""
+    def version(self, season_ids: list[int]) -> int:
+        """Changes whenever a game of these seasons is stored: the count of their finished
+        matches (a game is stored with its match's status ``done``, in one transaction, and
+        never removed), read from the (season, status) index alone."""
         with self.store.session() as s:
-            count, newest = s.exec(
-                select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
-                .join(Match, col(Match.id) == col(Game.match_id))
-                .where(col(Match.season_id).in_(season_ids))
+            count = s.exec(
+                select(func.count())
+                .select_from(Match)
+                .where(col(Match.season_id).in_(season_ids), col(Match.status) == DONE)
             ).one()
-        return int(count or 0), int(newest or 0)
+        return int(count or 0)
 
     def cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
         """``make()``'s value, kept until ``version`` changes. Requests that need the same
