@@ -125,6 +125,16 @@ class Arena:
             self.season_page(season)
         self.games(limit=1)
 
+    def season_games(self, season: Season) -> list[reports.GameRow]:
+        """The season's finished games in schedule order (:func:`reports.load_games`)."""
+        season_id = season.id
+        assert season_id is not None
+        return self.cached(
+            ("games", season_id),
+            self.version([season_id]),
+            lambda: reports.load_games(self.store, season_id),
+        )
+
     def season(self, name_or_id: str | int) -> Season | None:
         if isinstance(name_or_id, int) or str(name_or_id).isdigit():
             found = self.store.get_season(int(name_or_id))
@@ -165,7 +175,7 @@ class Arena:
             ids = [s.id for s in seasons if s.id is not None]
 
             def make(seasons: list[Season] = seasons, key: str = key) -> dict[str, Any] | None:
-                games = [g for s in seasons for g in reports.load_games(self.store, s.id)]
+                games = [g for s in seasons for g in self.season_games(s)]
                 if not games:
                     return None
                 wanted = {b for g in games for b in g.seats}
@@ -193,7 +203,7 @@ class Arena:
         assert season_id is not None
 
         def make() -> dict[str, Any]:
-            games = reports.load_games(self.store, season_id)
+            games = self.season_games(season)
             labels = {b.id: b.label for b in self.store.season_bots(season_id)}
             orders = [
                 reports.finishing_order([labels.get(b, f"bot#{b}") for b in g.seats], g.places)
@@ -377,7 +387,7 @@ class Arena:
         history: list[dict[str, Any]] = []
         ratings: list[dict[str, Any]] = []
         for season in seasons:
-            games = [g for g in reports.load_games(self.store, season.id) if bot.id in g.seats]
+            games = [g for g in self.season_games(season) if bot.id in g.seats]
             for g in games:
                 seat = g.seats.index(bot.id)
                 by_seat[seat][g.places[seat]] += 1
