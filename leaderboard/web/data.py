@@ -405,14 +405,28 @@ class Arena:
             )
             ratings.append({"season": season.name, "row": row})
         faults: list[dict[str, Any]] = []
+        rows: list[Any] = []
         with self.store.session() as s:
-            rows = s.exec(
-                select(Game, Match, Season.name)
-                .join(Match, col(Match.id) == col(Game.match_id))
-                .join(Season, col(Season.id) == col(Match.season_id))
-                .where(col(Match.season_id).in_([x.id for x in seasons]))
-                .order_by(col(Game.id))
-            ).all()
+            for season in seasons:
+                # only the games where this bot's seat has a fault (the rows say which)
+                numbers = [
+                    g.number
+                    for g in self.season_games(season)
+                    if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
+                ]
+                for i in range(0, len(numbers), 500):
+                    rows.extend(
+                        s.exec(
+                            select(Game, Match, Season.name)
+                            .join(Match, col(Match.id) == col(Game.match_id))
+                            .join(Season, col(Season.id) == col(Match.season_id))
+                            .where(
+                                col(Match.season_id) == season.id,
+                                col(Match.number).in_(numbers[i : i + 500]),
+                            )
+                            .order_by(col(Game.id))
+                        ).all()
+                    )
         for game, match, season_name in rows:
             seats, number = match.seats, match.number
             for f in game.faults or []:
