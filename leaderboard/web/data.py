@@ -75,7 +75,11 @@ def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
 
 def thin(points: list[Any], most: int = 300) -> list[Any]:
     """At most about ``most`` evenly spaced points of a series, the last one always kept (a
-    chart is a few hundred pixels wide: more points only make the page heavy)."""
+    chart is a few hundred pixels wide: more points only make the page heavy).
+
+    >>> thin(list(range(10)), most=4)
+    [0, 2, 5, 7, 9]
+    """
     if len(points) <= most:
         return points
     step = len(points) / most
