@@ -1,0 +1,480 @@
+"""What every page shows, as plain JSON-ready dicts: the JSON API returns these as they are and
+the HTML pages are drawn from them, so a page never shows what the API does not.
+
+Every figure comes from :mod:`hegemon.leaderboard.reports` (boards, crosstables, the games'
+finishing orders) and :mod:`hegemon.leaderboard.ratings` (the incremental Elo history). A board
+is fitted afresh from the stored games; :class:`Arena` keeps the last fit of each board until a
+game is added to its seasons, so a page is drawn from the cache while nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import col, func, select
+
+from hegemon.leaderboard import reports
+from hegemon.leaderboard.ratings import incremental_elo
+from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
+
+MEANING = {
+    "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
+    "to finish ahead of a given bot).",
+    "interval": "± interval: the 95 % bootstrap interval of the rating (games resampled).",
+    "p_next": "P(>next): share of bootstrap resamples in which the bot rates above the next row.",
+    "mean_place": "Mean place: average finishing place (1 = won; a tie takes the best place).",
+    "faults": "Faults: startup failures, crashes, time-outs, illegal answers and protocol errors.",
+    "elo": "Rating history: incremental Elo (K = 32), game by game in schedule order.",
+    "crosstable": "Crosstable: share of the games two bots played together in which the row "
+    "bot finished ahead of the column bot (a tie counts one half).",
+}
+
+
+def _rules_key(season: Season) -> str:
+    """Seasons whose games may be pooled: same preset and every option (turn limit included)."""
+    return season.preset + " " + json.dumps(season.options, sort_keys=True)
+
+
+def _rules_label(season: Season) -> str:
+    limit = season.options.get("turn_limit")
+    return f"{season.preset}, turn limit {limit}" if limit else season.preset
+
+
+def _season_dict(season: Season) -> dict[str, Any]:
+    return {
+        "id": season.id,
+        "name": season.name,
+        "rule_set": season.preset,
+        "rules": _rules_label(season),
+        "players": season.players,
+        "games": season.games,
+        "status": season.status,
+        "seed": season.seed,
+        "created_at": season.created_at.isoformat() if season.created_at else None,
+        "finished_at": season.finished_at.isoformat() if season.finished_at else None,
+    }
+
+
+def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
+    p = store.progress(season_id)
+    return {
+        "total": p.total,
+        "done": p.done,
+        "pending": p.pending,
+        "playing": p.claimed,
+        "void": p.void,
+        "arena_faults": p.attempts,
+        "workers": p.workers,
+    }
+
+
+def thin(points: list[Any], most: int = 300) -> list[Any]:
+    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
+    chart is a few hundred pixels wide: more points only make the page heavy).
+
+    >>> thin(list(range(10)), most=4)
+    [0, 2, 5, 7, 9]
+    """
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    kept = [points[int(i * step)] for i in range(most)]
+    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
+
+
+class Arena:
+    """Read-only views of one arena database, with the fitted boards cached."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._cache: dict[Any, tuple[Any, Any]] = {}
+        self._lock = threading.Lock()
+        self._making: dict[Any, threading.Lock] = {}
+
+    # ------------------------------------------------------------------ plumbing
+    def version(self, season_ids: list[int]) -> int:
+        """Changes whenever a game of these seasons is stored: the count of their finished
+        matches (a game is stored with its match's status ``done``, in one transaction, and
+        never removed), read from the (season, status) index alone."""
+        with self.store.session() as s:
+            count = s.exec(
+                select(func.count())
+                .select_from(Match)
+                .where(col(Match.season_id).in_(season_ids), col(Match.status) == DONE)
+            ).one()
+        return int(count or 0)
+
+    def cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
+        """``make()``'s value, kept until ``version`` changes. Requests that need the same
+        value while it is being made wait for it rather than make it again."""
+        with self._lock:
+            key_lock = self._making.setdefault(key, threading.Lock())
+        with key_lock:
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] == version:
+                return hit[1]
+            value = make()
+            self._cache[key] = (version, value)
+            return value
+
+    def warm(self) -> None:
+        """Fit every board now (a server does this at start, so no visitor waits for it)."""
+        self.all_time()
+        for season in self.store.seasons():
+            self.season_page(season)
+        self.games(limit=1)
+
+    def season_games(self, season: Season) -> list[reports.GameRow]:
+        """The season's finished games in schedule order (:func:`reports.load_games`)."""
+        season_id = season.id
+        assert season_id is not None
+        return self.cached(
+            ("games", season_id),
+            self.version([season_id]),
+            lambda: reports.load_games(self.store, season_id),
+        )
+
+    def season(self, name_or_id: str | int) -> Season | None:
+        if isinstance(name_or_id, int) or str(name_or_id).isdigit():
+            found = self.store.get_season(int(name_or_id))
+            if found is not None:
+                return found
+        return self.store.season_by_name(str(name_or_id))
+
+    # ------------------------------------------------------------------ leaderboards
+    def seasons(self) -> dict[str, Any]:
+        seasons = self.store.seasons()
+        return {
+            "seasons": [
+                {**_season_dict(s), "progress": _progress_dict(self.store, s.id)}
+                for s in seasons
+                if s.id is not None
+            ]
+        }
+
+    def season_board(self, season: Season) -> dict[str, Any]:
+        """The season's board with its crosstable (Plackett–Luce, bootstrap from its seed)."""
+        assert season.id is not None
+
+        def make() -> dict[str, Any]:
+            board = reports.season_board(self.store, season, with_crosstable=True)
+            return reports.board_dict(board)
+
+        board = self.cached(("season", season.id), self.version([season.id]), make)
+        return {"season": _season_dict(season), "board": board, "meaning": MEANING}
+
+    def all_time(self) -> dict[str, Any]:
+        """One board per rule set and turn limit, pooling every season played under it."""
+        groups: dict[str, list[Season]] = defaultdict(list)
+        for s in self.store.seasons():
+            groups[_rules_key(s)].append(s)
+        boards = []
+        for key in sorted(groups):
+            seasons = groups[key]
+            ids = [s.id for s in seasons if s.id is not None]
+
+            def make(seasons: list[Season] = seasons, key: str = key) -> dict[str, Any] | None:
+                games = [g for s in seasons for g in self.season_games(s)]
+                if not games:
+                    return None
+                wanted = {b for g in games for b in g.seats}
+                board = reports.build_board(
+                    games,
+                    self.store.bots_by_id(wanted),
+                    title=f"all time · {_rules_label(seasons[0])}",
+                    preset=seasons[0].preset,
+                    seed=reports.board_seed(f"hegemon all-time:{key}"),
+                    with_crosstable=True,
+                )
+                data = reports.board_dict(board)
+                data["rules"] = _rules_label(seasons[0])
+                data["seasons"] = [s.name for s in seasons]
+                return data
+
+            board = self.cached(("all", key), self.version(ids), make)
+            if board is not None:
+                boards.append(board)
+        return {"boards": boards, "meaning": MEANING}
+
+    def season_history(self, season: Season) -> dict[str, Any]:
+        """Each bot's incremental Elo after each of its games, games in schedule order."""
+        season_id = season.id
+        assert season_id is not None
+
+        def make() -> dict[str, Any]:
+            games = self.season_games(season)
+            labels = {b.id: b.label for b in self.store.season_bots(season_id)}
+            orders = [
+                reports.finishing_order([labels.get(b, f"bot#{b}") for b in g.seats], g.places)
+                for g in games
+            ]
+            history = incremental_elo(orders).history if orders else {}
+            # x of each point: the game number (in the season's order) it follows
+            xs: dict[str, list[int]] = defaultdict(list)
+            for i, g in enumerate(games, 1):
+                for b in g.seats:
+                    xs[labels.get(b, f"bot#{b}")].append(i)
+            return {
+                "games": len(games),
+                "series": [
+                    {
+                        "bot": bot,
+                        "points": [[x, round(r, 1)] for x, r in zip(xs[bot], rs, strict=True)],
+                    }
+                    for bot, rs in sorted(history.items())
+                ],
+            }
+
+        return self.cached(("history", season_id), self.version([season_id]), make)
+
+    def season_page(self, season: Season) -> dict[str, Any]:
+        assert season.id is not None
+        data = self.season_board(season)
+        data["progress"] = _progress_dict(self.store, season.id)
+        history = self.season_history(season)
+        data["history"] = {
+            "games": history["games"],
+            "series": [{"bot": x["bot"], "points": thin(x["points"])} for x in history["series"]],
+            "note": "at most about 300 points a bot; every point: /api/seasons/{name}/history",
+        }
+        return data
+
+    # ------------------------------------------------------------------ games
+    def games(
+        self,
+        season: str | None = None,
+        bot: str | None = None,
+        rule_set: str | None = None,
+        fault: bool | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> dict[str, Any]:
+        """Finished games, newest first, filtered; ``bot`` is a name or ``name@vN``."""
+        bot_ids: set[int] | None = None
+        if bot:
+            name, _, version = bot.partition("@v")
+            bot_ids = {
+                b.id
+                for b in self.store.bots(name)
+                if b.id is not None and (not version or str(b.version) == version)
+            }
+        # seats and faults are JSON columns: filter a (cached) light scan, then read the page
+        ids = [
+            game_id
+            for game_id, seats, faulty in self._scan(season, rule_set)
+            if (bot_ids is None or bot_ids.intersection(seats))
+            and (fault is None or faulty == fault)
+        ]
+        total = len(ids)
+        wanted = ids[offset : offset + limit]
+        page: list[Any] = []
+        with self.store.session() as s:
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i : i + 500]
+                page.extend(
+                    s.exec(
+                        select(Match, Game, Season.name)
+                        .join(Game, col(Game.match_id) == col(Match.id))
+                        .join(Season, col(Season.id) == col(Match.season_id))
+                        .where(col(Game.id).in_(chunk))
+                        .order_by(col(Game.id).desc())
+                    ).all()
+                )
+        labels = {b.id: b.label for b in self.store.bots()}
+        return {
+            "total": int(total),
+            "offset": offset,
+            "games": [
+                {
+                    "id": game.id,
+                    "season": season_name,
+                    "number": match.number,
+                    "seats": [labels.get(b, f"bot#{b}") for b in match.seats],
+                    "places": game.places,
+                    "reason": game.finish_reason,
+                    "faults": game.faults,
+                    "decisions": game.decisions,
+                    "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                }
+                for match, game, season_name in page
+            ],
+        }
+
+    def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
+        """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
+        ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
+        where = []
+        if season:
+            where.append(col(Season.name) == season)
+        if rule_set:
+            where.append(col(Season.preset) == rule_set)
+
+        def make() -> list[tuple[int, set[int], bool]]:
+            with self.store.session() as s:
+                rows = s.exec(
+                    select(Game.id, Match.seats, Game.faults)
+                    .join(Match, col(Game.match_id) == col(Match.id))
+                    .join(Season, col(Season.id) == col(Match.season_id))
+                    .where(*where)
+                    .order_by(col(Game.id).desc())
+                ).all()
+            return [(int(g or 0), set(seats), bool(faults)) for g, seats, faults in rows]
+
+        with self.store.session() as s:
+            count, newest = s.exec(
+                select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
+            ).one()
+        return self.cached(("scan", season, rule_set), (count, newest), make)
+
+    def game(self, game_id: int) -> tuple[Game, Match, str] | None:
+        with self.store.session() as s:
+            row = s.exec(
+                select(Game, Match, Season.name)
+                .join(Match, col(Match.id) == col(Game.match_id))
+                .join(Season, col(Season.id) == col(Match.season_id))
+                .where(Game.id == game_id)
+            ).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def record_text(self, game_id: int) -> str | None:
+        found = self.game(game_id)
+        if found is None:
+            return None
+        path = Path(found[0].record_path)
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    # ------------------------------------------------------------------ bots
+    def bots(self) -> dict[str, Any]:
+        return {
+            "bots": [
+                {
+                    "id": b.id,
+                    "name": b.name,
+                    "version": b.version,
+                    "label": b.label,
+                    "language": b.language,
+                    "added_at": b.added_at.isoformat() if b.added_at else None,
+                }
+                for b in self.store.bots()
+            ]
+        }
+
+    def bot(self, bot: Bot) -> dict[str, Any]:
+        """Versions, rating over time per season, results by seat, head-to-head and faults."""
+        assert bot.id is not None
+        seasons = self.store.seasons_using_bot(bot.id)
+        version = (
+            self.version([s.id for s in seasons if s.id is not None]),
+            len(self.store.bots(bot.name)),
+        )
+        return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
+
+    def _bot(self, bot: Bot, seasons: list[Season]) -> dict[str, Any]:
+        assert bot.id is not None
+        versions = [
+            {
+                "id": v.id,
+                "label": v.label,
+                "added_at": v.added_at.isoformat() if v.added_at else None,
+            }
+            for v in self.store.bots(bot.name)
+        ]
+        labels = {b.id: b.label for b in self.store.bots()}
+        by_seat: dict[int, Counter[int]] = defaultdict(Counter)
+        ahead: dict[str, float] = defaultdict(float)
+        met: Counter[str] = Counter()
+        history: list[dict[str, Any]] = []
+        ratings: list[dict[str, Any]] = []
+        for season in seasons:
+            games = [g for g in self.season_games(season) if bot.id in g.seats]
+            for g in games:
+                seat = g.seats.index(bot.id)
+                by_seat[seat][g.places[seat]] += 1
+            cross = reports.crosstable(games)
+            for (a, b), (won, n) in cross.items():
+                if a == bot.id:
+                    ahead[labels.get(b, f"bot#{b}")] += won
+                    met[labels.get(b, f"bot#{b}")] += n
+            series = self.season_history(season)["series"]
+            points: list[Any] = next((s["points"] for s in series if s["bot"] == bot.label), [])
+            history.append({"season": season.name, "points": points})
+            row = next(
+                (r for r in self.season_board(season)["board"]["rows"] if r["label"] == bot.label),
+                None,
+            )
+            ratings.append({"season": season.name, "row": row})
+        faults: list[dict[str, Any]] = []
+        rows: list[Any] = []
+        with self.store.session() as s:
+            for season in seasons:
+                # only the games where this bot's seat has a fault (the rows say which)
+                numbers = [
+                    g.number
+                    for g in self.season_games(season)
+                    if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
+                ]
+                for i in range(0, len(numbers), 500):
+                    rows.extend(
+                        s.exec(
+                            select(Game, Match, Season.name)
+                            .join(Match, col(Match.id) == col(Game.match_id))
+                            .join(Season, col(Season.id) == col(Match.season_id))
+                            .where(
+                                col(Match.season_id) == season.id,
+                                col(Match.number).in_(numbers[i : i + 500]),
+                            )
+                            .order_by(col(Game.id))
+                        ).all()
+                    )
+        for game, match, season_name in rows:
+            seats, number = match.seats, match.number
+            for f in game.faults or []:
+                seat = f.get("seat", -1) if isinstance(f, dict) else -1
+                if 0 <= seat < len(seats) and seats[seat] == bot.id:
+                    faults.append(
+                        {
+                            "game": game.id,
+                            "season": season_name,
+                            "number": number,
+                            "kind": f.get("kind"),
+                            "detail": f.get("detail"),
+                        }
+                    )
+        return {
+            "bot": {
+                "id": bot.id,
+                "label": bot.label,
+                "name": bot.name,
+                "version": bot.version,
+                "language": bot.language,
+                "source": bot.source,
+                "command": bot.command,
+            },
+            "versions": versions,
+            "seasons": ratings,
+            "history": history,
+            "by_seat": [
+                {
+                    "seat": seat,
+                    "places": {str(p): n for p, n in sorted(c.items())},
+                    "games": sum(c.values()),
+                }
+                for seat, c in sorted(by_seat.items())
+            ],
+            "head_to_head": [
+                {
+                    "opponent": o,
+                    "ahead": ahead[o],
+                    "games": met[o],
+                    "share": round(ahead[o] / met[o], 3),
+                }
+                for o in sorted(met)
+            ],
+            "faults": faults,
+            "meaning": MEANING,
+        }

@@ -1,0 +1,299 @@
+"""The replay viewer: a game record turned into one self-contained HTML file.
+
+:func:`replay_data` re-runs the engine on the record's actions (the record is checked as it
+goes) and keeps, per decision, the territories that changed, each event as text and the cards
+in every hand. An event that a seat could not see in full (another seat's drawn card, the
+detail of another seat's fault) carries a second, redacted text — the one that seat was shown
+(:func:`hegemon.referee.events.redact`). The viewer's seat selector shows a seat's view with
+only its own hand and the redacted texts; "full" shows everything (a finished game's record,
+seed included, is public).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from hegemon.referee.actions import action_from_list
+from hegemon.referee.board import Board
+from hegemon.referee.events import EVENT_TYPES, CardDrawn, Event, Forfeited, redact
+from hegemon.referee.game import Game, IllegalAction
+from hegemon.referee.record import RecordError, game_from_header, parse
+
+from .layout import map_data
+
+__all__ = ["replay_data", "replay_html", "static_text", "write_replay_html"]
+
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def static_text(name: str) -> str:
+    """A file of the viewer's static assets (``replay.js``, ``style.css``, …)."""
+    return (STATIC_DIR / name).read_text(encoding="utf-8")
+
+
+def _event(data: dict[str, Any]) -> Event:
+    cls = EVENT_TYPES[data["event"]]
+    fields = {k: v for k, v in data.items() if k != "event"}
+    for k, v in fields.items():
+        if isinstance(v, list):
+            fields[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+    return cls(**fields)
+
+
+class _Words:
+    """Events and actions in words."""
+
+    def __init__(self, board: Board, seats: list[str]):
+        self.board = board
+        self.seats = seats
+
+    def t(self, territory: int) -> str:
+        return self.board.name_of(territory) if territory >= 0 else "-"
+
+    def s(self, seat: int) -> str:
+        return self.seats[seat] if 0 <= seat < len(self.seats) else f"seat {seat}"
+
+    def card(self, card: int) -> str:
+        return "a card" if card < 0 else self.board.card_label(card)
+
+    def event(self, e: dict[str, Any]) -> str:
+        k = e["event"]
+        s, t = self.s, self.t
+        if k == "first_player":
+            return f"{s(e['player'])} won the roll to {e['purpose']} first"
+        if k == "dealt":
+            return f"{s(e['player'])} was dealt {len(e['territories'])} territories"
+        if k == "claimed":
+            return f"{s(e['player'])} claimed {t(e['territory'])}"
+        if k == "placed":
+            where = ", ".join(f"{n} on {t(x)}" for x, n in e["placements"])
+            return f"{s(e['player'])} placed {where}"
+        if k == "turn_started":
+            return f"round {e['round']}: {s(e['player'])}'s turn"
+        if k == "reinforced":
+            return (
+                f"{s(e['player'])} gets {e['from_territories'] + e['from_continents']} armies "
+                f"({e['from_territories']} for territories, {e['from_continents']} for continents)"
+            )
+        if k == "traded":
+            cards = ", ".join(self.card(c) for c in e["cards"])
+            bonus = f", +{e['bonus']} on {t(e['bonus_territory'])}" if e["bonus"] else ""
+            return f"{s(e['player'])} traded {cards} for {e['value']} armies{bonus}"
+        if k == "battle":
+            return (
+                f"{t(e['source'])} attacks {t(e['target'])}: "
+                f"attack {'-'.join(map(str, e['attack_dice']))} vs defence "
+                f"{'-'.join(map(str, e['defend_dice']))} → attacker loses "
+                f"{e['attacker_losses']}, defender loses {e['defender_losses']}"
+            )
+        if k == "conquered":
+            return f"{s(e['player'])} conquered {t(e['territory'])} from {s(e['previous_owner'])}"
+        if k == "occupied":
+            return f"{s(e['player'])} moved {e['armies']} into {t(e['territory'])}"
+        if k == "eliminated":
+            return (
+                f"{s(e['player'])} was eliminated by {s(e['by'])} ({e['cards_taken']} cards taken)"
+            )
+        if k == "fortified":
+            return (
+                f"{s(e['player'])} fortified {t(e['target'])} "
+                f"with {e['armies']} from {t(e['source'])}"
+            )
+        if k == "card_drawn":
+            return f"{s(e['player'])} drew {self.card(e['card'])}"
+        if k == "deck_reshuffled":
+            return f"the deck was reshuffled ({e['cards']} cards)"
+        if k == "forfeited":
+            return f"{s(e['player'])} forfeited: {e['reason']}"
+        if k == "game_over":
+            order = sorted(range(len(e["places"])), key=lambda p: e["places"][p])
+            return (
+                "game over ("
+                + e["reason"]
+                + "): "
+                + ", ".join(f"{e['places'][p]}. {s(p)}" for p in order)
+            )
+        return json.dumps(e)
+
+    def action(self, a: list[Any]) -> str:
+        k, t = a[0], self.t
+        if k == "claim":
+            return f"claim {t(a[1])}"
+        if k == "place":
+            return "place " + ", ".join(f"{n} on {t(x)}" for x, n in a[1])
+        if k == "trade":
+            return "trade " + ", ".join(self.card(c) for c in a[1])
+        if k == "attack":
+            return f"attack {t(a[2])} from {t(a[1])} with {a[3]} dice"
+        if k == "defend":
+            return f"defend with {a[1]} dice"
+        if k == "occupy":
+            return f"occupy with {a[1]}"
+        if k == "fortify":
+            return f"fortify {t(a[2])} with {a[3]} from {t(a[1])}"
+        if k == "pass":
+            return "pass"
+        if k == "forfeit":
+            return f"referee: forfeit {self.s(a[1])}"
+        return json.dumps(a)
+
+
+def _entry(words: _Words, data: dict[str, Any]) -> dict[str, Any]:
+    """An event as ``{"k": kind, "t": full text}``, plus ``"r"`` (what every seat but ``"s"``
+    was shown) when some seats saw less."""
+    entry: dict[str, Any] = {"k": data["event"], "t": words.event(data)}
+    event = _event(data)
+    if isinstance(event, CardDrawn):
+        hidden = redact(event, -1)
+        entry["r"] = words.event(hidden.to_dict())
+        entry["s"] = event.player
+    elif isinstance(event, Forfeited):
+        kind = event.reason.split(":", 1)[0]
+        entry["r"] = words.event(replace(event, reason=kind).to_dict())
+        entry["s"] = event.player
+    return entry
+
+
+def _hands(game: Game) -> list[list[str]]:
+    return [[game.board.card_label(c) for c in p.cards] for p in game.players]
+
+
+def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
+    """Everything the viewer draws, from a record's text (raises :class:`RecordError` if the
+    engine does not reproduce the record)."""
+    lines = parse(text)
+    head = lines[0]
+    game = game_from_header(head)
+    board = game.board
+    seats = [str(s) for s in head.get("seats") or []]
+    seats += [f"seat {i}" for i in range(len(seats), game.player_count)]
+    words = _Words(board, seats)
+    owner, armies = list(game.owner), list(game.armies)
+    hands = _hands(game)
+    initial = {"owner": list(owner), "armies": list(armies)}
+    steps: list[dict[str, Any]] = []
+    pending_faults: list[dict[str, Any]] = []
+    opening: list[dict[str, Any]] = []
+    result: dict[str, Any] | None = None
+    for number, line in enumerate(lines[1:], 2):
+        kind = line["type"]
+        if kind == "opening":
+            opening = [_entry(words, e) for e in line.get("events") or []]
+        elif kind == "fault":
+            seat = int(line.get("seat", -1))
+            text_full = f"fault: {words.s(seat)} — {line.get('fault')}: {line.get('detail', '')}"
+            entry: dict[str, Any] = {
+                "k": "fault",
+                "t": text_full,
+                "r": f"fault: {words.s(seat)} — {line.get('fault')}",
+            }
+            entry["s"] = seat
+            pending_faults.append(entry)
+        elif kind == "action":
+            try:
+                action = action_from_list(line.get("action"))
+                events = game.apply(action)
+            except (ValueError, IllegalAction) as exc:
+                raise RecordError(f"line {number}: the engine refuses the action: {exc}") from None
+            got = [e.to_dict() for e in events]
+            if got != line.get("events"):
+                raise RecordError(f"line {number}: the engine's events differ from the record")
+            changes = []
+            for t in range(board.size):
+                if game.owner[t] != owner[t] or game.armies[t] != armies[t]:
+                    changes.append([t, game.owner[t], game.armies[t]])
+                    owner[t], armies[t] = game.owner[t], game.armies[t]
+            step: dict[str, Any] = {
+                "p": line.get("player"),
+                "a": words.action(line["action"]),
+                "r": game.round,
+                "ev": pending_faults + [_entry(words, e) for e in got],
+                "ch": changes,
+            }
+            pending_faults = []
+            now = _hands(game)
+            if now != hands:
+                step["h"] = now
+                hands = now
+            if any(e["event"] == "turn_started" for e in got):
+                step["turn"] = 1
+            steps.append(step)
+        elif kind == "result":
+            result = {"places": line.get("places"), "reason": line.get("reason")}
+    if pending_faults and steps:
+        steps[-1]["ev"].extend(pending_faults)
+    return {
+        "title": title or str(head.get("game_id") or "game"),
+        "seats": seats,
+        "rules": head.get("rules"),
+        "seed": head.get("seed"),
+        "map": map_data(board),
+        "initial": initial,
+        "opening": opening,
+        "steps": steps,
+        "result": result,
+        "final": {"owner": list(game.owner), "armies": list(game.armies)},
+    }
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a <script> element."""
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+
+
+def replay_html(text: str, title: str | None = None) -> str:
+    """The whole viewer for a record's text, as one HTML page with nothing to fetch."""
+    data = replay_data(text, title)
+    name = html.escape(data["title"])
+    return (
+        "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
+        f'<title>hegemon replay · {name}</title><link rel=icon href="data:,">'
+        f"<style>{static_text('style.css')}</style></head>"
+        f"<body><main class=replay-page><h1>Replay · {name}</h1>"
+        f"{REPLAY_BODY}</main>"
+        f'<script id=replay-data type="application/json">{_script_json(data)}</script>'
+        f"<script>{static_text('replay.js')}</script></body></html>\n"
+    )
+
+
+REPLAY_BODY = """
+<div class=replay>
+ <div class=controls>
+  <button id=rp-first title="start (Home)">|&lt;</button>
+  <button id=rp-prev-turn title="previous turn (Shift+←)">&lt;&lt;</button>
+  <button id=rp-prev title="previous decision (←)">◀</button>
+  <button id=rp-play title="play / pause (Space)">play</button>
+  <button id=rp-next title="next decision (→)">▶</button>
+  <button id=rp-next-turn title="next turn (Shift+→)">&gt;&gt;</button>
+  <button id=rp-last title="end (End)">&gt;|</button>
+  <input id=rp-scrub type=range min=0 value=0 aria-label="decision">
+  <span id=rp-pos></span>
+  <label>view <select id=rp-seat><option value=-1>full</option></select></label>
+  <label>speed <select id=rp-speed><option value=500>slow</option>
+   <option value=150 selected>normal</option><option value=30>fast</option></select></label>
+ </div>
+ <div class=replay-main>
+  <svg id=rp-map role=img aria-label="the board"></svg>
+  <aside class=side>
+   <table id=rp-seats class=seats></table>
+   <h3>this decision</h3><ol id=rp-events class=events></ol>
+  </aside>
+ </div>
+ <p class=help>Keys: ← → decision, Shift+← → turn, Space play/pause, Home/End. The view menu
+ shows the game as one seat saw it (its own cards only) or in full.</p>
+</div>
+"""
+
+
+def write_replay_html(record_path: str | Path, out_path: str | Path) -> Path:
+    """Write the viewer of the record at ``record_path`` to ``out_path``; returns ``out_path``."""
+    record = Path(record_path)
+    out = Path(out_path)
+    out.write_text(replay_html(record.read_text(encoding="utf-8"), record.stem), encoding="utf-8")
+    return out
