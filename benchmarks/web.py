@@ -141,7 +141,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.bootstrap is not None:
-        reports.bootstrap_samples = lambda games: args.bootstrap
+        reports.boards.bootstrap_samples = lambda games: args.bootstrap
     with tempfile.TemporaryDirectory() as folder:
         with Store(Path(folder) / "arena.db") as store:
             start = time.perf_counter()

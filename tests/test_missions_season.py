@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import pytest
-from league_fixtures import SeasonSpec, hegemon
 from test_season_run import check_played_once, prepare
 
 from hegemon.referee.record import replay
+from league_fixtures import SeasonSpec, hegemon
 
 pytestmark = pytest.mark.slow
 

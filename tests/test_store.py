@@ -433,3 +433,30 @@ def test_game_outcome_from_a_runner_result():
     assert made.faults == [
         {"seat": 2, "bot": "b", "kind": "timeout", "detail": "late", "decision": 9}
     ]
+
+
+def test_a_secret_season_seed_is_shown_only_once_the_season_is_finished():
+    """The season seed keys every game's dice: the CLI, the web pages and the API show a secret
+    one only after the last game; a chosen (public) one always, marked as public."""
+    from hegemon.leaderboard.store import FINISHED, RUNNING, Season
+    from hegemon.referee.chance import new_seed
+
+    secret = new_seed()
+    season = Season(
+        name="s",
+        preset="classic",
+        options={},
+        players=4,
+        games=1,
+        startup_time=1,
+        decision_time=1,
+        time_bank=1,
+        max_strikes=0,
+        seed=secret,
+        status=RUNNING,
+    )
+    assert season.seed_shown() == "secret"
+    season.status = FINISHED
+    assert season.seed_shown() == str(secret)
+    season.seed, season.status = 7, RUNNING
+    assert season.seed_shown() == "7 (public)"

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from league_fixtures import SeasonSpec, create_season, free_port
 from web_fixtures import (  # noqa: F401 (browser: a fixture)
     Page,
     browser,
@@ -31,6 +30,7 @@ from web_fixtures import (  # noqa: F401 (browser: a fixture)
 from hegemon.leaderboard import reports
 from hegemon.leaderboard.store import Store
 from hegemon.referee.record import parse, replay
+from league_fixtures import SeasonSpec, create_season, free_port
 
 
 @dataclass

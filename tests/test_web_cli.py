@@ -13,6 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from web_fixtures import Page, browser, territories  # noqa: F401 (browser: a fixture)
+
+from hegemon.leaderboard.store import Store
+from hegemon.referee.record import replay
 from league_fixtures import (
     CLI,
     ROOT,
@@ -22,25 +26,6 @@ from league_fixtures import (
     free_port,
     register_samples,
     start_hegemon,
-)
-from web_fixtures import Page, browser, territories  # noqa: F401 (browser: a fixture)
-
-from hegemon.leaderboard.store import Store
-from hegemon.referee.record import replay
-
-# The CLI of the league tests, with the web commands added while the lead has not wired them.
-HOOK = 'sys.argv[0] = "hegemon"'
-assert HOOK in CLI
-WEB_CLI = CLI.replace(
-    HOOK,
-    'if "web" not in commands:\n'
-    "    from hegemon.leaderboard.web.commands import register; register(app)\n" + HOOK,
-)
-# ``hegemon replay GAME --html OUT`` until the replay command has the option
-REPLAY_HTML = (
-    "import sys; from pathlib import Path\n"
-    "from hegemon.leaderboard.web.commands import replay_html\n"
-    "replay_html(Path(sys.argv[1]), Path(sys.argv[2]))\n"
 )
 
 SPEC = SeasonSpec(name="real", games=3, players=4, turn_limit=4, seed=11)
@@ -70,7 +55,7 @@ def server(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     log = tmp_path_factory.mktemp("web-log") / "web.log"
     with log.open("w") as out:  # the child keeps its own copy of the descriptor
         proc = subprocess.Popen(
-            [sys.executable, "-c", WEB_CLI, "web", "--port", str(port)],
+            [sys.executable, "-c", CLI, "web", "--port", str(port)],
             cwd=ROOT,
             env=env_for(home),
             stdout=out,
@@ -140,7 +125,7 @@ def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_pa
         page.keyboard.press("End")
         assert territories(page) == final
         out = tmp_path / "replay.html"
-        made = run([sys.executable, "-c", REPLAY_HTML, path, str(out)], home)
+        made = run([sys.executable, "-c", CLI, "replay", path, "--html", str(out)], home)
         assert made.returncode == 0, made.stderr
         page = tab.open(out.as_uri(), "real-replay-file")
         page.keyboard.press("End")
@@ -151,7 +136,7 @@ def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_pa
 
 def test_report_writes_pages_that_work_from_disk(home, browser, tmp_path):
     out = tmp_path / "site"
-    made = run([sys.executable, "-c", WEB_CLI, "report", str(out)], home)
+    made = run([sys.executable, "-c", CLI, "report", str(out)], home)
     assert made.returncode == 0, made.stderr
     assert "pages written" in made.stdout
     tab = Page(browser, tmp_path)
@@ -162,6 +147,6 @@ def test_report_writes_pages_that_work_from_disk(home, browser, tmp_path):
     finally:
         tab.close()
     missing = run(
-        [sys.executable, "-c", WEB_CLI, "report", str(out), "--db", str(tmp_path / "no.db")], home
+        [sys.executable, "-c", CLI, "report", str(out), "--db", str(tmp_path / "no.db")], home
     )
     assert missing.returncode == 1 and "no database" in missing.stderr

@@ -9,6 +9,7 @@ module             commands
 :mod:`.leaderboard` ``leaderboard``
 :mod:`.demo`       ``demo``
 :mod:`.doctor`     ``doctor``
+:mod:`.web`        ``web``, ``report`` (the web pages, served or as files)
 =================  ==========================================================
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, doctor, leaderboard, play
+from . import demo, doctor, leaderboard, play, web
 from .bot import bot_app
 from .season import season_app
 
@@ -36,6 +37,8 @@ app.add_typer(season_app, name="season")
 app.command("leaderboard")(leaderboard.leaderboard_command)
 app.command("demo")(demo.demo_command)
 app.command("doctor")(doctor.doctor_command)
+app.command("web")(web.web)
+app.command("report")(web.report)
 
 
 def main() -> None:

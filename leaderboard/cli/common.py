@@ -118,15 +118,9 @@ def time_control_of(
         fail(message)
 
 
-def seed_text(seed: int, finished: bool) -> str:
-    """How a season's seed is shown: a public one (``--seed 1``: anyone can recompute its games)
-    as itself; a secret one only once the season is finished (before, it would tell every bot
-    the dice of every game to come)."""
-    from hegemon.referee.record import seed_is_public
-
-    if seed_is_public(seed):
-        return f"{seed} (public)"
-    return str(seed) if finished else "secret"
+def html_option(help: str) -> Any:
+    """``--html FILE``: the replay viewer, one self-contained HTML file."""
+    return typer.Option(None, "--html", help=help, show_default=False)
 
 
 def quiet_option(help: str) -> Any:

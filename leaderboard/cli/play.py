@@ -11,6 +11,7 @@ from .common import (
     console,
     decision_time_option,
     fail,
+    html_option,
     parse_rules,
     quiet_option,
     rules_option,
@@ -102,6 +103,7 @@ def play_command(
         "reproduces a recorded game (default: a fresh random id).",
     ),
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
+    html: Path | None = html_option("Also write the game's replay viewer to this HTML file."),
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
     time: str | None = time_option(),
@@ -152,14 +154,27 @@ def play_command(
         )
     live.final(result, record_path)
     console.print(f"seed {game_seed}")
+    if html is not None:
+        from .web import replay_html
+
+        replay_html(record_path, html)
 
 
 def replay_command(
     record: Path = typer.Argument(..., help="A game record (.jsonl)."),
     delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each turn."),
+    html: Path | None = html_option(
+        "Write the replay viewer (one self-contained HTML file) instead of printing the game."
+    ),
 ) -> None:
-    """Show a recorded game turn by turn in the terminal."""
+    """Show a recorded game turn by turn in the terminal, or write its replay viewer."""
     from hegemon.referee.record import RecordError
+
+    if html is not None:
+        from .web import replay_html
+
+        replay_html(record, html)
+        return
     from hegemon.referee.runner.progress import show_replay
 
     try:

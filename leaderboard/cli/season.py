@@ -26,7 +26,6 @@ from .common import (
     read_store,
     rules_option,
     rules_text,
-    seed_text,
     startup_time_option,
     store_exists,
     time_bank_option,
@@ -176,7 +175,7 @@ def create_command(
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
         f"{created.games} games{rounded}, {len(chosen)} bots "
         f"({', '.join(b.label for b in chosen)}), time {time_control}, "
-        f"seed {seed_text(season_seed, finished=False)}"
+        f"seed {created.seed_shown()}"
         + (", duplicate" if duplicate else "")
         + (", restart per game" if restart_per_game else ""),
         highlight=False,
@@ -233,7 +232,7 @@ def list_command(db: str | None = db_option()) -> None:
             str(season.players),
             games,
             str(bot_count),
-            seed_text(season.seed, season.status == FINISHED),
+            season.seed_shown(),
             mode,
             status,
             season.created_at.strftime("%Y-%m-%d %H:%M"),

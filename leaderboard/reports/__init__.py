@@ -29,7 +29,7 @@ from .boards import (
     load_games,
     season_board,
 )
-from .output import render_board, to_csv, to_json
+from .output import board_dict, render_board, to_csv, to_json
 
 __all__ = [
     "BOOTSTRAP_SAMPLES",
@@ -37,6 +37,7 @@ __all__ = [
     "BoardRow",
     "GameRow",
     "all_time_boards",
+    "board_dict",
     "board_seed",
     "build_board",
     "crosstable",

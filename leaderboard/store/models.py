@@ -128,6 +128,16 @@ class Season(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
+    def seed_shown(self) -> str:
+        """How the season's seed may be shown: a public one (``--seed 1``: anyone can recompute
+        its games) as itself; a secret one only once the season is finished (before, it would
+        tell every bot the dice of every game to come)."""
+        from hegemon.referee.record import seed_is_public
+
+        if seed_is_public(self.seed):
+            return f"{self.seed} (public)"
+        return str(self.seed) if self.status == FINISHED else "secret"
+
     def rule_set(self) -> RuleSet:
         """The season's rule set (preset and every option)."""
         from hegemon.referee.rules import make_rules

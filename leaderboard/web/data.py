@@ -54,7 +54,7 @@ def _season_dict(season: Season) -> dict[str, Any]:
         "players": season.players,
         "games": season.games,
         "status": season.status,
-        "seed": season.seed,
+        "seed": season.seed_shown(),
         "created_at": season.created_at.isoformat() if season.created_at else None,
         "finished_at": season.finished_at.isoformat() if season.finished_at else None,
     }

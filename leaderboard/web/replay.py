@@ -21,7 +21,7 @@ from hegemon.referee.actions import action_from_list
 from hegemon.referee.board import Board
 from hegemon.referee.events import EVENT_TYPES, CardDrawn, Event, Forfeited, redact
 from hegemon.referee.game import Game, IllegalAction
-from hegemon.referee.record import RecordError, game_from_header, parse
+from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 
 from .layout import map_data
 
@@ -168,7 +168,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     engine does not reproduce the record)."""
     lines = parse(text)
     head = lines[0]
-    game = game_from_header(head)
+    game = game_from_record(lines)
     board = game.board
     seats = [str(s) for s in head.get("seats") or []]
     seats += [f"seat {i}" for i in range(len(seats), game.player_count)]
@@ -231,7 +231,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
         "title": title or str(head.get("game_id") or "game"),
         "seats": seats,
         "rules": head.get("rules"),
-        "seed": head.get("seed"),
+        "seed": record_seed(lines),
         "map": map_data(board),
         "initial": initial,
         "opening": opening,

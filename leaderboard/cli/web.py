@@ -1,6 +1,5 @@
-"""The command-line side of the web views: ``hegemon web``, ``hegemon report`` and the replay
-viewer file. :func:`register` adds the commands to hegemon's typer app; :func:`replay_html`
-is the function behind ``hegemon replay GAME --html OUT.html`` (and ``play --html``)."""
+"""``hegemon web`` and ``hegemon report``, and :func:`replay_html`, behind ``hegemon replay GAME
+--html OUT.html`` and ``hegemon play --html``."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ def replay_html(record: Path, out: Path) -> None:
     with a one-line message if the record cannot be read or replayed)."""
     from hegemon.referee.record import RecordError
 
-    from .replay import write_replay_html
+    from ..web.replay import write_replay_html
 
     try:
         write_replay_html(record, out)
@@ -34,7 +33,7 @@ def web(
     from hegemon.leaderboard.paths import db_target
     from hegemon.leaderboard.store import StoreError
 
-    from .server import serve
+    from ..web.server import serve
 
     typer.echo(f"hegemon web: http://{host}:{port}/ (Ctrl+C stops)")
     try:
@@ -53,7 +52,7 @@ def report(
     from hegemon.leaderboard.paths import db_target
     from hegemon.leaderboard.store import StoreError
 
-    from .report import write_report
+    from ..web.report import write_report
 
     try:
         written = write_report(db_target(db), out, replays=replays)
@@ -61,18 +60,3 @@ def report(
         typer.echo(f"hegemon: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{len(written)} pages written to {out} (open {out / 'index.html'})")
-
-
-def replay_command(
-    record: Path = typer.Argument(..., help="a game record (.jsonl)"),
-    html: Path = typer.Option(..., "--html", help="write the replay viewer to this file"),
-) -> None:
-    """Write a game's replay viewer: one HTML file that works from disk."""
-    replay_html(record, html)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``web`` and ``report`` to hegemon's command line (``replay --html`` is wired into
-    the existing ``replay`` command by calling :func:`replay_html`)."""
-    app.command("web")(web)
-    app.command("report")(report)
