@@ -7,9 +7,10 @@ actions, and small tools to build a board position and drive it through ``Game.a
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hegemon.referee import Attack, Defend, Game, Pass, Place, Trade, legal, make_rules
-from hegemon.referee.decisions import Kind
+from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import TurnStarted
 from hegemon.referee.policies import random_action
 
@@ -43,6 +44,19 @@ POLICIES = {"random": random_action, "aggressive": aggressive_action}
 
 
 # ---------------------------------------------------------------------- positions
+def card_set(cards: Sequence[int]) -> tuple[int, int, int]:
+    """Three cards as the tuple a ``Trade`` takes; fails the test if there are not three."""
+    first, second, third = cards
+    return first, second, third
+
+
+def pending(game: Game) -> Decision:
+    """The decision ``game`` waits for; fails the test if the game is over (none is pending)."""
+    decision = game.pending
+    assert decision is not None, "the game is over: no decision is pending"
+    return decision
+
+
 def setup_done(preset: str = "classic", players: int = 4, seed: int = 0, **options) -> Game:
     """A game whose set-up was played with default actions: the first turn is pending."""
     game = Game(make_rules(preset, options), players, seed)
@@ -110,7 +124,7 @@ def pass_turn(game: Game) -> list:
     events: list = []
     seat = game.current
     while not game.over:
-        d = game.pending
+        d = pending(game)
         if d.player == seat and d.kind is Kind.PLACE:
             own = legal.own_territories(game, seat)
             step = game.apply(Place(((own[0], d.armies),)))

@@ -28,10 +28,14 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
+
+if TYPE_CHECKING:
+    from hegemon.leaderboard.store import Bot, Season
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "HEGEMON_TEST_PG_URL"
@@ -159,7 +163,21 @@ def wait_gone(pids: Sequence[int], timeout: float = 10) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- league data
-def register_samples(store, names: Sequence[str] = SAMPLE_BOTS) -> list:
+class Saved(Protocol):
+    """A stored row: its ``id`` is None until the database gives it one."""
+
+    id: int | None
+
+
+def saved_id(row: Saved | None) -> int:
+    """The database id of a stored row; fails the test if there is no row (a lookup found
+    nothing) or it has no id (it was never saved)."""
+    assert row is not None, "no such row"
+    assert row.id is not None, f"{row!r} has no id: not saved"
+    return row.id
+
+
+def register_samples(store, names: Sequence[str] = SAMPLE_BOTS) -> list[Bot]:
     """Register the sample bots (without the check game: they are ours) in the current home."""
     from hegemon.leaderboard.registry import add_bot
 
@@ -183,14 +201,14 @@ class SeasonSpec:
     keep_memory: bool = True
 
 
-def create_season(store, spec: SeasonSpec, bots: Sequence) -> object:
+def create_season(store, spec: SeasonSpec, bots: Sequence[Bot]) -> Season:
     """Create ``spec`` (rules with its turn limit, the schedule of ``bots``) in ``store``."""
     from hegemon.leaderboard.schedule import make_schedule
     from hegemon.leaderboard.store import Season
     from hegemon.referee.rules import make_rules
 
     rules = make_rules(spec.preset, {"turn_limit": spec.turn_limit})
-    ids = [b.id for b in bots]
+    ids = [saved_id(b) for b in bots]
     schedule = make_schedule(ids, spec.players, spec.games, spec.seed)
     season = Season(
         name=spec.name,
@@ -210,17 +228,17 @@ def create_season(store, spec: SeasonSpec, bots: Sequence) -> object:
 
 def games_per_match(store, season_id: int) -> dict[int, int]:
     """Match number → stored game rows (every scheduled match listed, 0 if none)."""
-    from sqlmodel import func, select
+    from sqlmodel import col, func, select
 
     from hegemon.leaderboard.store import Game, Match
 
     with store.session() as s:
         numbers = s.exec(select(Match.number).where(Match.season_id == season_id)).all()
         rows = s.exec(
-            select(Match.number, func.count(Game.id))
-            .join(Game, Game.match_id == Match.id)
+            select(Match.number, func.count(col(Game.id)))
+            .join(Game, col(Game.match_id) == col(Match.id))
             .where(Match.season_id == season_id)
-            .group_by(Match.number)
+            .group_by(col(Match.number))
         ).all()
     counts = {int(n): 0 for n in numbers}
     counts.update({int(n): int(c) for n, c in rows})

@@ -28,6 +28,7 @@ from hegemon.referee.policies import attack_happy_action
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import new_game_id, play_one
+from hegemon.sdk.protocol import bot_pb2 as pb
 
 
 # ---------------------------------------------------------------------------------- the spy
@@ -69,7 +70,7 @@ class Spy:
     def battle(
         self, attacker: int, defender: int, attack: tuple[int, ...], defend: tuple[int, ...]
     ) -> None:
-        guesses = Counter()
+        guesses: Counter[int] = Counter()
         alive = []
         for model, deck in zip(self.models, self.decks, strict=True):
             a = model.attack(attacker).roll(len(attack))
@@ -174,10 +175,10 @@ def test_a_real_spy_bot_in_a_real_game_predicts_no_better_than_chance(tmp_path):
         TimeControl(startup=20, decision=5, bank=120),
     )
     messages = read_spy(spy_file)
-    start = next(m for kind, m in messages if kind == b"S")
+    start = next(m for _kind, m in messages if isinstance(m, pb.StartGameRequest))
     watcher = Spy(start.game_id, builtin_map("classic").card_count)
-    for kind, request in messages:
-        if kind != b"D":
+    for _kind, request in messages:
+        if not isinstance(request, pb.DecideRequest):
             continue
         for event in request.events:
             if event.WhichOneof("kind") == "battle":
@@ -227,7 +228,7 @@ def test_below_is_uniform_and_in_range():
 
 def test_shuffle_is_a_permutation_and_reaches_every_order():
     stream = Chance(8).deck
-    orders = Counter()
+    orders: Counter[tuple[int, ...]] = Counter()
     for _ in range(6000):
         items = [0, 1, 2]
         stream.shuffle(items)

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.store import Store
+from league_fixtures import saved_id
 
 runner = CliRunner()
 
@@ -41,7 +42,7 @@ def league(home):
 def counts() -> tuple[int, int, int]:
     with Store() as store:
         seasons = store.seasons()
-        matches = sum(len(store.matches(s.id)) for s in seasons)
+        matches = sum(len(store.matches(saved_id(s))) for s in seasons)
         return len(seasons), matches, len(store.bots())
 
 
@@ -151,10 +152,11 @@ def test_season_create_and_list(league):
     assert "created season spring" in result.stdout and "20 games" in result.stdout
     with Store() as store:
         season = store.season_by_name("spring")
+        assert season is not None
         assert season.options["turn_limit"] == 50 and season.players == 4 and season.seed == 1
         assert (season.decision_time, season.time_bank, season.keep_memory) == (1.5, 30, False)
-        assert [b.name for b in store.season_bots(season.id)] == ["a", "b", "c", "d", "e"]
-        assert len(store.matches(season.id)) == 20
+        assert [b.name for b in store.season_bots(saved_id(season))] == ["a", "b", "c", "d", "e"]
+        assert len(store.matches(saved_id(season))) == 20
     dup = run(
         "season",
         "create",
@@ -200,10 +202,11 @@ def test_a_season_has_a_chess_clock_and_a_secret_seed_by_default(league):
     assert "time 90+0.5" in result.stdout and "seed secret" in result.stdout
     with Store() as store:
         season = store.season_by_name("clock")
+        assert season is not None
         assert (season.time_bank, season.time_increment) == (90, 0.5)
         assert season.time_control().increment == 0.5
         assert season.seed >= 1 << 128 and str(season.seed) not in result.stdout
-        assert not any(seed_is_public(m.seed) for m in store.matches(season.id))
+        assert not any(seed_is_public(m.seed) for m in store.matches(saved_id(season)))
         listed = run("season", "list")
         assert "secret" in listed.stdout and str(season.seed) not in listed.stdout
 

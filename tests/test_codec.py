@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import pending
 from hegemon.referee import (
     Attack,
     Capital,
@@ -261,7 +262,7 @@ def test_unknown_decision_kind_is_a_protocol_error():
     with pytest.raises(ProtocolError, match="kind"):
         codec.decision_from_proto(pb.Decision())
     with pytest.raises(ProtocolError, match="kind 99"):
-        codec.decision_from_proto(pb.Decision(kind=99))
+        codec.decision_from_proto(pb.Decision(kind=99))  # type: ignore[arg-type]  # no such kind
 
 
 # ------------------------------------------------------------------ events
@@ -271,6 +272,7 @@ def test_event_round_trip(event):
     assert msg.WhichOneof("kind") == type(event).tag
     back = codec.event_from_proto(msg)
     assert back == event and type(back) is type(event)
+    name: str
     for name in back.__slots__:
         assert _ints(getattr(back, name)), name
 
@@ -311,7 +313,7 @@ def test_bad_boards_are_protocol_errors():
     with pytest.raises(ProtocolError):
         codec.board_from_proto(pb.Board())
     with pytest.raises(ProtocolError):
-        codec.board_from_proto(None)
+        codec.board_from_proto(None)  # type: ignore[arg-type]  # no board at all: refused
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -353,7 +355,7 @@ def test_start_game_request():
 # ------------------------------------------------------------------ a real game's view
 def _aggressive(game: Game):
     """Attack whenever possible, occupy the most: games with conquests and drawn cards."""
-    d = game.pending
+    d = pending(game)
     if d.kind is Kind.ATTACK:
         for t in range(game.board.size):
             if game.owner[t] == d.player and game.armies[t] > 1:
@@ -376,7 +378,7 @@ def test_full_view_from_a_real_game():
     steps = 0
     while steps < 3000 and not game.over:
         steps += 1
-        seat = game.pending.player
+        seat = pending(game).player
         view = view_for(game, seat)
         request = codec.view_to_proto(
             view, since[seat], error="late", strikes=1, bank_ms=4500, game_id="g1", deadline_ms=800
@@ -410,7 +412,7 @@ def test_full_view_from_a_real_game():
 
 def test_view_size_mismatch_is_a_protocol_error():
     game = Game(make_rules("classic"), 3, seed=2)
-    request = codec.view_to_proto(view_for(game, game.pending.player))
+    request = codec.view_to_proto(view_for(game, pending(game).player))
     del request.view.owner[-1]
     with pytest.raises(ProtocolError, match="owners"):
         codec.view_from_proto(request, game.rules, game.board)

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import arrange, setup_done
+from conftest import arrange, pending, setup_done
 from hegemon.referee import Attack, Defend
 from hegemon.referee.chance import Chance
 from hegemon.referee.decisions import Kind
@@ -134,15 +134,15 @@ def test_the_games_own_battles_follow_the_exact_odds(attack, defend):
     armies[src] = armies[dst] = big
     arrange(game, owner, armies)
     # place the turn's reinforcements, then attack again and again
-    while game.pending.kind is not Kind.ATTACK:
+    while pending(game).kind is not Kind.ATTACK:
         game.apply(game.default_action())
     start_src, start_dst = game.armies[src], game.armies[dst]
     n = 6000
     observed: Counter = Counter()
     for _ in range(n):
         events = game.apply(Attack(src, dst, attack))
-        if game.pending.kind is Kind.DEFEND:
-            assert game.pending.player == foe and game.pending.maximum == 2
+        if pending(game).kind is Kind.DEFEND:
+            assert pending(game).player == foe and pending(game).maximum == 2
             events = game.apply(Defend(defend))
         battle = [e for e in events if type(e) is Battle]
         assert len(battle) == 1

@@ -23,7 +23,7 @@ from hegemon.referee.rules import make_rules
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
-from league_fixtures import register_samples
+from league_fixtures import register_samples, saved_id
 
 MEMORISER = Path(__file__).resolve().parent / "bots" / "memoriser.py"
 RULES = make_rules("classic", {"setup": "deal", "turn_limit": 2})
@@ -77,7 +77,7 @@ def test_a_duplicate_season_gives_no_memory_between_rotations(tmp_path, monkeypa
             add_bot(store, "memoriser", str(MEMORISER), check=False).bot,
             *register_samples(store, ("random", "aggressive", "continental")),
         ]
-        ids = [b.id for b in bots]
+        ids = [saved_id(b) for b in bots]
         schedule = make_schedule(ids, 4, 8, seed=77, duplicate=True)
         assert len({m.seed for m in schedule}) == 2  # two tables of four rotations
         season = store.create_season(

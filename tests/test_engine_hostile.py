@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done, snapshot
+from conftest import (
+    arrange,
+    cards_with,
+    give_cards,
+    next_seat,
+    pass_turn,
+    pending,
+    setup_done,
+    snapshot,
+)
 from hegemon.referee import (
     Attack,
     Claim,
@@ -45,7 +54,7 @@ def claiming():
 @pytest.fixture
 def setup_placing():
     game = Game(make_rules("classic-2000"), 4, 1)
-    assert game.pending.kind is Kind.PLACE
+    assert pending(game).kind is Kind.PLACE
     return game
 
 
@@ -65,9 +74,9 @@ def attack_position(preset="classic", defenders=3):
     armies[ukraine] = 10
     armies[ural] = defenders
     arrange(game, owner, armies)
-    d = game.pending
+    d = pending(game)
     game.apply(Place(((scandinavia, d.armies),)))
-    assert game.pending.kind is Kind.ATTACK
+    assert pending(game).kind is Kind.ATTACK
     return game, me, foe, ukraine, ural, scandinavia
 
 
@@ -79,7 +88,7 @@ def attacking():
 @pytest.fixture
 def placing():
     game = setup_done("classic", seed=21)
-    assert game.pending.kind is Kind.PLACE and game.pending.armies >= 3
+    assert pending(game).kind is Kind.PLACE and pending(game).armies >= 3
     return game
 
 
@@ -93,7 +102,7 @@ def trading():
     )
     give_cards(game, seat, hand)
     pass_turn(game)
-    assert game.pending.kind is Kind.TRADE and game.pending.forced
+    assert pending(game).kind is Kind.TRADE and pending(game).forced
     return game, hand
 
 
@@ -101,7 +110,7 @@ def trading():
 def defending():
     game, _me, foe, ukraine, ural, _scandinavia = attack_position(defenders=3)
     game.apply(Attack(ukraine, ural, 3))
-    assert game.pending.kind is Kind.DEFEND and game.pending.player == foe
+    assert pending(game).kind is Kind.DEFEND and pending(game).player == foe
     return game
 
 
@@ -114,7 +123,7 @@ def occupying():
         if any(type(e) is Conquered for e in events):
             break
         game.armies[ural] = 1
-    d = game.pending
+    d = pending(game)
     assert d.kind is Kind.OCCUPY and (d.minimum, d.maximum) == (1, 9)
     return game
 
@@ -123,7 +132,7 @@ def occupying():
 def fortifying(attacking):
     game = attacking[0]
     game.apply(Pass())
-    assert game.pending.kind is Kind.FORTIFY
+    assert pending(game).kind is Kind.FORTIFY
     return attacking
 
 
@@ -195,7 +204,7 @@ def test_place_bad_numbers(placing, armies):
 def test_place_wrong_total(placing):
     game = placing
     own = [t for t in range(42) if game.owner[t] == game.current]
-    n = game.pending.armies
+    n = pending(game).armies
     refused(game, Place(((own[0], n - 1),)))
     refused(game, Place(((own[0], n + 1),)))
     refused(game, Place(((own[0], n), (own[1], -1), (own[1], 1))))
@@ -204,7 +213,7 @@ def test_place_wrong_total(placing):
 
 def test_setup_place_more_than_one(setup_placing):
     game = setup_placing
-    own = next(t for t in range(42) if game.owner[t] == game.pending.player)
+    own = next(t for t in range(42) if game.owner[t] == pending(game).player)
     refused(game, Place(((own, 2),)))
     refused(game, Place(((own, 1), (own, 1))))
 
@@ -399,12 +408,12 @@ def test_wrong_decision_kind(claiming, placing, trading, attacking):
         Kind.ATTACK: attacking[0],
     }
     for kind, game in games.items():
-        assert game.pending.kind is kind
+        assert pending(game).kind is kind
         for action in WRONG_KIND[kind]:
             refused(game, action)
     game = attacking[0]
     game.apply(Pass())
-    assert game.pending.kind is Kind.FORTIFY
+    assert pending(game).kind is Kind.FORTIFY
     for action in WRONG_KIND[Kind.FORTIFY]:
         refused(game, action)
 
@@ -456,4 +465,4 @@ def test_refusals_leave_the_game_playable(attacking):
         with pytest.raises(IllegalAction):
             game.apply(action)
     events = game.apply(Attack(ukraine, ural, 3))
-    assert events or game.pending.kind is Kind.DEFEND
+    assert events or pending(game).kind is Kind.DEFEND

@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import PRESET_NAMES, random_action, snapshot
+from conftest import PRESET_NAMES, pending, snapshot
 from hegemon.referee import Game, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.game import IllegalAction
+from hegemon.referee.policies import random_action
 from hegemon.sdk.protocol import bot_pb2 as pb
 from hegemon.sdk.protocol import codec
 
@@ -45,14 +46,14 @@ def _positions() -> list[Game]:
                 game = Game(make_rules(preset, {"turn_limit": 40}), players, seed + 17 * players)
                 steps = 0
                 while not game.over and steps < 3000:
-                    key = (preset, game.pending.kind)
+                    key = (preset, pending(game).kind)
                     keep = found.setdefault(key, [])
                     if len(keep) < 6 and rng.random() < 0.05:
                         keep.append(game.clone())
                     game.apply(random_action(game, rng))
                     steps += 1
     positions = [g for games in found.values() for g in games]
-    kinds = {g.pending.kind for g in positions}
+    kinds = {pending(g).kind for g in positions}
     assert kinds >= ENGINE_KINDS, f"no position for {ENGINE_KINDS - kinds}"
     return positions
 
@@ -213,7 +214,7 @@ def test_any_bytes_as_a_decide_reply(position, data):
 
 
 def test_positions_cover_every_engine_decision():
-    assert {g.pending.kind for g in POSITIONS} >= ENGINE_KINDS
+    assert {pending(g).kind for g in POSITIONS} >= ENGINE_KINDS
 
 
 @pytest.mark.parametrize("count", [2_000, 100_000])

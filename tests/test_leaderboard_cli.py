@@ -20,6 +20,7 @@ from league_fixtures import (  # noqa: F401
     home,
     one_line_error,
     register_samples,
+    saved_id,
 )
 
 
@@ -46,7 +47,7 @@ def stored_results(store: Store, season, order: list[int] | None = None, seed: i
             else []
         )
         assert store.finish_match(
-            m.id,
+            saved_id(m),
             "test",
             GameOutcome(f"/nowhere/{m.number}.jsonl", places, faults, "turn limit", 1.0, 10),
         )
@@ -209,7 +210,7 @@ def test_results_survive_a_failed_command(played):
     one_line_error(hegemon("leaderboard", "league", "--method", "x", home=played))
     assert hegemon("leaderboard", "league", "--csv", home=played).stdout == before
     with Store(played / "arena.db") as store:
-        assert len(load_games(store, store.season_by_name("league").id)) == 24
+        assert len(load_games(store, saved_id(store.season_by_name("league")))) == 24
 
 
 # ---------------------------------------------------------------------------------- demo

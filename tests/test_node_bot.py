@@ -19,6 +19,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from conftest import pending
 from hegemon.referee import Game, IllegalAction, make_rules
 from hegemon.referee.view import view_for
 from hegemon.sdk.protocol import PROTOCOL_VERSION, bot_pb2_grpc, codec
@@ -56,6 +57,7 @@ def node_bot():
     sock_dir = tempfile.mkdtemp(prefix="hegemon-node-")  # short: unix socket paths are limited
     address = f"unix:{sock_dir}/bot.sock"
     log = open(Path(sock_dir) / "bot.log", "w+")  # noqa: SIM115 (closed in the finally below)
+    assert NODE is not None  # the module is skipped without node
     proc = subprocess.Popen(
         [NODE, str(BOT_DIR / "bot.js"), "--address", address],
         cwd=BOT_DIR,
@@ -112,7 +114,7 @@ def test_health_and_hello(node_bot):
 def test_decide_for_an_unknown_game_is_refused(node_bot):
     channel, _ = node_bot
     game = Game(make_rules("classic"), 3, seed=1)
-    request = codec.view_to_proto(view_for(game, game.pending.player), game_id="never-started")
+    request = codec.view_to_proto(view_for(game, pending(game).player), game_id="never-started")
     with pytest.raises(grpc.RpcError) as info:
         bot_pb2_grpc.BotStub(channel).Decide(request, timeout=5)
     assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
@@ -147,13 +149,13 @@ def test_plays_every_seat_of_a_real_game_legally(node_bot, preset, seed):
     for _ in range(50_000):
         if game.over:
             break
-        decision = game.pending
+        decision = pending(game)
         seat = decision.player
-        request = codec.view_to_proto(
+        decide = codec.view_to_proto(
             view_for(game, seat), since[seat], game_id=ids[seat], bank_ms=60_000, deadline_ms=5000
         )
         since[seat] = []
-        reply = stub.Decide(request, timeout=10)
+        reply = stub.Decide(decide, timeout=10)
         action = codec.action_from_proto(reply, game_id=ids[seat])
         try:
             caused = game.apply(action)
@@ -163,6 +165,7 @@ def test_plays_every_seat_of_a_real_game_legally(node_bot, preset, seed):
         for events in since:
             events.extend(caused)
     assert game.over, "the game did not end"
+    assert game.places is not None
     print(f"seed {seed}: {sum(kinds.values())} decisions {dict(kinds)}, places {game.places}")
     assert proc.poll() is None, "the Node bot died during the game"
     for seat in range(3):

@@ -19,6 +19,7 @@ from league_fixtures import (  # noqa: F401
     pg_server,
     pg_url,
     register_samples,
+    saved_id,
     start_hegemon,
 )
 
@@ -58,14 +59,15 @@ def test_two_runners_share_one_season_and_play_every_game_once(home, pg_url, tmp
                 runner.kill()
                 runner.wait()
     with Store(pg_url) as store:
-        counts = games_per_match(store, season.id)
+        counts = games_per_match(store, saved_id(season))
         assert len(counts) == spec.games and set(counts.values()) == {1}, counts
-        games = store.games(season.id)
+        games = store.games(saved_id(season))
         workers = {g.worker for _, g in games}
         assert workers == {"machine-1", "machine-2"}, "both runners must have played"
-        progress = store.progress(season.id)
+        progress = store.progress(saved_id(season))
         assert progress.done == spec.games and progress.claimed == 0 and progress.pending == 0
-        assert store.get_season(season.id).status == FINISHED
+        stored = store.get_season(saved_id(season))
+        assert stored is not None and stored.status == FINISHED
     records = list((home / "records" / spec.name).glob("*.jsonl"))
     assert len(records) == spec.games
     out = hegemon("leaderboard", spec.name, "--csv", "--db", pg_url, home=home)
@@ -87,7 +89,7 @@ def test_concurrent_claims_never_hand_out_a_match_twice(home, pg_url):
         try:
             with Store(pg_url) as store:
                 mine = claimed.setdefault(name, [])
-                while (match := store.claim_match(season.id, name)) is not None:
+                while (match := store.claim_match(saved_id(season), name)) is not None:
                     mine.append(match.number)
                     time.sleep(0.001)
         except BaseException as exc:  # pragma: no cover - reported below

@@ -42,7 +42,8 @@ def test_generated_code_imports_as_a_package():
     from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc
 
     assert bot_pb2.DESCRIPTOR.package == "hegemon.v1"
-    assert bot_pb2_grpc.hegemon_dot_v1_dot_bot__pb2 is bot_pb2
+    # the generated module's own import of bot_pb2 (not re-exported): resolved in the package
+    assert bot_pb2_grpc.hegemon_dot_v1_dot_bot__pb2 is bot_pb2  # type: ignore[attr-defined]
     assert set(bot_pb2.DESCRIPTOR.services_by_name["Bot"].methods_by_name) == {
         "Hello",
         "StartGame",

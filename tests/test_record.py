@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import aggressive_action, random_action
+from conftest import aggressive_action
 from hegemon.referee import Attack, Forfeit, Game, IllegalAction, Pass, make_rules
+from hegemon.referee.policies import random_action
 from hegemon.referee.record import FORMAT, Recorder, RecordError, parse, replay, seed_hash
 
 FORMAT_1_RECORD = Path(__file__).parent / "records" / "format1-classic-seed3.jsonl"
@@ -67,7 +68,7 @@ def test_same_seeds_same_bytes_and_replay(preset, policy):
     assert a == b
     verdict = replay(a)
     assert verdict.ok, verdict.message
-    assert verdict.game.over
+    assert verdict.game is not None and verdict.game.over
     assert verdict.actions == sum(1 for line in lines_of(a) if line["type"] == "action")
     assert record(preset, seed=6, policy=policy).text() != a
     assert record(preset, policy_seed=10, policy=policy).text() != a

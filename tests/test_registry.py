@@ -23,6 +23,7 @@ from hegemon.leaderboard.registry import (
 )
 from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.store import Season, Store
+from league_fixtures import saved_id
 
 POLITE = """\
 from hegemon.sdk import Bot, run
@@ -212,7 +213,7 @@ def test_remove(store, tmp_path):
     (src / "bot.py").write_text(POLITE + "\n# v2\n")
     second = add_bot(store, "b", str(src), check=False).bot
     others = [add_bot(store, f"o{i}", "random", check=False).bot for i in range(2)]
-    ids = [second.id, *(o.id for o in others)]
+    ids = [saved_id(second), *(saved_id(o) for o in others)]
     store.create_season(
         Season(
             name="s",
@@ -275,7 +276,7 @@ def test_a_bad_bot_is_refused_with_a_reason(store, tmp_path, code, reason):
 
 def test_a_sample_bot_registers_by_name(store):
     result = add_bot(store, "random", "random")
-    assert result.new and result.check.ok
+    assert result.new and result.check is not None and result.check.ok
     bot = result.bot
     assert bot.command == ["python", "-m", "sample_bots.random"] and bot.source == "sample:random"
     assert content_hash(stored(bot)) == bot.content_hash

@@ -21,6 +21,7 @@ import trio
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand
@@ -52,10 +53,11 @@ def spy(spy_file: Path) -> BotCommand:
 def started_pids(monkeypatch):
     """Every bot process the runner starts during the test."""
     pids: list[int] = []
-    original = link_module.spawn
+    original = process_module.spawn  # link imported it: link's name for it is patched below
 
     async def spawn(command, *args, **kwargs):
         bot = await original(command, *args, **kwargs)
+        assert bot.process is not None
         pids.append(bot.process.pid)
         return bot
 
@@ -185,22 +187,24 @@ def test_the_bot_is_told_why_its_answer_was_refused(tmp_path, started_pids):
     messages = read_spy(spy_file)
     notices = [
         e.forfeited
-        for kind, m in messages
-        if kind == b"D"
+        for _kind, m in messages
+        if isinstance(m, pb.DecideRequest)
         for e in m.events
         if e.WhichOneof("kind") == "forfeited"
     ]
     assert [(n.player, n.reason) for n in notices] == [(1, "illegal")]
     assert "attack" in next(line for line in result.record.splitlines() if "forfeited" in line)
     # the clock each bot is told at the start, the increment included
-    start = next(m for kind, m in messages if kind == b"S")
+    start = next(m for _kind, m in messages if isinstance(m, pb.StartGameRequest))
     clock = start.time_control
     assert (clock.decision_ms, clock.time_bank_ms, clock.increment_ms) == (500, 4000, 250)
 
 
-def read_spy(path: Path) -> list[tuple[bytes, object]]:
+def read_spy(path: Path) -> list[tuple[bytes, pb.DecideRequest | pb.StartGameRequest]]:
+    """The messages a spy bot saw, in order, each with its kind: b"S" (start) or b"D" (decide)."""
     data = path.read_bytes()
-    messages, at = [], 0
+    messages: list[tuple[bytes, pb.DecideRequest | pb.StartGameRequest]] = []
+    at = 0
     while at < len(data):
         kind, size = data[at : at + 1], struct.unpack(">I", data[at + 1 : at + 5])[0]
         body = data[at + 5 : at + 5 + size]
@@ -234,7 +238,7 @@ def test_a_spy_bot_sees_only_its_own_view(tmp_path, started_pids):
         seed=seed,
     )
     messages = read_spy(spy_file)
-    decides = [m for kind, m in messages if kind == b"D"]
+    decides = [m for _kind, m in messages if isinstance(m, pb.DecideRequest)]
     assert decides and next(kind for kind, _ in messages) == b"S"
     # replay the true game alongside, to know everyone's real cards at each request
     lines = record_lines(result)

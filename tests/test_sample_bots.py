@@ -119,7 +119,7 @@ GAMES = 2 * len(SEATINGS)
 @pytest.fixture(scope="module")
 def league():
     """48 four-player classic games (turn limit 60): each seating twice, game g on seed g."""
-    places = {n: [] for n in ORDER}
+    places: dict[str, list[int]] = {n: [] for n in ORDER}
     seconds = dict.fromkeys(ORDER, 0.0)
     decisions = dict.fromkeys(ORDER, 0)
     for game in range(GAMES):

@@ -139,7 +139,7 @@ def test_minimal_bot_as_a_process_answers_hello_and_plays_a_whole_game_legally(t
         hello = stub.Hello(codec.hello_request("test"), timeout=10)
         assert hello.name == "minimal" and hello.protocol_version == codec.PROTOCOL_VERSION
         game = play_over_grpc(address, seed=3)
-        assert game.over and sorted(game.places)[0] == 1
+        assert game.over and game.places is not None and sorted(game.places)[0] == 1
         # a process serves several games in turn
         assert play_over_grpc(address, seed=4, game_id="g2").over
     finally:
@@ -200,6 +200,7 @@ def test_a_bot_exception_is_a_grpc_error_for_that_call_and_the_server_lives_on(t
             )
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         # Decide for a game never started
+        assert game.pending is not None
         request = codec.view_to_proto(view_for(game, game.pending.player), game_id="nope")
         with pytest.raises(grpc.RpcError) as unknown:
             stub.Decide(request, timeout=10)
@@ -213,6 +214,7 @@ def test_a_bot_exception_is_a_grpc_error_for_that_call_and_the_server_lives_on(t
             )
         failures = 0
         while not game.over and game.round < 3:
+            assert game.pending is not None
             seat = game.pending.player
             request = codec.view_to_proto(view_for(game, seat), game_id="g")
             try:
@@ -257,12 +259,14 @@ def test_servicer_keeps_games_and_seats_apart():
         bot.game("a")  # several seats of one game: name the seat
     for _ in range(20):  # interleave the two games
         for gid, game in games.items():
+            assert game.pending is not None
             request = codec.view_to_proto(view_for(game, game.pending.player), game_id=gid)
             reply = servicer.Decide(request, None)
             assert reply.game_id == gid
             game.apply(codec.action_from_proto(reply, gid))
     servicer.EndGame(codec.end_game_request("a", (1, 2, 3), "test"), None)
     assert [c.game_id for c in bot.games()] == ["b", "b", "b"]
+    assert games["a"].pending is not None
     with pytest.raises(CallError) as err:
         servicer.Decide(
             codec.view_to_proto(view_for(games["a"], games["a"].pending.player), game_id="a"), None
@@ -329,11 +333,13 @@ def test_default_bot_plays_legal_games(preset):
 def test_defaults_are_the_safe_ones():
     game = Game(make_rules("classic"), 3, 1)
     bot = Bot()
+    assert game.pending is not None
     ctx = GameContext("g", game.pending.player, ("a", "b", "c"), game.rules, game.board)
     view = make_view(view_for(game, game.pending.player), ctx)
     assert bot.answer(view) == Claim(game.pending.territories[0])
     while game.round == 0:
         game.apply(game.default_action())
+    assert game.pending is not None
     seat = game.pending.player
     ctx = GameContext("g", seat, ("a", "b", "c"), game.rules, game.board)
     view = make_view(view_for(game, seat), ctx)
@@ -418,6 +424,7 @@ def test_helpers_on_a_real_position():
     game = Game(make_rules("classic"), 4, 11)
     while game.round == 0:
         game.apply(game.default_action())
+    assert game.pending is not None
     seat = game.pending.player
     ctx = GameContext("g", seat, ("a", "b", "c", "d"), game.rules, game.board)
     view = make_view(view_for(game, seat), ctx)
@@ -452,6 +459,7 @@ def test_legal_actions_are_exactly_legal(preset):
     checked = {Kind.CLAIM: 0, Kind.ATTACK: 0, Kind.FORTIFY: 0, Kind.TRADE: 0}
     while not game.over and game.round < 30:
         d = game.pending
+        assert d is not None
         ctx = GameContext("g", d.player, ("a",) * 4, game.rules, game.board)
         view = make_view(view_for(game, d.player), ctx)
         if d.kind in checked:

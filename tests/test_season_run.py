@@ -19,7 +19,16 @@ import trio
 
 from hegemon.leaderboard import season_runner
 from hegemon.leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
-from hegemon.leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, VOID, Store, StoreError
+from hegemon.leaderboard.store import (
+    CLAIMED,
+    DONE,
+    FINISHED,
+    PENDING,
+    VOID,
+    Match,
+    Store,
+    StoreError,
+)
 from hegemon.referee.record import replay
 from hegemon.referee.runner.session import play_game
 from league_fixtures import (
@@ -30,6 +39,7 @@ from league_fixtures import (
     hegemon,
     kill_all,
     register_samples,
+    saved_id,
     start_hegemon,
     wait_gone,
 )
@@ -79,8 +89,8 @@ def check_played_once(home_dir: Path, spec: SeasonSpec) -> None:
     with Store(home_dir / "arena.db") as store:
         season = store.season_by_name(spec.name)
         assert season is not None and season.status == FINISHED
-        counts = games_per_match(store, season.id)
-        progress = store.progress(season.id)
+        counts = games_per_match(store, saved_id(season))
+        progress = store.progress(saved_id(season))
     assert len(counts) == spec.games
     assert set(counts.values()) == {1}, {n: c for n, c in counts.items() if c != 1}
     assert progress.done == spec.games and progress.claimed == 0 and progress.pending == 0
@@ -178,7 +188,7 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
             while True:
                 assert runner.poll() is None, (tmp_path / "first.log").read_text()
                 bots.update(descendants(runner.pid))
-                progress = store.progress(season.id)
+                progress = store.progress(saved_id(season))
                 if progress.done >= 6 and progress.claimed > 0:
                     break
                 assert time.monotonic() < deadline, "no games finished"
@@ -188,10 +198,10 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
             runner.wait(timeout=10)
             kill_all(sorted(bots))  # a runner killed outright cannot stop its bots
             assert not wait_gone(sorted(bots))
-            progress = store.progress(season.id)
+            progress = store.progress(saved_id(season))
             assert 6 <= progress.done < REFERENCE.games
             assert progress.claimed > 0  # the dead runner's claims are still there
-            committed = {m.number: (g.id, g.worker) for m, g in store.games(season.id)}
+            committed = {m.number: (g.id, g.worker) for m, g in store.games(saved_id(season))}
     finally:
         if runner.poll() is None:
             runner.kill()
@@ -203,7 +213,7 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     assert "no longer running" in out.stdout
     check_played_once(home_dir, REFERENCE)
     with Store(home_dir / "arena.db") as store:
-        after = {m.number: (g.id, g.worker) for m, g in store.games(season.id)}
+        after = {m.number: (g.id, g.worker) for m, g in store.games(saved_id(season))}
     # Nothing the killed runner committed was touched or played again.
     assert {n: after[n] for n in committed} == committed
     assert len({worker for _, worker in after.values()}) == 2
@@ -242,7 +252,8 @@ def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monke
             # Nothing of the abandoned games was recorded.
             assert len(list((home_dir / "records" / spec.name).glob("*.jsonl"))) == done
             assert len(store.games(season.id)) == done
-            assert store.get_season(season.id).status == "running"
+            stored = store.get_season(season.id)
+            assert stored is not None and stored.status == "running"
     finally:
         if runner.poll() is None:
             runner.kill()
@@ -291,10 +302,11 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
 
     with Store() as store:
         original = store.finish_match
-        failed = []
+        failed: list[int] = []
 
         def finish_failing_once(match_id, worker, outcome):
             match = store.get_match(match_id)
+            assert match is not None
             if match.number == 5 and not failed:
                 failed.append(match_id)
                 raise StoreError("database: the connection was lost (simulated)")
@@ -309,14 +321,15 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
         assert state.complete and state.arena_faults == 5  # 2 once, 3 twice, 4 once, 5 once
         matches = {m.number: m for m in store.matches(season.id)}
         assert matches[3].status == VOID and matches[3].attempts == 2
-        assert "always breaks" in matches[3].last_error
+        assert "always breaks" in (matches[3].last_error or "")
         for number in (2, 4, 5):
             assert matches[number].status == DONE and matches[number].attempts == 1
-        assert "cannot write the record" in matches[4].last_error
-        assert "connection was lost" in matches[5].last_error
+        assert "cannot write the record" in (matches[4].last_error or "")
+        assert "connection was lost" in (matches[5].last_error or "")
         counts = games_per_match(store, season.id)
         assert counts == {1: 1, 2: 1, 3: 0, 4: 1, 5: 1, 6: 1}
-        assert store.get_season(season.id).status == FINISHED
+        stored = store.get_season(season.id)
+        assert stored is not None and stored.status == FINISHED
     assert calls[3] == 2 and calls[2] == 2
     assert any("void" in line for line in lines)
     # The void game is never scored: 5 games on the board.
@@ -333,7 +346,7 @@ def test_a_stale_claim_of_another_machine_is_taken_over(tmp_path, monkeypatch):
     season = prepare(tmp_path / "home", spec, monkeypatch)
     with Store() as store:
         taken = store.claim_match(season.id, "elsewhere:4242:beef")
-        assert taken.number == 1
+        assert taken is not None and taken.number == 1
         time.sleep(1.1)
         state, _ = run_in_process(store, season, stale_after=1.0)
         assert state.complete and state.played == 3
@@ -359,7 +372,7 @@ def test_the_runner_waits_for_other_runners_claims(tmp_path, monkeypatch):
                 assert store.progress(season.id).claimed == 1  # still waiting for elsewhere
                 # The other runner gives its game back (e.g. an arena fault): we play it.
                 await trio.to_thread.run_sync(
-                    store.void_match, other.id, "elsewhere:1:aaaa", "simulated"
+                    store.void_match, saved_id(other), "elsewhere:1:aaaa", "simulated"
                 )
             return runner.state
 
@@ -409,7 +422,7 @@ def test_a_database_that_fails_for_good_stops_the_run_with_its_error(tmp_path, m
     season = prepare(tmp_path / "home", spec, monkeypatch)
     with Store() as store:
         original = store.claim_match
-        claims = []
+        claims: list[Match | None] = []
 
         def claim(*args, **kwargs):
             if len(claims) >= 2:

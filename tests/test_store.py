@@ -33,6 +33,7 @@ from hegemon.leaderboard.store import (
     head_revision,
     upgrade,
 )
+from league_fixtures import saved_id
 
 
 @pytest.fixture
@@ -51,9 +52,7 @@ def add_bots(store: Store, count: int = 4) -> list[Bot]:
 def new_season(
     store: Store, name: str = "s1", players: int = 3, games: int = 6, bots: int = 4, **kw
 ) -> Season:
-    ids = (
-        [b.id for b in add_bots(store, bots)] if not store.bots() else [b.id for b in store.bots()]
-    )
+    ids = [saved_id(b) for b in store.bots() or add_bots(store, bots)]
     season = Season(
         name=name,
         preset="classic",
@@ -98,14 +97,19 @@ def test_round_trip(tmp_path):
         assert loaded.status == CREATED and loaded.games == 5 and loaded.keep_memory
         assert loaded.rule_set().preset == "classic"
         assert loaded.time_control().decision == 2 and loaded.time_control().max_strikes == 5
-        assert [b.name for b in store.season_bots(loaded.id)] == ["bot0", "bot1", "bot2", "bot3"]
-        matches = store.matches(loaded.id)
+        assert [b.name for b in store.season_bots(saved_id(loaded))] == [
+            "bot0",
+            "bot1",
+            "bot2",
+            "bot3",
+        ]
+        matches = store.matches(saved_id(loaded))
         assert [m.number for m in matches] == [1, 2, 3, 4, 5]
         assert all(m.status == PENDING and len(m.seats) == 3 for m in matches)
         assert [m.seats for m in matches] == [
-            list(s.seats) for s in make_schedule([b.id for b in bots], 3, 5, seed=7)
+            list(s.seats) for s in make_schedule([saved_id(b) for b in bots], 3, 5, seed=7)
         ]
-        assert store.seasons_using_bot(bots[0].id)[0].name == "s1"
+        assert store.seasons_using_bot(saved_id(bots[0]))[0].name == "s1"
         with store.session() as s:  # the plain session API
             assert s.exec(select(sa.func.count()).select_from(Match)).one() == 5
 
@@ -146,7 +150,8 @@ def test_database_urls(tmp_path, monkeypatch):
     monkeypatch.delenv("HEGEMON_DB", raising=False)
     monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "home"))
     assert database_url(None).database == str(tmp_path / "home" / "arena.db")
-    assert database_url("x.db").database.endswith("/x.db")
+    relative = database_url("x.db").database
+    assert relative is not None and relative.endswith("/x.db")
     assert database_url("sqlite:///rel.db").database == "rel.db"
     assert database_url("postgresql://u@h/db").drivername == "postgresql+psycopg"
     assert database_url("postgres://u@h/db").drivername == "postgresql+psycopg"
@@ -226,10 +231,12 @@ def test_opens_a_database_at_the_initial_revision(tmp_path):
     with Store(path) as store:
         assert store.revision() == head_revision()
         bot = store.find_bot("old")
+        assert bot is not None
         assert bot.command == ["python", "bot.py"] and bot.added_at.year == 2024
         assert bot.added_at.tzinfo is not None
         store.add_bot("old", ["python", "bot.py"], "b" * 64, "python")
-        assert store.find_bot("old").version == 2
+        newer = store.find_bot("old")
+        assert newer is not None and newer.version == 2
 
 
 def test_a_season_of_the_initial_schema_keeps_its_seeds_after_the_upgrade(tmp_path):
@@ -283,7 +290,8 @@ def test_claims_go_in_order_and_run_out(store):
     assert [first.number, second.number, third.number] == [1, 2, 3]
     assert (first.status, first.worker) == (CLAIMED, "w1")
     assert store.claim_match(season.id, "w3") is None
-    assert store.get_season(season.id).status == RUNNING
+    stored = store.get_season(season.id)
+    assert stored is not None and stored.status == RUNNING
     progress = store.progress(season.id)
     assert (progress.total, progress.pending, progress.claimed) == (3, 0, 3)
     assert progress.workers == {"w1": 2, "w2": 1}
@@ -300,7 +308,8 @@ def test_finish_stores_the_game_once(store):
     assert m.id == match.id
     assert game.places == [1, 2, 3] and game.decisions == 321 and game.finish_reason == "conquest"
     assert game.faults[0]["kind"] == "illegal" and game.worker == "w1"
-    assert store.get_season(season.id).status == RUNNING
+    stored = store.get_season(season.id)
+    assert stored is not None and stored.status == RUNNING
     last = store.claim_match(season.id, "w1")
     assert store.finish_match(last.id, "w1", outcome())
     finished = store.get_season(season.id)
@@ -366,7 +375,8 @@ def test_void_gives_up_after_max_attempts(store):
     gone = store.get_match(match.id)
     assert (gone.status, gone.attempts) == (VOID, 3)
     assert store.claim_match(season.id, "w1") is None
-    assert store.get_season(season.id).status == FINISHED
+    stored = store.get_season(season.id)
+    assert stored is not None and stored.status == FINISHED
     assert store.progress(season.id).void == 1
 
 
@@ -401,9 +411,9 @@ def test_concurrent_workers_never_share_a_match(tmp_path):
         try:
             with Store(path) as mine:
                 got = claimed.setdefault(worker, [])
-                while (match := mine.claim_match(season.id, worker)) is not None:
-                    got.append(match.id)
-                    assert mine.finish_match(match.id, worker, outcome())
+                while (match := mine.claim_match(saved_id(season), worker)) is not None:
+                    got.append(saved_id(match))
+                    assert mine.finish_match(saved_id(match), worker, outcome())
         except BaseException as exc:  # reported below
             errors.append(exc)
 
@@ -416,8 +426,9 @@ def test_concurrent_workers_never_share_a_match(tmp_path):
     every = [m for ids in claimed.values() for m in ids]
     assert len(every) == len(set(every)) == 40
     with Store(path) as store:
-        assert len(store.games(season.id)) == 40
-        assert store.get_season(season.id).status == FINISHED
+        assert len(store.games(saved_id(season))) == 40
+        stored = store.get_season(saved_id(season))
+        assert stored is not None and stored.status == FINISHED
 
 
 def test_game_outcome_from_a_runner_result():

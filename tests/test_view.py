@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from conftest import aggressive_action, cards_with, give_cards, pass_turn, setup_done
+from conftest import aggressive_action, cards_with, give_cards, pass_turn, pending, setup_done
 from hegemon.referee import Game, legal, make_rules, redact
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import CardDrawn, Conquered
@@ -67,12 +67,12 @@ def test_no_deck_seed_or_discard_in_the_view(game):
 
 
 def test_pending_only_for_its_seat(game):
-    current = game.pending.player
+    current = pending(game).player
     for seat in range(4):
         view = view_for(game, seat)
         if seat == current:
             assert view.pending == game.pending
-            assert view.to_dict()["pending"]["kind"] == game.pending.kind.value
+            assert view.to_dict()["pending"]["kind"] == pending(game).kind.value
         else:
             assert view.pending is None and view.to_dict()["pending"] is None
 
@@ -97,7 +97,7 @@ def test_view_is_a_copy(game):
     assert view.armies[0] == game.armies[0] - 5
     assert 99 not in view.hand
     with pytest.raises(dataclasses.FrozenInstanceError):
-        view.hand = (1, 2, 3)
+        view.hand = (1, 2, 3)  # type: ignore[misc]  # the write a frozen view must refuse
 
 
 def test_legal_options_from_a_view_match_the_game():
@@ -105,7 +105,7 @@ def test_legal_options_from_a_view_match_the_game():
     rng = random.Random(3)
     checked = 0
     while not g.over and checked < 300:
-        d = g.pending
+        d = pending(g)
         view = view_for(g, d.player)
         if d.kind is Kind.ATTACK:
             assert legal.attacks(view, d.player) == legal.attacks(g, d.player)
@@ -123,7 +123,7 @@ def test_legal_options_from_a_view_match_the_game():
 def test_drawn_cards_are_redacted_for_everyone_else():
     g = Game(make_rules("classic", {"turn_limit": 30}), 4, 33)
     rng = random.Random(4)
-    drawn = []
+    drawn: list[CardDrawn] = []
     while not g.over and len(drawn) < 5:
         events = g.apply(aggressive_action(g, rng))
         drawn += [e for e in events if type(e) is CardDrawn]
@@ -133,6 +133,7 @@ def test_drawn_cards_are_redacted_for_everyone_else():
         for other in range(4):
             if other != e.player:
                 hidden = redact(e, other)
+                assert isinstance(hidden, CardDrawn)
                 assert hidden.card == -1 and hidden.player == e.player
     conquered = Conquered(0, 1, 2, 3)
     assert redact(conquered, 2) is conquered
