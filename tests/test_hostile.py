@@ -449,7 +449,7 @@ def test_spinning_in_the_background_meets_the_cpu_limit(arena):
     hostile = arena.hostile_bot("spin_background")
     if hostile.limit_fault() is not None:  # the bot's ceiling struck before its process limit
         assert hostile.limit_fault()[0] == "cpu"
-        assert seat.out == "cpu", seat.faults
+        assert seat.out in ("cpu", "crash"), seat.faults  # the per-process limit may strike first
     else:
         assert seat.out == "crash", seat.faults
         assert "signal 24" in seat.faults[-1].detail, seat.faults  # SIGXCPU
@@ -577,9 +577,8 @@ def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypa
     monkeypatch.setattr(process_module.BotProcess, "pause", counting)
     rules = make_rules("classic", {"turn_limit": 100})
     opponents = ("random", "random")
-    quiet = decision_cpu(arena, monkeypatch, "quiet", rules, opponents)
-    if not paused:
-        pytest.skip("the runner does not freeze bots between decisions yet (BotProcess.pause)")
+    quiet = [decision_cpu(arena, monkeypatch, "quiet", rules, opponents)]
+    assert paused, "the runner froze no bot between its decisions"
     spinning = decision_cpu(arena, monkeypatch, "spinners", rules, opponents)
     check_contained(arena, "spinners")
     assert "10 started" in arena.reports("spinners")["spinners"]
@@ -587,7 +586,10 @@ def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypa
     assert hostile.ceiling.cpu_while_paused < 0.1, hostile.ceiling.cpu_while_paused
     for seat in arena.result.seats[1:]:
         assert seat.faults == [] and seat.strikes == 0, seat
-    assert abs(spinning - quiet) < 0.1 * quiet, (quiet, spinning)
+    # CPU time of the same work still drifts with a shared machine's load: the spinners' game
+    # is compared with quiet games played before and after it
+    quiet.append(decision_cpu(arena, monkeypatch, "quiet", rules, opponents))
+    assert 0.9 * min(quiet) < spinning < 1.1 * max(quiet), (quiet, spinning)
 
 
 def decision_cpu(arena, monkeypatch, mode, rules, opponents) -> float:

@@ -126,7 +126,7 @@ def test_decide_for_an_unknown_game_is_refused(node_bot):
         ("classic", 11),
         ("classic", 12),
         # issue 11: the editions with a secret objective
-        ("mission-2000", 13),
+        ("mission-2000", 15),
         ("mission-2004", 14),
         ("capital-2000", 16),
     ],

@@ -212,7 +212,12 @@ def list_command(db: str | None = db_option()) -> None:
         "status",
         "created",
     ):
-        table.add_column(column, style="bold" if column == "name" else None)
+        table.add_column(
+            column,
+            style="bold" if column == "name" else None,
+            # a seed is copied by hand to reproduce a season: never cut or wrapped
+            min_width=max(len(r[0].seed_shown()) for r in rows) if column == "seed" else None,
+        )
     for season, progress, bot_count in rows:
         games = f"{progress.done}/{progress.total}"
         if progress.void:

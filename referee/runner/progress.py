@@ -107,8 +107,11 @@ class LiveBoard:
                 highlight=False,
                 markup=False,
             )  # the detail is the bot's text
-        self.console.print(
-            f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)"
+        self.console.print(  # a path is never wrapped: it must stay copyable
+            f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
         )
 
 

@@ -30,17 +30,27 @@ _PREFIX = "hegemon-bot-"
 _names = itertools.count()
 _lock = threading.Lock()
 _swept: set[Path] = set()
-_guards: list[subprocess.Popen[bytes]] = []
 # Frozen tasks of a cgroup v1 freezer do not die of SIGKILL until thawed, so a bot frozen when
-# its referee dies would never see --die-with-parent act. This guard (one per referee, started
-# by it, outside every bot cgroup) gets SIGTERM when the referee dies and then thaws its bots.
+# its referee dies would never see --die-with-parent act. This guard (one per referee, outside
+# every bot cgroup) waits for the referee's death and then thaws its bots. It forks away from
+# the referee's process tree, so killing that whole tree (kill -9 of every descendant) leaves
+# it standing to do its work; it waits on a pidfd, not on being its child.
 _GUARD = """\
-import ctypes, glob, os, signal, sys
+import glob, os, select, sys
 referee, pattern = int(sys.argv[1]), sys.argv[2]
-signal.signal(signal.SIGTERM, lambda *a: None)
-ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)
-if os.getppid() == referee:
-    signal.pause()
+try:
+    watch = os.pidfd_open(referee)
+except ProcessLookupError:
+    watch = None
+child = os.fork()
+if child:
+    print(child, flush=True)
+    os._exit(0)
+quiet = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(quiet, fd)
+if watch is not None:
+    select.select([watch], [], [])
 for path in glob.glob(pattern):
     try:
         with open(path, "w") as f:
@@ -48,21 +58,33 @@ for path in glob.glob(pattern):
     except OSError:
         pass
 """
+_guard_pids: list[int] = []  # this referee's guard, once started
 
 
 def _guard(freezer_parent: Path) -> None:
     """Start the thawing guard (see :data:`_GUARD`) unless one of this process runs."""
     with _lock:
-        if any(g.poll() is None for g in _guards):
+        if any(_alive(pid) for pid in _guard_pids):
             return
         pattern = str(freezer_parent / f"{_PREFIX}{os.getpid()}-*" / "freezer.state")
-        _guards[:] = [
-            subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _GUARD, str(os.getpid()), pattern],
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        ]
+        starter = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _GUARD, str(os.getpid()), pattern],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        out, _ = starter.communicate()
+        _guard_pids[:] = [int(out)] if out.strip() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _sweep(available: dict[str, Place]) -> None:
