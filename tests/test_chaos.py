@@ -103,7 +103,6 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
     rng = random.Random(SEED)
     seen: dict[int, tuple] = {}
     killed_mid_game = 0
-    started = time.monotonic()
     for k in range(KILLS):
         log = tmp_path / f"run-{k}.log"
         runner = start_hegemon(
@@ -151,4 +150,3 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
         )
     status = hegemon("season", "status", SEASON, home=home, env=env)
     assert status.returncode == 0, status.stderr
-    assert time.monotonic() - started < 170

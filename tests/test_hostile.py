@@ -48,6 +48,10 @@ def bubblewrap_installed():
 
 
 HOSTILE = Path(__file__).resolve().parent / "hostile_bots" / "hostile.py"
+CHECKOUT = Path(__file__).resolve().parent.parent
+REFEREE_SOURCE = CHECKOUT / "leaderboard" / "store" / "__init__.py"  # the league's, not bound in
+# .git/config in a clone; .git itself is a file in a git worktree
+GIT_FILE = CHECKOUT / ".git" / "config" if (CHECKOUT / ".git").is_dir() else CHECKOUT / ".git"
 RULES = make_rules("classic", {"turn_limit": 8})
 TC = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
 SECRET = "the-arena-secret-7f3a"
@@ -163,6 +167,8 @@ class Arena:
             "HOSTILE_OTHER_BOT": str(self.other),
             "HOSTILE_RECORDS": str(self.records),
             "HOSTILE_REFEREE_PID": str(os.getpid()),
+            "HOSTILE_REFEREE_SOURCE": str(REFEREE_SOURCE),
+            "HOSTILE_GIT": str(GIT_FILE),
         }
         return BotCommand(
             f"hostile-{mode}",
@@ -321,6 +327,7 @@ def test_the_network_namespace_alone_refuses_it_too(arena, monkeypatch):
 
 
 def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
+    assert REFEREE_SOURCE.is_file() and GIT_FILE.exists()  # there to be read, on the host
     arena.play("files")
     reports = check_contained(arena, "files")
     assert arena.fault_kinds() == []

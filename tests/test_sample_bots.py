@@ -152,10 +152,3 @@ def test_strength_order(league):
     assert mean["planner"] < mean["aggressive"] - 0.5, summary
     wins = {n: places[n].count(1) for n in ORDER}
     assert wins["planner"] == max(wins.values()) and wins["random"] == min(wins.values()), summary
-
-
-def test_decisions_are_fast(league):
-    _, per_decision, _ = league
-    assert per_decision["planner"] < 0.05, per_decision  # well under the 2 s deadline
-    for name in ("random", "aggressive", "continental"):
-        assert per_decision[name] < 0.01, per_decision
