@@ -38,7 +38,7 @@ def line_up(names, rotation: int):
 
 @pytest.mark.parametrize("name", [*ORDER, "minimal"])
 def test_each_sample_bot_runs_as_a_module(tmp_path, name):
-    proc, channel, _ = start_bot(tmp_path, ["-m", f"sample_bots.{name}"], name=name)
+    proc, channel, _ = start_bot(tmp_path, ["-m", f"hegemon.sample_bots.{name}"], name=name)
     try:
         hello = bot_pb2_grpc.BotStub(channel).Hello(codec.hello_request("test"), timeout=10)
         assert hello.name == name and hello.protocol_version == codec.PROTOCOL_VERSION
