@@ -449,7 +449,7 @@ if MODE == "flood":
             if sent % 100 == 0:
                 report("health messages pushed", sent)
 
-    health.HealthServicer.Watch = endless_watch  # type: ignore[method-assign]  # the attack
+    health.HealthServicer.Watch = endless_watch
 
 if MODE == "socket_swap_start":
     address = sys.argv[sys.argv.index("--address") + 1][len("unix:") :]
