@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, give_cards, snapshot
+from conftest import arrange, give_cards, pending, snapshot
 from hegemon.referee import Attack, Capital, Game, IllegalAction, Occupy, Pass, Place, make_rules
 from hegemon.referee.capitals import capitals_needed
 from hegemon.referee.decisions import Kind
@@ -23,7 +23,7 @@ from hegemon.sdk.helpers import CaptureEffect, capital_capture, capitals_to_win,
 def choosing(players=4, seed=3):
     """A capital-2000 game at its first CAPITAL decision (set-up placed by default)."""
     game = Game(make_rules("capital-2000"), players, seed)
-    while game.pending.kind is not Kind.CAPITAL:
+    while pending(game).kind is not Kind.CAPITAL:
         game.apply(game.default_action())
     return game
 
@@ -49,7 +49,7 @@ def test_each_player_secretly_picks_an_own_territory_after_the_setup():
         assert chosen == [CapitalChosen(d.player, d.territories[-1])]
         for other in range(4):
             if other != d.player:
-                assert redact(chosen[0], other).territory == -1
+                assert redact(chosen[0], other) == CapitalChosen(d.player, -1)
                 assert view_for(game, other).seats[d.player].capital == -1
         assert view_for(game, d.player).capital == d.territories[-1]
         asked.append(d.player)

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from hegemon.referee.runner import link as link_module
+from hegemon.referee.runner import bridge
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand, spawn
 from hegemon.referee.runner.sandbox import Ceiling, SandboxLimits, cgroups, doctor
+from hegemon.sdk.protocol import bot_pb2
 
 TC = TimeControl(startup=15, decision=2.0, bank=20.0, max_strikes=3)
 
@@ -73,6 +74,7 @@ def test_cgroups_lie_beneath_the_referees_own(mechanism):
             assert ceiling.freezer_mechanism() == "signals"
             return
         for controller, folder in (groups.dirs if groups else {}).items():
+            assert groups is not None  # the loop runs over its folders only
             version = groups.version[controller]
             mine = own[controller] if version == 1 else own["v2"]
             assert folder.parent.as_posix().endswith(mine.rstrip("/")), (folder, mine)
@@ -89,19 +91,19 @@ def test_a_paused_bot_gets_no_cpu_and_runs_again_once_resumed(mechanism):
 
     async def run() -> tuple[float, list[int]]:
         bot = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)))
+        ceiling = bot.ceiling
+        assert ceiling is not None, "a spawned bot has a ceiling"
         try:
-            await until(lambda: len(bot.ceiling.pids()) >= 5 and bot.total_cpu_seconds() > 0.3)
+            await until(lambda: len(ceiling.pids()) >= 5 and bot.total_cpu_seconds() > 0.3)
             bot.pause()
-            await until(
-                lambda: all(state(pid) in "Tt" or frozen(bot) for pid in bot.ceiling.pids())
-            )
+            await until(lambda: all(state(pid) in "Tt" or frozen(bot) for pid in ceiling.pids()))
             before = bot.total_cpu_seconds()
             burn(0.5)
             gained = bot.total_cpu_seconds() - before
             bot.resume()
             await until(lambda: bot.total_cpu_seconds() > before + gained + 0.3)
             bot.pause()
-            pids = bot.ceiling.pids()
+            pids = ceiling.pids()
         finally:
             await bot.stop()
         return gained, pids
@@ -120,8 +122,8 @@ def test_a_paused_bot_answers_once_resumed(mechanism):
             link.process.pause()
             assert link.process.paused
             link.process.resume()
-            request = link_module.bot_pb2.HelloRequest(protocol_version=1)
-            hello = await link_module.bridge.call(link.stub.Hello, request, 5.0)
+            request = bot_pb2.HelloRequest(protocol_version=1)
+            hello = await bridge.call(link.stub.Hello, request, 5.0)
             return str(hello.name)
         finally:
             await link.close()
@@ -189,11 +191,13 @@ def test_all_processes_together_meet_the_cpu_ceiling(mechanism):
     async def run() -> tuple[tuple[str, str] | None, list[int], str]:
         limits = SandboxLimits(cpu_seconds=2)
         bot = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)), limits=limits)
+        ceiling, process = bot.ceiling, bot.process
+        assert ceiling is not None and process is not None, "a spawned bot runs, under a ceiling"
         try:
-            await until(lambda: len(bot.ceiling.pids()) >= 5)
-            pids = bot.ceiling.pids()
+            await until(lambda: len(ceiling.pids()) >= 5)
+            pids = ceiling.pids()
             with trio.fail_after(60):
-                await bot.process.wait()
+                await process.wait()
             return bot.limit_fault(), pids, bot.log_tail()
         finally:
             await bot.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,7 +59,7 @@ CORE_KINDS = {
 }
 # the classic presets and the editions with a secret objective (issue 11)
 ALL_PRESETS = (*PRESET_NAMES, "mission-2000", "mission-2004", "capital-2000")
-SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 # ---------------------------------------------------------------------- an independent oracle
@@ -296,10 +297,11 @@ class Checker:
                 assert g.territory_count[p.seat] >= 1
         if g.over:
             assert d is None
+            assert g.places is not None, "a finished game has places"
             assert len(g.places) == n
             assert sorted(set(g.places)) == sorted(set(g.places)) and min(g.places) == 1
-            for p in range(n):  # a place is 1 + the number of seats strictly ahead
-                assert g.places[p] == 1 + sum(1 for q in range(n) if g.places[q] < g.places[p])
+            for i in range(n):  # a place is 1 + the number of seats strictly ahead
+                assert g.places[i] == 1 + sum(1 for q in range(n) if g.places[q] < g.places[i])
             if g.finish_reason == "conquest":
                 winner = g.places.index(1)
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
@@ -483,6 +485,7 @@ def test_records_replay_identically(preset, players, seed, policy, policy_seed, 
     assert again.text() == text, "same seed and policy seed: byte-identical records"
     verdict = replay(text)
     assert verdict.ok, verdict.message
+    assert verdict.game is not None
     assert verdict.game.places == first.game.places
     assert verdict.actions == len(first.game.history)
     assert verdict.game.owner == first.game.owner and verdict.game.armies == first.game.armies

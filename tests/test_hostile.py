@@ -127,7 +127,7 @@ class Arena:
         for s in self.listeners():
             s.setblocking(False)
         self.bots: list = []
-        original = link_module.spawn
+        original = process_module.spawn  # link imported it: link's name for it is patched
 
         async def spawn(command, *args, **kwargs):
             bot = await original(command, *args, **kwargs)
@@ -353,7 +353,9 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
     assert SECRET not in arena.log("files")
     for name in ("REFEREE_SECRET", "HEGEMON_DB", "HEGEMON_HOME"):
         assert name not in reports["environment"]
-    uid = int(re.search(r"\((\d+),", reports["uid"]).group(1))
+    found = re.search(r"\((\d+),", reports["uid"])
+    assert found is not None, reports["uid"]
+    uid = int(found.group(1))
     if os.geteuid() == 0:
         assert sandbox.UID_BASE <= uid < sandbox.UID_BASE + sandbox.UID_COUNT
 
@@ -396,7 +398,9 @@ def test_allocating_20_gb_fails_inside_the_bot(arena):
     reports = check_contained(arena, "memory")
     assert arena.fault_kinds() == []
     assert reports["allocate 20 GB at once"].startswith("MemoryError")
-    grown = int(re.search(r"(\d+) MiB", reports["allocate 20 GB by 100 MB"]).group(1))
+    found = re.search(r"(\d+) MiB", reports["allocate 20 GB by 100 MB"])
+    assert found is not None, reports["allocate 20 GB by 100 MB"]
+    grown = int(found.group(1))
     assert grown < TC.sandbox.memory_bytes >> 20
     assert refused(reports["mmap 20 GB"])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, pass_turn, setup_done
+from conftest import arrange, pass_turn, pending, setup_done
 from hegemon.referee import Attack, Game, Occupy, Pass, Place, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import GameOver, MissionShown
@@ -64,9 +64,9 @@ def asia_africa_position(**options):
     game.players[victim].missions = [EIGHTEEN]
     game.players[holder].missions = [DESTROY[victim]]
     game.players[fourth].missions = [EIGHTEEN]
-    while game.pending.kind is not Kind.PLACE:
+    while pending(game).kind is not Kind.PLACE:
         game.apply(Pass())
-    game.apply(Place(((ukraine, game.pending.armies),)))
+    game.apply(Place(((ukraine, pending(game).armies),)))
     return game, me, victim, holder, ural, ukraine
 
 

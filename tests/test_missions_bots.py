@@ -9,7 +9,7 @@ import random
 import pytest
 from test_sample_bots import BOTS, ORDER, line_up
 
-from conftest import aggressive_action
+from conftest import aggressive_action, pending
 from hegemon.referee import Game, make_rules
 from hegemon.referee.view import view_for
 from hegemon.sample_bots.minimal import Minimal
@@ -46,15 +46,17 @@ def test_mission_helpers_agree_with_the_referee(preset):
     game = Game(make_rules(preset, {"turn_limit": 30}), 4, 5)
     rng = random.Random(5)
     checked = 0
+    deck = game.mission_deck
+    assert deck is not None, "a mission preset has a mission deck"
     while not game.over:
-        seat = game.pending.player
+        seat = pending(game).player
         view = view_for(game, seat)
         progress = mission_progress(view)
         assert [p.mission for p in progress] == game.players[seat].missions
         for p in progress:
             # done by the helper's reading exactly when the referee says so (or declared)
             referee = game.mission_done(seat, p.mission) or p.mission in game.declared[seat]
-            assert p.done == referee or game.mission_deck.missions[p.mission].conquests
+            assert p.done == referee or deck.missions[p.mission].conquests
             assert p.done == (p.remaining == 0)
         targets = mission_targets(view)
         assert all(game.owner[t] != seat for t in targets)

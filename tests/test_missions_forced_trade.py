@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, cards_with, give_cards, next_seat, pass_turn, setup_done
+from conftest import arrange, card_set, cards_with, give_cards, next_seat, pass_turn, setup_done
 from hegemon.referee import Pass, Trade
 from hegemon.referee.decisions import Kind
 
@@ -54,11 +54,11 @@ def test_every_set_option_follows_the_estonian_text():
     board = setup_done().board
     inf, cav = cards_with(board, "infantry", 3), cards_with(board, "cavalry", 3)
     game, _seat = full_hand_turn("classic", inf + cav, forced_trade="every_set")
-    game.apply(Trade(tuple(inf)))
+    game.apply(Trade(card_set(inf)))
     d = game.pending
     assert d.kind is Kind.TRADE and d.forced
     assert not game.is_legal(Pass())
-    game.apply(Trade(tuple(cav)))
+    game.apply(Trade(card_set(cav)))
     assert game.pending.kind is Kind.PLACE
 
 

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from conftest import aggressive_action
+from conftest import aggressive_action, pending
 from hegemon.referee import Game, make_rules
+from hegemon.referee.chance import Chance
 from hegemon.referee.events import CapitalChosen, MissionShown, redact
 from hegemon.referee.view import view_for
 from hegemon.sdk import Bot, play_local
@@ -50,7 +51,7 @@ def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
     other.discard = [pool.pop() for _ in other.discard]
     other.deck = pool
     other.seed = rng.getrandbits(63)
-    other.rng = random.Random(other.seed)
+    other.rng = Chance(other.seed)
     return other
 
 
@@ -82,7 +83,7 @@ def test_a_seat_learns_nothing_secret(preset, seed):
         if steps % 7 == 0:
             for seat in range(4):
                 assert request(game, seat) == request(scrambled(game, seat, rng), seat)
-        d = game.pending
+        d = pending(game)
         message = codec.view_to_proto(view_for(game, d.player), events_for[d.player])
         if seed > 2**32:
             assert seed not in numbers(message)
@@ -131,7 +132,7 @@ def test_the_arbiter_hides_other_seats_capitals(protocol):
     result = play_local(
         bots, "capital-2000", seed=5, options={"turn_limit": 3}, protocol=protocol, strict=True
     )
-    assert result.places
+    assert result.places and result.game is not None
     chosen = []
     for bot in bots:
         for seat, events in bot.seen:

@@ -23,5 +23,6 @@ def test_a_season_of_each_preset(preset, tmp_path, monkeypatch):
         text = path.read_text()
         verdict = replay(text)
         assert verdict.ok, f"{path.name}: {verdict.message}"
+        assert verdict.game is not None
         assert verdict.game.rules.preset == preset
         assert '"forfeit"' not in text, f"{path.name}: a bot was forfeited"

@@ -26,7 +26,7 @@ from hegemon.referee.runner import sandbox
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.match import printable
-from hegemon.referee.runner.process import BotCommand, spawn
+from hegemon.referee.runner.process import BotCommand, BotProcess, spawn
 from hegemon.referee.runner.sandbox import SandboxError, SandboxLimits
 from hegemon.referee.runner.session import link_pool, play_game, play_one
 
@@ -103,7 +103,7 @@ PROBE = textwrap.dedent("""
 
 def probe(
     tmp_path: Path, limits: SandboxLimits | None = None, mode: str | None = None, env: tuple = ()
-) -> tuple[dict, object]:
+) -> tuple[dict, BotProcess]:
     """Run PROBE as a sandboxed bot (from its own folder) and return what it saw."""
     folder = tmp_path / "probe-bot"
     folder.mkdir(exist_ok=True)
@@ -112,9 +112,10 @@ def probe(
         "probe", (sys.executable, str(folder / "bot.py")), cwd=str(folder), env=env
     )
 
-    async def run() -> tuple[dict, object]:
+    async def run() -> tuple[dict, BotProcess]:
         bot = await spawn(command, limits=limits, mode=mode)
         try:
+            assert bot.process is not None, "a spawned bot has a process"
             with trio.fail_after(30):
                 await bot.process.wait()
             text = Path(bot.log_path).read_text()
@@ -282,7 +283,7 @@ def test_the_record_header_names_the_sandbox_and_bots_get_distinct_uids(monkeypa
 
 def uids_of(pids) -> set[int]:
     """The real, effective and saved uids of the processes ``pids`` (those still running)."""
-    found = set()
+    found: set[int] = set()
     for pid in pids:
         try:
             with open(f"/proc/{pid}/status") as f:
@@ -319,7 +320,7 @@ def test_the_rlimits_fallback_says_so_in_the_record_and_never_runs_as_root(
         for status in statuses:
             assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status
         if os.geteuid() == 0:
-            assert uids == {uid} and uid >= sandbox.UID_BASE, (uid, uids)
+            assert uid is not None and uids == {uid} and uid >= sandbox.UID_BASE, (uid, uids)
 
 
 @needs_root
@@ -504,6 +505,7 @@ def test_the_sandboxes_die_with_the_referee(tmp_path, mode, state, open_node_bot
         text=True,
         cwd=ROOT,
     )
+    assert referee.stdout is not None  # piped
     bots = []
     try:
         for _ in range(3):
@@ -590,6 +592,8 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path, monkeyp
         ("/usr/bin/python3", str(folder / "bot.py")), str(folder), (), SandboxLimits(), None
     )
     assert "--unshare-user" in launch.argv and "--disable-userns" in launch.argv
+    info_fd = launch.info_fd
+    assert info_fd is not None, "bubblewrap reports the sandbox's pid on a pipe"
     log = tmp_path / "node.log"
     with open(log, "wb") as out:
         bwrap = subprocess.Popen(
@@ -607,7 +611,7 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path, monkeyp
     launch.close_parent_fds()
     try:
         data = b""
-        while chunk := os.read(launch.info_fd, 4096):
+        while chunk := os.read(info_fd, 4096):
             data += chunk
         pid = json.loads(data)["child-pid"]
         deadline = time.monotonic() + 20
@@ -625,7 +629,7 @@ def test_an_unprivileged_referee_gets_a_user_namespace_sandbox(tmp_path, monkeyp
         )
         assert client.stdout.strip() == "connected True", client.stderr
     finally:
-        os.close(launch.info_fd)
+        os.close(info_fd)
         os.killpg(bwrap.pid, signal.SIGKILL)
         bwrap.wait()
         shutil.rmtree(folder, ignore_errors=True)

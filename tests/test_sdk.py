@@ -20,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from hegemon.referee import (
     Attack,
+    Capital,
     Claim,
     Defend,
     Fortify,
@@ -360,7 +361,7 @@ def test_defaults_are_the_safe_ones():
 
     own = tuple(own_territories(view))
     chosen = bot.decide(view, Decision(Kind.CAPITAL, seat, territories=own))
-    assert type(chosen).__name__ == "Capital" and chosen.territory in own
+    assert type(chosen) is Capital and chosen.territory in own
     with pytest.raises(UnsupportedDecision, match="bribe"):
         bot.decide(view, Decision(Kind.BRIBE, seat))
 

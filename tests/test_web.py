@@ -56,6 +56,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         mp.delenv("HEGEMON_DB", raising=False)
         store = Store()
         season = store_season(store, home / "records", "league", games=12, seed=5)
+        assert season.id is not None
         bots = store.season_bots(season.id)
         create_season(store, SeasonSpec(name="live", games=6, seed=9), bots)
         port = free_port()
@@ -80,7 +81,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 def game_ids(store: Store, season: str) -> list[tuple[int, str, list[dict[str, Any]]]]:
     found = store.season_by_name(season)
     assert found is not None and found.id is not None
-    return [(g.id, g.record_path, g.faults) for _, g in store.games(found.id)]
+    ids: list[tuple[int, str, list[dict[str, Any]]]] = []
+    for _, g in store.games(found.id):
+        assert g.id is not None, "a stored game has an id"
+        ids.append((g.id, g.record_path, g.faults))
+    return ids
 
 
 # ---------------------------------------------------------------------------------- pages

@@ -10,13 +10,16 @@ import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from hegemon.referee import Forfeit, Game, make_rules
 from hegemon.referee.policies import attack_happy_action
 from hegemon.referee.record import Recorder
+
+if TYPE_CHECKING:
+    from hegemon.leaderboard.store import Season
 
 
 def play_record(
@@ -39,7 +42,7 @@ def play_record(
     return recorder.text()
 
 
-def store_season(store, records_dir: Path, name: str, games: int, seed: int) -> object:
+def store_season(store, records_dir: Path, name: str, games: int, seed: int) -> Season:
     """Register the sample bots, create a season of ``games`` matches and store a real
     in-process game (record on disk) as the result of each; returns the season."""
     from league_fixtures import SeasonSpec, create_season, register_samples

@@ -55,7 +55,7 @@ if MODE == "huge_answer":
     def huge_decide(self, request, context):
         return HUGE
 
-    sdk_server.BotServicer.Decide = huge_decide
+    sdk_server.BotServicer.Decide = huge_decide  # type: ignore[method-assign]  # on purpose
 if MODE == "spy":
     spy_path = os.environ["SPY_FILE"]
     original = sdk_server.BotServicer.Decide
@@ -74,7 +74,7 @@ if MODE == "spy":
         keep(b"S", request)
         return started(self, request, context)
 
-    sdk_server.BotServicer.Decide = spying_decide
-    sdk_server.BotServicer.StartGame = spying_start
+    sdk_server.BotServicer.Decide = spying_decide  # type: ignore[method-assign]  # a spy, on purpose
+    sdk_server.BotServicer.StartGame = spying_start  # type: ignore[method-assign]  # a spy too
 
 run(Misbehaving(), list(sys.argv[2:]))

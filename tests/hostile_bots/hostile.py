@@ -396,7 +396,7 @@ if MODE == "answer_100mb":
     def huge_decide(self, request, context):
         return HUGE
 
-    sdk_server.BotServicer.Decide = huge_decide
+    sdk_server.BotServicer.Decide = huge_decide  # type: ignore[method-assign]  # the attack
 
 if MODE == "malformed":
     COUNT = [0]
@@ -420,11 +420,11 @@ if MODE == "malformed":
             game_id=request.game_id, action=pb.Action(trade=pb.Trade(cards=[7] * 200_000))
         )
 
-    sdk_server.BotServicer.Decide = malformed_decide
+    sdk_server.BotServicer.Decide = malformed_decide  # type: ignore[method-assign]  # the attack
 
 if MODE == "flood":
     # an endless stream of ~1 MB health messages the referee never asked to read
-    from grpc_health.v1 import health_pb2
+    from grpc_health.v1 import health, health_pb2
 
     def varint(n: int) -> bytes:
         out = b""
@@ -449,7 +449,7 @@ if MODE == "flood":
             if sent % 100 == 0:
                 report("health messages pushed", sent)
 
-    sdk_server.health.HealthServicer.Watch = endless_watch
+    health.HealthServicer.Watch = endless_watch
 
 if MODE == "socket_swap_start":
     address = sys.argv[sys.argv.index("--address") + 1][len("unix:") :]
