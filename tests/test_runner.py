@@ -454,3 +454,17 @@ def test_a_link_lets_its_process_run_only_while_it_is_asked():
 
     trio.run(ask_both)
     assert process.calls == ["resume", "pause"]
+
+
+def test_a_long_game_of_honest_bots_ends_without_a_time_forfeit(started_pids):
+    """Tens of thousands of decisions on one clock (issue 8). Three random sample bots never
+    finish a game by themselves, so a 1,000-round limit ends it after 20,000+ decisions; each
+    seat has a bank of only 5 s but gets 0.01 s back per answer, more than an honest answer
+    costs, so nobody runs out of time however long the game."""
+    commands = [resolve("random") for _ in range(3)]
+    clock = TimeControl.parse("5+0.01", decision=2)
+    result = play(commands, make_rules("classic", {"turn_limit": 1000}), seed=5, time_control=clock)
+    assert result.decisions >= 20_000, result.decisions
+    assert result.faults == [] and not any(seat.out for seat in result.seats)
+    assert result.reason in ("turn limit", "conquest")
+    assert_all_gone(started_pids)
