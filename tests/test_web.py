@@ -364,3 +364,25 @@ def test_the_replay_data_refuses_a_record_the_engine_does_not_reproduce():
     tampered = [*lines[:10], lines[10].replace('"claim",', '"claim",1'), *lines[11:]]
     with pytest.raises(RecordError):
         replay_data("\n".join(tampered))
+
+
+def test_a_seat_view_of_a_capital_game_hides_the_others_capitals():
+    """capital-2000: a seat's replay shows another seat's capital choice only as "chooses a
+    secret capital", both the action and its event (the full view shows the territory)."""
+    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.sample_bots.random import RandomBot
+    from hegemon.sdk import play_local
+
+    local = play_local(
+        [RandomBot() for _ in range(3)], "capital-2000", 3, options={"turn_limit": 2}
+    )
+    data = replay_data(local.record)
+    chosen = [s for s in data["steps"] if s["a"].startswith("capital ")]
+    assert len(chosen) == 3
+    assert all(s["ar"] == "chooses a secret capital" for s in chosen)
+    events = [e for s in chosen for e in s["ev"] if e["k"] == "capital_chosen"]
+    assert len(events) == 3
+    for step in chosen:
+        for event in step["ev"]:
+            if event["k"] == "capital_chosen":
+                assert event["s"] == step["p"] and event["r"] != event["t"]

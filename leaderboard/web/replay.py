@@ -17,9 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from hegemon.referee.actions import action_from_list
+from hegemon.referee.actions import Capital, action_from_list
 from hegemon.referee.board import Board
-from hegemon.referee.events import EVENT_TYPES, CardDrawn, Event, Forfeited, redact
+from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 
@@ -136,6 +136,8 @@ class _Words:
             return f"occupy with {a[1]}"
         if k == "fortify":
             return f"fortify {t(a[2])} with {a[3]} from {t(a[1])}"
+        if k == "capital":
+            return f"capital {t(a[1])}"
         if k == "pass":
             return "pass"
         if k == "forfeit":
@@ -148,10 +150,10 @@ def _entry(words: _Words, data: dict[str, Any]) -> dict[str, Any]:
     was shown) when some seats saw less."""
     entry: dict[str, Any] = {"k": data["event"], "t": words.event(data)}
     event = _event(data)
-    if isinstance(event, CardDrawn):
-        hidden = redact(event, -1)
-        entry["r"] = words.event(hidden.to_dict())
-        entry["s"] = event.player
+    private = private_to(event)  # a drawn card, a chosen capital
+    if private >= 0:
+        entry["r"] = words.event(redact(event, -1).to_dict())
+        entry["s"] = private
     elif isinstance(event, Forfeited):
         kind = event.reason.split(":", 1)[0]
         entry["r"] = words.event(replace(event, reason=kind).to_dict())
@@ -220,6 +222,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
             if now != hands:
                 step["h"] = now
                 hands = now
+            if isinstance(action, Capital):  # secret to the others until captured
+                step["ar"] = "chooses a secret capital"
             if any(e["event"] == "turn_started" for e in got):
                 step["turn"] = 1
             steps.append(step)

@@ -119,7 +119,9 @@
     if (pos > 0) {
       var s = steps[pos - 1], li = document.createElement("li");
       li.className = "action";
-      li.textContent = D.seats[s.p] !== undefined ? D.seats[s.p] + ": " + s.a : s.a;
+      // a private action (a secret capital) reads as its redacted text to the other seats
+      var said = (viewer >= 0 && s.ar !== undefined && s.p !== viewer) ? s.ar : s.a;
+      li.textContent = D.seats[s.p] !== undefined ? D.seats[s.p] + ": " + said : said;
       list.appendChild(li);
     } else {
       var start = document.createElement("li"); start.className = "action";
