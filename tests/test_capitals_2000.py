@@ -187,3 +187,25 @@ def test_sdk_helpers_say_what_a_capture_would_do():
         known = known_capitals(view_for(game, seat))
         assert known[loser] == alaska and known[seat] == game.players[seat].capital
     assert capitals_to_win(view_for(Game(make_rules("classic"), 3, 1), 0)) == 0
+
+
+def test_the_text_replay_narrates_captures_and_missions():
+    """``hegemon replay`` tells a capital capture and a completed mission in its turn lines."""
+    from hegemon.referee.runner.progress import describe_turn
+
+    events = [
+        {
+            "event": "capital_conquered",
+            "player": 0,
+            "previous_owner": 1,
+            "territory": 5,
+            "cards_taken": 2,
+            "armies_removed": 3,
+        },
+        {"event": "mission_shown", "player": 0, "mission": 7, "completed": True},
+    ]
+    lines = describe_turn(events, ["north", "south"], lambda t: f"T{t}")
+    assert lines == [
+        "[bold]captures south's capital T5[/] and takes 2 cards",
+        "north completes mission 7",
+    ]

@@ -139,6 +139,16 @@ def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any
         elif kind == "fortified":
             source, target = territory(e["source"]), territory(e["target"])
             lines.append(f"fortifies {target} with {e['armies']} from {source}")
+        elif kind == "capital_chosen":  # the full record: replays come after the game
+            lines.append(f"{names[e['player']]} chooses {territory(e['territory'])} as capital")
+        elif kind == "capital_conquered":
+            lines.append(
+                f"[bold]captures {names[e['previous_owner']]}'s capital "
+                f"{territory(e['territory'])}[/] and takes {e['cards_taken']} cards"
+            )
+        elif kind == "mission_shown":
+            done = "completes" if e["completed"] else "shows"
+            lines.append(f"{names[e['player']]} {done} mission {e['mission']}")
         elif kind == "forfeited":
             lines.append(f"[red]{names[e['player']]} forfeits: {e['reason']}[/]")
         elif kind == "game_over":
