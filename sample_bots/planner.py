@@ -277,8 +277,20 @@ class PlannerBot(ContinentalBot):
     def _start(self, view, reserve: int = 0) -> tuple[Position, dict]:
         ctx = view.context
         card = 0.0 if ctx.conquered_this_turn else 1.0 + view.next_trade_value / 3
-        state = {"card": card, "evaluations": 0, "view": view, "goals": self.objectives(view)}
+        state = {"card": card, "evaluations": 0, "view": view, "goals": self.focused(view)}
         return Position(view, self.weights, reserve), state
+
+    def focused(self, view) -> set[int]:
+        """The objectives that single out some attacks: none when every enemy territory next
+        to ours is one (a mission counting territories), where a bonus on all would only make
+        the bot attack more recklessly."""
+        goals = self.objectives(view)
+        if goals:
+            me, owner, nb = view.seat, view.owner, view.board.neighbours
+            front = {n for t in border_territories(view) for n in nb[t] if owner[n] != me}
+            if front <= goals:
+                goals -= front
+        return goals
 
     def _late(self, state) -> bool:
         """Has this decision used its evaluation budget? (A count, never the clock.)"""
