@@ -14,6 +14,11 @@
   border (along the shortest own path; straight there when ``fortify`` is ``connected``).
 - Trade: when forced, or when the best set is worth at least ``trade_at`` armies (the
   escalating value grows with every set traded, so it times its trades to the later sets).
+- Objectives (only when the rules have them; classic play is unchanged): with secret missions
+  it prefers continents, attacks and staging territories that advance its own missions
+  (:func:`~hegemon.sdk.helpers.mission_targets`); in capital Risk it first garrisons its own
+  capital against the armies next to it (``capital_guard`` times their threat), never
+  fortifies away from it, and attacks known enemy capitals at ``target_odds``.
 
 The thresholds are class attributes, so a subclass can tune them.
 """
@@ -39,6 +44,7 @@ from hegemon.sdk import (
     threat,
     trade_options,
 )
+from hegemon.sdk.helpers import known_capitals, mission_targets
 
 
 def set_value(view, cards) -> int:
@@ -94,12 +100,37 @@ class ContinentalBot(Bot):
     expand_odds = 1.1  # any other attack (above 1: never)
     trade_at = 8  # trade unforced once the best set is worth this many armies
     defence_share = 0.5  # at most this share of the armies placed defends owned borders
+    mission_weight = 1.0  # continent score added per share of it that advances a mission
+    capital_guard = 3.0  # keep this many times the threat next to the own capital on it
+
+    # -------------------------------------------------------------- objectives
+    def objectives(self, view) -> set[int]:
+        """Enemy territories worth taking for the game's objectives: those advancing a secret
+        mission, and known enemy capitals. Empty when the rules have neither."""
+        targets: set[int] = set()
+        if view.rules.missions != "none":
+            targets |= mission_targets(view)
+        if view.rules.capitals == "on":
+            me, owner = view.seat, view.owner
+            targets |= {t for t in known_capitals(view).values() if owner[t] != me}
+        return targets
+
+    def capital_need(self, view) -> tuple[int, int] | None:
+        """(missing armies, own capital) when the own capital is held but under-garrisoned."""
+        if view.rules.capitals != "on":
+            return None
+        t = view.capital
+        if t < 0 or view.owner[t] != view.seat:
+            return None
+        need = int(self.capital_guard * threat(view, t)) + 1 - view.armies[t]
+        return (need, t) if need > 0 else None
 
     # -------------------------------------------------------------- analysis
     def continent_scores(self, view) -> list[tuple[float, int]]:
         """(score, continent) for every continent not yet owned that the seat can reach,
         best first: bonus per enemy army and territory still to take, plus what it holds."""
         me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        goals = self.objectives(view) if view.rules.missions != "none" else set()
         scores = []
         for c in board.continents:
             mine = [t for t in c.territories if owner[t] == me]
@@ -113,7 +144,10 @@ class ContinentalBot(Bot):
             foes = [t for t in c.territories if owner[t] != me]
             cost = sum(armies[t] for t in foes) + len(foes)
             held = len(mine) / len(c.territories)
-            scores.append(((c.bonus + 1) / (1 + cost) + held, c.index))
+            score = (c.bonus + 1) / (1 + cost) + held
+            if goals:
+                score += self.mission_weight * sum(t in goals for t in foes) / len(foes)
+            scores.append((score, c.index))
         scores.sort(key=lambda x: (-x[0], x[1]))
         return scores
 
@@ -142,8 +176,10 @@ class ContinentalBot(Bot):
         return result
 
     def staging(self, view, target: int) -> int:
-        """The own territory to stack armies on for attacking the target continent."""
+        """The own territory to stack armies on for attacking the target continent (next to
+        an objective first, when the rules have objectives)."""
         me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        goals = self.objectives(view)
         best, best_key = -1, None
         for t in border_territories(view):
             foes = [n for n in board.neighbours[t] if owner[n] != me]
@@ -151,7 +187,9 @@ class ContinentalBot(Bot):
             if target >= 0 and not inside:
                 continue
             weakest = min(armies[n] for n in (inside or foes))
-            key = (len(inside), armies[t] - weakest, -t)
+            key: tuple[int, ...] = (len(inside), armies[t] - weakest, -t)
+            if goals:
+                key = (sum(n in goals for n in inside), *key)
             if best_key is None or key > best_key:
                 best, best_key = t, key
         if best < 0:
@@ -177,6 +215,12 @@ class ContinentalBot(Bot):
         left = decision.armies
         split: dict[int, int] = {}
         budget = max(1, int(left * self.defence_share)) if left > 1 else (left if view.round else 0)
+        guard = self.capital_need(view)
+        if guard is not None and view.round:  # the capital first, from the whole reserve
+            n = min(guard[0], left)
+            split[guard[1]] = n
+            left -= n
+            budget = min(budget, left)
         for need, t in self.deficits(view):
             n = min(need, budget, left)
             if n <= 0:
@@ -206,11 +250,14 @@ class ContinentalBot(Bot):
             and owner[c.territories[0]] not in (me, -1)
         }
         need_card = not view.context.conquered_this_turn
+        goals = self.objectives(view)
         best = None
         for s, t, most in attack_options(view):
             odds = conquest_probability(armies[s], armies[t], two)
             cont = board.territories[t].continent
-            if (cont == target or cont in owned) and odds >= self.target_odds:
+            if t in goals and odds >= self.target_odds:
+                rank = 4
+            elif (cont == target or cont in owned) and odds >= self.target_odds:
                 rank = 3
             elif cont in enemy_owned and odds >= self.break_odds:
                 rank = 2
@@ -234,6 +281,8 @@ class ContinentalBot(Bot):
             return Pass()
         border_set = set(borders)
         stacks = [t for t in own_territories(view) if t not in border_set and armies[t] > 1]
+        if view.rules.capitals == "on":  # the capital's garrison stays home
+            stacks = [t for t in stacks if t != view.capital]
         if not stacks:
             return Pass()
         source = max(stacks, key=lambda t: (armies[t], -t))

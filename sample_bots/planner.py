@@ -27,6 +27,10 @@ over the few territories it touches, which is cheap.
 - Fortify: every legal move (most armies, and half) scored by the position difference: armies
   go to threatened borders; with ``fortify: adjacent`` and nothing better, interior stacks step
   toward the border.
+- Objectives (only when the rules have them; classic play is unchanged): a conquest that
+  advances a secret mission or takes a known enemy capital gains ``objective`` armies' worth
+  (in the lookahead too); in capital Risk the own capital is garrisoned first and never
+  fortified away from, as by :mod:`hegemon.sample_bots.continental`.
 - Claim, set-up placement: as :mod:`hegemon.sample_bots.continental`. Trade: the best set, as
   soon as it is worth ``trade_at`` armies (always when forced).
 
@@ -75,6 +79,7 @@ class Weights:
     kill: float = 1.0  # ... or the whole worth, for an enemy we can wipe out this turn
     kill_margin: float = 1.2  # armies we need per army (+1 per territory) it has to defend
     final_territory: float = 4.0  # an own territory in the last round before the turn limit
+    objective: float = 6.0  # a conquest that advances a mission or takes a known capital
 
 
 class Position:
@@ -272,7 +277,20 @@ class PlannerBot(ContinentalBot):
     def _start(self, view, reserve: int = 0) -> tuple[Position, dict]:
         ctx = view.context
         card = 0.0 if ctx.conquered_this_turn else 1.0 + view.next_trade_value / 3
-        return Position(view, self.weights, reserve), {"card": card, "evaluations": 0, "view": view}
+        state = {"card": card, "evaluations": 0, "view": view, "goals": self.focused(view)}
+        return Position(view, self.weights, reserve), state
+
+    def focused(self, view) -> set[int]:
+        """The objectives that single out some attacks: none when every enemy territory next
+        to ours is one (a mission counting territories), where a bonus on all would only make
+        the bot attack more recklessly."""
+        goals = self.objectives(view)
+        if goals:
+            me, owner, nb = view.seat, view.owner, view.board.neighbours
+            front = {n for t in border_territories(view) for n in nb[t] if owner[n] != me}
+            if front <= goals:
+                goals -= front
+        return goals
 
     def _late(self, state) -> bool:
         """Has this decision used its evaluation budget? (A count, never the clock.)"""
@@ -301,7 +319,10 @@ class PlannerBot(ContinentalBot):
         move = pos.split(s, t, survivors - 1, min(3, survivors - 1))
         pos.undo(undo)
         win = [(t, me, move), (s, me, survivors - move)]
-        gain = p * (pos.delta(win) + card + self._elimination(pos, state["view"], t))
+        value = pos.delta(win) + card + self._elimination(pos, state["view"], t)
+        if t in state["goals"]:
+            value += self.weights.objective
+        gain = p * value
         gain += (1.0 - p) * pos.delta(lose)
         if depth > 1 and p > 0.2 and not self._late(state):
             undo = pos.apply(win)
@@ -347,8 +368,12 @@ class PlannerBot(ContinentalBot):
     def place(self, view, decision):
         if view.round == 0:  # set-up: one army at a time, no attack follows
             return super().place(view, decision)
-        pos, state = self._start(view, decision.armies)
-        n, me, armies = decision.armies, view.seat, view.armies
+        guard = self.capital_need(view)
+        kept, capital = (min(guard[0], decision.armies), guard[1]) if guard else (0, -1)
+        if kept == decision.armies:  # all of it to the capital, as continental does
+            return super().place(view, decision)
+        pos, state = self._start(view, decision.armies - kept)
+        n, me, armies = decision.armies - kept, view.seat, view.armies
         borders = border_territories(view)
         plans: list[tuple[float, tuple]] = []
         for s in borders:
@@ -357,7 +382,7 @@ class PlannerBot(ContinentalBot):
             undo = pos.apply(changes)
             gain += max(0.0, self.best_attack_from(pos, state, [s], state["card"]))
             pos.undo(undo)
-            plans.append((gain, ((s, n),)))
+            plans.append((gain, ((s, n), (capital, kept)) if kept else ((s, n),)))
             if self._late(state):
                 break
         defensive = super().place(view, decision).placements
@@ -371,7 +396,10 @@ class PlannerBot(ContinentalBot):
             pos.undo(undo)
             plans.append((gain, tuple(defensive)))
         gain, placements = max(plans, key=lambda p: (p[0], [-t for t, _ in p[1]]))
-        return Place(tuple(sorted(placements)))
+        merged: dict[int, int] = {}
+        for t, k in placements:
+            merged[t] = merged.get(t, 0) + k
+        return Place(tuple(sorted(merged.items())))
 
     def occupy(self, view, decision):
         pos, state = self._start(view)
@@ -400,6 +428,8 @@ class PlannerBot(ContinentalBot):
         me, armies = view.seat, view.armies
         best, best_gain = None, self.min_gain
         for s, t, most in fortify_options(view):
+            if s == view.capital and view.rules.capitals == "on":
+                continue  # the capital's garrison stays home
             for m in sorted({most, (most + 1) // 2}):
                 gain = pos.delta([(s, me, armies[s] - m), (t, me, armies[t] + m)])
                 if gain > best_gain + 1e-9:
