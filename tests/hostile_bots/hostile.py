@@ -12,7 +12,7 @@ HOSTILE_REFEREE_PID. Every address is on the loopback or this machine's own sock
 Modes: network, files, disk, fork_bomb, fork_bomb_left, memory, kill, escape, spin_decide,
 spin_background, answer_100mb, malformed, late, flood, socket_swap_start, socket_swap_later,
 leave_children, memory_fork (20 children touching 900 MB each), spinners (ten children
-spinning in the background from its first decision on), quiet (plays like spinners, without
+spinning in the background from its start on), quiet (plays like spinners, without
 them).
 """
 
@@ -360,8 +360,6 @@ class Hostile(Bot):
             time.sleep(0.05)  # a long game: the CPU limit must strike during it
         if MODE == "memory_fork" and self.answered == 1:
             memory_fork()
-        if MODE == "spinners" and self.answered == 1:
-            spinners()
         if MODE == "flood" and self.answered == 3:  # the referee is connected by now
             threading.Thread(target=flood_connections, daemon=True).start()
         if MODE == "late":
@@ -474,6 +472,9 @@ ATTACKS = {
     "kill": kill,
     "escape": escape,
     "leave_children": leave_children,
+    # before gRPC starts: a process serving gRPC forks badly (its threads are not copied, and a
+    # child's gRPC may start threads of its own until the bot's task ceiling stops everything)
+    "spinners": spinners,
 }
 if MODE in ATTACKS:
     ATTACKS[MODE]()
