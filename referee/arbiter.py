@@ -6,6 +6,12 @@ why in its next request), forfeits a seat that crashes, runs out of time or coll
 strikes (its armies stay on the board as neutral), tells each seat only what it may see, and
 records the game. The rules of the clock are those of :mod:`hegemon.referee.timecontrol`.
 
+Orders (:mod:`hegemon.referee.orders`, opt-in by each bot): a seat's standing policies (given
+when its game starts) and a blitz it answered an ATTACK with are played out here without asking
+its bot, exactly as if it had answered each decision itself (the same actions, dice, events and
+record); the seat's clock is charged for the one answer that gave the order, earns no increment
+for the decisions the order answered, and its bot hears what happened with its next request.
+
 The bots are reached through a :class:`Transport`: the gRPC link of the match runner
 (:class:`hegemon.referee.runner.link.BotLink`), a Python bot in this process
 (:func:`hegemon.sdk.play_local`), or a scripted fake in the tests. The clock is trio's
@@ -25,6 +31,7 @@ import trio
 from .actions import Action, Forfeit
 from .events import Event, Forfeited, private_to, redact
 from .game import Game, IllegalAction
+from .orders import NO_POLICIES, Blitz, Policies, automatic
 from .record import Recorder
 from .timecontrol import TimeControl
 from .view import View, view_for
@@ -97,9 +104,14 @@ class Transport(Protocol):
         """An event (already redacted for the seat) as the transport carries it."""
         ...
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | None: ...
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+        """Start the game for the bot: a failure, or the bot's standing policies (None: it
+        gave none)."""
+        ...
 
-    async def decide(self, ask: Ask) -> Action | Failure: ...
+    async def decide(self, ask: Ask) -> Action | Blitz | Failure:
+        """The bot's answer (a :class:`Blitz` is an attack that is also an order)."""
+        ...
 
     async def end_game(
         self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
@@ -131,6 +143,9 @@ class SeatState:
     decisions: int = 0  # decisions answered (in time, well-formed)
     think_time: float = 0.0  # seconds spent on decisions
     setup_time: float = 0.0  # seconds spent on StartGame and EndGame
+    policies: Policies = NO_POLICIES  # standing orders, from StartGame
+    order: Blitz | None = None  # the blitz being played out, until the seat is asked again
+    automatic: int = 0  # decisions its orders answered (not asked)
 
 
 @dataclass
@@ -143,6 +158,7 @@ class GameResult:
     decisions: int
     duration: float
     game: Game
+    automatic: int = 0  # decisions answered by orders, not asked
 
     @property
     def faults(self) -> list[Fault]:
@@ -153,8 +169,9 @@ class Arbiter:
     """Runs one game: ``await Arbiter(game, transports, game_id, time_control).play()``.
 
     ``on_progress(arbiter)`` is called after every decision, ``on_answer(seat, action)`` for
-    every answer applied as given, ``on_fault(fault)`` for every fault (it may raise to stop
-    the game)."""
+    every answer applied as given (an order's answers included), ``on_fault(fault)`` for
+    every fault (it may raise to stop the game). ``orders=False`` ignores every order (a blitz
+    is its first attack, policies are not applied): every decision is asked."""
 
     def __init__(
         self,
@@ -168,6 +185,7 @@ class Arbiter:
         on_progress: Callable[[Any], Any] | None = None,
         on_answer: Callable[[int, Action], Any] | None = None,
         on_fault: Callable[[Fault], Any] | None = None,
+        orders: bool = True,
     ):
         self.game = game
         self.game_id = game_id
@@ -179,6 +197,7 @@ class Arbiter:
         self.on_progress = on_progress
         self.on_answer = on_answer
         self.on_fault = on_fault
+        self.orders = orders
         self._tell(game.opening_events)
 
     # -------------------------------------------------------------- faults
@@ -251,9 +270,11 @@ class Arbiter:
             start = GameStart(self.game, self.game_id, seat.index, self.names, self.time)
             began = trio.current_time()
             await seat.link.resume()
-            failure: Failure | None = None
+            failure: Failure | Policies | None = None
             with trio.move_on_after(self.time.start_game) as scope:
                 failure = await seat.link.start_game(start, self.time.start_game)
+            if isinstance(failure, Policies):
+                seat.policies, failure = failure, None
             await seat.link.pause()
             seat.setup_time += trio.current_time() - began
             if scope.cancelled_caught:
@@ -282,12 +303,24 @@ class Arbiter:
             pending = game.pending
             assert pending is not None  # a game not over always waits for someone
             seat = self.seats[pending.player]
-            action = await self._ask(seat)
+            auto = self._automatic(seat)
+            if auto is not None:
+                self._apply(auto)
+                seat.automatic += 1
+                if self.on_answer is not None:
+                    self.on_answer(seat.index, auto)
+                if self.on_progress is not None:
+                    self.on_progress(self)
+                continue
+            answer = await self._ask(seat)
             decisions += 1
             if game.over or seat.out:
                 continue  # the seat was forfeited while we asked
+            action = answer.first if isinstance(answer, Blitz) else answer
             if (action is None or not self._applied(seat, action)) and not seat.out:
                 self._apply(game.default_action())
+            elif isinstance(answer, Blitz) and self.orders:
+                seat.order = answer  # applied: the next rolls are the order's
             if self.on_progress is not None:
                 self.on_progress(self)
         await self._end_all()
@@ -301,7 +334,21 @@ class Arbiter:
             decisions,
             trio.current_time() - started,
             game,
+            sum(seat.automatic for seat in self.seats),
         )
+
+    def _automatic(self, seat: SeatState) -> Action | None:
+        """The action the seat's orders answer the pending decision with, or None: ask it (and
+        its blitz, if any, is over)."""
+        game = self.game
+        pending = game.pending
+        if not self.orders or seat.out or pending is None:
+            return None
+        action = automatic(pending, seat.order, seat.policies, game.owner, game.armies)
+        if action is not None and game.is_legal(action):
+            return action
+        seat.order = None
+        return None
 
     def _applied(self, seat: SeatState, action: Action) -> bool:
         """Apply the seat's answer; if the engine refuses it, strike the seat and say why."""
@@ -315,7 +362,7 @@ class Arbiter:
             self.on_answer(seat.index, action)
         return True
 
-    async def _ask(self, seat: SeatState) -> Action | None:
+    async def _ask(self, seat: SeatState) -> Action | Blitz | None:
         """The seat's answer, or None (after recording why) when the default must be applied."""
         if seat.bank <= 0:  # its last answer came at the very last moment: nothing left
             self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
@@ -336,7 +383,7 @@ class Arbiter:
         link = seat.link
         await link.resume()
         started = trio.current_time()
-        answer: Action | Failure = Failure("timeout", "")
+        answer: Action | Blitz | Failure = Failure("timeout", "")
         with trio.move_on_after(deadline):
             answer = await link.decide(ask)
         elapsed = trio.current_time() - started

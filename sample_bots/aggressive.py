@@ -5,6 +5,9 @@ attack (highest conquest probability), attacks the target with the highest conqu
 probability (exact battle odds, most dice) as long as that is at least ``threshold``, moves
 everything it can into a conquered territory, trades a set as soon as it holds one, defends
 with the most dice and never fortifies.
+
+Orders (same play, fewer round trips): standing policies defend with the most dice and occupy
+with everything, and every attack is pressed as a blitz as far as this bot would press it.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from hegemon.sdk import (
     Attack,
     Bot,
     Claim,
+    DefendPolicy,
     Occupy,
+    OccupyPolicy,
     Pass,
     Place,
+    Policies,
     Trade,
     attack_options,
     border_territories,
@@ -30,6 +36,8 @@ class AggressiveBot(Bot):
     name = "aggressive"
     version = "1.0"
     threshold = 0.5  # attack while the best conquest probability is at least this
+    policies = Policies(defend=DefendPolicy.MOST, occupy=OccupyPolicy.ALL)
+    press_attacks = True  # its attack depends on the board alone
 
     def claim(self, view, decision):
         owner, nbrs, me = view.owner, view.board.neighbours, view.seat

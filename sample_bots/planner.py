@@ -272,6 +272,9 @@ class PlannerBot(ContinentalBot):
     min_gain = 0.05
     min_odds = 0.5  # never start an attack below these conquest odds
     max_evaluations = 2000  # scored candidates per decision: bounds the work, deterministically
+    # Orders: continental's defence policy (the most dice). Its attacks are not pressed: asking
+    # its lookahead about every board a blitz may reach costs more than the round trips saved.
+    press_attacks = False
 
     # -------------------------------------------------------------- shared scoring
     def _start(self, view, reserve: int = 0) -> tuple[Position, dict]:

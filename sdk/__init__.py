@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         Trade,
     )
     from hegemon.referee.decisions import Decision, Kind
+    from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
     from hegemon.sdk.bot import Bot
     from hegemon.sdk.context import BotView, GameContext, UnknownGame, make_view
     from hegemon.sdk.helpers import (
@@ -96,6 +97,7 @@ _SOURCES = {
         "Trade",
     ),
     "hegemon.referee.decisions": ("Decision", "Kind"),
+    "hegemon.referee.orders": ("Blitz", "DefendPolicy", "OccupyPolicy", "Policies"),
     "hegemon.sdk.bot": ("Bot",),
     "hegemon.sdk.context": ("BotView", "GameContext", "UnknownGame", "make_view"),
     "hegemon.sdk.helpers": (
@@ -160,6 +162,7 @@ __all__ = [
     "Action",
     "Attack",
     "BattleOdds",
+    "Blitz",
     "Bot",
     "BotServicer",
     "BotView",
@@ -169,6 +172,7 @@ __all__ = [
     "Claim",
     "Decision",
     "Defend",
+    "DefendPolicy",
     "Fortify",
     "GameContext",
     "Holding",
@@ -176,8 +180,10 @@ __all__ = [
     "LocalFault",
     "LocalGame",
     "Occupy",
+    "OccupyPolicy",
     "Pass",
     "Place",
+    "Policies",
     "Progress",
     "Trade",
     "UnknownGame",

@@ -6,6 +6,13 @@ then calls ``MyBot().run()``. Each method gets the seat's :class:`BotView` (the 
 :class:`hegemon.referee.view.View` plus the game's :class:`GameContext`, the events since the
 last decision and the last error) and the pending :class:`hegemon.referee.decisions.Decision`,
 and returns a :mod:`hegemon.referee.actions` action.
+
+Orders (opt-in) save round trips without changing how the bot plays: ``policies`` are standing
+orders for every game (e.g. ``Policies(defend=DefendPolicy.MOST)``: the referee rolls the most
+defence dice for the bot without asking), ``attack`` may return a :class:`Blitz` (an attack the
+referee presses until the target falls or the source is down to ``until`` armies), and
+``press_attacks = True`` makes every attack the bot returns such a blitz, exactly as far as the
+bot's own ``attack`` would have pressed it (:func:`hegemon.sdk.press.press`).
 """
 
 from __future__ import annotations
@@ -26,9 +33,11 @@ from hegemon.referee.actions import (
     Place,
     Trade,
 )
-from hegemon.referee.decisions import Decision
+from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.orders import NO_POLICIES, Blitz, Policies
 
 from .context import BotView, GameContext, GameRegistry, UnknownGame, make_view
+from .press import press
 
 # GameContext, BotView, UnknownGame and make_view live in .context (shared with the server);
 # they are named here too, where they were first defined.
@@ -41,7 +50,7 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital)
+ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital, Blitz)
 
 
 class UnsupportedDecision(LookupError):
@@ -56,6 +65,13 @@ class Bot:
     author: ClassVar[str] = ""
     #: Rule-set presets this bot plays; empty: any.
     rule_sets: ClassVar[tuple[str, ...]] = ()
+    #: Standing orders for every game (default: the referee asks every decision). Set them
+    #: only to what the bot's own methods would answer, or its play changes.
+    policies: ClassVar[Policies] = NO_POLICIES
+    #: Turn each attack into a :class:`Blitz` as far as ``attack`` would have pressed it. Only
+    #: for a bot whose ``attack`` depends on the board alone (not on events, randomness or
+    #: memory kept between decisions): it is asked about boards that may never happen.
+    press_attacks: ClassVar[bool] = False
 
     # -------------------------------------------------------------- decisions
     def decide(self, view: BotView, decision: Decision) -> Action:
@@ -122,6 +138,10 @@ class Bot:
     def on_end(self, game: GameContext, places: tuple[int, ...], reason: str) -> None:
         """A game ended (``places`` empty if it was abandoned). Default: nothing."""
 
+    def standing_orders(self, game: GameContext) -> Policies:
+        """The policies for ``game``, sent when it starts. Default: :attr:`policies`."""
+        return self.policies
+
     # -------------------------------------------------------------- games
     def game(self, game_id: str, seat: int | None = None) -> GameContext:
         """The context of a game in progress. ``seat`` is needed only when this bot plays
@@ -152,7 +172,7 @@ class Bot:
         for context in self._games().pop(game_id):
             self.on_end(context, tuple(places), reason)
 
-    def answer(self, view: BotView) -> Action:
+    def answer(self, view: BotView) -> Action | Blitz:
         """The bot's action for ``view.pending``; raises if the bot returned no action."""
         decision = view.pending
         if decision is None:
@@ -164,8 +184,10 @@ class Bot:
             raise TypeError(
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                "Occupy, Fortify, Pass or Capital)"
+                "Occupy, Fortify, Pass, Capital or Blitz)"
             )
+        if self.press_attacks and type(action) is Attack and decision.kind is Kind.ATTACK:
+            return press(self.decide, view, decision, action)
         return action
 
     def run(self, argv: Sequence[str] | None = None) -> None:

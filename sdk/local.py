@@ -14,7 +14,10 @@ the board as neutral. ``strict=True`` raises :class:`LocalFault` at the first fa
 The game is untimed unless a ``time_control`` is given (a bot in this process cannot be
 interrupted: an answer that took too long is refused once it comes). With ``protocol=True``
 every request and answer also goes through the protocol messages
-(:mod:`hegemon.sdk.protocol.codec`), exactly as over gRPC but without a socket.
+(:mod:`hegemon.sdk.protocol.codec`), exactly as over gRPC but without a socket (full views:
+no view deltas). The bots' orders (:mod:`hegemon.referee.orders`: policies, blitz attacks) are
+played out by the referee's core as in a real game; ``orders=False`` ignores them, so every
+decision is asked (the game is the same; only fewer decisions reach the bots with orders).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from hegemon.referee.actions import Action
 from hegemon.referee.arbiter import Arbiter, Ask, Failure, Fault, GameStart
 from hegemon.referee.events import Event
 from hegemon.referee.game import Game
+from hegemon.referee.orders import Blitz, Policies
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.timecontrol import TimeControl
 
@@ -116,7 +120,7 @@ class InProcessBot:
             raise LocalFault(f"seat {self.seat} ({self.name}) failed on {what}: {reason}") from exc
         return reason
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
         game, names = start.game, tuple(start.names)
         decision_ms = self._ms(start.time.decision, self.decision_ms)
         bank_ms = self._ms(start.time.bank, 0)
@@ -125,7 +129,9 @@ class InProcessBot:
                 request = codec.start_game_request(
                     start.game_id, self.seat, names, game.rules, game.board, decision_ms, bank_ms
                 )
-                self.mine["servicer"].StartGame(request, None)
+                reply = self.mine["servicer"].StartGame(request, None)
+                if reply.HasField("policies"):
+                    return codec.policies_from_proto(reply.policies)
             else:
                 self.context = self.bot.start_game(
                     GameContext(
@@ -138,11 +144,12 @@ class InProcessBot:
                         bank_ms,
                     )
                 )
+                return self.bot.standing_orders(self.context)
         except Exception as exc:  # the bot's bug: it cannot play this game
             return Failure("startup", f"StartGame failed: {self._failed('StartGame', exc)}")
         return None
 
-    async def decide(self, ask: Ask) -> Action | Failure:
+    async def decide(self, ask: Ask) -> Action | Blitz | Failure:
         bank_ms = self._ms(ask.bank, 0)
         deadline_ms = self._ms(ask.deadline, self.decision_ms)
         try:
@@ -200,10 +207,12 @@ def play_local(
     decision_ms: int = int(TimeControl.decision * 1000),
     max_decisions: int = 1_000_000,
     time_control: TimeControl | None = None,
+    orders: bool = True,
 ) -> LocalGame:
     """Play one game, ``bots[i]`` in seat ``i`` (the same bot object may sit in several
     seats), and return its :class:`LocalGame`. ``decision_ms`` is the deadline the bots are
-    told when the game is untimed (no ``time_control``)."""
+    told when the game is untimed (no ``time_control``); ``orders=False`` ignores the bots'
+    orders (every decision is asked)."""
     if isinstance(rules, str):
         rules = make_rules(rules, options)
     elif options:
@@ -242,6 +251,7 @@ def play_local(
         on_progress=on_progress,
         on_answer=lambda seat, action: actions.append((seat, action)),
         on_fault=on_fault,
+        orders=orders,
     )
     played = trio.run(arbiter.play)
     return LocalGame(

@@ -28,6 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from hegemon.referee.actions import Action
 from hegemon.referee.board import Board
 from hegemon.referee.events import Event
+from hegemon.referee.orders import Blitz, Policies
 
 from .context import BotView, GameContext, UnknownGame, make_view
 from .protocol import bot_pb2 as pb
@@ -57,8 +58,9 @@ class ServedBot(Protocol):
     def rule_sets(self) -> Sequence[str]: ...
 
     def start_game(self, context: GameContext) -> object: ...
+    def standing_orders(self, game: GameContext) -> Policies: ...
     def game(self, game_id: str, seat: int | None = None) -> GameContext: ...
-    def answer(self, view: BotView) -> Action: ...
+    def answer(self, view: BotView) -> Action | Blitz: ...
     def end_game(self, game_id: str, places: Sequence[int] = (), reason: str = "") -> None: ...
 
 
@@ -91,6 +93,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             protocol_version=codec.PROTOCOL_VERSION,
             rule_sets=list(bot.rule_sets),
             author=str(bot.author),
+            view_deltas=True,
         )
 
     def StartGame(
@@ -132,7 +135,10 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             time_bank_ms=tc.time_bank_ms,
         )
         self.bot.start_game(context)
-        return pb.StartGameReply()
+        policies = self.bot.standing_orders(context)
+        if not policies.any:
+            return pb.StartGameReply()
+        return pb.StartGameReply(policies=codec.policies_to_proto(policies))
 
     def _decide(self, request: pb.DecideRequest) -> pb.DecideReply:
         game_id = request.game_id
@@ -141,7 +147,9 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         except UnknownGame as exc:
             raise CallError(grpc.StatusCode.FAILED_PRECONDITION, exc.args[0]) from None
         try:
-            view = codec.view_from_proto(request, context.rules, context.board)
+            view = codec.view_from_proto(
+                request, context.rules, context.board, context.board_state
+            )
         except codec.ProtocolError as exc:
             raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         if view.pending is None:

@@ -18,6 +18,7 @@ from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc, codec
 from .. import timecontrol
 from ..actions import Action
 from ..arbiter import Ask, Failure, Fault, GameStart
+from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS
 from . import bridge
 from .process import BotCommand, BotProcess, spawn
@@ -69,6 +70,9 @@ class BotLink:
         self.games = 0
         self._discarded = False
         self._keepalive: Any = None
+        # view deltas (a bot that opted in): per (game, seat), the board its bot holds, or
+        # absent when its next request must carry the full view
+        self._known: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
@@ -224,7 +228,12 @@ class BotLink:
         """Stop a local bot's processes until it is asked again (CPU fairness)."""
         await _maybe(getattr(self.process, "pause", None))
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
+    @property
+    def view_deltas(self) -> bool:
+        """Did the bot opt in to view deltas (HelloReply.view_deltas)?"""
+        return bool(self.hello is not None and self.hello.view_deltas)
+
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
         game, tc = start.game, start.time
         request = codec.start_game_request(
             game_id=start.game_id,
@@ -236,16 +245,32 @@ class BotLink:
             time_bank_ms=millis(tc.bank),
         )
         request.time_control.increment_ms = millis(tc.increment)
+        self._known.pop((start.game_id, start.seat), None)
         try:
-            await bridge.call(self.stub.StartGame, request, timeout)
+            reply = await bridge.call(self.stub.StartGame, request, timeout)
         except grpc.RpcError as exc:
             if self.exited:
                 return self.crash(exc, "StartGame failed: ")
             return Failure("startup", f"StartGame failed: {self.crash_detail(exc)}")
         self.games += 1
+        if reply.HasField("policies"):
+            try:
+                return codec.policies_from_proto(reply.policies)
+            except ValueError as exc:  # codec.ProtocolError
+                return Failure("startup", f"StartGame failed: {exc}")
         return None
 
-    async def decide(self, ask: Ask) -> Action | Failure:
+    async def decide(self, ask: Ask) -> Action | Blitz | Failure:
+        answered = False
+        try:
+            answer = await self._decide(ask)
+            answered = not isinstance(answer, Failure)
+            return answer
+        finally:
+            if not answered:  # a fault (or cancelled at the deadline): the full view next
+                self._known.pop((ask.game_id, ask.view.seat), None)
+
+    async def _decide(self, ask: Ask) -> Action | Blitz | Failure:
         request = self.decide_request(ask)
         try:
             reply = await bridge.call(self.stub.Decide, request, timeout=ask.deadline)
@@ -260,28 +285,40 @@ class BotLink:
                 return Failure("timeout", "")
             name = code.name if code else "unknown"
             return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
+        if reply.full_view:
+            self._known.pop((ask.game_id, ask.view.seat), None)
         try:
             return codec.action_from_proto(reply, ask.game_id)
         except ValueError as exc:  # codec.ProtocolError
             return Failure("protocol", f"protocol error: {exc}")
 
     def decide_request(self, ask: Ask) -> Any:
-        """The Decide request; ``ask.events`` are event messages already redacted."""
+        """The Decide request; ``ask.events`` are event messages already redacted. To a bot
+        that opted in to view deltas, after its first request of the game and unless its last
+        answer was refused, the view names only the territories that changed."""
+        view = ask.view
+        key = (ask.game_id, view.seat)
+        known = self._known.get(key) if not ask.error else None
         request = codec.view_to_proto(
-            ask.view,
+            view,
             (),
             ask.error,
             ask.strikes,
             millis(ask.bank),
             game_id=ask.game_id,
             deadline_ms=millis(ask.deadline),
+            known=known,
         )
         request.events.extend(ask.events)
+        if self.view_deltas:
+            self._known[key] = (view.owner, view.armies)
         return request
 
     async def end_game(
         self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
     ) -> None:
+        for key in [k for k in self._known if k[0] == game_id]:
+            del self._known[key]
         request = codec.end_game_request(game_id, places, reason)
         try:
             await bridge.call(self.stub.EndGame, request, timeout)

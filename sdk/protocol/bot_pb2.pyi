@@ -12,6 +12,18 @@ class ProtocolVersion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PROTOCOL_VERSION_UNSPECIFIED: _ClassVar[ProtocolVersion]
     PROTOCOL_VERSION_1: _ClassVar[ProtocolVersion]
 
+class DefendPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DEFEND_POLICY_ASK: _ClassVar[DefendPolicy]
+    DEFEND_POLICY_MOST: _ClassVar[DefendPolicy]
+
+class OccupyPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OCCUPY_POLICY_ASK: _ClassVar[OccupyPolicy]
+    OCCUPY_POLICY_MIN: _ClassVar[OccupyPolicy]
+    OCCUPY_POLICY_ALL: _ClassVar[OccupyPolicy]
+    OCCUPY_POLICY_KEEP: _ClassVar[OccupyPolicy]
+
 class Insignia(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     INSIGNIA_UNSPECIFIED: _ClassVar[Insignia]
@@ -38,6 +50,12 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_BUILD_CENTRE: _ClassVar[DecisionKind]
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion
 PROTOCOL_VERSION_1: ProtocolVersion
+DEFEND_POLICY_ASK: DefendPolicy
+DEFEND_POLICY_MOST: DefendPolicy
+OCCUPY_POLICY_ASK: OccupyPolicy
+OCCUPY_POLICY_MIN: OccupyPolicy
+OCCUPY_POLICY_ALL: OccupyPolicy
+OCCUPY_POLICY_KEEP: OccupyPolicy
 INSIGNIA_UNSPECIFIED: Insignia
 INSIGNIA_INFANTRY: Insignia
 INSIGNIA_CAVALRY: Insignia
@@ -67,18 +85,20 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HelloReply(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author")
+    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author", "view_deltas")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     RULE_SETS_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    VIEW_DELTAS_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     rule_sets: _containers.RepeatedScalarFieldContainer[str]
     author: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ...) -> None: ...
+    view_deltas: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ..., view_deltas: _Optional[bool] = ...) -> None: ...
 
 class StartGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "seat_names", "rules", "board", "time_control", "missions", "protocol_version")
@@ -101,8 +121,20 @@ class StartGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[RuleSet, _Mapping]] = ..., board: _Optional[_Union[Board, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., missions: _Optional[_Iterable[_Union[MissionCard, _Mapping]]] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class StartGameReply(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("policies",)
+    POLICIES_FIELD_NUMBER: _ClassVar[int]
+    policies: Policies
+    def __init__(self, policies: _Optional[_Union[Policies, _Mapping]] = ...) -> None: ...
+
+class Policies(_message.Message):
+    __slots__ = ("defend", "occupy", "keep")
+    DEFEND_FIELD_NUMBER: _ClassVar[int]
+    OCCUPY_FIELD_NUMBER: _ClassVar[int]
+    KEEP_FIELD_NUMBER: _ClassVar[int]
+    defend: DefendPolicy
+    occupy: OccupyPolicy
+    keep: int
+    def __init__(self, defend: _Optional[_Union[DefendPolicy, str]] = ..., occupy: _Optional[_Union[OccupyPolicy, str]] = ..., keep: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
     __slots__ = ("preset", "options")
@@ -194,7 +226,7 @@ class TimeControl(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
-    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms")
+    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms", "delta")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +235,7 @@ class DecideRequest(_message.Message):
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    DELTA_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     view: View
     decision: Decision
@@ -211,18 +244,21 @@ class DecideRequest(_message.Message):
     strikes: int
     time_bank_ms: int
     deadline_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+    delta: bool
+    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., delta: _Optional[bool] = ...) -> None: ...
 
 class DecideReply(_message.Message):
-    __slots__ = ("game_id", "action")
+    __slots__ = ("game_id", "action", "full_view")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    FULL_VIEW_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     action: Action
-    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    full_view: bool
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., full_view: _Optional[bool] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "round", "current", "owner", "armies", "seats", "hand", "trade_count", "next_trade_value", "missions", "capital", "stacks", "centres")
+    __slots__ = ("seat", "round", "current", "owner", "armies", "seats", "hand", "trade_count", "next_trade_value", "missions", "capital", "stacks", "centres", "changed")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     CURRENT_FIELD_NUMBER: _ClassVar[int]
@@ -236,6 +272,7 @@ class View(_message.Message):
     CAPITAL_FIELD_NUMBER: _ClassVar[int]
     STACKS_FIELD_NUMBER: _ClassVar[int]
     CENTRES_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     round: int
     current: int
@@ -249,7 +286,8 @@ class View(_message.Message):
     capital: int
     stacks: _containers.RepeatedCompositeFieldContainer[Stack]
     centres: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., current: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., hand: _Optional[_Iterable[int]] = ..., trade_count: _Optional[int] = ..., next_trade_value: _Optional[int] = ..., missions: _Optional[_Iterable[int]] = ..., capital: _Optional[int] = ..., stacks: _Optional[_Iterable[_Union[Stack, _Mapping]]] = ..., centres: _Optional[_Iterable[int]] = ...) -> None: ...
+    changed: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., current: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., hand: _Optional[_Iterable[int]] = ..., trade_count: _Optional[int] = ..., next_trade_value: _Optional[int] = ..., missions: _Optional[_Iterable[int]] = ..., capital: _Optional[int] = ..., stacks: _Optional[_Iterable[_Union[Stack, _Mapping]]] = ..., centres: _Optional[_Iterable[int]] = ..., changed: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
     __slots__ = ("seat", "territories", "armies", "cards", "eliminated", "forfeited", "neutral", "team", "ally_of", "capital", "shown_missions")
@@ -374,14 +412,16 @@ class Trade(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[int]] = ..., bonus_territory: _Optional[int] = ...) -> None: ...
 
 class Attack(_message.Message):
-    __slots__ = ("source", "target", "dice")
+    __slots__ = ("source", "target", "dice", "until")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
     source: int
     target: int
     dice: int
-    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ...) -> None: ...
+    until: int
+    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ..., until: _Optional[int] = ...) -> None: ...
 
 class Defend(_message.Message):
     __slots__ = ("dice",)

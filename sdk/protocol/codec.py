@@ -38,6 +38,7 @@ from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import EVENT_TYPES, Event, redact
 from hegemon.referee.missions import deck_of
+from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
 from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
@@ -58,6 +59,8 @@ __all__ = [
     "event_to_proto",
     "hello_request",
     "mission_cards",
+    "policies_from_proto",
+    "policies_to_proto",
     "rules_from_proto",
     "rules_to_proto",
     "start_game_request",
@@ -288,6 +291,45 @@ def end_game_request(game_id: str, places: Sequence[int] | None, reason: str) ->
     return pb.EndGameRequest(game_id=game_id, places=list(places or ()), reason=reason)
 
 
+# ------------------------------------------------------------------ orders
+_DEFEND_TO_PB = {
+    DefendPolicy.ASK: pb.DEFEND_POLICY_ASK,
+    DefendPolicy.MOST: pb.DEFEND_POLICY_MOST,
+}
+_OCCUPY_TO_PB = {
+    OccupyPolicy.ASK: pb.OCCUPY_POLICY_ASK,
+    OccupyPolicy.MIN: pb.OCCUPY_POLICY_MIN,
+    OccupyPolicy.ALL: pb.OCCUPY_POLICY_ALL,
+    OccupyPolicy.KEEP: pb.OCCUPY_POLICY_KEEP,
+}
+_DEFEND_FROM_PB = {v: k for k, v in _DEFEND_TO_PB.items()}
+_OCCUPY_FROM_PB = {v: k for k, v in _OCCUPY_TO_PB.items()}
+
+
+def policies_to_proto(policies: Policies) -> pb.Policies:
+    """A seat's standing orders as a message (StartGameReply.policies)."""
+    return pb.Policies(
+        defend=_DEFEND_TO_PB[policies.defend],
+        occupy=_OCCUPY_TO_PB[policies.occupy],
+        keep=policies.keep,
+    )
+
+
+def policies_from_proto(msg: pb.Policies) -> Policies:
+    """The standing orders in a bot's StartGameReply; a policy this code does not know is a
+    :class:`ProtocolError`."""
+    try:
+        defend = _DEFEND_FROM_PB.get(msg.defend)
+        occupy = _OCCUPY_FROM_PB.get(msg.occupy)
+        if defend is None or occupy is None:
+            raise _fail(f"policies: unknown policy (defend {msg.defend}, occupy {msg.occupy})")
+        return Policies(defend, occupy, max(1, msg.keep))
+    except ProtocolError:
+        raise
+    except Exception as exc:
+        raise _fail(f"policies: not a valid hegemon.v1.Policies ({exc})") from None
+
+
 # ------------------------------------------------------------------ decisions
 def decision_to_proto(decision: Decision) -> pb.Decision:
     d = decision
@@ -378,13 +420,32 @@ def event_from_proto(msg: pb.Event) -> Event:
 
 
 # ------------------------------------------------------------------ the view
-def _view_message(view: View) -> pb.View:
+def _changed(
+    owner: Sequence[int], armies: Sequence[int], known: tuple[Sequence[int], Sequence[int]]
+) -> list[int]:
+    old_owner, old_armies = known
+    return [
+        t
+        for t in range(len(owner))
+        if owner[t] != old_owner[t] or armies[t] != old_armies[t]
+    ]
+
+
+def _view_message(
+    view: View, known: tuple[Sequence[int], Sequence[int]] | None = None
+) -> pb.View:
+    owner, armies, changed = view.owner, view.armies, None
+    if known is not None:
+        changed = _changed(owner, armies, known)
+        owner = tuple(owner[t] for t in changed)
+        armies = tuple(armies[t] for t in changed)
     return pb.View(
         seat=view.seat,
         round=view.round,
         current=view.current,
-        owner=view.owner,
-        armies=view.armies,
+        owner=owner,
+        armies=armies,
+        changed=changed,
         seats=[
             pb.SeatInfo(
                 seat=s.seat,
@@ -418,6 +479,7 @@ def view_to_proto(
     *,
     game_id: str = "",
     deadline_ms: int = 0,
+    known: tuple[Sequence[int], Sequence[int]] | None = None,
 ) -> pb.DecideRequest:
     """The Decide request for ``view.seat``: its view, its pending decision (``view.pending``;
     left unset when None), the events since its last request, the error text if its last
@@ -426,11 +488,16 @@ def view_to_proto(
     ``events`` are redacted here for ``view.seat`` (:func:`hegemon.referee.events.redact`: another
     seat's drawn card becomes -1), so the caller may pass the game's raw events; redacting
     twice is harmless, so already-redacted events are fine too.
+
+    ``known``: the (owner, armies) the seat's bot already holds (from its previous request):
+    the view is then a delta (``DecideRequest.delta``) naming only the territories that changed.
     """
     seat = view.seat
+    message = _view_message(view, known)
     request = pb.DecideRequest(
         game_id=game_id,
-        view=_view_message(view),
+        view=message,
+        delta=known is not None,
         events=[event_to_proto(redact(e, seat)) for e in events],
         error=error,
         strikes=strikes,
@@ -442,31 +509,70 @@ def view_to_proto(
     return request
 
 
-def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Board) -> View:
+def apply_view_delta(msg: pb.View, owner: list[int], armies: list[int]) -> None:
+    """Update ``owner`` and ``armies`` (what the bot held) in place from a delta view
+    (``DecideRequest.delta``); raises :class:`ProtocolError` for a malformed delta."""
+    changed = msg.changed
+    if len(msg.owner) != len(changed) or len(msg.armies) != len(changed):
+        raise _fail(
+            f"view delta: {len(changed)} changed territories but {len(msg.owner)} owners "
+            f"and {len(msg.armies)} army counts"
+        )
+    size = len(owner)
+    for t, who, n in zip(changed, msg.owner, msg.armies, strict=True):
+        if not 0 <= t < size:
+            raise _fail(f"view delta: {t} is not a territory")
+        owner[t] = who
+        armies[t] = n
+
+
+def view_from_proto(
+    msg: pb.DecideRequest | pb.View,
+    rules: RuleSet,
+    board: Board,
+    known: tuple[list[int], list[int]] | None = None,
+) -> View:
     """The engine's :class:`~referee.view.View` for a Decide request (or a bare View message),
     given the game's rules and board from StartGame (:func:`rules_from_proto`,
-    :func:`board_from_proto`). ``pending`` comes from the request's decision."""
+    :func:`board_from_proto`). ``pending`` comes from the request's decision.
+
+    ``known``: the (owner, armies) lists the bot holds for this game, for view deltas. They
+    are updated in place from the request — a delta changes the territories it names, a full
+    view replaces them all — so they always hold the board the returned view shows. A delta
+    without ``known`` is a :class:`ProtocolError`."""
     try:
         pending = None
+        delta = False
         if isinstance(msg, pb.DecideRequest):
             if msg.HasField("decision"):
                 pending = decision_from_proto(msg.decision)
             v = msg.view
+            delta = msg.delta
         elif isinstance(msg, pb.View):
             v = msg
         else:
             raise _fail(f"view: expected a DecideRequest or View, got {type(msg).__name__}")
-        if len(v.owner) != board.size or len(v.armies) != board.size:
-            raise _fail(
-                f"view: {len(v.owner)} owners and {len(v.armies)} army counts for "
-                f"{board.size} territories"
-            )
+        if delta:
+            if known is None or len(known[0]) != board.size:
+                raise _fail("view: a delta, but no earlier full view of this game to apply it to")
+            apply_view_delta(v, *known)
+            owner, armies = tuple(known[0]), tuple(known[1])
+        else:
+            if len(v.owner) != board.size or len(v.armies) != board.size:
+                raise _fail(
+                    f"view: {len(v.owner)} owners and {len(v.armies)} army counts for "
+                    f"{board.size} territories"
+                )
+            owner, armies = tuple(v.owner), tuple(v.armies)
+            if known is not None:
+                known[0][:] = owner
+                known[1][:] = armies
         return View(
             seat=v.seat,
             rules=rules,
             board=board,
-            owner=tuple(v.owner),
-            armies=tuple(v.armies),
+            owner=owner,
+            armies=armies,
             seats=tuple(
                 SeatInfo(
                     s.seat,
@@ -498,7 +604,7 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
 
 
 # ------------------------------------------------------------------ actions
-def action_to_proto(action: Action) -> pb.Action:
+def action_to_proto(action: Action | Blitz) -> pb.Action:
     """A player's action as a message. :class:`~referee.actions.Forfeit` is the referee's,
     never a bot's, and has no message: it raises :class:`ProtocolError`."""
     if type(action) is Claim:
@@ -518,6 +624,12 @@ def action_to_proto(action: Action) -> pb.Action:
         return pb.Action(
             attack=pb.Attack(source=action.source, target=action.target, dice=action.dice)
         )
+    if type(action) is Blitz:
+        return pb.Action(
+            attack=pb.Attack(
+                source=action.source, target=action.target, dice=action.dice, until=action.until
+            )
+        )
     if type(action) is Defend:
         return pb.Action(defend=pb.Defend(dice=action.dice))
     if type(action) is Occupy:
@@ -535,16 +647,17 @@ def action_to_proto(action: Action) -> pb.Action:
     raise _fail(f"not an action: {type(action).__name__}")
 
 
-def decide_reply(game_id: str, action: Action) -> pb.DecideReply:
-    """A bot's reply to a Decide request."""
-    return pb.DecideReply(game_id=game_id, action=action_to_proto(action))
+def decide_reply(game_id: str, action: Action | Blitz, full_view: bool = False) -> pb.DecideReply:
+    """A bot's reply to a Decide request (``full_view``: ask for the full view next time)."""
+    return pb.DecideReply(game_id=game_id, action=action_to_proto(action), full_view=full_view)
 
 
 def action_from_proto(
     msg: pb.Action | pb.DecideReply | bytes, game_id: str | None = None
-) -> Action:
+) -> Action | Blitz:
     """The engine action in a bot's answer: an Action, a DecideReply (whose ``game_id`` must
-    equal ``game_id`` when given) or the serialised bytes of a DecideReply.
+    equal ``game_id`` when given) or the serialised bytes of a DecideReply. An attack with
+    ``until`` set is a :class:`~hegemon.referee.orders.Blitz` (an order).
 
     Raises :class:`ProtocolError` — and nothing else, whatever ``msg`` is — when no action is
     set, the action is of a kind this engine does not know yet, or its shape is wrong (a trade
@@ -558,7 +671,7 @@ def action_from_proto(
         raise _fail(f"malformed action: {type(exc).__name__}: {exc}") from None
 
 
-def _action_from_proto(msg: Any, game_id: str | None) -> Action:
+def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
     if isinstance(msg, (bytes, bytearray, memoryview)):
         try:
             msg = pb.DecideReply.FromString(bytes(msg))
@@ -589,6 +702,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         bonus = sub.bonus_territory if sub.HasField("bonus_territory") else -1
         return Trade((sub.cards[0], sub.cards[1], sub.cards[2]), bonus)
     if which == "attack":
+        if sub.HasField("until"):
+            return Blitz(sub.source, sub.target, sub.dice, sub.until)
         return Attack(sub.source, sub.target, sub.dice)
     if which == "defend":
         return Defend(sub.dice)

@@ -1,0 +1,121 @@
+"""What the arena costs on top of the bots' own thinking, and how many decisions it asks.
+
+Plays the same seeded 4-player `classic` games (turn limit 40; random, aggressive, continental,
+planner, seats rotating) twice:
+
+- **real**: every bot a real process, reused from game to game (a warm-up game first, not
+  counted), the referee talking gRPC; CPU = the referee process (all its threads) + every bot
+  process (:meth:`BotProcess.total_cpu_seconds`), over the measured games;
+- **in-process**: :func:`hegemon.sdk.play_local` with ``protocol=True`` (every request and
+  answer through the protocol codec, no socket); CPU = this process.
+
+``overhead`` is real CPU per game ÷ in-process CPU per game (target ≤ 1.3). Then the decisions
+asked per game, in-process, with the bots' orders (blitz attacks, standing defence and
+occupation policies) and with orders ignored (every decision asked; target: at most half).
+
+Last line: ``overhead: R``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hegemon.referee.rules import make_rules  # noqa: E402
+from hegemon.referee.runner.bots import resolve  # noqa: E402
+from hegemon.referee.runner.link import TimeControl  # noqa: E402
+from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
+from hegemon.sample_bots.aggressive import AggressiveBot  # noqa: E402
+from hegemon.sample_bots.continental import ContinentalBot  # noqa: E402
+from hegemon.sample_bots.planner import PlannerBot  # noqa: E402
+from hegemon.sample_bots.random import RandomBot  # noqa: E402
+from hegemon.sdk import play_local  # noqa: E402
+
+GAMES = 4
+TURN_LIMIT = 40
+BOTS = ["random", "aggressive", "continental", "planner"]
+CLASSES = [RandomBot, AggressiveBot, ContinentalBot, PlannerBot]
+RULES = make_rules("classic", {"turn_limit": TURN_LIMIT})
+SEED = 1000
+
+
+def seating(n: int, items: list) -> list:
+    return items[n % 4 :] + items[: n % 4]
+
+
+async def real_games() -> tuple[float, int, list[str]]:
+    """CPU seconds of the measured games (referee + bots), decisions asked, the records."""
+    commands = [resolve(name) for name in BOTS]
+    time_control = TimeControl(decision=5, bank=300)
+    links = []
+    records = []
+    decisions = 0
+    async with link_pool(time_control) as pool:
+
+        def bots_cpu() -> float:
+            return sum(
+                link.process.total_cpu_seconds()
+                for link in pool._all
+                if link.process is not None and not link.exited
+            )
+
+        # warm-up: start every bot process once (its start-up is not a game's cost)
+        await play_game(pool, seating(0, commands), RULES, seed=SEED - 1, game_id="warm-up")
+        links = list(pool._all)
+        referee0, bots0 = time.process_time(), bots_cpu()
+        for n in range(GAMES):
+            result = await play_game(
+                pool, seating(n, commands), RULES, seed=SEED + n, game_id=f"bench-{n}"
+            )
+            decisions += result.decisions
+            records.append(result.record)
+        assert list(pool._all) == links, "a bot process was restarted: not comparable"
+        referee, bots = time.process_time() - referee0, bots_cpu() - bots0
+    print(f"real: referee {referee / GAMES:.3f} CPU-s per game, bots {bots / GAMES:.3f}")
+    return referee + bots, decisions, records
+
+
+def local_games(orders: bool | None) -> tuple[float, int]:
+    """CPU seconds and decisions asked of the same games in this process (codec included)."""
+    takes_orders = "orders" in inspect.signature(play_local).parameters
+    extra = {"orders": orders} if takes_orders and orders is not None else {}
+    cpu0 = time.process_time()
+    decisions = 0
+    for n in range(GAMES):
+        bots = [cls() for cls in seating(n, CLASSES)]
+        result = play_local(
+            bots, RULES, seed=SEED + n, game_id=f"bench-{n}", protocol=True, **extra
+        )
+        decisions += sum(result.decisions)
+    return time.process_time() - cpu0, decisions
+
+
+def main() -> None:
+    real_cpu, real_decisions, _ = trio.run(real_games)
+    local_cpu, local_decisions = local_games(None)
+    _, all_decisions = local_games(False)
+    print(f"{GAMES} four-player classic games (turn limit {TURN_LIMIT}), bots: {', '.join(BOTS)}")
+    print(
+        f"real processes (reused): {real_cpu / GAMES:.3f} CPU-s per game, "
+        f"{real_decisions / GAMES:.0f} decisions asked per game"
+    )
+    print(
+        f"in-process (play_local, protocol codec): {local_cpu / GAMES:.3f} CPU-s per game, "
+        f"{local_decisions / GAMES:.0f} decisions asked per game"
+    )
+    print(
+        f"decisions asked per game: {local_decisions / GAMES:.0f} with orders, "
+        f"{all_decisions / GAMES:.0f} without (ratio {local_decisions / all_decisions:.2f})"
+    )
+    print(f"overhead: {real_cpu / local_cpu:.2f}")
+
+
+if __name__ == "__main__":
+    main()
