@@ -22,6 +22,7 @@ import inspect
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -85,7 +86,7 @@ async def real_games() -> tuple[float, int, list[str]]:
 def local_games(orders: bool | None) -> tuple[float, int]:
     """CPU seconds and decisions asked of the same games in this process (codec included)."""
     takes_orders = "orders" in inspect.signature(play_local).parameters
-    extra = {"orders": orders} if takes_orders and orders is not None else {}
+    extra: dict[str, Any] = {"orders": orders} if takes_orders and orders is not None else {}
     cpu0 = time.process_time()
     decisions = 0
     for n in range(GAMES):

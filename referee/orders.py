@@ -5,7 +5,8 @@ Two kinds, both opt-in:
 - :class:`Blitz`, an attack pressed: answer an ATTACK decision with ``Blitz(source, target,
   dice, until)`` and the referee rolls that attack, then answers every following ATTACK
   decision of the seat with the same attack (the most dice up to ``dice`` the source allows)
-  as long as the target is not taken and the source holds more than ``until`` armies.
+  as long as the target is not taken, the source holds more than ``until`` armies and the
+  target more than ``until_target``.
 - :class:`Policies`, standing orders for the whole game: DEFEND with the most dice; OCCUPY
   with the fewest armies, all of them, or all but ``keep`` (each within the decision's bounds).
 
@@ -38,13 +39,15 @@ __all__ = ["Blitz", "DefendPolicy", "OccupyPolicy", "Policies", "automatic", "bl
 @dataclass(frozen=True, slots=True)
 class Blitz:
     """Attack ``target`` from ``source`` with ``dice`` dice (fewer when the source has too few
-    armies) again and again until the target falls or the source is down to ``until`` armies
-    (at least 1). Its first roll is the answer to the pending ATTACK decision."""
+    armies) again and again until the target falls, the source is down to ``until`` armies (at
+    least 1) or the target down to ``until_target`` (0: until it falls). Its first roll is the
+    answer to the pending ATTACK decision."""
 
     source: int
     target: int
     dice: int
     until: int = 1
+    until_target: int = 0
     tag: ClassVar[str] = "blitz"
 
     @property
@@ -86,11 +89,16 @@ class Policies:
 NO_POLICIES = Policies()
 
 
-def blitz_attack(order: Blitz, player: int, owner: Sequence[int], armies: Sequence[int]) -> Attack | None:
+def blitz_attack(
+    order: Blitz, player: int, owner: Sequence[int], armies: Sequence[int]
+) -> Attack | None:
     """The next roll of ``order`` for ``player``, or None once it is over: the target taken (or
-    no longer an enemy's), the source lost or down to ``until`` armies (or to one)."""
+    no longer an enemy's) or down to ``until_target`` armies, the source lost or down to
+    ``until`` armies (or to one)."""
     source, target = order.source, order.target
     if owner[source] != player or owner[target] == player:
+        return None
+    if armies[target] <= order.until_target:
         return None
     left = armies[source]
     if left <= max(order.until, 1):

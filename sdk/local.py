@@ -165,7 +165,7 @@ class InProcessBot:
                 )
                 request.events.extend(ask.events)
                 reply = self.mine["servicer"].Decide(request, None)
-                return codec.action_from_proto(reply, ask.game_id)
+                return codec.answer_from_proto(reply, ask.game_id)
             assert self.context is not None  # started
             view = make_view(
                 ask.view, self.context, ask.events, ask.error, ask.strikes, bank_ms, deadline_ms

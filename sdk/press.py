@@ -2,8 +2,8 @@
 
 :func:`press` asks the bot's own ``decide`` what it would answer after each roll the attack
 could lead to (the same board with other armies on the source and the target), and returns a
-:class:`~hegemon.referee.orders.Blitz` whose ``until`` stops where the bot might have answered
-otherwise: the referee then plays the rolls the bot would have asked for, without the round
+:class:`~hegemon.referee.orders.Blitz` whose ``until`` and ``until_target`` stop it where the bot
+might have answered otherwise: the referee then plays the rolls the bot would have asked for, without the round
 trips, and the game is the very same. It is exact for a bot whose attack decision depends only
 on its view's board (owners, armies, seats) and its game context, not on the events, its
 randomness or what it remembers from decision to decision (``Bot.press_attacks`` opts in).
@@ -34,9 +34,10 @@ def press(
     attack: Attack,
     probes: int = PROBES,
 ) -> Attack | Blitz:
-    """``attack`` (the bot's answer to ``decision``) as a blitz down to the lowest source
-    strength at which ``decide`` answers the same attack for every defending strength the
-    target could then have (at most ``probes`` boards asked); ``attack`` itself if none."""
+    """``attack`` (the bot's answer to ``decision``) as a blitz over the largest box of
+    (source armies, target armies) around the present board, grown one row or column at a
+    time, on every board of which ``decide`` answers the same attack (at most ``probes`` boards
+    asked); ``attack`` itself if the box is this board alone."""
     s, t = attack.source, attack.target
     owner = view.owner
     a, d = view.armies[s], view.armies[t]
@@ -45,21 +46,37 @@ def press(
         return attack  # nothing to press (a source of 2 stops after one roll anyway)
     armies = list(view.armies)
     seats = list(view.seats)
-    until = a
     asked = 0
-    for a2 in range(a, 1, -1):  # the source's armies before a roll the order would make
-        same = Attack(s, t, min(attack.dice, attack_dice(a2)))
-        for d2 in range(d, 0, -1):  # every strength the target may have left by then
-            if a2 == a and d2 == d:
-                continue  # the board of this very decision
-            asked += 1
-            if asked > probes:
-                return Blitz(s, t, attack.dice, until) if until < a else attack
-            armies[s], armies[t] = a2, d2
-            seats[me] = replace(view.seats[me], armies=view.seats[me].armies - (a - a2))
-            seats[foe] = replace(view.seats[foe], armies=view.seats[foe].armies - (d - d2))
-            board = replace(view, armies=tuple(armies), seats=tuple(seats))
-            if decide(board, decision) != same:
-                return Blitz(s, t, attack.dice, until) if until < a else attack
-        until = a2 - 1
-    return Blitz(s, t, attack.dice, max(until, 1))
+
+    def same(a2: int, d2: int) -> bool:
+        nonlocal asked
+        asked += 1
+        armies[s], armies[t] = a2, d2
+        seats[me] = replace(view.seats[me], armies=view.seats[me].armies - (a - a2))
+        seats[foe] = replace(view.seats[foe], armies=view.seats[foe].armies - (d - d2))
+        board = replace(view, armies=tuple(armies), seats=tuple(seats))
+        return decide(board, decision) == Attack(s, t, min(attack.dice, attack_dice(a2)))
+
+    # the box: source armies low_a..a, target armies low_d..d, every board of it checked
+    low_a, low_d = a, d
+    grow_a, grow_d = True, d > 1
+    while grow_a or grow_d:
+        if grow_a:  # one source army fewer, against every target strength of the box
+            row = range(low_d, d + 1)
+            if low_a <= 2 or asked + len(row) > probes:
+                grow_a = False
+            elif all(same(low_a - 1, d2) for d2 in row):
+                low_a -= 1
+            else:
+                grow_a = False
+        if grow_d:  # one target army fewer, against every source strength of the box
+            column = range(low_a, a + 1)
+            if low_d <= 1 or asked + len(column) > probes:
+                grow_d = False
+            elif all(same(a2, low_d - 1) for a2 in column):
+                low_d -= 1
+            else:
+                grow_d = False
+    if low_a == a and low_d == d:
+        return attack
+    return Blitz(s, t, attack.dice, until=low_a - 1, until_target=0 if low_d <= 1 else low_d - 1)

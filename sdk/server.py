@@ -147,9 +147,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         except UnknownGame as exc:
             raise CallError(grpc.StatusCode.FAILED_PRECONDITION, exc.args[0]) from None
         try:
-            view = codec.view_from_proto(
-                request, context.rules, context.board, context.board_state
-            )
+            view = codec.view_from_proto(request, context.rules, context.board, context.board_state)
         except codec.ProtocolError as exc:
             raise CallError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         if view.pending is None:

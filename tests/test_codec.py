@@ -416,3 +416,37 @@ def test_view_size_mismatch_is_a_protocol_error():
     del request.view.owner[-1]
     with pytest.raises(ProtocolError, match="owners"):
         codec.view_from_proto(request, game.rules, game.board)
+
+
+def test_view_deltas_rebuild_every_view_in_place():
+    """A referee that sends each seat only the territories changed since its previous request
+    and a bot that applies them to the board it holds see the same views as with full ones."""
+    game = Game(make_rules("classic"), 3, seed=4)
+    sent: dict[int, tuple] = {}  # the referee's side: what each seat's bot holds
+    held: dict[int, tuple[list[int], list[int]]] = {s: ([], []) for s in range(3)}
+    sizes = []
+    for _ in range(600):
+        if game.over:
+            break
+        seat = pending(game).player
+        view = view_for(game, seat)
+        request = codec.view_to_proto(view, game_id="g", known=sent.get(seat))
+        assert request.delta == (seat in sent)
+        sizes.append(len(request.view.changed))
+        request = pb.DecideRequest.FromString(request.SerializeToString())
+        assert codec.view_from_proto(request, game.rules, game.board, held[seat]) == view
+        assert held[seat] == (list(view.owner), list(view.armies))
+        sent[seat] = (view.owner, view.armies)
+        game.apply(_aggressive(game))
+    assert max(sizes) < game.board.size and sum(sizes) < 600 * 6
+
+
+def test_a_delta_without_an_earlier_view_is_a_protocol_error():
+    game = Game(make_rules("classic"), 3, seed=2)
+    view = view_for(game, pending(game).player)
+    request = codec.view_to_proto(view, known=(view.owner, view.armies))
+    with pytest.raises(ProtocolError, match="delta"):
+        codec.view_from_proto(request, game.rules, game.board)
+    request.view.changed.append(0)  # a territory named without its owner and armies
+    with pytest.raises(ProtocolError, match="delta"):
+        codec.view_from_proto(request, game.rules, game.board, ([0] * 42, [1] * 42))

@@ -15,15 +15,15 @@ from hegemon.referee.orders import (
     automatic,
     blitz_attack,
 )
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.bots import resolve
+from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import link_pool, play_game
+from hegemon.referee.view import view_for
 from hegemon.sample_bots.aggressive import AggressiveBot
 from hegemon.sample_bots.continental import ContinentalBot
 from hegemon.sample_bots.planner import PlannerBot
 from hegemon.sample_bots.random import RandomBot
 from hegemon.sdk import Bot, play_local
-from hegemon.referee.view import view_for
 from hegemon.sdk.context import GameContext, make_view
 from hegemon.sdk.press import press
 from hegemon.sdk.protocol import codec
@@ -44,6 +44,9 @@ def test_blitz_rolls_until_the_source_is_down_to_until():
     assert blitz_attack(low, 0, owner, [2, 1]) == Attack(0, 1, 1)
     assert blitz_attack(low, 0, [0, 0], [5, 3]) is None  # the target fell
     assert blitz_attack(low, 0, [1, 1], [5, 3]) is None  # the source was lost
+    box = Blitz(0, 1, 3, until=2, until_target=4)
+    assert blitz_attack(box, 0, owner, [6, 5]) == Attack(0, 1, 3)
+    assert blitz_attack(box, 0, owner, [6, 4]) is None  # the target down to `until_target`
 
 
 def test_policies_answer_only_what_they_cover():
@@ -58,7 +61,8 @@ def test_policies_answer_only_what_they_cover():
     assert automatic(occupy, None, Policies(occupy=OccupyPolicy.MIN), owner, armies) == Occupy(3)
     keep = Policies(occupy=OccupyPolicy.KEEP, keep=2)
     assert automatic(occupy, None, keep, owner, armies) == Occupy(5)
-    assert automatic(occupy, None, Policies(OccupyPolicy.ASK, OccupyPolicy.KEEP, 6), owner, armies)
+    keep_most = Policies(DefendPolicy.ASK, OccupyPolicy.KEEP, 6)
+    assert automatic(occupy, None, keep_most, owner, armies) == Occupy(3)  # at least the minimum
     assert automatic(attack, None, MOST, owner, [7, 2]) is None  # no blitz: ask
     for kind in (Kind.TRADE, Kind.PLACE, Kind.FORTIFY, Kind.CLAIM):  # never covered
         decision = Decision(kind, 0, armies=3, forced=True)
@@ -68,8 +72,9 @@ def test_policies_answer_only_what_they_cover():
 def test_policies_and_blitz_cross_the_protocol():
     policies = Policies(DefendPolicy.MOST, OccupyPolicy.KEEP, 3)
     assert codec.policies_from_proto(codec.policies_to_proto(policies)) == policies
-    blitz = Blitz(4, 5, 3, until=2)
-    assert codec.action_from_proto(codec.decide_reply("g", blitz), "g") == blitz
+    blitz = Blitz(4, 5, 3, until=2, until_target=7)
+    assert codec.answer_from_proto(codec.decide_reply("g", blitz), "g") == blitz
+    assert codec.action_from_proto(codec.decide_reply("g", blitz), "g") == blitz.first
     plain = codec.action_from_proto(codec.decide_reply("g", Attack(4, 5, 3)), "g")
     assert plain == Attack(4, 5, 3)
 
@@ -181,3 +186,16 @@ def test_real_bots_with_orders_and_view_deltas_play_the_local_game():
         [AggressiveBot(), ContinentalBot(), AggressiveBot()], RULES, seed=3, game_id="same"
     )
     assert record.splitlines()[1:] == local.record.splitlines()[1:]  # the header says where
+
+
+def test_the_sdk_server_opts_in_to_deltas_and_sends_its_policies():
+    from hegemon.sdk.protocol import bot_pb2 as pb
+    from hegemon.sdk.server import BotServicer
+
+    servicer = BotServicer(AggressiveBot())
+    assert servicer.Hello(pb.HelloRequest(), None).view_deltas
+    board = Game(RULES, 3, seed=1).board
+    request = codec.start_game_request("g", 0, ("a", "b", "c"), RULES, board, 1000, 10_000)
+    reply = servicer.StartGame(request, None)
+    assert codec.policies_from_proto(reply.policies) == AggressiveBot.policies
+    assert not BotServicer(RandomBot()).StartGame(request, None).HasField("policies")

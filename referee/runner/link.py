@@ -288,7 +288,7 @@ class BotLink:
         if reply.full_view:
             self._known.pop((ask.game_id, ask.view.seat), None)
         try:
-            return codec.action_from_proto(reply, ask.game_id)
+            return codec.answer_from_proto(reply, ask.game_id)
         except ValueError as exc:  # codec.ProtocolError
             return Failure("protocol", f"protocol error: {exc}")
 

@@ -196,6 +196,8 @@ function main() {
       callback(null, {
         name: NAME, version: VERSION, protocol_version: PROTOCOL_VERSION,
         rule_sets: [], author: 'hegemon sample bots',
+        // This bot reads the full view every time: it does not opt in to view deltas.
+        view_deltas: false,
       });
     },
     StartGame(call, callback) {

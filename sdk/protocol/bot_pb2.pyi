@@ -412,16 +412,18 @@ class Trade(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[int]] = ..., bonus_territory: _Optional[int] = ...) -> None: ...
 
 class Attack(_message.Message):
-    __slots__ = ("source", "target", "dice", "until")
+    __slots__ = ("source", "target", "dice", "until", "until_target")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_TARGET_FIELD_NUMBER: _ClassVar[int]
     source: int
     target: int
     dice: int
     until: int
-    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ..., until: _Optional[int] = ...) -> None: ...
+    until_target: int
+    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ..., until: _Optional[int] = ..., until_target: _Optional[int] = ...) -> None: ...
 
 class Defend(_message.Message):
     __slots__ = ("dice",)

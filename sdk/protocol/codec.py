@@ -49,6 +49,7 @@ __all__ = [
     "ProtocolError",
     "action_from_proto",
     "action_to_proto",
+    "answer_from_proto",
     "board_from_proto",
     "board_to_proto",
     "decide_reply",
@@ -424,16 +425,10 @@ def _changed(
     owner: Sequence[int], armies: Sequence[int], known: tuple[Sequence[int], Sequence[int]]
 ) -> list[int]:
     old_owner, old_armies = known
-    return [
-        t
-        for t in range(len(owner))
-        if owner[t] != old_owner[t] or armies[t] != old_armies[t]
-    ]
+    return [t for t in range(len(owner)) if owner[t] != old_owner[t] or armies[t] != old_armies[t]]
 
 
-def _view_message(
-    view: View, known: tuple[Sequence[int], Sequence[int]] | None = None
-) -> pb.View:
+def _view_message(view: View, known: tuple[Sequence[int], Sequence[int]] | None = None) -> pb.View:
     owner, armies, changed = view.owner, view.armies, None
     if known is not None:
         changed = _changed(owner, armies, known)
@@ -627,7 +622,11 @@ def action_to_proto(action: Action | Blitz) -> pb.Action:
     if type(action) is Blitz:
         return pb.Action(
             attack=pb.Attack(
-                source=action.source, target=action.target, dice=action.dice, until=action.until
+                source=action.source,
+                target=action.target,
+                dice=action.dice,
+                until=action.until,
+                until_target=action.until_target,
             )
         )
     if type(action) is Defend:
@@ -652,23 +651,32 @@ def decide_reply(game_id: str, action: Action | Blitz, full_view: bool = False) 
     return pb.DecideReply(game_id=game_id, action=action_to_proto(action), full_view=full_view)
 
 
-def action_from_proto(
+def answer_from_proto(
     msg: pb.Action | pb.DecideReply | bytes, game_id: str | None = None
 ) -> Action | Blitz:
-    """The engine action in a bot's answer: an Action, a DecideReply (whose ``game_id`` must
-    equal ``game_id`` when given) or the serialised bytes of a DecideReply. An attack with
-    ``until`` set is a :class:`~hegemon.referee.orders.Blitz` (an order).
-
-    Raises :class:`ProtocolError` — and nothing else, whatever ``msg`` is — when no action is
-    set, the action is of a kind this engine does not know yet, or its shape is wrong (a trade
-    of other than three cards, a many-into-one fortify). Legality is for the engine to judge.
-    """
+    """As :func:`action_from_proto`, but an attack with ``until`` set is a
+    :class:`~hegemon.referee.orders.Blitz` (an order): what the referee reads."""
     try:
         return _action_from_proto(msg, game_id)
     except ProtocolError:
         raise
     except Exception as exc:  # a bug or an unforeseen message: still the bot's protocol error
         raise _fail(f"malformed action: {type(exc).__name__}: {exc}") from None
+
+
+def action_from_proto(
+    msg: pb.Action | pb.DecideReply | bytes, game_id: str | None = None
+) -> Action:
+    """The engine action in a bot's answer: an Action, a DecideReply (whose ``game_id`` must
+    equal ``game_id`` when given) or the serialised bytes of a DecideReply. An order is read
+    as the action that answers this decision (a blitz as its first attack).
+
+    Raises :class:`ProtocolError` — and nothing else, whatever ``msg`` is — when no action is
+    set, the action is of a kind this engine does not know yet, or its shape is wrong (a trade
+    of other than three cards, a many-into-one fortify). Legality is for the engine to judge.
+    """
+    answer = answer_from_proto(msg, game_id)
+    return answer.first if isinstance(answer, Blitz) else answer
 
 
 def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
@@ -703,7 +711,7 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
         return Trade((sub.cards[0], sub.cards[1], sub.cards[2]), bonus)
     if which == "attack":
         if sub.HasField("until"):
-            return Blitz(sub.source, sub.target, sub.dice, sub.until)
+            return Blitz(sub.source, sub.target, sub.dice, sub.until, sub.until_target)
         return Attack(sub.source, sub.target, sub.dice)
     if which == "defend":
         return Defend(sub.dice)
