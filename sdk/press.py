@@ -6,11 +6,13 @@ could lead to (the same board with other armies on the source and the target), a
 might have answered otherwise: the referee then plays the rolls the bot would have asked for, without the round
 trips, and the game is the very same. It is exact for a bot whose attack decision depends only
 on its view's board (owners, armies, seats) and its game context, not on the events, its
-randomness or what it remembers from decision to decision (``Bot.press_attacks`` opts in).
+randomness or what it remembers from decision to decision (``Bot.press_attacks`` opts in),
+and that keeps no reference to the views it is given (the probes reuse one view object).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -18,6 +20,7 @@ from hegemon.referee.actions import Action, Attack
 from hegemon.referee.decisions import Decision
 from hegemon.referee.formulas import attack_dice
 from hegemon.referee.orders import Blitz
+from hegemon.referee.view import SeatInfo
 
 from .context import BotView
 
@@ -46,15 +49,22 @@ def press(
         return attack  # nothing to press (a source of 2 stops after one roll anyway)
     armies = list(view.armies)
     seats = list(view.seats)
+    mine: dict[int, SeatInfo] = {}  # the seats' public totals, by the armies left
+    theirs: dict[int, SeatInfo] = {}
+    board = copy.copy(view)  # one view, its board changed in place for each probe (fast)
     asked = 0
 
     def same(a2: int, d2: int) -> bool:
         nonlocal asked
         asked += 1
         armies[s], armies[t] = a2, d2
-        seats[me] = replace(view.seats[me], armies=view.seats[me].armies - (a - a2))
-        seats[foe] = replace(view.seats[foe], armies=view.seats[foe].armies - (d - d2))
-        board = replace(view, armies=tuple(armies), seats=tuple(seats))
+        if a2 not in mine:
+            mine[a2] = replace(view.seats[me], armies=view.seats[me].armies - (a - a2))
+        if d2 not in theirs:
+            theirs[d2] = replace(view.seats[foe], armies=view.seats[foe].armies - (d - d2))
+        seats[me], seats[foe] = mine[a2], theirs[d2]
+        object.__setattr__(board, "armies", tuple(armies))
+        object.__setattr__(board, "seats", tuple(seats))
         return decide(board, decision) == Attack(s, t, min(attack.dice, attack_dice(a2)))
 
     # the box: source armies low_a..a, target armies low_d..d, every board of it checked
