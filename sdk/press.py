@@ -2,12 +2,13 @@
 
 :func:`press` asks the bot's own ``decide`` what it would answer after each roll the attack
 could lead to (the same board with other armies on the source and the target), and returns a
-:class:`~hegemon.referee.orders.Blitz` whose ``until`` and ``until_target`` stop it where the bot
-might have answered otherwise: the referee then plays the rolls the bot would have asked for, without the round
-trips, and the game is the very same. It is exact for a bot whose attack decision depends only
-on its view's board (owners, armies, seats) and its game context, not on the events, its
-randomness or what it remembers from decision to decision (``Bot.press_attacks`` opts in),
-and that keeps no reference to the views it is given (the probes reuse one view object).
+:class:`~hegemon.referee.orders.Blitz` whose ``until`` and ``until_target`` stop it where the
+bot might have answered otherwise: the referee then plays the rolls the bot would have asked
+for, without the round trips, and the game is the very same. It is exact for a bot whose
+attack decision depends only on its view's board (owners, armies, seats) and its game context,
+not on the events, its randomness or what it remembers from decision to decision
+(``Bot.press_attacks`` opts in), and that keeps no reference to the views it is given (the
+probes reuse one view object).
 """
 
 from __future__ import annotations
