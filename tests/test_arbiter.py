@@ -15,10 +15,13 @@ import pytest
 import trio
 import trio.testing
 
+from hegemon.referee import legal
 from hegemon.referee.actions import Action, Pass
 from hegemon.referee.arbiter import Arbiter, Ask, Failure, GameResult, GameStart
 from hegemon.referee.events import Event, Forfeited
+from hegemon.referee.decisions import Kind
 from hegemon.referee.game import Game
+from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.timecontrol import TimeControl
@@ -283,3 +286,40 @@ def test_the_most_one_seat_adds_to_a_game():
     assert tc.max_seat_wall_time(10) == pytest.approx(fixed + 20)  # each decision at most 2 s
     assert tc.max_seat_wall_time(20_000) == pytest.approx(fixed + 60 + 2000)  # bank + increments
     assert TimeControl(bank=60).max_seat_wall_time(1_000_000) == fixed + 60
+
+
+class Ordering(Scripted):
+    """A fake bot with standing policies that blitzes every attack it can to the end."""
+
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+        await super().start_game(start, timeout)
+        return Policies(DefendPolicy.MOST, OccupyPolicy.ALL)
+
+    async def decide(self, ask: Ask) -> Action | Blitz | Failure:
+        answer = await super().decide(ask)
+        pending = ask.view.pending
+        if pending is not None and pending.kind is Kind.ATTACK:
+            options = legal.attacks(ask.view, pending.player)
+            if options:
+                source, target, most = options[0]
+                return Blitz(source, target, most, until=1)
+        return answer
+
+
+def test_orders_are_charged_once_and_earn_no_increment():
+    """Each answer, order or not, takes its thinking time from the bank and earns one
+    increment; the decisions the orders answer take nothing and earn nothing."""
+    tc = TimeControl(decision=2.0, bank=100.0, increment=0.5, max_strikes=3)
+    rules = make_rules("classic", {"turn_limit": 4})
+    bots = [Ordering(think=lambda n: 0.25) for _ in range(3)]
+    game = Game(rules, 3, 2)
+    result = trio.run(
+        Arbiter(game, bots, "g", tc).play, clock=trio.testing.MockClock(autojump_threshold=0)
+    )
+    assert result.faults == [] and result.automatic > 0
+    for seat, bot in zip(result.seats, bots, strict=True):
+        assert seat.asked == len(bot.asks) == seat.decisions
+        assert seat.bank == pytest.approx(100.0 - 0.25 * seat.asked + 0.5 * seat.asked)
+    assert sum(s.automatic for s in result.seats) == result.automatic
+    assert len(game.history) == result.decisions + result.automatic
+    assert replay(result.record).ok
