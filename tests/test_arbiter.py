@@ -18,8 +18,8 @@ import trio.testing
 from hegemon.referee import legal
 from hegemon.referee.actions import Action, Pass
 from hegemon.referee.arbiter import Arbiter, Ask, Failure, GameResult, GameStart
-from hegemon.referee.events import Event, Forfeited
 from hegemon.referee.decisions import Kind
+from hegemon.referee.events import Event, Forfeited
 from hegemon.referee.game import Game
 from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
 from hegemon.referee.record import replay
