@@ -59,13 +59,13 @@ class Scripted:
     def encode_event(event: Event) -> Any:
         return event
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | None:
+    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
         self.calls.append("start_game")
         self.game = start.game
         await trio.sleep(self.start_delay)
         return None
 
-    async def decide(self, ask: Ask) -> Action | Failure:
+    async def decide(self, ask: Ask) -> Action | Blitz | Failure:
         self.calls.append("decide")
         n = len(self.asks)
         self.asks.append(ask)
