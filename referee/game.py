@@ -26,6 +26,7 @@ from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
 from . import missions as missionlib
+from . import neutrals as neutrallib
 from .actions import (
     Action,
     Attack,
@@ -37,6 +38,7 @@ from .actions import (
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
     PlayerAction,
     Trade,
 )
@@ -44,6 +46,7 @@ from .board import Board, builtin_map
 from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .dice import compare
+from .errors import IllegalAction as IllegalAction
 from .events import (
     Battle,
     CapitalChosen,
@@ -77,14 +80,6 @@ from .rules import RuleSet
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
-
-
-class IllegalAction(ValueError):
-    """An action the pending decision does not allow; ``reason`` says why. Nothing changed."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class GameSetupError(ValueError):
@@ -124,18 +119,23 @@ class Game:
         board: Board | None = None,
         chance: Chance | None = None,
     ):
-        if players not in STARTING_ARMIES:
+        neutrals = neutrallib.neutral_count(rules.two_player)
+        if neutrals and players != neutrallib.PLAYERS:
+            raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
+        if not neutrals and players not in STARTING_ARMIES:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+        self._players_seated = players  # the players' seats; neutral colours' seats follow
+        seats = players + neutrals
         self.rules = rules
         self.board = board if board is not None else builtin_map(rules.map)
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
-        self.players = [Player(i) for i in range(players)]
+        self.players = [Player(i, neutral=i >= players) for i in range(seats)]
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
-        self.territory_count: list[int] = [0] * players
+        self.territory_count: list[int] = [0] * seats
         # Team play: extra armies of other players sharing a territory (RULES.md §4).
         self.stacks: dict[int, dict[int, int]] = {}
         self.deck: list[int] = []  # the top of the deck is the end of the list
@@ -153,12 +153,12 @@ class Game:
         self.mission_deck = missionlib.deck_of(rules.missions)
         if self.mission_deck is not None:
             missionlib.check_board(self.mission_deck, self.board)
-        self.destroyed_by: list[int] = [-1] * players  # who took each colour's last army
-        self.declared: list[list[int]] = [[] for _ in range(players)]  # missions shown as done
+        self.destroyed_by: list[int] = [-1] * seats  # who took each colour's last army
+        self.declared: list[list[int]] = [[] for _ in range(seats)]  # missions shown as done
         self.conquests_this_turn = 0
         self._declared_this_turn = False
         # capital Risk (RULES.md §3): a seat's capital becomes public once captured
-        self.capital_known: list[bool] = [False] * players
+        self.capital_known: list[bool] = [False] * seats
         # the capitals' territory cards, set aside face down for the whole game (seed 001)
         self.set_aside: list[int] = []
         # the turn in progress
@@ -181,7 +181,8 @@ class Game:
 
     @property
     def player_count(self) -> int:
-        return len(self.players)
+        """The players' seats (those a bot plays); neutral colours' seats come after them."""
+        return self._players_seated
 
     def is_enemy(self, player: int, territory: int) -> bool:
         return self.owner[territory] != player
@@ -218,6 +219,9 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
+        if self.rules.two_player != "off":
+            neutrallib.setup(self)
+            return
         n = len(self.players)
         events = self._pending_events
         for p in self.players:
@@ -286,10 +290,16 @@ class Game:
             seat = self._setup_next
             player = self.players[seat]
             if player.active and player.reserve > 0:
-                self.pending = Decision(Kind.PLACE, seat, armies=1)
+                self.pending = Decision(Kind.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
         self._ask_capital()
+
+    def _setup_armies(self, seat: int) -> int:
+        """Armies a player places at one set-up step."""
+        if self.rules.two_player != "off":
+            return neutrallib.setup_armies(self, seat)
+        return 1
 
     def _ask_capital(self) -> None:
         """Capital Risk: after the set-up, each player in turn secretly picks an own territory
@@ -308,7 +318,7 @@ class Game:
     def _begin_play(self) -> None:
         events = self._pending_events
         if self.rules.first_player == "reroll":
-            self.first_player = self.rng.setup.below(len(self.players))
+            self.first_player = self.rng.setup.below(self.player_count)
             events.append(FirstPlayer(self.first_player, "play"))
         first = self.first_player
         if not self.players[first].active:
@@ -444,10 +454,12 @@ class Game:
         if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
-            self._ask_setup()
+            if self.rules.two_player == "off" or not neutrallib.ask_setup_neutrals(self, d.player):
+                self._ask_setup()
         else:
             self.reserve = 0
-            self._ask_attack()
+            if not self._after_reinforce(d.armies):
+                self._ask_attack()
 
     def _on_trade(self, action: Trade, dry: bool) -> None:
         d = self._expect(Kind.TRADE, "trade")
@@ -522,14 +534,27 @@ class Game:
         if dry:
             return
         self._battle = (src, dst, dice)
-        defender = self.owner[dst]
+        chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
-        if def_most > 1 and self.rules.defender_dice == "choice" and self.players[defender].active:
+        if def_most > 1 and self.rules.defender_dice == "choice" and chooser >= 0:
             self.pending = Decision(
-                Kind.DEFEND, defender, maximum=def_most, source=src, target=dst, attack_dice=dice
+                Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
             return
         self._fight(def_most)
+
+    def _defence_chooser(self, defender: int) -> int:
+        """The seat that chooses ``defender``'s defence dice (-1: nobody, the most dice)."""
+        if self.rules.two_player != "off":
+            return neutrallib.defence_chooser(self, defender)
+        return defender if self.players[defender].active else -1
+
+    def _after_reinforce(self, placed: int) -> bool:
+        """Hook after the turn's reinforcements are placed: True if it posed a decision
+        (the 2000 neutral's share; the active neutrals' ally reinforcements)."""
+        if self._phase is not Phase.REINFORCE or self.rules.two_player == "off":
+            return False
+        return neutrallib.after_reinforce(self, placed + self.bonus_this_turn)
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
         d = self._expect(Kind.DEFEND, "defend")
@@ -912,7 +937,8 @@ class Game:
         self._pending_events.append(Eliminated(loser, by, len(taken)))
         victim.cards = []
         victim.missions = []  # seeds 000, 001: missions go back unseen, never to the conqueror
-        self.out_order.append(loser)
+        if not victim.neutral:  # a neutral colour destroyed has no place in the result
+            self.out_order.append(loser)
         self._eliminated_now = True
 
     def _end_turn(self) -> None:
@@ -974,7 +1000,7 @@ class Game:
             for p in active
         }
         ranked = sorted(active, key=lambda p: (p == winner, key[p]), reverse=True)
-        places = [0] * len(self.players)
+        places = [0] * self.player_count
         for i, p in enumerate(ranked):
             tied = i and key[p] == key[ranked[i - 1]] and ranked[i - 1] != winner
             places[p] = places[ranked[i - 1]] if tied else i + 1
@@ -1024,4 +1050,5 @@ _HANDLERS: dict[type, _Handler] = {
     Pass: Game._on_pass,
     Capital: Game._on_capital,
     Forfeit: Game._on_forfeit,
+    PlaceNeutral: neutrallib.on_place_neutral,
 }

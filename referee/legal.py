@@ -22,6 +22,7 @@ from .actions import (
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
     PlayerAction,
     Trade,
 )
@@ -122,6 +123,28 @@ def defence_dice(state: Position, territory: int) -> int:
     return formulas.defence_dice(state.armies[territory], state.rules.defender_two_dice_from)
 
 
+def neutral_placements(state: Position, decision: Decision) -> Iterator[PlaceNeutral]:
+    """Canonical answers to PLACE_NEUTRAL: with a per-seat ``maximum`` (set-up), the i-th
+    territory of each neutral getting its share, for each i; else all the armies on one
+    neutral territory, for each. Any split within the bounds is legal too."""
+    owned = [own_territories(state, s) for s in decision.seats]
+    owned = [o for o in owned if o]
+    if not owned:
+        return
+    if decision.maximum:
+        for i in range(max(len(o) for o in owned)):
+            left, split = decision.armies, []
+            for o in owned:
+                n = min(decision.maximum, left)
+                if n:
+                    split.append((o[i % len(o)], n))
+                left -= n
+            yield PlaceNeutral(tuple(split))
+        return
+    for o in owned:
+        yield from (PlaceNeutral(((t, decision.armies),)) for t in o)
+
+
 def actions(
     state: Position, decision: Decision, hand: Sequence[int], *, every_amount: bool = True
 ) -> Iterator[PlayerAction]:
@@ -136,6 +159,8 @@ def actions(
         yield from (Capital(t) for t in decision.territories)
     elif kind is Kind.PLACE:
         yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
+    elif kind is Kind.PLACE_NEUTRAL:
+        yield from neutral_placements(state, decision)
     elif kind is Kind.TRADE:
         if not decision.forced:
             yield Pass()

@@ -22,7 +22,7 @@ def ordinal(place: int) -> str:
 
 def standings(game: Any, names: list[str], title: str, faults: list[int] | None = None) -> Table:
     """A table of every seat: territories, armies, cards, and status."""
-    totals = [0] * game.player_count
+    totals = [0] * len(game.players)  # neutral colours' seats too
     for t, p in enumerate(game.owner):
         if p >= 0:
             totals[p] += game.armies[t]
