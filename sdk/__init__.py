@@ -33,13 +33,17 @@ if TYPE_CHECKING:
     from hegemon.referee.actions import (
         Action,
         Attack,
+        Bribe,
         Capital,
         Claim,
         Defend,
         Fortify,
+        FortifyAlly,
         Occupy,
         Pass,
         Place,
+        PlaceNeutral,
+        ReinforceAlly,
         Trade,
     )
     from hegemon.referee.decisions import Decision, Kind
@@ -78,6 +82,13 @@ if TYPE_CHECKING:
         trade_options,
     )
     from hegemon.sdk.local import LocalFault, LocalGame, play_local
+    from hegemon.sdk.neutrals import (
+        allies,
+        ally_attack_options,
+        is_neutral,
+        neutral_seats,
+        opponents,
+    )
     from hegemon.sdk.server import BotServicer, serve
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
@@ -86,13 +97,17 @@ _SOURCES = {
     "hegemon.referee.actions": (
         "Action",
         "Attack",
+        "Bribe",
         "Capital",
         "Claim",
         "Defend",
         "Fortify",
+        "FortifyAlly",
         "Occupy",
         "Pass",
         "Place",
+        "PlaceNeutral",
+        "ReinforceAlly",
         "Trade",
     ),
     "hegemon.referee.decisions": ("Decision", "Kind"),
@@ -131,6 +146,13 @@ _SOURCES = {
         "trade_options",
     ),
     "hegemon.sdk.local": ("LocalFault", "LocalGame", "play_local"),
+    "hegemon.sdk.neutrals": (
+        "allies",
+        "ally_attack_options",
+        "is_neutral",
+        "neutral_seats",
+        "opponents",
+    ),
     "hegemon.sdk.server": ("BotServicer", "serve"),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
@@ -164,12 +186,14 @@ __all__ = [
     "BotServicer",
     "BotView",
     "Bounds",
+    "Bribe",
     "Capital",
     "CaptureEffect",
     "Claim",
     "Decision",
     "Defend",
     "Fortify",
+    "FortifyAlly",
     "GameContext",
     "Holding",
     "Kind",
@@ -178,9 +202,13 @@ __all__ = [
     "Occupy",
     "Pass",
     "Place",
+    "PlaceNeutral",
     "Progress",
+    "ReinforceAlly",
     "Trade",
     "UnknownGame",
+    "allies",
+    "ally_attack_options",
     "attack_dice",
     "attack_odds",
     "attack_options",
@@ -196,12 +224,15 @@ __all__ = [
     "enemy_neighbours",
     "fortify_options",
     "interior_territories",
+    "is_neutral",
     "known_capitals",
     "legal_actions",
     "make_view",
     "mission_progress",
     "mission_targets",
     "neighbours",
+    "neutral_seats",
+    "opponents",
     "own_territories",
     "owned_continents",
     "play_local",

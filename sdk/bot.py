@@ -17,17 +17,22 @@ from hegemon.referee import legal
 from hegemon.referee.actions import (
     Action,
     Attack,
+    Bribe,
     Capital,
     Claim,
     Defend,
     Fortify,
+    FortifyAlly,
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
+    ReinforceAlly,
     Trade,
 )
 from hegemon.referee.decisions import Decision
 
+from . import neutrals
 from .context import BotView, GameContext, GameRegistry, UnknownGame, make_view
 
 # GameContext, BotView, UnknownGame and make_view live in .context (shared with the server);
@@ -41,7 +46,21 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital)
+ACTION_TYPES = (
+    Claim,
+    Place,
+    Trade,
+    Attack,
+    Defend,
+    Occupy,
+    Fortify,
+    Pass,
+    Capital,
+    PlaceNeutral,
+    Bribe,
+    ReinforceAlly,
+    FortifyAlly,
+)
 
 
 class UnsupportedDecision(LookupError):
@@ -115,6 +134,27 @@ class Bot:
 
         return Capital(min(decision.territories, key=exposure))
 
+    # -------------------------------------------------------------- two-player neutrals, allies
+    def place_neutral(self, view: BotView, decision: Decision) -> Action:
+        """Two-player games: place armies for the neutral(s) in ``decision.seats``. Default:
+        where they face your opponent hardest (:func:`hegemon.sdk.neutrals.default_place_neutral`)."""
+        return neutrals.default_place_neutral(view, decision)
+
+    def bribe(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: give cards to a neutral (Bribe) or not. Default: pass."""
+        return neutrals.default_bribe(view, decision)
+
+    def reinforce_ally(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: place the rolled ``decision.armies`` for the ally
+        ``decision.seats[0]`` (ReinforceAlly) or pass. Default: all on its territory facing
+        your opponent hardest."""
+        return neutrals.default_reinforce_ally(view, decision)
+
+    def fortify_ally(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: the ally's one free move (FortifyAlly) or none. Default:
+        pass."""
+        return neutrals.default_fortify_ally(view, decision)
+
     # -------------------------------------------------------------- game life cycle hooks
     def on_start(self, game: GameContext) -> None:
         """A game starts (its context is ready). Default: nothing."""
@@ -164,7 +204,8 @@ class Bot:
             raise TypeError(
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                "Occupy, Fortify, Pass or Capital)"
+                "Occupy, Fortify, Pass, Capital, PlaceNeutral, Bribe, ReinforceAlly or "
+                "FortifyAlly)"
             )
         return action
 
