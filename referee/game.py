@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import alliances as alliancelib
 from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
@@ -30,23 +31,26 @@ from . import neutrals as neutrallib
 from .actions import (
     Action,
     Attack,
+    Bribe,
     Capital,
     Claim,
     Defend,
     Forfeit,
     Fortify,
+    FortifyAlly,
     Occupy,
     Pass,
     Place,
     PlaceNeutral,
     PlayerAction,
+    ReinforceAlly,
     Trade,
 )
 from .board import Board, builtin_map
 from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .dice import compare
-from .errors import IllegalAction as IllegalAction
+from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
 from .events import (
     Battle,
     CapitalChosen,
@@ -168,6 +172,9 @@ class Game:
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
+        # active neutrals (alliances.py): allies still to ask this turn; the conquest attempt
+        self.ally_todo: list[int] = []
+        self.attempt: tuple[int, int, int, int] = alliancelib.NO_ATTEMPT
         self._setup_next = 0
         self._phase = Phase.SETUP
         self._pending_events: list[Event] = []
@@ -186,6 +193,19 @@ class Game:
 
     def is_enemy(self, player: int, territory: int) -> bool:
         return self.owner[territory] != player
+
+    def allies(self, player: int) -> list[int]:
+        """The neutral colours allied to ``player`` (two-player-2004-active), else none."""
+        return alliancelib.allies(self, player) if alliancelib.active(self) else []
+
+    def commands(self, player: int, seat: int) -> bool:
+        """Whether ``player`` moves ``seat``'s armies: its own, or an ally's (active
+        neutrals)."""
+        return seat == player or (
+            seat >= self.player_count
+            and alliancelib.active(self)
+            and self.players[seat].ally_of == player
+        )
 
     def active_players(self) -> list[int]:
         return [p.seat for p in self.players if p.active]
@@ -519,12 +539,14 @@ class Game:
         src = self._territory(action.source, "attack: source")
         dst = self._territory(action.target, "attack: target")
         name = self.board.name_of
-        if self.owner[src] != p:
+        if not self.commands(p, self.owner[src]):
             raise IllegalAction(f"attack: {name(src)} is not yours")
         if dst not in self.board.adjacency[src]:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
         if not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
+        if self.owner[dst] == self.owner[src]:
+            raise IllegalAction(f"attack: {name(dst)} is your ally's, as {name(src)} is")
         most = attack_dice(self.armies[src])
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
@@ -532,6 +554,9 @@ class Game:
         if type(dice) is not int or not 1 <= dice <= most:
             raise IllegalAction(f"attack: {dice!r} dice; from {name(src)} you may roll 1 to {most}")
         if dry:
+            return
+        if alliancelib.active(self) and not alliancelib.attempt_starts(self, src, dst):
+            self._ask_attack()  # the last attempt's die turned that ally away: ask again
             return
         self._battle = (src, dst, dice)
         chooser = self._defence_chooser(self.owner[dst])
@@ -554,6 +579,8 @@ class Game:
         (the 2000 neutral's share; the active neutrals' ally reinforcements)."""
         if self._phase is not Phase.REINFORCE or self.rules.two_player == "off":
             return False
+        if alliancelib.active(self):
+            return alliancelib.ask_reinforce_ally(self, first=True)
         return neutrallib.after_reinforce(self, placed + self.bonus_this_turn)
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
@@ -623,6 +650,10 @@ class Game:
     def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
+        if kind in (Kind.BRIBE, Kind.REINFORCE_ALLY, Kind.FORTIFY_ALLY):
+            if not dry:
+                alliancelib.on_pass(self, kind)
+            return
         if kind is Kind.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
         if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
@@ -801,8 +832,15 @@ class Game:
             self._declare_2004("turn_start")
             if self.places is not None:
                 return
+        self._phase = Phase.REINFORCE
+        if alliancelib.active(self) and alliancelib.ask_bribe(self):
+            return
+        self._begin_reinforce()
+
+    def _begin_reinforce(self) -> None:
+        seat = self.current
         from_territories, from_continents = self.reinforcements(seat)
-        events.append(Reinforced(seat, from_territories, from_continents))
+        self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
         self._trade_until = self.rules.must_trade_at
         self._phase = Phase.REINFORCE
@@ -835,6 +873,8 @@ class Game:
             self._ask_fortify()
 
     def _ask_fortify(self) -> None:
+        if alliancelib.active(self):
+            alliancelib.end_attempt(self)  # the attacks are over
         self._phase = Phase.FORTIFY
         if self._can_fortify(self.current):
             self.pending = Decision(Kind.FORTIFY, self.current)
@@ -885,7 +925,9 @@ class Game:
             self._ask_attack()
             return
         self._take(attacker, dst, 0)
-        self.conquered_this_turn = True
+        # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
+        # käyttäessäsi liittolaista alueen valtaamisessa")
+        self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
@@ -893,9 +935,9 @@ class Game:
         if self.rules.capitals == "on" and self.players[defender].capital == dst:
             self._capture(attacker, defender, dst)
         if self.territory_count[defender] == 0:
-            self._destroyed(defender, attacker)
+            self._destroyed(defender, self.current)
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
-            self._eliminate(defender, attacker)
+            self._eliminate(defender, self.current)  # an ally's victim's cards: its player's
             if len(self.active_players()) <= 1:
                 self._move_in(attack_dice)
                 self._finish("conquest")
@@ -905,7 +947,12 @@ class Game:
             self._occupy(attack_dice)
         else:
             self.pending = Decision(
-                Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
+                Kind.OCCUPY,
+                self.current,
+                minimum=attack_dice,
+                maximum=most,
+                source=src,
+                target=dst,
             )
 
     def _move_in(self, n: int) -> None:
@@ -916,6 +963,8 @@ class Game:
 
     def _occupy(self, n: int) -> None:
         self._move_in(n)
+        if alliancelib.active(self):
+            alliancelib.end_attempt(self)  # the conquest ends the attempt
         seat = self.current
         if (
             self._eliminated_now
@@ -942,6 +991,13 @@ class Game:
         self._eliminated_now = True
 
     def _end_turn(self) -> None:
+        if (
+            alliancelib.active(self)
+            and self.players[self.current].active
+            and not alliancelib.fortify_allies_done(self)
+            and alliancelib.ask_fortify_ally(self, first=True)
+        ):
+            return
         seat = self.current
         events = self._pending_events
         if self.rules.missions == "2004":
@@ -1051,4 +1107,7 @@ _HANDLERS: dict[type, _Handler] = {
     Capital: Game._on_capital,
     Forfeit: Game._on_forfeit,
     PlaceNeutral: neutrallib.on_place_neutral,
+    Bribe: alliancelib.on_bribe,
+    ReinforceAlly: alliancelib.on_reinforce_ally,
+    FortifyAlly: alliancelib.on_fortify_ally,
 }

@@ -19,15 +19,69 @@ Readings where the seeds are silent (each documented in the README's two-player 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from .actions import PlaceNeutral
+from .board import Board
+from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .errors import IllegalAction
-from .events import Dealt, FirstPlayer, NeutralPlaced
+from .events import Dealt, Event, FirstPlayer, NeutralPlaced
+from .rules import RuleSet
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Seat(Protocol):
+    """What these rules read and change of a seat (a :class:`hegemon.referee.game.Player`)."""
+
+    seat: int
+    cards: list[int]
+    reserve: int
+    neutral: bool
+    ally_of: int
+
+    @property
+    def active(self) -> bool: ...
+
+
+class Game(Protocol):
+    """The game as these rules see it (:class:`hegemon.referee.game.Game`, which calls them:
+    named structurally so that the game and its rule modules do not import each other)."""
+
+    rng: Chance
+    pending: Decision | None
+    deck: list[int]
+    first_player: int
+    current: int
+    ally_todo: list[int]
+    attempt: tuple[int, int, int, int]
+    _phase: Phase
+    _setup_next: int
+    _pending_events: list[Event]
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def owner(self) -> Sequence[int]: ...
+    @property
+    def armies(self) -> list[int]: ...
+    @property
+    def players(self) -> Sequence[Seat]: ...
+    @property
+    def territory_count(self) -> list[int]: ...
+    @property
+    def player_count(self) -> int: ...
+    def commands(self, player: int, seat: int) -> bool: ...
+    def _take(self, seat: int, territory: int, armies: int) -> None: ...
+    def _expect(self, kind: Kind, what: str) -> Decision: ...
+    def _territory(self, value: object, what: str) -> int: ...
+    def _ask_setup(self) -> None: ...
+    def _ask_attack(self) -> None: ...
+    def _begin_reinforce(self) -> None: ...
+    def _end_turn(self) -> None: ...
+
 
 #: Per ``two_player`` option: each player's starting armies, and each neutral's.
 ARMIES: dict[str, tuple[int, tuple[int, ...]]] = {
@@ -178,9 +232,7 @@ def on_place_neutral(game: Game, action: PlaceNeutral, dry: bool) -> None:
         per_seat[game.owner[t]] = per_seat.get(game.owner[t], 0) + n
     total = sum(per_seat.values())
     if total != d.armies:
-        raise IllegalAction(
-            f"place_neutral: placed {total} armies, must place exactly {d.armies}"
-        )
+        raise IllegalAction(f"place_neutral: placed {total} armies, must place exactly {d.armies}")
     if d.maximum:
         for seat, n in per_seat.items():
             if n > d.maximum:

@@ -53,6 +53,15 @@ class View:
     missions: tuple[int, ...] = ()
     capital: int = -1
 
+    def allies(self, player: int) -> list[int]:
+        """The neutral colours allied to ``player`` that still hold territory (active
+        neutrals)."""
+        return [
+            s.seat
+            for s in self.seats
+            if s.neutral and not s.forfeited and s.ally_of == player and s.territories > 0
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,

@@ -137,7 +137,8 @@ class Bot:
     # -------------------------------------------------------------- two-player neutrals, allies
     def place_neutral(self, view: BotView, decision: Decision) -> Action:
         """Two-player games: place armies for the neutral(s) in ``decision.seats``. Default:
-        where they face your opponent hardest (:func:`hegemon.sdk.neutrals.default_place_neutral`)."""
+        where they face your opponent hardest
+        (:func:`hegemon.sdk.neutrals.default_place_neutral`)."""
         return neutrals.default_place_neutral(view, decision)
 
     def bribe(self, view: BotView, decision: Decision) -> Action:

@@ -348,9 +348,7 @@ def event_to_proto(event: Event) -> pb.Event:
         if name in _PLACEMENT_FIELDS:
             getattr(sub, name).extend(pb.Placement(territory=t, armies=n) for t, n in value)
         elif name in _MOVE_FIELDS:
-            getattr(sub, name).extend(
-                pb.Move(source=a, target=b, armies=n) for a, b, n in value
-            )
+            getattr(sub, name).extend(pb.Move(source=a, target=b, armies=n) for a, b, n in value)
         elif isinstance(value, tuple):
             getattr(sub, name).extend(value)
         else:
@@ -546,9 +544,7 @@ def action_to_proto(action: Action) -> pb.Action:
     if type(action) is Bribe:
         return pb.Action(bribe=pb.Bribe(neutral=action.neutral, cards=action.cards))
     if type(action) is ReinforceAlly:
-        return pb.Action(
-            reinforce_ally=pb.ReinforceAlly(placements=_placements(action.placements))
-        )
+        return pb.Action(reinforce_ally=pb.ReinforceAlly(placements=_placements(action.placements)))
     if type(action) is FortifyAlly:
         move = pb.Move(source=action.source, target=action.target, armies=action.armies)
         return pb.Action(fortify_ally=pb.FortifyAlly(moves=[move]))
@@ -645,7 +641,9 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         return Bribe(sub.neutral, tuple(sub.cards))
     if which == "fortify_ally":
         if len(sub.moves) != 1:
-            raise _fail(f"fortify_ally: send exactly one move (the ally's one), got {len(sub.moves)}")
+            raise _fail(
+                f"fortify_ally: send exactly one move (the ally's one), got {len(sub.moves)}"
+            )
         m = sub.moves[0]
         return FortifyAlly(m.source, m.target, m.armies)
     if which in _LATER_ACTIONS:
