@@ -7,6 +7,15 @@ seed 001 (``/work/shared/seeds/001_f03a81e7fef51d36.txt``, Norwegian 2000) for
 from __future__ import annotations
 
 import pytest
+from two_player_helpers import (
+    PASS_KINDS,
+    PRESETS,
+    advance_to,
+    arrange,
+    decision,
+    new_game,
+    set_up,
+)
 
 from hegemon.referee import (
     Attack,
@@ -37,17 +46,8 @@ from hegemon.referee.events import (
     NeutralPlaced,
     TurnStarted,
 )
-from two_player_helpers import (
-    PASS_KINDS,
-    PRESETS,
-    advance_to,
-    arrange,
-    decision,
-    new_game,
-    set_up,
-)
 
-N_AM, S_AM = range(0, 9), range(9, 13)
+N_AM, S_AM = range(9), range(9, 13)
 EUROPE, AFRICA = range(13, 20), range(20, 26)
 HOLDINGS_2004 = {2: range(26, 31), 3: range(31, 35), 4: range(35, 38), 5: range(38, 42)}
 
