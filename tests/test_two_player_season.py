@@ -10,10 +10,10 @@ import io
 
 import pytest
 from test_season_run import board_csv, check_played_once, prepare
+from two_player_helpers import PRESETS
 
 from hegemon.referee.record import replay
 from league_fixtures import SeasonSpec, hegemon
-from two_player_helpers import PRESETS
 
 pytestmark = pytest.mark.slow
 
