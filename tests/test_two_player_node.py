@@ -32,11 +32,11 @@ def test_the_node_bot_plays_every_two_player_preset_legally(node_bot, preset):
     while not game.over:
         d = decision(game)
         seat = d.player
-        request = codec.view_to_proto(
+        decide = codec.view_to_proto(
             view_for(game, seat), since[seat], game_id=ids[seat], bank_ms=60_000, deadline_ms=5000
         )
         since[seat] = []
-        action = codec.action_from_proto(stub.Decide(request, timeout=10), game_id=ids[seat])
+        action = codec.action_from_proto(stub.Decide(decide, timeout=10), game_id=ids[seat])
         try:
             caused = game.apply(action)
         except IllegalAction as exc:

@@ -39,6 +39,7 @@ from hegemon.referee.events import (
     AllegianceChanged,
     AllyFortified,
     AllyReinforced,
+    Battle,
     Bribed,
     CardDrawn,
     Dealt,
@@ -208,6 +209,7 @@ def test_the_other_player_rolls_a_neutrals_defence(preset):
     assert d.kind is Kind.DEFEND and d.player == 1 - mover and d.maximum == 2
     defender = game.owner[target]
     battle = game.apply(Defend(1))[0]
+    assert isinstance(battle, Battle)
     assert len(battle.defend_dice) == 1 and battle.defender == defender
 
 
