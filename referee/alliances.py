@@ -27,7 +27,7 @@ from .decisions import Decision, Kind
 from .errors import IllegalAction
 from .events import AllegianceChanged, AllyFortified, AllyReinforced, Bribed
 from .formulas import movable_armies
-from .neutrals import Game
+from .neutrals import Game, placed_per_seat
 
 MODE = "2004_active"
 BRIBE_LIMIT = 5  # seed 000: "ET VOI antaa korttia puolueettomalle, jolla on jo viisi korttia"
@@ -144,27 +144,7 @@ def on_reinforce_ally(game: Game, action: ReinforceAlly, dry: bool) -> None:
     d = game._expect(Kind.REINFORCE_ALLY, "reinforce_ally")
     ally = d.seats[0]
     placements = action.placements
-    if not isinstance(placements, tuple) or not placements or len(placements) > game.board.size:
-        raise IllegalAction(
-            f"reinforce_ally: give one to {game.board.size} (territory, armies) pairs"
-        )
-    total = 0
-    for pair in placements:
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise IllegalAction(f"reinforce_ally: {pair!r} is not a (territory, armies) pair")
-        t = game._territory(pair[0], "reinforce_ally:")
-        n = pair[1]
-        if game.owner[t] != ally:
-            raise IllegalAction(
-                f"reinforce_ally: {game.board.name_of(t)} is not your ally {ally}'s"
-            )
-        if type(n) is not int or n <= 0:
-            raise IllegalAction(f"reinforce_ally: {n!r} armies must be at least 1")
-        total += n
-    if total != d.armies:
-        raise IllegalAction(
-            f"reinforce_ally: placed {total} armies, must place exactly the {d.armies} rolled"
-        )
+    placed_per_seat(game, placements, "reinforce_ally", (ally,), d.armies)
     if dry:
         return
     for t, n in placements:

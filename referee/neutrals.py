@@ -23,12 +23,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .actions import PlaceNeutral
-from .board import Board
 from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .errors import IllegalAction
 from .events import Dealt, Event, FirstPlayer, NeutralPlaced
-from .rules import RuleSet
+from .legal import Position
 
 
 class Seat(Protocol):
@@ -44,7 +43,7 @@ class Seat(Protocol):
     def active(self) -> bool: ...
 
 
-class Game(Protocol):
+class Game(Position, Protocol):
     """The game as these rules see it (:class:`hegemon.referee.game.Game`, which calls them:
     named structurally so that the game and its rule modules do not import each other)."""
 
@@ -59,12 +58,6 @@ class Game(Protocol):
     _setup_next: int
     _pending_events: list[Event]
 
-    @property
-    def board(self) -> Board: ...
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def owner(self) -> Sequence[int]: ...
     @property
     def armies(self) -> list[int]: ...
     @property
@@ -207,32 +200,38 @@ def after_reinforce(game: Game, received: int) -> bool:
     return True
 
 
+def placed_per_seat(
+    game: Game, placements: object, what: str, seats: tuple[int, ...], armies: int
+) -> dict[int, int]:
+    """Check ``placements`` — (territory, armies) pairs on territories of ``seats`` adding up
+    to ``armies`` — and return the armies each of those seats gets; raise
+    :class:`IllegalAction` saying what is wrong."""
+    name = game.board.name_of
+    if not isinstance(placements, tuple) or not placements or len(placements) > game.board.size:
+        raise IllegalAction(f"{what}: give one to {game.board.size} (territory, armies) pairs")
+    per_seat: dict[int, int] = {}
+    for pair in placements:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise IllegalAction(f"{what}: {pair!r} is not a (territory, armies) pair")
+        t = game._territory(pair[0], f"{what}:")
+        n = pair[1]
+        if game.owner[t] not in seats:
+            whose = " or ".join(map(str, seats))
+            raise IllegalAction(f"{what}: {name(t)} is not a territory of seat {whose}")
+        if type(n) is not int or n <= 0:
+            raise IllegalAction(f"{what}: {n!r} armies on {name(t)} must be at least 1")
+        per_seat[game.owner[t]] = per_seat.get(game.owner[t], 0) + n
+    total = sum(per_seat.values())
+    if total != armies:
+        raise IllegalAction(f"{what}: placed {total} armies, must place exactly {armies}")
+    return per_seat
+
+
 def on_place_neutral(game: Game, action: PlaceNeutral, dry: bool) -> None:
     """Check (and unless ``dry`` apply) armies placed for the neutrals of the decision."""
     d = game._expect(Kind.PLACE_NEUTRAL, "place_neutral")
     placements = action.placements
-    name = game.board.name_of
-    if not isinstance(placements, tuple) or not placements or len(placements) > game.board.size:
-        raise IllegalAction(
-            f"place_neutral: give one to {game.board.size} (territory, armies) pairs"
-        )
-    per_seat: dict[int, int] = {}
-    for pair in placements:
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise IllegalAction(f"place_neutral: {pair!r} is not a (territory, armies) pair")
-        t = game._territory(pair[0], "place_neutral:")
-        n = pair[1]
-        if game.owner[t] not in d.seats:
-            raise IllegalAction(
-                f"place_neutral: {name(t)} is not a territory of neutral "
-                f"{' or '.join(map(str, d.seats))}"
-            )
-        if type(n) is not int or n <= 0:
-            raise IllegalAction(f"place_neutral: {n!r} armies on {name(t)} must be at least 1")
-        per_seat[game.owner[t]] = per_seat.get(game.owner[t], 0) + n
-    total = sum(per_seat.values())
-    if total != d.armies:
-        raise IllegalAction(f"place_neutral: placed {total} armies, must place exactly {d.armies}")
+    per_seat = placed_per_seat(game, placements, "place_neutral", d.seats, d.armies)
     if d.maximum:
         for seat, n in per_seat.items():
             if n > d.maximum:

@@ -11,23 +11,19 @@ and returns a :mod:`hegemon.referee.actions` action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, cast, get_args
 
 from hegemon.referee import legal
 from hegemon.referee.actions import (
     Action,
     Attack,
-    Bribe,
     Capital,
     Claim,
     Defend,
-    Fortify,
-    FortifyAlly,
     Occupy,
     Pass,
     Place,
-    PlaceNeutral,
-    ReinforceAlly,
+    PlayerAction,
     Trade,
 )
 from hegemon.referee.decisions import Decision
@@ -46,21 +42,7 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (
-    Claim,
-    Place,
-    Trade,
-    Attack,
-    Defend,
-    Occupy,
-    Fortify,
-    Pass,
-    Capital,
-    PlaceNeutral,
-    Bribe,
-    ReinforceAlly,
-    FortifyAlly,
-)
+ACTION_TYPES: tuple[type, ...] = get_args(PlayerAction)  # every answer a player may give
 
 
 class UnsupportedDecision(LookupError):

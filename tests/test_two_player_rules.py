@@ -137,7 +137,7 @@ def test_2000_the_neutral_gets_half_the_reinforcements_placed_by_the_other_playe
     d = decision(game)
     assert d.kind is Kind.PLACE_NEUTRAL and d.player == other and d.seats == (2,)
     assert d.armies == due // 2
-    with pytest.raises(IllegalAction, match="not a territory of neutral"):
+    with pytest.raises(IllegalAction, match="not a territory of seat 2"):
         game.apply(PlaceNeutral(((own, d.armies),)))
     neutral_t = next(t for t in range(42) if game.owner[t] == 2)
     before = game.armies[neutral_t]
@@ -367,7 +367,7 @@ def test_allies_are_reinforced_by_a_die_on_their_own_territories_or_not_at_all()
     game.apply(Place(((0, decision(game).armies),)))
     d = decision(game)
     assert d.kind is Kind.REINFORCE_ALLY and d.seats == (2,) and d.armies == roll
-    with pytest.raises(IllegalAction, match="not your ally 2's"):
+    with pytest.raises(IllegalAction, match="not a territory of seat 2"):
         game.apply(ReinforceAlly(((38, roll),)))
     events = game.apply(ReinforceAlly(((26, roll),)))
     assert AllyReinforced(0, 2, roll, ((26, roll),)) in events and game.armies[26] == 3 + roll
