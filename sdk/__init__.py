@@ -85,6 +85,7 @@ if TYPE_CHECKING:
     from hegemon.sdk.neutrals import (
         allies,
         ally_attack_options,
+        bribe_choice,
         is_neutral,
         neutral_seats,
         opponents,
@@ -149,6 +150,7 @@ _SOURCES = {
     "hegemon.sdk.neutrals": (
         "allies",
         "ally_attack_options",
+        "bribe_choice",
         "is_neutral",
         "neutral_seats",
         "opponents",
@@ -215,6 +217,7 @@ __all__ = [
     "battle_odds",
     "border_territories",
     "bounds",
+    "bribe_choice",
     "capital_capture",
     "capitals_to_win",
     "conquest_probability",

@@ -29,6 +29,7 @@ from typing import Protocol
 from hegemon.referee import legal
 from hegemon.referee.actions import (
     Action,
+    Bribe,
     Pass,
     PlaceNeutral,
     ReinforceAlly,
@@ -39,6 +40,7 @@ from hegemon.referee.view import SeatInfo
 __all__ = [
     "allies",
     "ally_attack_options",
+    "bribe_choice",
     "default_bribe",
     "default_fortify_ally",
     "default_place_neutral",
@@ -54,6 +56,8 @@ class _View(legal.Position, Protocol):
     def seat(self) -> int: ...
     @property
     def seats(self) -> Sequence[SeatInfo]: ...
+    @property
+    def hand(self) -> Sequence[int]: ...
 
 
 def is_neutral(view: _View, seat: int) -> bool:
@@ -112,6 +116,34 @@ def default_place_neutral(view: _View, decision: Decision) -> Action:
     if left > 0 and picks:  # no per-seat limit left anything over: give it to the first pick
         picks[0] = (picks[0][0], picks[0][1] + left)
     return PlaceNeutral(tuple(picks))
+
+
+def _contact(view: _View, seat: int) -> int:
+    """How many of ``seat``'s territories border the view's own."""
+    owner, me = view.owner, view.seat
+    return sum(
+        1
+        for t in legal.own_territories(view, seat)
+        if any(owner[n] == me for n in view.board.neighbours[t])
+    )
+
+
+def bribe_choice(view: _View, decision: Decision) -> Action:
+    """A bribe worth making, or Pass: one card you do not need for a set, to the neutral
+    allied to your opponent that borders you most (one card makes it uncommitted), else to the
+    uncommitted neutral that borders you most (one card makes it your ally)."""
+    hand = list(view.hand)
+    sets = legal.trades(hand, view.board)
+    keep = set(sets[0]) if sets else set()
+    spare = [c for c in hand if c not in keep]
+    candidates = [
+        s for s in decision.seats if view.seats[s].ally_of != view.seat and _contact(view, s) > 0
+    ]
+    if not spare or not candidates:
+        return Pass()
+    theirs = [s for s in candidates if view.seats[s].ally_of >= 0]
+    target = max(theirs or candidates, key=lambda s: (_contact(view, s), -s))
+    return Bribe(target, (spare[0],))
 
 
 def default_bribe(view: _View, decision: Decision) -> Action:
