@@ -15,6 +15,12 @@ Readings where the seeds are silent (each documented in the README's two-player 
 - 002 says only that the neutral holds 40 armies on "neutral territory": a third of the
   territories (14) is dealt to the neutral from the shuffled territory cards, the players
   claim the rest in turn, then place as in 001.
+- 001's wild cards, taken out for the deal, go back into the deck afterwards, as its 3–6
+  player deal says ("legger jokerne inn i kortstokken").
+- 001's neutral share is half of *all* the reinforcements the mover received that turn:
+  territories, continents, sets traded and the cards' territory bonus.
+- The player not attacking chooses a neutral's defence dice in every edition (002 and 000
+  print it; 001 says the neutral defends "som en vanlig motstander").
 """
 
 from __future__ import annotations
