@@ -520,3 +520,26 @@ def test_the_active_turn_order():
         Kind.FORTIFY,
         Kind.FORTIFY_ALLY,
     ]
+
+
+def test_an_attempt_ends_when_the_player_attacks_elsewhere_and_may_cost_the_next_attack():
+    """Seed 000: "Kun valloitus on päättynyt liittoutunutta armeijaa käytettyäsi, heitä yhtä
+    arpakuutiota" — the die comes when the attempt ends; hegemon ends it at the player's next
+    different attack, and if the die turns away the ally that attack would use, the attack is
+    not made and the player is asked again."""
+    for seed in range(60):
+        game = active_turn(seed=seed, ally_of={4: 0})
+        to_attack(game)
+        game.armies[35], game.armies[18], game.armies[36] = 9, 9, 9
+        game.apply(Attack(35, 18, 3))  # ally 4's Middle East onto player 1's Southern Europe
+        if decision(game).kind is Kind.DEFEND:
+            game.apply(Defend(2))
+        (roll,) = predicted_neutral_die(game, 0)
+        if roll > 4:
+            continue
+        events = game.apply(Attack(36, 33, 3))  # the same ally's India onto Afghanistan
+        assert AllegianceChanged(4, -1, roll) in events
+        assert not [e for e in events if type(e) is Battle]  # not the ally's any more
+        assert decision(game).kind is Kind.ATTACK and not game.is_legal(Attack(36, 33, 3))
+        return
+    pytest.fail("no seed rolled 1-4")
