@@ -36,3 +36,24 @@ def test_every_sample_bot_plays_every_two_player_preset_legally(preset):
     assert "PlaceNeutral" in kinds
     if preset == "two-player-2004-active":
         assert "Bribe" in kinds and "ReinforceAlly" in kinds
+
+
+@pytest.mark.parametrize("preset", ["two-player-2000", "two-player-2004-active"])
+def test_the_progress_table_and_the_text_replay_show_the_neutrals(preset):
+    """`hegemon play` and `hegemon replay` list a neutral colour's seat as "neutral", with no
+    place and no faults (it has no bot)."""
+    import io
+
+    from rich.console import Console
+
+    from hegemon.referee.runner.progress import show_replay, standings
+
+    result = play_local([RandomBot(), Minimal()], preset, seed=4, options={"turn_limit": 3})
+    assert result.game is not None
+    out = io.StringIO()
+    console = Console(file=out, width=120)
+    console.print(standings(result.game, ["random", "minimal"], "final", faults=[0, 0]))
+    show_replay(result.record, console)
+    text = out.getvalue()
+    neutrals = len(result.game.players) - 2
+    assert text.count("neutral") >= 2 * neutrals
