@@ -14,6 +14,11 @@ seat's dice (separate keyed streams, hegemon.referee.chance), but once play diff
 fall in different battles: measured with the sample bots (benchmarks/duplicate.py), a rotated
 table's result is no less noisy than four independent games' (variance ratio about 1).
 
+Two-player games (the ``two-player-*`` rule sets) are played in **both colours**, like chess: in a
+season that is not duplicate, every pairing is played twice in a row, the seats swapped, each
+game with its own seed (an odd ``games`` leaves the last pairing without its return game); a
+duplicate two-player season plays each deal twice, the seats swapped and the seed the same.
+
 Match seeds derive from the season's secret seed and the table number with a keyed hash
 (:func:`match_seed`): whoever knows the season seed can recompute them, nobody else can, and one
 game's seed (revealed in its record) tells nothing about another's.
@@ -88,6 +93,8 @@ def make_schedule(
     rng = random.Random(
         int.from_bytes(hashlib.sha256(f"hegemon-schedule:{seed}".encode()).digest()[:16], "big")
     )
+    if not duplicate and players == 2:
+        return _both_colours(bots, games, seed, rng)
     if not duplicate:
         tables = _tables(bots, players, games, rng, seat_balance=True)
         return [
@@ -102,6 +109,19 @@ def make_schedule(
         for r in range(players):
             rotated = seats[r:] + seats[:r]
             schedule.append(ScheduledMatch(len(schedule) + 1, t, rotated, table_seed))
+    return schedule
+
+
+def _both_colours(
+    bots: list[int], games: int, seed: int, rng: random.Random
+) -> list[ScheduledMatch]:
+    """Two-player games: each pairing twice in a row, seats swapped, a seed per game."""
+    schedule: list[ScheduledMatch] = []
+    for seats in _tables(bots, 2, -(-games // 2), rng, seat_balance=False):
+        for order in (seats, seats[::-1]):
+            if len(schedule) < games:
+                n = len(schedule)
+                schedule.append(ScheduledMatch(n + 1, n, order, match_seed(seed, n)))
     return schedule
 
 

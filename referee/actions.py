@@ -93,6 +93,42 @@ class Capital:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceNeutral:
+    """Put armies on territories of the neutral(s) the decision names (two-player games)."""
+
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "place_neutral"
+
+
+@dataclass(frozen=True, slots=True)
+class Bribe:
+    """Give ``cards`` from your hand face down to the neutral ``neutral`` (two-player 2004
+    active): each card moves it one step toward you on its alliance track."""
+
+    neutral: int
+    cards: tuple[int, ...]
+    tag: ClassVar[str] = "bribe"
+
+
+@dataclass(frozen=True, slots=True)
+class ReinforceAlly:
+    """Place the rolled armies on your ally's territories (two-player 2004 active)."""
+
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "reinforce_ally"
+
+
+@dataclass(frozen=True, slots=True)
+class FortifyAlly:
+    """Your ally's one free move: ``armies`` from ``source`` to ``target``, both its own."""
+
+    source: int
+    target: int
+    armies: int
+    tag: ClassVar[str] = "fortify_ally"
+
+
+@dataclass(frozen=True, slots=True)
 class Forfeit:
     """Not a player's move: the referee removes ``player`` from the game (a fault)."""
 
@@ -104,7 +140,19 @@ class Forfeit:
 #: What a player may answer: every action but :class:`Forfeit`. Bots, the SDK and the codec
 #: deal in these; only the referee builds a ``Forfeit``.
 PlayerAction: TypeAlias = (
-    Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass | Capital
+    Claim
+    | Place
+    | Trade
+    | Attack
+    | Defend
+    | Occupy
+    | Fortify
+    | Pass
+    | Capital
+    | PlaceNeutral
+    | Bribe
+    | ReinforceAlly
+    | FortifyAlly
 )
 #: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
 Action: TypeAlias = PlayerAction | Forfeit
@@ -112,8 +160,10 @@ Action: TypeAlias = PlayerAction | Forfeit
 
 def action_to_list(action: Action) -> list[Any]:
     """The compact record form of an action."""
-    if isinstance(action, Place):
-        return ["place", [list(p) for p in action.placements]]
+    if isinstance(action, (Place, PlaceNeutral, ReinforceAlly)):
+        return [action.tag, [list(p) for p in action.placements]]
+    if isinstance(action, Bribe):
+        return ["bribe", action.neutral, list(action.cards)]
     if isinstance(action, Trade):
         return ["trade", list(action.cards), action.bonus_territory]
     if isinstance(action, Pass):
@@ -130,6 +180,13 @@ def _ints(values: list[Any], count: int, what: str) -> list[int]:
 def _pair(value: Any) -> tuple[int, int]:
     first, second = _ints(value if isinstance(value, list) else [value], 2, "a placement")
     return first, second
+
+
+_PLACING: dict[str, type[Place] | type[PlaceNeutral] | type[ReinforceAlly]] = {
+    "place": Place,
+    "place_neutral": PlaceNeutral,
+    "reinforce_ally": ReinforceAlly,
+}
 
 
 def player_action_from_list(data: Any) -> PlayerAction:
@@ -149,10 +206,18 @@ def action_from_list(data: Any) -> Action:
     tag, args = data[0], data[1:]
     if tag == "claim":
         return Claim(*_ints(args, 1, tag))
-    if tag == "place":
+    if tag in ("place", "place_neutral", "reinforce_ally"):
         if len(args) != 1 or not isinstance(args[0], list):
-            raise ActionFormatError(f"place needs a list of [territory, armies], got {args!r}")
-        return Place(tuple(_pair(p) for p in args[0]))
+            raise ActionFormatError(f"{tag} needs a list of [territory, armies], got {args!r}")
+        pairs = tuple(_pair(p) for p in args[0])
+        return _PLACING[tag](pairs)
+    if tag == "bribe":
+        if len(args) != 2 or not isinstance(args[1], list):
+            raise ActionFormatError(f"bribe needs [neutral, cards], got {args!r}")
+        (neutral,) = _ints(args[:1], 1, "bribe neutral")
+        return Bribe(neutral, tuple(_ints(args[1], len(args[1]), "bribe cards")))
+    if tag == "fortify_ally":
+        return FortifyAlly(*_ints(args, 3, tag))
     if tag == "trade":
         if len(args) != 2 or not isinstance(args[0], list):
             raise ActionFormatError(f"trade needs [cards, bonus_territory], got {args!r}")

@@ -191,6 +191,8 @@ class Arbiter:
         self.game_id = game_id
         self.time = time_control
         self.names = list(seat_names or [link.name for link in links])
+        # a neutral colour's seat (two-player games) has no bot: "neutral" (the protocol's word)
+        self.names += ["neutral"] * (len(game.players) - len(self.names))
         head = {"game_id": game_id, "seats": self.names, "map": game.board.name}
         self.recorder = Recorder(game, {**head, **(header or {})})
         self.seats = [SeatState(i, link, time_control.bank) for i, link in enumerate(links)]

@@ -19,7 +19,8 @@ Each purpose has its own stream, with a sub-key derived from the seed and a labe
 * ``setup`` — the deal or the claim order, the first player (and its re-roll);
 * ``deck`` — the card deck's shuffle and every reshuffle;
 * ``missions`` — the secret mission cards dealt (mission presets);
-* ``attack/<seat>`` and ``defend/<seat>`` — the dice that seat rolls attacking, defending.
+* ``attack/<seat>`` and ``defend/<seat>`` — the dice that seat rolls attacking, defending;
+* ``neutral/<seat>`` — the dice that seat rolls for neutrals (two-player active neutrals).
 
 So one seat's dice never move another stream: two games with the same seed (the rotations of a
 duplicate season) share the set-up, the deck order and every seat's dice sequence however
@@ -178,6 +179,11 @@ class Chance:
         """The dice ``seat`` rolls when it defends."""
         return self._seat_stream("defend", seat)
 
+    def neutral(self, seat: int) -> Stream:
+        """The dice ``seat`` rolls for neutrals (two-player active neutrals: an ally's
+        reinforcements, the die after an attack on or with a neutral)."""
+        return self._seat_stream("neutral", seat)
+
     def _seat_stream(self, role: str, seat: int) -> KeyedStream:
         stream = self._dice.get((role, seat))
         if stream is None:
@@ -245,6 +251,9 @@ class LegacyChance(Chance):
         return self._one
 
     def defend(self, seat: int) -> Stream:
+        return self._one
+
+    def neutral(self, seat: int) -> Stream:
         return self._one
 
     def getstate(self) -> object:

@@ -53,6 +53,13 @@ class Decision:
     - OCCUPY: move ``minimum``..``maximum`` armies from ``source`` into ``target``.
     - FORTIFY: one move, leaving at least one army behind.
     - CAPITAL: choose one of ``territories`` (own ones) as the secret capital.
+    - PLACE_NEUTRAL: place ``armies`` on territories of the neutral ``seats``; ``maximum``
+      (when not 0) is the most any one of them may get (set-up: 1, one army each).
+    - BRIBE: give 1..``maximum`` cards to one neutral of ``seats`` (the most any of them
+      still takes), or pass.
+    - REINFORCE_ALLY: place ``armies`` (a die roll) on the territories of the ally
+      ``seats[0]``, or pass.
+    - FORTIFY_ALLY: one move between territories of the ally ``seats[0]``, or pass.
     """
 
     kind: Kind
@@ -65,6 +72,7 @@ class Decision:
     attack_dice: int = 0
     forced: bool = False
     territories: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()  # the neutrals or the ally the decision concerns
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "player": self.player}
@@ -78,4 +86,6 @@ class Decision:
             data["forced"] = True
         if self.territories:
             data["territories"] = list(self.territories)
+        if self.seats:
+            data["seats"] = list(self.seats)
         return data

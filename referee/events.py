@@ -15,9 +15,13 @@ class Event:
         data: dict[str, Any] = {"event": self.tag}
         name: str
         for name in self.__slots__:
-            value = getattr(self, name)
-            data[name] = list(value) if isinstance(value, tuple) else value
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+def _plain(value: Any) -> Any:
+    """Tuples (nested ones too: placements, moves) as lists, as JSON reads them back."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +213,61 @@ class CapitalConquered(Event):
     tag: ClassVar[str] = "capital_conquered"
 
 
+@dataclass(frozen=True, slots=True)
+class NeutralPlaced(Event):
+    """``player`` placed armies on territories of the neutral ``neutral`` (two-player games:
+    at set-up, and the 2000 edition's neutral reinforcements)."""
+
+    player: int
+    neutral: int
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "neutral_placed"
+
+
+@dataclass(frozen=True, slots=True)
+class Bribed(Event):
+    """``player`` gave ``cards`` cards face down to ``neutral``: how many is public, which ones
+    is not (two-player 2004 active)."""
+
+    player: int
+    neutral: int
+    cards: int
+    tag: ClassVar[str] = "bribed"
+
+
+@dataclass(frozen=True, slots=True)
+class AllegianceChanged(Event):
+    """``neutral`` moved on its alliance track: now allied to ``ally_of`` (-1: uncommitted);
+    ``roll`` is the die that moved it, 0 when a bribe did."""
+
+    neutral: int
+    ally_of: int
+    roll: int
+    tag: ClassVar[str] = "allegiance_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class AllyReinforced(Event):
+    """``player`` rolled ``roll`` for its ally ``ally`` and placed these armies (none when it
+    declined)."""
+
+    player: int
+    ally: int
+    roll: int
+    placements: tuple[tuple[int, int], ...]
+    tag: ClassVar[str] = "ally_reinforced"
+
+
+@dataclass(frozen=True, slots=True)
+class AllyFortified(Event):
+    """``player`` made its ally ``ally``'s free move: ``moves`` are (source, target, armies)."""
+
+    player: int
+    ally: int
+    moves: tuple[tuple[int, int, int], ...]
+    tag: ClassVar[str] = "ally_fortified"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -231,6 +290,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MissionShown,
         CapitalChosen,
         CapitalConquered,
+        NeutralPlaced,
+        Bribed,
+        AllegianceChanged,
+        AllyReinforced,
+        AllyFortified,
     )
 }
 

@@ -22,28 +22,35 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import alliances as alliancelib
 from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
 from . import missions as missionlib
+from . import neutrals as neutrallib
 from .actions import (
     Action,
     Attack,
+    Bribe,
     Capital,
     Claim,
     Defend,
     Forfeit,
     Fortify,
+    FortifyAlly,
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
     PlayerAction,
+    ReinforceAlly,
     Trade,
 )
 from .board import Board, builtin_map
 from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .dice import compare
+from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
 from .events import (
     Battle,
     CapitalChosen,
@@ -77,14 +84,6 @@ from .rules import RuleSet
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
-
-
-class IllegalAction(ValueError):
-    """An action the pending decision does not allow; ``reason`` says why. Nothing changed."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class GameSetupError(ValueError):
@@ -124,18 +123,23 @@ class Game:
         board: Board | None = None,
         chance: Chance | None = None,
     ):
-        if players not in STARTING_ARMIES:
+        neutrals = neutrallib.neutral_count(rules.two_player)
+        if neutrals and players != neutrallib.PLAYERS:
+            raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
+        if not neutrals and players not in STARTING_ARMIES:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+        self._players_seated = players  # the players' seats; neutral colours' seats follow
+        seats = players + neutrals
         self.rules = rules
         self.board = board if board is not None else builtin_map(rules.map)
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
-        self.players = [Player(i) for i in range(players)]
+        self.players = [Player(i, neutral=i >= players) for i in range(seats)]
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
-        self.territory_count: list[int] = [0] * players
+        self.territory_count: list[int] = [0] * seats
         # Team play: extra armies of other players sharing a territory (RULES.md §4).
         self.stacks: dict[int, dict[int, int]] = {}
         self.deck: list[int] = []  # the top of the deck is the end of the list
@@ -153,12 +157,12 @@ class Game:
         self.mission_deck = missionlib.deck_of(rules.missions)
         if self.mission_deck is not None:
             missionlib.check_board(self.mission_deck, self.board)
-        self.destroyed_by: list[int] = [-1] * players  # who took each colour's last army
-        self.declared: list[list[int]] = [[] for _ in range(players)]  # missions shown as done
+        self.destroyed_by: list[int] = [-1] * seats  # who took each colour's last army
+        self.declared: list[list[int]] = [[] for _ in range(seats)]  # missions shown as done
         self.conquests_this_turn = 0
         self._declared_this_turn = False
         # capital Risk (RULES.md §3): a seat's capital becomes public once captured
-        self.capital_known: list[bool] = [False] * players
+        self.capital_known: list[bool] = [False] * seats
         # the capitals' territory cards, set aside face down for the whole game (seed 001)
         self.set_aside: list[int] = []
         # the turn in progress
@@ -168,6 +172,9 @@ class Game:
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
+        # active neutrals (alliances.py): allies still to ask this turn; the conquest attempt
+        self.ally_todo: list[int] = []
+        self.attempt: tuple[int, int, int, int] = alliancelib.NO_ATTEMPT
         self._setup_next = 0
         self._phase = Phase.SETUP
         self._pending_events: list[Event] = []
@@ -181,10 +188,24 @@ class Game:
 
     @property
     def player_count(self) -> int:
-        return len(self.players)
+        """The players' seats (those a bot plays); neutral colours' seats come after them."""
+        return self._players_seated
 
     def is_enemy(self, player: int, territory: int) -> bool:
         return self.owner[territory] != player
+
+    def allies(self, player: int) -> list[int]:
+        """The neutral colours allied to ``player`` (two-player-2004-active), else none."""
+        return alliancelib.allies(self, player) if alliancelib.active(self) else []
+
+    def commands(self, player: int, seat: int) -> bool:
+        """Whether ``player`` moves ``seat``'s armies: its own, or an ally's (active
+        neutrals)."""
+        return seat == player or (
+            seat >= self.player_count
+            and alliancelib.active(self)
+            and self.players[seat].ally_of == player
+        )
 
     def active_players(self) -> list[int]:
         return [p.seat for p in self.players if p.active]
@@ -218,6 +239,9 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
+        if self.rules.two_player != "off":
+            neutrallib.setup(self)
+            return
         n = len(self.players)
         events = self._pending_events
         for p in self.players:
@@ -286,10 +310,16 @@ class Game:
             seat = self._setup_next
             player = self.players[seat]
             if player.active and player.reserve > 0:
-                self.pending = Decision(Kind.PLACE, seat, armies=1)
+                self.pending = Decision(Kind.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
         self._ask_capital()
+
+    def _setup_armies(self, seat: int) -> int:
+        """Armies a player places at one set-up step."""
+        if self.rules.two_player != "off":
+            return neutrallib.setup_armies(self, seat)
+        return 1
 
     def _ask_capital(self) -> None:
         """Capital Risk: after the set-up, each player in turn secretly picks an own territory
@@ -308,7 +338,7 @@ class Game:
     def _begin_play(self) -> None:
         events = self._pending_events
         if self.rules.first_player == "reroll":
-            self.first_player = self.rng.setup.below(len(self.players))
+            self.first_player = self.rng.setup.below(self.player_count)
             events.append(FirstPlayer(self.first_player, "play"))
         first = self.first_player
         if not self.players[first].active:
@@ -444,10 +474,12 @@ class Game:
         if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
-            self._ask_setup()
+            if self.rules.two_player == "off" or not neutrallib.ask_setup_neutrals(self, d.player):
+                self._ask_setup()
         else:
             self.reserve = 0
-            self._ask_attack()
+            if not self._after_reinforce(d.armies):
+                self._ask_attack()
 
     def _on_trade(self, action: Trade, dry: bool) -> None:
         d = self._expect(Kind.TRADE, "trade")
@@ -507,12 +539,14 @@ class Game:
         src = self._territory(action.source, "attack: source")
         dst = self._territory(action.target, "attack: target")
         name = self.board.name_of
-        if self.owner[src] != p:
+        if not self.commands(p, self.owner[src]):
             raise IllegalAction(f"attack: {name(src)} is not yours")
         if dst not in self.board.adjacency[src]:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
         if not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
+        if self.owner[dst] == self.owner[src]:
+            raise IllegalAction(f"attack: {name(dst)} is your ally's, as {name(src)} is")
         most = attack_dice(self.armies[src])
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
@@ -521,15 +555,33 @@ class Game:
             raise IllegalAction(f"attack: {dice!r} dice; from {name(src)} you may roll 1 to {most}")
         if dry:
             return
+        if alliancelib.active(self) and not alliancelib.attempt_starts(self, src, dst):
+            self._ask_attack()  # the last attempt's die turned that ally away: ask again
+            return
         self._battle = (src, dst, dice)
-        defender = self.owner[dst]
+        chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
-        if def_most > 1 and self.rules.defender_dice == "choice" and self.players[defender].active:
+        if def_most > 1 and self.rules.defender_dice == "choice" and chooser >= 0:
             self.pending = Decision(
-                Kind.DEFEND, defender, maximum=def_most, source=src, target=dst, attack_dice=dice
+                Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
             return
         self._fight(def_most)
+
+    def _defence_chooser(self, defender: int) -> int:
+        """The seat that chooses ``defender``'s defence dice (-1: nobody, the most dice)."""
+        if self.rules.two_player != "off":
+            return neutrallib.defence_chooser(self, defender)
+        return defender if self.players[defender].active else -1
+
+    def _after_reinforce(self, placed: int) -> bool:
+        """Hook after the turn's reinforcements are placed: True if it posed a decision
+        (the 2000 neutral's share; the active neutrals' ally reinforcements)."""
+        if self._phase is not Phase.REINFORCE or self.rules.two_player == "off":
+            return False
+        if alliancelib.active(self):
+            return alliancelib.ask_reinforce_ally(self, first=True)
+        return neutrallib.after_reinforce(self, placed + self.bonus_this_turn)
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
         d = self._expect(Kind.DEFEND, "defend")
@@ -598,6 +650,10 @@ class Game:
     def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
+        if kind in (Kind.BRIBE, Kind.REINFORCE_ALLY, Kind.FORTIFY_ALLY):
+            if not dry:
+                alliancelib.on_pass(self, kind)
+            return
         if kind is Kind.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
         if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
@@ -776,8 +832,15 @@ class Game:
             self._declare_2004("turn_start")
             if self.places is not None:
                 return
+        self._phase = Phase.REINFORCE
+        if alliancelib.active(self) and alliancelib.ask_bribe(self):
+            return
+        self._begin_reinforce()
+
+    def _begin_reinforce(self) -> None:
+        seat = self.current
         from_territories, from_continents = self.reinforcements(seat)
-        events.append(Reinforced(seat, from_territories, from_continents))
+        self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
         self._trade_until = self.rules.must_trade_at
         self._phase = Phase.REINFORCE
@@ -810,6 +873,8 @@ class Game:
             self._ask_fortify()
 
     def _ask_fortify(self) -> None:
+        if alliancelib.active(self):
+            alliancelib.end_attempt(self)  # the attacks are over
         self._phase = Phase.FORTIFY
         if self._can_fortify(self.current):
             self.pending = Decision(Kind.FORTIFY, self.current)
@@ -860,7 +925,9 @@ class Game:
             self._ask_attack()
             return
         self._take(attacker, dst, 0)
-        self.conquered_this_turn = True
+        # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
+        # käyttäessäsi liittolaista alueen valtaamisessa")
+        self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
@@ -868,9 +935,9 @@ class Game:
         if self.rules.capitals == "on" and self.players[defender].capital == dst:
             self._capture(attacker, defender, dst)
         if self.territory_count[defender] == 0:
-            self._destroyed(defender, attacker)
+            self._destroyed(defender, self.current)
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
-            self._eliminate(defender, attacker)
+            self._eliminate(defender, self.current)  # an ally's victim's cards: its player's
             if len(self.active_players()) <= 1:
                 self._move_in(attack_dice)
                 self._finish("conquest")
@@ -880,7 +947,12 @@ class Game:
             self._occupy(attack_dice)
         else:
             self.pending = Decision(
-                Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
+                Kind.OCCUPY,
+                self.current,
+                minimum=attack_dice,
+                maximum=most,
+                source=src,
+                target=dst,
             )
 
     def _move_in(self, n: int) -> None:
@@ -891,6 +963,8 @@ class Game:
 
     def _occupy(self, n: int) -> None:
         self._move_in(n)
+        if alliancelib.active(self):
+            alliancelib.end_attempt(self)  # the conquest ends the attempt
         seat = self.current
         if (
             self._eliminated_now
@@ -912,10 +986,18 @@ class Game:
         self._pending_events.append(Eliminated(loser, by, len(taken)))
         victim.cards = []
         victim.missions = []  # seeds 000, 001: missions go back unseen, never to the conqueror
-        self.out_order.append(loser)
+        if not victim.neutral:  # a neutral colour destroyed has no place in the result
+            self.out_order.append(loser)
         self._eliminated_now = True
 
     def _end_turn(self) -> None:
+        if (
+            alliancelib.active(self)
+            and self.players[self.current].active
+            and not alliancelib.fortify_allies_done(self)
+            and alliancelib.ask_fortify_ally(self, first=True)
+        ):
+            return
         seat = self.current
         events = self._pending_events
         if self.rules.missions == "2004":
@@ -974,7 +1056,7 @@ class Game:
             for p in active
         }
         ranked = sorted(active, key=lambda p: (p == winner, key[p]), reverse=True)
-        places = [0] * len(self.players)
+        places = [0] * self.player_count
         for i, p in enumerate(ranked):
             tied = i and key[p] == key[ranked[i - 1]] and ranked[i - 1] != winner
             places[p] = places[ranked[i - 1]] if tied else i + 1
@@ -1024,4 +1106,8 @@ _HANDLERS: dict[type, _Handler] = {
     Pass: Game._on_pass,
     Capital: Game._on_capital,
     Forfeit: Game._on_forfeit,
+    PlaceNeutral: neutrallib.on_place_neutral,
+    Bribe: alliancelib.on_bribe,
+    ReinforceAlly: alliancelib.on_reinforce_ally,
+    FortifyAlly: alliancelib.on_fortify_ally,
 }

@@ -9,20 +9,24 @@ decision in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from . import cards as cardlib
 from . import formulas
 from .actions import (
     Attack,
+    Bribe,
     Capital,
     Claim,
     Defend,
     Fortify,
+    FortifyAlly,
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
     PlayerAction,
+    ReinforceAlly,
     Trade,
 )
 from .board import Board
@@ -44,14 +48,29 @@ class Position(Protocol):
     def armies(self) -> Sequence[int]: ...
 
 
+class _Allied(Protocol):
+    def allies(self, player: int) -> list[int]: ...
+
+
+def allies(state: Position, seat: int) -> list[int]:
+    """The neutral colours whose armies ``seat`` also commands (two-player-2004-active: its
+    allies), else none."""
+    if state.rules.two_player != "2004_active":
+        return []
+    return cast(_Allied, state).allies(seat)
+
+
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
-    """Every (source, target, most dice) attack ``seat`` may make now, lazily."""
+    """Every (source, target, most dice) attack ``seat`` may make now, lazily: from its own
+    territories, and (active neutrals) from its allies' onto any other colour but its own."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
+    commanded = {seat, *allies(state, seat)}
     for t in range(len(owner)):
-        if owner[t] == seat and armies[t] > 1:
+        colour = owner[t]
+        if colour in commanded and armies[t] > 1:
             most = attack_dice(armies[t])
             for n in neighbours[t]:
-                if owner[n] != seat:
+                if owner[n] != seat and owner[n] != colour:
                     yield (t, n, most)
 
 
@@ -122,6 +141,28 @@ def defence_dice(state: Position, territory: int) -> int:
     return formulas.defence_dice(state.armies[territory], state.rules.defender_two_dice_from)
 
 
+def neutral_placements(state: Position, decision: Decision) -> Iterator[PlaceNeutral]:
+    """Canonical answers to PLACE_NEUTRAL: with a per-seat ``maximum`` (set-up), the i-th
+    territory of each neutral getting its share, for each i; else all the armies on one
+    neutral territory, for each. Any split within the bounds is legal too."""
+    owned = [own_territories(state, s) for s in decision.seats]
+    owned = [o for o in owned if o]
+    if not owned:
+        return
+    if decision.maximum:
+        for i in range(max(len(o) for o in owned)):
+            left, split = decision.armies, []
+            for o in owned:
+                n = min(decision.maximum, left)
+                if n:
+                    split.append((o[i % len(o)], n))
+                left -= n
+            yield PlaceNeutral(tuple(split))
+        return
+    for o in owned:
+        yield from (PlaceNeutral(((t, decision.armies),)) for t in o)
+
+
 def actions(
     state: Position, decision: Decision, hand: Sequence[int], *, every_amount: bool = True
 ) -> Iterator[PlayerAction]:
@@ -136,6 +177,21 @@ def actions(
         yield from (Capital(t) for t in decision.territories)
     elif kind is Kind.PLACE:
         yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
+    elif kind is Kind.PLACE_NEUTRAL:
+        yield from neutral_placements(state, decision)
+    elif kind is Kind.BRIBE:
+        yield Pass()
+        for s in decision.seats:
+            yield from (Bribe(s, (c,)) for c in hand)
+    elif kind is Kind.REINFORCE_ALLY:
+        yield Pass()
+        for t in own_territories(state, decision.seats[0]):
+            yield ReinforceAlly(((t, decision.armies),))
+    elif kind is Kind.FORTIFY_ALLY:
+        yield Pass()
+        for s, t, most in fortifies(state, decision.seats[0]):
+            least = 1 if every_amount else most
+            yield from (FortifyAlly(s, t, n) for n in range(least, most + 1))
     elif kind is Kind.TRADE:
         if not decision.forced:
             yield Pass()

@@ -67,7 +67,8 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
             return Pass()
         source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
         return Fortify(source, target, rng.randint(1, most))
-    raise AssertionError(f"unexpected decision {kind}")
+    # the two-player editions' decisions: one of the listed answers
+    return rng.choice(list(legal.actions(game, d, game.players[d.player].cards)))
 
 
 def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
@@ -93,4 +94,6 @@ def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
         return Defend(d.maximum)
     if kind is Kind.OCCUPY:
         return Occupy(d.maximum)
-    return Pass()  # never fortify
+    if kind is Kind.PLACE_NEUTRAL:
+        return game.default_action()
+    return Pass()  # never fortify (nor bribe, reinforce or move an ally)

@@ -126,6 +126,12 @@ OPTIONS: dict[str, Option] = {
             "(card text) | counts as completed (US and German rules)",
         ),
         Option("capitals", ("off", "on"), "capital Risk (001 advanced): secret capitals"),
+        Option(
+            "two_player",
+            ("off", "2000", "classic", "2004_passive", "2004_active"),
+            "two players and neutral armies (RULES.md §5): off | one neutral of 28 (001) | "
+            "one neutral of 40 (002) | four passive neutrals of 24 (000) | four active ones",
+        ),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -153,6 +159,7 @@ class RuleSet:
     destroyed_by_other: str
     capitals: str
     turn_limit: int
+    two_player: str = "off"
 
     def options(self) -> dict[str, Any]:
         """Every option and its value (the preset name excluded)."""
@@ -184,6 +191,7 @@ _LATER_OPTIONS: dict[str, Any] = {
     "missions": "none",
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
+    "two_player": "off",
 }
 
 _CLASSIC = {
@@ -204,6 +212,7 @@ _CLASSIC = {
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
     "turn_limit": 0,
+    "two_player": "off",
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -240,6 +249,16 @@ PRESETS["mission-2004"] = {
     "missions": "2004",
 }
 
+# The two-player editions (RULES.md §5): each on its edition's core rules.
+PRESETS["two-player-2000"] = {
+    **PRESETS["classic-2000"],
+    "card_values": "insignia",  # 001's basic game, of which the two-player game is part
+    "two_player": "2000",
+}
+PRESETS["two-player-classic"] = {**PRESETS["classic"], "two_player": "classic"}
+PRESETS["two-player-2004-passive"] = {**PRESETS["classic-2004"], "two_player": "2004_passive"}
+PRESETS["two-player-2004-active"] = {**PRESETS["classic-2004"], "two_player": "2004_active"}
+
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
     "classic-2004": "world domination, 2004 Finnish edition: golden cavalry, connected fortify",
@@ -250,6 +269,14 @@ PRESET_HELP = {
     "2 (2-3 players), 3 (4-5) or 4 (6) with your own",
     "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
     "colonel, general; hegemon's own texts), one declared a turn",
+    "two-player-2000": "two players and a neutral of 28 armies, 2000 Norwegian edition: the "
+    "neutral gets half of each player's reinforcements, placed by the other player",
+    "two-player-classic": "two players and a neutral of 40 armies (Estonian rules): the "
+    "neutral only defends, its dice rolled by the other player",
+    "two-player-2004-passive": "two players and four passive neutrals of 24, 2004 Finnish "
+    "edition: they only defend, the other player rolling for them",
+    "two-player-2004-active": "two players and four active neutrals, 2004 Finnish edition: "
+    "bribes, alliance tracks, allies that attack and fortify",
 }
 
 

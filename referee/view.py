@@ -33,6 +33,7 @@ class SeatInfo:
     team: int = -1
     capital: int = -1  # capital game: its capital once captured (public), else -1
     shown_missions: tuple[int, ...] = ()  # missions it showed to all (mission-2004)
+    ally_of: int = -1  # two-player active neutrals: the player this neutral is allied to
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,15 @@ class View:
     pending: Decision | None
     missions: tuple[int, ...] = ()
     capital: int = -1
+
+    def allies(self, player: int) -> list[int]:
+        """The neutral colours allied to ``player`` that still hold territory (active
+        neutrals)."""
+        return [
+            s.seat
+            for s in self.seats
+            if s.neutral and not s.forfeited and s.ally_of == player and s.territories > 0
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,7 +99,7 @@ def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
 def view_for(game: Game, seat: int) -> View:
     """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
     owner, armies = game.owner, game.armies
-    totals = [0] * game.player_count
+    totals = [0] * len(game.players)  # neutral colours' seats too
     for t, p in enumerate(owner):
         if p >= 0:
             totals[p] += armies[t]
@@ -105,6 +115,7 @@ def view_for(game: Game, seat: int) -> View:
             p.team,
             game.public_capital(p.seat),
             shown_missions(game, p.seat),
+            p.ally_of,
         )
         for p in game.players
     )

@@ -19,6 +19,9 @@
   (:func:`~hegemon.sdk.helpers.mission_targets`); in capital Risk it first garrisons its own
   capital against the armies next to it (``capital_guard`` times their threat), never
   fortifies away from it, and attacks known enemy capitals at ``target_odds``.
+- Two-player active neutrals: bribes with cards it needs for no set, first the neutral
+  allied to its opponent that borders it most, else an uncommitted one
+  (:func:`~hegemon.sdk.neutrals.bribe_choice`); attacks with its allies as with its own.
 
 The thresholds are class attributes, so a subclass can tune them.
 """
@@ -39,6 +42,7 @@ from hegemon.sdk import (
     Trade,
     attack_options,
     border_territories,
+    bribe_choice,
     conquest_probability,
     distances,
     own_territories,
@@ -238,6 +242,10 @@ class ContinentalBot(Bot):
             t = self.staging(view, self.target(view))
             split[t] = split.get(t, 0) + left
         return Place(tuple(sorted(split.items())))
+
+    def bribe(self, view, decision):
+        """Two-player active neutrals: spare cards turn the neutrals at its borders its way."""
+        return bribe_choice(view, decision)
 
     def trade(self, view, decision):
         cards = best_trade(view)

@@ -18,7 +18,7 @@ bot's own ``attack`` would have pressed it (:func:`hegemon.sdk.press.press`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, cast, get_args
 
 from hegemon.referee import legal
 from hegemon.referee.actions import (
@@ -27,15 +27,16 @@ from hegemon.referee.actions import (
     Capital,
     Claim,
     Defend,
-    Fortify,
     Occupy,
     Pass,
     Place,
+    PlayerAction,
     Trade,
 )
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.orders import NO_POLICIES, Blitz, Policies
 
+from . import neutrals
 from .context import BotView, GameContext, GameRegistry, UnknownGame, make_view
 from .press import press
 
@@ -50,7 +51,8 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital, Blitz)
+# every answer a player may give
+ACTION_TYPES: tuple[type, ...] = (*get_args(PlayerAction), Blitz)
 
 
 class UnsupportedDecision(LookupError):
@@ -131,6 +133,28 @@ class Bot:
 
         return Capital(min(decision.territories, key=exposure))
 
+    # -------------------------------------------------------------- two-player neutrals, allies
+    def place_neutral(self, view: BotView, decision: Decision) -> Action:
+        """Two-player games: place armies for the neutral(s) in ``decision.seats``. Default:
+        where they face your opponent hardest
+        (:func:`hegemon.sdk.neutrals.default_place_neutral`)."""
+        return neutrals.default_place_neutral(view, decision)
+
+    def bribe(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: give cards to a neutral (Bribe) or not. Default: pass."""
+        return neutrals.default_bribe(view, decision)
+
+    def reinforce_ally(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: place the rolled ``decision.armies`` for the ally
+        ``decision.seats[0]`` (ReinforceAlly) or pass. Default: all on its territory facing
+        your opponent hardest."""
+        return neutrals.default_reinforce_ally(view, decision)
+
+    def fortify_ally(self, view: BotView, decision: Decision) -> Action:
+        """Two-player 2004 active: the ally's one free move (FortifyAlly) or none. Default:
+        pass."""
+        return neutrals.default_fortify_ally(view, decision)
+
     # -------------------------------------------------------------- game life cycle hooks
     def on_start(self, game: GameContext) -> None:
         """A game starts (its context is ready). Default: nothing."""
@@ -184,7 +208,8 @@ class Bot:
             raise TypeError(
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                "Occupy, Fortify, Pass, Capital or Blitz)"
+                "Occupy, Fortify, Pass, Capital, PlaceNeutral, Bribe, ReinforceAlly, "
+                "FortifyAlly or Blitz)"
             )
         if self.press_attacks and type(action) is Attack and decision.kind is Kind.ATTACK:
             return press(self.decide, view, decision, action)

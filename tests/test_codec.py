@@ -12,25 +12,33 @@ from hypothesis import strategies as st
 from conftest import pending
 from hegemon.referee import (
     Attack,
+    Bribe,
     Capital,
     Claim,
     Decision,
     Defend,
     Forfeit,
     Fortify,
+    FortifyAlly,
     Game,
     IllegalAction,
     Kind,
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
+    ReinforceAlly,
     Trade,
     builtin_map,
     make_rules,
 )
 from hegemon.referee.events import (
     EVENT_TYPES,
+    AllegianceChanged,
+    AllyFortified,
+    AllyReinforced,
     Battle,
+    Bribed,
     CapitalChosen,
     CapitalConquered,
     CardDrawn,
@@ -44,6 +52,7 @@ from hegemon.referee.events import (
     Fortified,
     GameOver,
     MissionShown,
+    NeutralPlaced,
     Occupied,
     Placed,
     Reinforced,
@@ -68,6 +77,11 @@ ACTIONS = [
     Fortify(5, 6, 1),
     Pass(),
     Capital(9),
+    # two-player neutrals and allies (issue 12)
+    PlaceNeutral(((4, 1), (30, 1))),
+    Bribe(3, (7, 41)),
+    ReinforceAlly(((12, 6),)),
+    FortifyAlly(12, 13, 2),
 ]
 
 EVENTS = [
@@ -92,6 +106,12 @@ EVENTS = [
     MissionShown(1, 7, True),
     CapitalChosen(2, 11),
     CapitalConquered(0, 2, 11, 3, (8, 9), 7),
+    NeutralPlaced(1, 2, ((4, 1), (6, 3))),
+    Bribed(0, 3, 2),
+    AllegianceChanged(3, -1, 4),
+    AllyReinforced(1, 4, 5, ((20, 5),)),
+    AllyReinforced(1, 4, 2, ()),
+    AllyFortified(0, 5, ((20, 21, 3),)),
 ]
 
 
@@ -138,6 +158,10 @@ def test_every_engine_action_has_a_message():
         Fortify,
         Pass,
         Capital,
+        PlaceNeutral,
+        Bribe,
+        ReinforceAlly,
+        FortifyAlly,
     }
 
 
@@ -172,9 +196,6 @@ BAD_REPLIES = [
         ),
         "many-into-one",
     ),
-    (pb.Action(bribe=pb.Bribe(neutral=2, cards=[1])), "bribe"),
-    (pb.Action(place_neutral=pb.PlaceNeutral()), "place_neutral"),
-    (pb.Action(reinforce_ally=pb.ReinforceAlly()), "reinforce_ally"),
     (pb.Action(fortify_ally=pb.FortifyAlly()), "fortify_ally"),
     (pb.Action(build_centre=pb.BuildCentre(territory=1)), "build_centre"),
     (pb.HelloReply(name="x"), "hegemon.v1.HelloReply"),
@@ -284,8 +305,8 @@ def test_every_engine_event_kind_is_covered():
 def test_later_edition_and_empty_events_are_protocol_errors():
     with pytest.raises(ProtocolError, match="no event"):
         codec.event_from_proto(pb.Event())
-    with pytest.raises(ProtocolError, match="bribed"):
-        codec.event_from_proto(pb.Event(bribed=pb.Bribed(player=0, neutral=2, cards=1)))
+    with pytest.raises(ProtocolError, match="centre_built"):
+        codec.event_from_proto(pb.Event(centre_built=pb.CentreBuilt(player=0, territory=2)))
 
 
 # ------------------------------------------------------------------ board and rules

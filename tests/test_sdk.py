@@ -362,8 +362,9 @@ def test_defaults_are_the_safe_ones():
     own = tuple(own_territories(view))
     chosen = bot.decide(view, Decision(Kind.CAPITAL, seat, territories=own))
     assert type(chosen) is Capital and chosen.territory in own
-    with pytest.raises(UnsupportedDecision, match="bribe"):
-        bot.decide(view, Decision(Kind.BRIBE, seat))
+    assert bot.decide(view, Decision(Kind.BRIBE, seat, maximum=1, seats=(2,))) == Pass()
+    with pytest.raises(UnsupportedDecision, match="build_centre"):
+        bot.decide(view, Decision(Kind.BUILD_CENTRE, seat))
 
 
 def test_decide_alone_can_be_overridden():

@@ -114,15 +114,17 @@ def play_command(
     import trio
 
     from hegemon.referee.chance import new_seed
-    from hegemon.referee.game import STARTING_ARMIES
+    from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
 
     rule_set = parse_rules(rules, option)
-    if len(bot) not in STARTING_ARMIES:
-        fail(f"rule set '{rules}' is for 3 to 6 players; got {len(bot)} --bot")
+    try:
+        Game(rule_set, len(bot), 0)  # the engine's word on the player count
+    except GameSetupError as exc:
+        fail(f"{exc}; got {len(bot)} --bot")
     try:
         commands = [resolve(spec) for spec in bot]
     except BotSpecError as exc:

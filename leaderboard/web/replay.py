@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from hegemon.referee.actions import Capital, action_from_list
+from hegemon.referee.actions import Bribe, Capital, action_from_list
 from hegemon.referee.board import Board
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
@@ -224,6 +224,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
                 hands = now
             if isinstance(action, Capital):  # secret to the others until captured
                 step["ar"] = "chooses a secret capital"
+            if isinstance(action, Bribe):  # bribe cards are face down: only their count shows
+                step["ar"] = f"bribes {words.s(action.neutral)} with {len(action.cards)} card(s)"
             if any(e["event"] == "turn_started" for e in got):
                 step["turn"] = 1
             steps.append(step)

@@ -22,7 +22,7 @@ def ordinal(place: int) -> str:
 
 def standings(game: Any, names: list[str], title: str, faults: list[int] | None = None) -> Table:
     """A table of every seat: territories, armies, cards, and status."""
-    totals = [0] * game.player_count
+    totals = [0] * len(game.players)  # neutral colours' seats too
     for t, p in enumerate(game.owner):
         if p >= 0:
             totals[p] += game.armies[t]
@@ -43,18 +43,19 @@ def standings(game: Any, names: list[str], title: str, faults: list[int] | None 
             if game.pending is not None and game.pending.player == p.seat
             else ""
         )
-        if game.places is not None:
+        if game.places is not None and p.seat < len(game.places):
             status = ordinal(game.places[p.seat]) + (f" ({status})" if p.forfeited else "")
+        colour = p.seat >= len(names)  # a two-player game's neutral colour: no bot, no place
         row = [
             str(p.seat),
-            names[p.seat],
+            "neutral" if colour else names[p.seat],
             str(game.territory_count[p.seat]),
             str(totals[p.seat]),
             str(len(p.cards)),
             status,
         ]
         if faults is not None:
-            row.append(str(faults[p.seat]))
+            row.append("" if colour else str(faults[p.seat]))
         table.add_row(*row)
     return table
 

@@ -119,13 +119,7 @@ function decide(game, request) {
         const count = territories[t].neighbours.filter(isEnemy).length;
         if (count > bestCount) { best = t; bestCount = count; }
       }
-      const placements = [{ territory: best, armies: d.armies }];
-      // Two-player 2004 set-up: also one army on a territory of each neutral listed.
-      for (const seat of d.seats) {
-        const t = owner.indexOf(seat);
-        if (t >= 0) placements.push({ territory: t, armies: 1 });
-      }
-      return { place: { placements } };
+      return { place: { placements: [{ territory: best, armies: d.armies }] } };
     }
 
     case 'DECISION_KIND_TRADE': {
@@ -158,8 +152,18 @@ function decide(game, request) {
       return pass;
 
     case 'DECISION_KIND_PLACE_NEUTRAL': {
-      const t = d.seats.length ? owner.indexOf(d.seats[0]) : -1;
-      return { place_neutral: { placements: [{ territory: t, armies: d.armies }] } };
+      // Two-player games: armies for the neutral(s) in d.seats; d.maximum (set-up: 1) is
+      // the most any one neutral may get. Each neutral's first territory gets its share.
+      const placements = [];
+      let left = d.armies;
+      for (const seat of d.seats) {
+        const t = owner.indexOf(seat);
+        if (t < 0 || left <= 0) continue;
+        const n = d.maximum ? Math.min(d.maximum, left) : left;
+        placements.push({ territory: t, armies: n });
+        left -= n;
+      }
+      return { place_neutral: { placements } };
     }
 
     case 'DECISION_KIND_CAPITAL': {

@@ -24,14 +24,18 @@ from google.protobuf.message import DecodeError, Message
 from hegemon.referee.actions import (
     Action,
     Attack,
+    Bribe,
     Capital,
     Claim,
     Defend,
     Forfeit,
     Fortify,
+    FortifyAlly,
     Occupy,
     Pass,
     Place,
+    PlaceNeutral,
+    ReinforceAlly,
     Trade,
 )
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
@@ -97,14 +101,12 @@ _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
 _LATER_ACTIONS = {
-    "bribe",
-    "place_neutral",
-    "reinforce_ally",
-    "fortify_ally",
     "build_centre",
 }
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
+# Proto fields that hold (source, target, armies) moves.
+_MOVE_FIELDS = {"moves"}
 
 
 def _fail(text: str) -> ProtocolError:
@@ -345,11 +347,12 @@ def decision_to_proto(decision: Decision) -> pb.Decision:
         attack_dice=d.attack_dice,
         forced=d.forced,
         territories=d.territories,
+        seats=d.seats,
     )
 
 
 def decision_from_proto(msg: pb.Decision) -> Decision:
-    """The engine's Decision. ``seats`` (later editions) has no engine field yet and is dropped."""
+    """The engine's Decision."""
     try:
         kind = _KIND_FROM_PB.get(msg.kind)
         if kind is None:
@@ -365,6 +368,7 @@ def decision_from_proto(msg: pb.Decision) -> Decision:
             attack_dice=msg.attack_dice,
             forced=msg.forced,
             territories=tuple(msg.territories),
+            seats=tuple(msg.seats),
         )
     except ProtocolError:
         raise
@@ -386,6 +390,8 @@ def event_to_proto(event: Event) -> pb.Event:
         value = getattr(event, name)
         if name in _PLACEMENT_FIELDS:
             getattr(sub, name).extend(pb.Placement(territory=t, armies=n) for t, n in value)
+        elif name in _MOVE_FIELDS:
+            getattr(sub, name).extend(pb.Move(source=a, target=b, armies=n) for a, b, n in value)
         elif isinstance(value, tuple):
             getattr(sub, name).extend(value)
         else:
@@ -410,6 +416,8 @@ def event_from_proto(msg: pb.Event) -> Event:
             value = getattr(sub, name)
             if name in _PLACEMENT_FIELDS:
                 value = tuple((p.territory, p.armies) for p in value)
+            elif name in _MOVE_FIELDS:
+                value = tuple((m.source, m.target, m.armies) for m in value)
             elif not isinstance(value, (int, str, bool)):
                 value = tuple(value)
             args[name] = value
@@ -451,7 +459,7 @@ def _view_message(view: View, known: tuple[Sequence[int], Sequence[int]] | None 
                 forfeited=s.forfeited,
                 neutral=s.neutral,
                 team=s.team,
-                ally_of=-1,
+                ally_of=s.ally_of,
                 capital=s.capital,
                 shown_missions=s.shown_missions,
             )
@@ -580,6 +588,7 @@ def view_from_proto(
                     s.team,
                     s.capital,
                     tuple(s.shown_missions),
+                    s.ally_of,
                 )
                 for s in v.seats
             ),
@@ -641,9 +650,28 @@ def action_to_proto(action: Action | Blitz) -> pb.Action:
         return pb.Action(pass_=pb.Pass())
     if type(action) is Capital:
         return pb.Action(capital=pb.Capital(territory=action.territory))
+    if type(action) is PlaceNeutral:
+        return pb.Action(place_neutral=pb.PlaceNeutral(placements=_placements(action.placements)))
+    if type(action) is Bribe:
+        return pb.Action(bribe=pb.Bribe(neutral=action.neutral, cards=action.cards))
+    if type(action) is ReinforceAlly:
+        return pb.Action(reinforce_ally=pb.ReinforceAlly(placements=_placements(action.placements)))
+    if type(action) is FortifyAlly:
+        move = pb.Move(source=action.source, target=action.target, armies=action.armies)
+        return pb.Action(fortify_ally=pb.FortifyAlly(moves=[move]))
     if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
     raise _fail(f"not an action: {type(action).__name__}")
+
+
+def _placements(pairs: Iterable[tuple[int, int]]) -> list[pb.Placement]:
+    return [pb.Placement(territory=t, armies=n) for t, n in pairs]
+
+
+def _pairs(what: str, placements: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+    if len(placements) > MAX_PLACEMENTS:
+        raise _fail(f"{what}: {len(placements)} placements; at most one per territory")
+    return tuple((p.territory, p.armies) for p in placements)
 
 
 def decide_reply(game_id: str, action: Action | Blitz, full_view: bool = False) -> pb.DecideReply:
@@ -701,9 +729,7 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
     if which == "claim":
         return Claim(sub.territory)
     if which == "place":
-        if len(sub.placements) > MAX_PLACEMENTS:
-            raise _fail(f"place: {len(sub.placements)} placements; at most one per territory")
-        return Place(tuple((p.territory, p.armies) for p in sub.placements))
+        return Place(_pairs(which, sub.placements))
     if which == "trade":
         if len(sub.cards) != 3:
             raise _fail(f"trade: give exactly three card ids, got {len(sub.cards)}")
@@ -728,6 +754,21 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
         return Pass()
     if which == "capital":
         return Capital(sub.territory)
+    if which == "place_neutral":
+        return PlaceNeutral(_pairs(which, sub.placements))
+    if which == "reinforce_ally":
+        return ReinforceAlly(_pairs(which, sub.placements))
+    if which == "bribe":
+        if len(sub.cards) > MAX_PLACEMENTS:
+            raise _fail(f"bribe: {len(sub.cards)} cards; no hand holds that many")
+        return Bribe(sub.neutral, tuple(sub.cards))
+    if which == "fortify_ally":
+        if len(sub.moves) != 1:
+            raise _fail(
+                f"fortify_ally: send exactly one move (the ally's one), got {len(sub.moves)}"
+            )
+        m = sub.moves[0]
+        return FortifyAlly(m.source, m.target, m.armies)
     if which in _LATER_ACTIONS:
         raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")

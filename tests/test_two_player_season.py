@@ -1,0 +1,38 @@
+"""A season of each two-player preset between the sample bots, as real bot processes through
+``hegemon season run``: every pairing in both colours (tests/test_schedule.py checks the
+schedule), every game played once, no fault, every record verifies, and the leaderboard
+rates the two-player games."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from test_season_run import board_csv, check_played_once, prepare
+from two_player_helpers import PRESETS
+
+from hegemon.referee.record import replay
+from league_fixtures import SeasonSpec, hegemon
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_season_of_each_two_player_preset(preset, tmp_path, monkeypatch):
+    spec = SeasonSpec(name=preset, games=4, players=2, turn_limit=8, seed=12, preset=preset)
+    prepare(tmp_path, spec, monkeypatch)
+    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    check_played_once(tmp_path, spec)
+    for path in sorted((tmp_path / "records" / spec.name).glob("*.jsonl")):
+        text = path.read_text()
+        verdict = replay(text)
+        assert verdict.ok, f"{path.name}: {verdict.message}"
+        assert verdict.game is not None and verdict.game.rules.preset == preset
+        assert len(verdict.game.places or ()) == 2
+        assert '"forfeit"' not in text and '"type":"fault"' not in text, path.name
+    table = board_csv(tmp_path, spec.name)
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert len(rows) == 4 and sum(int(r["games"]) for r in rows) == 2 * spec.games, table
+    print(f"\n{preset}\n{table}")
