@@ -143,6 +143,8 @@ class GameResult:
     decisions: int
     duration: float
     game: Game
+    logs: list[bytes | None] = field(default_factory=list)
+    """Each seat's output during the game (capped; None where its transport keeps none)."""
 
     @property
     def faults(self) -> list[Fault]:
