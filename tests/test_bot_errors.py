@@ -35,8 +35,10 @@ def game(tmp_path_factory):
     mp.chdir(ROOT)
     mp.setenv("COLUMNS", "300")
     record = tmp_path_factory.mktemp("errors") / "game.jsonl"
-    bots = ["syntax_error", "decide_raises", "no_run", "tcp_listener", "illegal", "slow"]
-    args = [x for b in bots for x in ("--bot", f"{ERRORS}/{b}.py")]
+    bots = [syntax_error_bot(record.parent)] + [
+        f"{ERRORS}/{b}.py" for b in ("decide_raises", "no_run", "tcp_listener", "illegal", "slow")
+    ]
+    args = [x for b in bots for x in ("--bot", b)]
     out = run("play", *args, "--set", "turn_limit=2", "--decision-time", "0.5", "--record", record)
     mp.undo()
     return out, record, faults_by_seat(record)
@@ -56,6 +58,14 @@ def silent_game(tmp_path_factory):
     )
     mp.undo()
     return out, faults_by_seat(record)
+
+
+def syntax_error_bot(folder: Path) -> str:
+    """The bot with a syntax error, as a .py file (kept as .txt: linters never see it)."""
+    bot = folder / "syntax_error.py"
+    bot.write_text((ROOT / ERRORS / "syntax_error.txt").read_text())
+    folder.chmod(0o755)  # a bot runs as an unprivileged uid: its folder must be readable
+    return str(bot)
 
 
 def faults_by_seat(record: Path) -> dict[int, list[str]]:
@@ -78,13 +88,15 @@ def test_a_syntax_error_names_the_line(game):
     _out, _record, faults = game
     assert faults[0] == [
         "startup: the bot process ended (exit code 1): SyntaxError: '(' was never closed "
-        "(syntax_error.py:9)"
+        "(syntax_error.py:10)"
     ]
 
 
 def test_an_exception_in_a_decision_names_type_message_and_the_bots_own_line(game):
     _out, _record, faults = game
-    assert faults[1][0] == "protocol: the bot raised KeyError: 'no such territory' (decide_raises.py:7)"
+    assert faults[1][0] == (
+        "protocol: the bot raised KeyError: 'no such territory' (decide_raises.py:7)"
+    )
 
 
 def test_a_forgotten_run_says_what_to_do(game):
@@ -101,8 +113,8 @@ def test_a_tcp_listener_is_told_to_use_its_unix_socket(game):
 
 def test_an_illegal_answer_says_why(game):
     _out, _record, faults = game
-    assert faults[4][0].startswith("illegal: place: ")
-    assert "is not yours" in faults[4][0]
+    assert faults[4][0].startswith("illegal: place: ")  # the engine's reason follows
+    assert "is not yours" in faults[4][0] or "must place exactly" in faults[4][0]
 
 
 def test_a_slow_answer_says_how_late(game):
@@ -116,7 +128,7 @@ def test_every_seats_log_is_kept_beside_the_record_and_play_shows_the_last_lines
     assert sorted(p.name for p in logs.iterdir()) == [f"seat-{i}.log" for i in range(6)]
     assert "KeyError: 'no such territory'" in (logs / "seat-1.log").read_text()
     assert "seat 1 (decide-raises): the last 10 lines of its log" in out.output
-    assert "|     return {}[\"no such territory\"]" in out.output
+    assert '|     return {"Alaska": 1}["no such territory"]' in out.output
 
 
 def test_hegemon_logs_shows_a_seat(game):
@@ -152,14 +164,15 @@ def test_play_never_overwrites_a_record(game, tmp_path):
 @pytest.mark.parametrize(
     ("bot", "reason"),
     [
-        ("decide_raises", "protocol error (decision "),
+        ("decide_raises", "protocol error: the bot raised KeyError: 'no such territory' "),
         ("syntax_error", "start-up failure: the bot process ended (exit code 1): SyntaxError"),
     ],
 )
-def test_bot_check_refuses_and_says_why(bot, reason, monkeypatch):
+def test_bot_check_refuses_and_says_why(bot, reason, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(check, "CHECK_TURN_LIMIT", 2)
-    out = run("bot", "check", f"{ERRORS}/{bot}.py")
+    path = syntax_error_bot(tmp_path) if bot == "syntax_error" else f"{ERRORS}/{bot}.py"
+    out = run("bot", "check", path)
     assert out.exit_code == 1
     assert f"check failed: {reason}" in " ".join(out.output.split())
     assert "lines of the bot's log" in out.output
@@ -192,3 +205,58 @@ def test_explain_finds_a_javascript_error_in_the_bots_file():
         "    at Object.<anonymous> (/bots/js/node_modules/x/index.js:3:1)\n\nNode.js v20.1.0\n"
     )
     assert explain(log, "/bots/js") == "TypeError: bad view (bot.js:12)"
+
+
+def test_a_bots_web_page_links_the_log_of_each_faulted_game(tmp_path, monkeypatch):
+    """The bot page (served, and as a static report) links each faulted game's seat log, and
+    the JSON API serves it."""
+    import threading
+    import urllib.request
+
+    import uvicorn
+    from web_fixtures import store_season
+
+    from hegemon.leaderboard.store import Store
+    from hegemon.leaderboard.web.report import write_report
+    from hegemon.leaderboard.web.server import make_app
+    from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
+    from league_fixtures import free_port
+
+    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("HEGEMON_DB", raising=False)
+    with Store() as store:
+        season = store_season(store, tmp_path / "records", "logged", games=5, seed=3)
+        assert season.id is not None
+        _, game = next((m, g) for m, g in store.games(season.id) if g.faults)
+        seat = game.faults[0]["seat"]
+        write_seat_logs(
+            logs_dir(Path(game.record_path)),
+            [b"Traceback (most recent call last):\nKeyError: 'x'\n" if i == seat else b"ok\n"
+             for i in range(seat + 1)],
+        )  # fmt: skip
+        match = next(m for m, g in store.games(season.id) if g.id == game.id)
+        bot_id = match.seats[seat]
+        server = uvicorn.Server(
+            uvicorn.Config(make_app(store), host="127.0.0.1", port=free_port(), log_level="error")
+        )
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        ready = threading.Event()
+        while not server.started and thread.is_alive():
+            ready.wait(0.02)
+        base = f"http://127.0.0.1:{server.config.port}"
+        try:
+            page = urllib.request.urlopen(f"{base}/bot/{bot_id}").read().decode()
+            link = f"/api/games/{game.id}/logs/{seat}"
+            assert f'href="{link}"' in page
+            log = urllib.request.urlopen(base + link).read().decode()
+            assert "KeyError: 'x'" in log
+        finally:
+            server.should_exit = True
+            thread.join(10)
+    write_report(None, tmp_path / "site", replays=False)
+    assert "KeyError" in (tmp_path / "site" / f"game-{game.id}-seat-{seat}.log").read_text()
+    assert (
+        f'href="game-{game.id}-seat-{seat}.log"'
+        in (tmp_path / "site" / f"bot-{bot_id}.html").read_text()
+    )

@@ -99,7 +99,9 @@ def test_a_bots_own_files_never_hide_the_standard_library():
     assert spec.command().cwd == str(spec.folder)
 
 
-@pytest.mark.parametrize("spec", [*PY_FORMS.values(), *NODE_FORMS.values(), "tests/bots/forms/pyfolder/"])
+@pytest.mark.parametrize(
+    "spec", [*PY_FORMS.values(), *NODE_FORMS.values(), "tests/bots/forms/pyfolder/"]
+)
 def test_check_and_add_resolve_like_play(spec):
     """One resolver: the command stored for ``bot add`` is the one ``play`` runs."""
     found = resolve_spec(spec)

@@ -96,8 +96,7 @@ def play_command(
     log_dir: Path | None = typer.Option(
         None,
         "--log-dir",
-        help="Where to keep each seat's log, seat-N.log (default: RECORD.logs/ beside the "
-        "record).",
+        help="Where to keep each seat's log, seat-N.log (default: RECORD.logs/ beside the record).",
         show_default=False,
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing record."),

@@ -98,8 +98,8 @@ async def check_command_async(
     if own:
         first = own[0]
         detail = " ".join(first.detail.split())
-        at = f" (decision {first.decision})" if first.kind not in ("startup", "crash") else ""
-        reason = f"{FAULT_NAMES.get(first.kind, first.kind)}{at}: {detail}"
+        at = f", at decision {first.decision}" if first.kind not in ("startup", "crash") else ""
+        reason = f"{FAULT_NAMES.get(first.kind, first.kind)}: {detail}{at}"
         return CheckResult(False, reason, result.places[0], **common)
     if others:
         first = others[0]

@@ -10,13 +10,10 @@ import os
 import shlex
 import shutil
 import stat
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from ..store import Bot
@@ -154,9 +151,7 @@ def find_source(spec: str, command: str | None = None) -> BotSource:
     if found.sample is not None:
         files = _sample_modules(found.sample)
         argv = ("python", "-m", f"sample_bots.{found.sample}")
-        return BotSource(
-            files, argv, "python", f"sample:{found.sample}", found.sample, found.name
-        )
+        return BotSource(files, argv, "python", f"sample:{found.sample}", found.sample, found.name)
     if found.remote is not None:
         raise RegistryError(
             f"{spec}: a bot at host:port cannot be registered: the arena starts every bot it "
@@ -191,7 +186,7 @@ def _local_modules(entry: Path) -> dict[str, Path]:
     folder = entry.parent
     files: dict[str, Path] = {}
     todo = [entry] if entry.suffix == ".py" else []
-    seen = set()
+    seen: set[Path] = set()
     while todo:
         path = todo.pop()
         if path in seen:
@@ -201,7 +196,7 @@ def _local_modules(entry: Path) -> dict[str, Path]:
             tree = ast.parse(path.read_bytes(), filename=str(path))
         except (SyntaxError, ValueError, OSError):
             continue  # the check game will say what is wrong with it
-        names = set()
+        names: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names.update(a.name.split(".")[0] for a in node.names)

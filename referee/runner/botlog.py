@@ -131,6 +131,11 @@ def explain(text: str, folder: str | None = None) -> str:
 
 
 def _hint(text: str, error: str) -> str:
+    if error.startswith("PermissionError: [Errno 13]"):
+        return (
+            "; the bot runs as an unprivileged user: let others read its folder and files "
+            "(chmod -R o+rX FOLDER)"
+        )
     if "Operation not permitted" in error and "socket" in text.lower():
         return (
             "; network sockets are refused in the sandbox: serve on the unix socket that "

@@ -164,16 +164,14 @@ def resolve_spec(spec: str, cwd: Path | None = None) -> BotSpec:
     if path.is_file():
         found = path.resolve()
         argv = file_argv(found.name, found)
-        return BotSpec(
-            given, "file", found.stem, argv, found.parent, found, language_of(argv)
-        )
+        return BotSpec(given, "file", found.stem, argv, found.parent, found, language_of(argv))
     if REMOTE.match(spec):
         return BotSpec(given, "remote", spec, remote=spec)
     if any(ch.isspace() for ch in spec):
         return _command_spec(given, spec, base)
     raise BotSpecError(
         f"{spec}: no such file or folder, and not a sample bot ({', '.join(SAMPLE_FORMS)}), "
-        'a command in quotes or host:port'
+        "a command in quotes or host:port"
     )
 
 
@@ -182,9 +180,8 @@ def _folder_spec(given: str, path: Path, name: str | None = None) -> BotSpec:
     for entry in FOLDER_ENTRY_POINTS:
         if (folder / entry).is_file():
             argv = file_argv(entry, folder / entry)
-            return BotSpec(
-                given, "folder", name or folder.name, argv, folder, folder / entry, language_of(argv)
-            )
+            label = name or folder.name
+            return BotSpec(given, "folder", label, argv, folder, folder / entry, language_of(argv))
     raise BotSpecError(
         f"{given.strip()}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS)} "
         '(or give the command that runs it in quotes, e.g. "ruby bot.rb")'

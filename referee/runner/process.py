@@ -398,9 +398,10 @@ class BotProcess:
                     break
                 await trio.sleep(0.02)
         self._close_fds()
-        if self.rundir is not None and self._saved_log is None:
-            if is_within(self.log_path, self.rundir):  # keep it: the game's logs are saved later
-                self._saved_log = self.log_since(0)
+        # keep a log that goes with the run folder: the game's logs are saved after the game
+        in_rundir = self.rundir is not None and is_within(self.log_path, self.rundir)
+        if in_rundir and self._saved_log is None:
+            self._saved_log = self.log_since(0)
         if self.rundir is not None:
             shutil.rmtree(self.rundir, ignore_errors=True)
         if self._lease is not None:

@@ -4,7 +4,7 @@ from hegemon.sdk import Bot, run
 
 
 def strongest(view):
-    return {}["no such territory"]  # the bot's bug: line 7
+    return {"Alaska": 1}["no such territory"]  # the bot's bug: line 7
 
 
 class Raises(Bot):
