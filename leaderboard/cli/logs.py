@@ -35,6 +35,19 @@ def find_logs(game: str) -> Path | None:
     return None
 
 
+def seat_names(folder: Path) -> list[str]:
+    """The seat labels of the record beside a log folder ([] without one)."""
+    from hegemon.referee.runner.botlog import LOGS_SUFFIX
+    from hegemon.referee.runner.progress import record_seats
+
+    record = folder.with_name(folder.name.removesuffix(LOGS_SUFFIX) + ".jsonl")
+    try:
+        with record.open(encoding="utf-8") as f:
+            return record_seats(f.readline())
+    except OSError:
+        return []
+
+
 def logs_command(
     game: str = typer.Argument(
         ..., help="A game record (.jsonl), its log folder, or a game id (play's or SEASON-N)."
@@ -42,6 +55,7 @@ def logs_command(
     seat: int | None = typer.Option(None, "--seat", help="Only this seat's log (0-based)."),
 ) -> None:
     """Show what the bots of a game wrote to stdout and stderr (each seat's log, capped)."""
+    from hegemon.referee.arbiter import printable
     from hegemon.referee.runner.botlog import seat_log
 
     folder = find_logs(game)
@@ -60,9 +74,14 @@ def logs_command(
             known = ", ".join(map(str, seats)) or "none"
             fail(f"{folder} holds no log of seat {seat} (seats with logs: {known})")
         seats = [seat]
+    names = seat_names(folder)
     for index in seats:
         path = seat_log(folder, index)
         text = path.read_text(encoding="utf-8", errors="replace")
         if len(seats) > 1:
-            console.print(f"[bold]== seat {index}[/] ({path})", highlight=False, soft_wrap=True)
-        console.print(text.rstrip("\n"), highlight=False, markup=False, soft_wrap=True)
+            label = f" {names[index]}" if index < len(names) else ""
+            console.print(
+                f"== seat {index}{label} ({path})", highlight=False, markup=False, soft_wrap=True
+            )
+        shown = "\n".join(printable(line) for line in text.rstrip("\n").splitlines())
+        console.print(shown, highlight=False, markup=False, soft_wrap=True)  # no bot's escapes

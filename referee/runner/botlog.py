@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..arbiter import printable
+
 LOG_CAP = 256 * 1024
 """The most bytes of one seat's log kept per game."""
 HEAD = 32 * 1024  # of a capped log, the first bytes kept; the rest of the cap is its end
@@ -39,9 +41,10 @@ def cap(data: bytes, limit: int = LOG_CAP) -> bytes:
 
 
 def bot_lines(text: str) -> list[str]:
-    """The log's lines without the referee's own notes and blank lines."""
+    """The log's lines without the referee's own notes and blank lines, every control
+    character (a terminal escape of the bot's) made a space."""
     return [
-        line.rstrip()
+        printable(line).rstrip()
         for line in text.splitlines()
         if line.strip() and not line.startswith(SANDBOX_NOTE)
     ]
