@@ -46,14 +46,16 @@ def game(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def silent_game(tmp_path_factory):
-    """Bots that never answer Hello: one listens elsewhere, one never listens."""
+    """Bots that never answer Hello: one listens elsewhere, one never listens, one opens its
+    own TCP socket (5 s to start: a loaded machine starts Python and gRPC slowly)."""
     mp = pytest.MonkeyPatch()
     mp.chdir(ROOT)
     record = tmp_path_factory.mktemp("silent") / "game.jsonl"
     out = run(
         "play",
         *("--bot", f"{ERRORS}/wrong_address.py", "--bot", f"{ERRORS}/never_listens.py"),
-        *("--bot", "random", "--startup-time", "1.5", "--set", "turn_limit=1"),
+        *("--bot", f"{ERRORS}/raw_tcp.py"),
+        *("--bot", "random", "--startup-time", "5", "--set", "turn_limit=1"),
         *("--record", record, "--allow-faults", "-q"),
     )
     mp.undo()
@@ -145,11 +147,20 @@ def test_a_bot_that_never_listens_or_listens_elsewhere_is_told_where(silent_game
     out, faults = silent_game
     assert out.exit_code == 0  # --allow-faults
     assert faults[0] == [
-        "startup: no Hello within 1.5 s: the bot never listened on its address; it listens "
+        "startup: no Hello within 5 s: the bot never listened on its address; it listens "
         "on unix:/tmp/elsewhere.sock instead; listen where --address (also "
         "$HEGEMON_BOT_ADDRESS) says, a unix socket (TCP is not available in the sandbox)"
     ]
-    assert faults[1][0].startswith("startup: no Hello within 1.5 s: the bot never listened")
+    assert faults[1][0].startswith("startup: no Hello within 5 s: the bot never listened")
+
+
+def test_a_bot_that_opens_its_own_tcp_socket_is_told_to_use_its_unix_socket(silent_game):
+    _out, faults = silent_game
+    assert faults[2] == [
+        "startup: the bot process ended (exit code 1): OSError: [Errno 97] Address family not "
+        "supported by protocol (raw_tcp.py:5); network sockets are refused in the sandbox: "
+        "serve on the unix socket that --address (also $HEGEMON_BOT_ADDRESS) gives"
+    ]
 
 
 def test_play_never_overwrites_a_record(game, tmp_path):

@@ -139,7 +139,8 @@ def _hint(text: str, error: str) -> str:
             "; the bot runs as an unprivileged user: let others read its folder and files "
             "(chmod -R o+rX FOLDER)"
         )
-    if "Operation not permitted" in error and "socket" in text.lower():
+    refused = ("Address family not supported", "Operation not permitted")
+    if any(r in error for r in refused) and "socket" in text.lower():
         return (
             "; network sockets are refused in the sandbox: serve on the unix socket that "
             "--address (also $HEGEMON_BOT_ADDRESS) gives"
