@@ -54,6 +54,7 @@ from typing import Any, TypeVar
 import trio
 from sqlmodel import col, func, select
 
+from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
@@ -475,6 +476,10 @@ class SeasonRunner:
         except OSError as exc:
             await self._void(match, f"cannot write the record {path}: {exc.strerror or exc}")
             return
+        try:  # each seat's log beside the record (a bot's own output: losing it voids nothing)
+            await trio.to_thread.run_sync(write_seat_logs, logs_dir(path), result.logs)
+        except OSError as exc:
+            self.log(f"game {match.number}: cannot keep the bots' logs: {exc.strerror or exc}")
         try:
             outcome = GameOutcome.from_result(result, path)
         except Exception as exc:

@@ -159,6 +159,8 @@ class GameResult:
     duration: float
     game: Game
     automatic: int = 0  # decisions answered by orders, not asked
+    logs: list[bytes | None] = field(default_factory=list)
+    """Each seat's output during the game (capped; None where its transport keeps none)."""
 
     @property
     def faults(self) -> list[Fault]:

@@ -285,6 +285,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def _listen_hint(address: str) -> str:
+    """What to do when the address given is not the one the referee said to listen on."""
+    given = os.environ.get(ADDRESS_ENV, "")
+    if not given.startswith("unix:") or address == given:
+        return ""
+    return (
+        f"cannot listen on {address}: the referee said to listen on {given} (--address, "
+        f"${ADDRESS_ENV}) and its sandbox has no TCP; call run(MyBot()) without an address"
+    )
+
+
 def run(bot: ServedBot, argv: Sequence[str] | None = None) -> None:
     """Serve ``bot`` until SIGTERM or SIGINT, then stop cleanly (exit status 0). Exits with
     status 1 and one line on stderr if the address cannot be bound. ``argv`` defaults to the
@@ -306,7 +317,7 @@ def run(bot: ServedBot, argv: Sequence[str] | None = None) -> None:
         try:
             serving = serve(bot, args.address, max(1, args.max_workers))
         except OSError as exc:
-            print(f"{bot.name}: {exc}", file=sys.stderr)
+            print(f"{bot.name}: {_listen_hint(args.address) or exc}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("serving %s %s on %s", bot.name, bot.version, args.address)
         while not stop.wait(0.5):

@@ -23,6 +23,7 @@ from hegemon.leaderboard.registry import (
 )
 from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.store import Season, Store
+from hegemon.referee.runner.bots import PYBOOT
 from league_fixtures import saved_id
 
 POLITE = """\
@@ -171,7 +172,8 @@ def test_bot_command_runs_the_stored_copy(store, tmp_path):
     src = write(tmp_path / "b", {"bot.py": POLITE})
     bot = add_bot(store, "b", str(src), check=False).bot
     command = bot_command(bot)
-    assert command.argv == (sys.executable, "bot.py")
+    # run through the launcher that keeps the bot's folder last on sys.path
+    assert command.argv == (sys.executable, "-P", str(PYBOOT), str(stored(bot) / "bot.py"))
     assert command.cwd == str(stored(bot)) and command.name == "b@v1"
     sample = add_bot(store, "rnd", "random", check=False).bot
     assert bot_command(sample, "random").argv == (sys.executable, "-m", "sample_bots.random")

@@ -146,8 +146,10 @@ def test_the_sample_bots_rank_in_their_order_of_strength(reference):
     games = {row[1]: int(row[6]) for row in rows}
     assert sum(games.values()) == REFERENCE.games * REFERENCE.players
     assert all(int(row[9]) == 0 for row in rows), "the sample bots made faults"
-    # A record verifies against the engine.
+    # A record verifies against the engine; each seat's log is kept beside it.
     record = home_dir / "records" / REFERENCE.name / "1.jsonl"
+    logs = sorted(p.name for p in (home_dir / "records" / REFERENCE.name / "1.logs").iterdir())
+    assert logs == [f"seat-{i}.log" for i in range(REFERENCE.players)]
     verdict = replay(record.read_text(encoding="utf-8"))
     assert verdict.ok, verdict.message
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, doctor, leaderboard, play, web
+from . import demo, doctor, leaderboard, logs, play, web
 from .bot import bot_app
 from .season import season_app
 
@@ -39,6 +39,7 @@ app.command("demo")(demo.demo_command)
 app.command("doctor")(doctor.doctor_command)
 app.command("web")(web.web)
 app.command("report")(web.report)
+app.command("logs")(logs.logs_command)
 
 
 def main() -> None:

@@ -8,7 +8,13 @@ import typer
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-from .common import console, db_option, fail, open_store, read_store, store_exists
+from .common import console, db_option, errors, fail, open_store, read_store, store_exists
+
+BOT_FORMS = (
+    "The bot, in any form play --bot takes: a sample bot's name "
+    f"({', '.join(SAMPLE_BOTS)}, node), a .py or .js file, a folder, "
+    '"a command line" in quotes.'
+)
 
 bot_app = typer.Typer(
     name="bot",
@@ -22,10 +28,7 @@ bot_app = typer.Typer(
 @bot_app.command("add")
 def add_command(
     name: str = typer.Argument(..., help="The bot's name on the leaderboard."),
-    path: str = typer.Argument(
-        ...,
-        help=f"A file, a folder, or a sample bot's name ({', '.join(SAMPLE_BOTS)}).",
-    ),
+    path: str = typer.Argument(..., help=BOT_FORMS),
     command: str | None = typer.Option(
         None,
         "--command",
@@ -50,6 +53,9 @@ def add_command(
         with console.status(f"checking {name} in a short game against two random bots…"):
             result = add_bot(store, name, path, command)
     except (RegistryError, StoreError) as exc:
+        check = getattr(exc, "check", None)
+        if check is not None:
+            show_log_tail(check.log)
         fail(str(exc), code=1)
     finally:
         store.close()
@@ -100,7 +106,7 @@ def list_command(db: str | None = db_option()) -> None:
 
 @bot_app.command("check")
 def check_command(
-    path: str = typer.Argument(..., help="A file, a folder, or a sample bot's name."),
+    path: str = typer.Argument(..., help=BOT_FORMS),
     command: str | None = typer.Option(
         None,
         "--command",
@@ -112,12 +118,19 @@ def check_command(
 ) -> None:
     """Play the check game that `bot add` plays (against two sample random bots, classic,
     10 rounds), from a copy of the bot's files; register nothing."""
-    from ..registry import RegistryError, check_source, find_source
+    from hegemon.referee.runner.bots import REMOTE, resolve
+
+    from ..registry import RegistryError, check_command, check_source, find_source
 
     try:
-        source = find_source(path, command)
-        with console.status("playing a short game against two random bots…"):
-            result = check_source(source, Path(path).stem or "candidate")
+        status = console.status("playing a short game against two random bots…")
+        if command is None and REMOTE.match(path.strip()) and not Path(path).exists():
+            with status:  # a bot someone else started: checked where it runs
+                result = check_command(resolve(path))
+        else:
+            source = find_source(path, command)
+            with status:
+                result = check_source(source, source.name or "candidate")
     except RegistryError as exc:
         fail(str(exc))
     if record is not None:
@@ -127,8 +140,20 @@ def check_command(
         except OSError as exc:
             fail(f"cannot write {record}: {exc.strerror or exc}")
     if not result.ok:
+        show_log_tail(result.log)
         fail(f"check failed: {result.reason}", code=1)
     console.print(f"check {result.summary()}", highlight=False, soft_wrap=True)
+
+
+def show_log_tail(log: str, lines: int = 10) -> None:
+    """The last lines a refused bot wrote, on stderr."""
+    from hegemon.referee.runner.botlog import tail
+
+    last = tail(log, lines)
+    if last:
+        errors.print(f"the last {len(last)} lines of the bot's log:", highlight=False)
+        for line in last:
+            errors.print(f"  | {line}", highlight=False, markup=False, soft_wrap=True)
 
 
 @bot_app.command("remove")

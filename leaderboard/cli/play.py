@@ -71,16 +71,6 @@ def verify_command(record: Path = typer.Argument(..., help="A game record (.json
     console.print(f"{record}: OK, {verdict.message}")
 
 
-def _seat_names(names: list[str]) -> list[str]:
-    """Seat labels, numbered where the same bot plays more than one seat."""
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return labels
-
-
 def play_command(
     bot: list[str] = typer.Option(
         ...,
@@ -103,6 +93,16 @@ def play_command(
         "reproduces a recorded game (default: a fresh random id).",
     ),
     record: Path | None = typer.Option(None, "--record", help="Where to write the game record."),
+    log_dir: Path | None = typer.Option(
+        None,
+        "--log-dir",
+        help="Where to keep each seat's log, seat-N.log (default: RECORD.logs/ beside the record).",
+        show_default=False,
+    ),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing record."),
+    allow_faults: bool = typer.Option(
+        False, "--allow-faults", help="Exit 0 even when a seat faulted."
+    ),
     html: Path | None = html_option("Also write the game's replay viewer to this HTML file."),
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
@@ -110,12 +110,14 @@ def play_command(
     startup_time: float = startup_time_option(),
     quiet: bool = quiet_option("No live progress."),
 ) -> None:
-    """Play one game between bots, with live progress; print places, faults and the record path."""
+    """Play one game between bots, with live progress; print places, faults (with the last
+    lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted."""
     import trio
 
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
-    from hegemon.referee.runner.bots import BotSpecError, resolve
+    from hegemon.referee.runner.botlog import logs_dir
+    from hegemon.referee.runner.bots import BotSpecError, number_duplicates, resolve
     from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
@@ -130,18 +132,21 @@ def play_command(
     except BotSpecError as exc:
         fail(str(exc))
     time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
-    names = _seat_names([c.name for c in commands])
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed
     game_id = game_id or new_game_id()  # never the seed: a bot sees its game id
     record_path = record or Path("records") / f"{game_id}.jsonl"
+    if record_path.exists() and not force:
+        fail(f"{record_path} exists: give another --record, or --force to overwrite it")
+    logs = log_dir or logs_dir(record_path)
     from hegemon.referee.record import seed_hash
 
     console.print(
-        f"[bold]{rule_set.preset}[/] · {len(names)} seats · seed hash {seed_hash(game_seed)[:16]}…"
+        f"[bold]{rule_set.preset}[/] · {len(commands)} seats · "
+        f"seed hash {seed_hash(game_seed)[:16]}…"
     )
-    live = LiveBoard(names, console, enabled=not quiet)
+    live = LiveBoard(number_duplicates([c.name for c in commands]), console, enabled=not quiet)
     with live:
         result = trio.run(
             play_one,
@@ -152,14 +157,23 @@ def play_command(
             record_path,
             game_id,
             live.update,
-            names,
+            None,  # each seat is labelled by its bot's Hello name
+            logs,
         )
-    live.final(result, record_path)
+    live.final(result, record_path, logs)
     console.print(f"seed {game_seed}")
     if html is not None:
         from .web import replay_html
 
         replay_html(record_path, html)
+    faulted = sorted({f.seat for f in result.faults})
+    if faulted and not allow_faults:
+        seats = ", ".join(str(s) for s in faulted)
+        fail(
+            f"seat {seats} faulted (see above; hegemon logs {record_path}); "
+            "--allow-faults exits 0 all the same",
+            code=1,
+        )
 
 
 def replay_command(

@@ -127,7 +127,9 @@ def add_bot(
         if check:
             result = check_source(source, name)
             if not result.ok:
-                raise RegistryError(f"{name} is refused: {result.reason}")
+                refused = RegistryError(f"{name} is refused: {result.reason}")
+                refused.check = result  # its log, for the CLI
+                raise refused
         if not folder.is_dir():
             try:
                 staging.rename(folder)

@@ -27,6 +27,7 @@ class CheckResult:
     duration: float = 0.0
     faults: list[dict[str, Any]] = field(default_factory=list)  # the checked bot's faults
     record: str = ""  # the game record (JSON lines)
+    log: str = ""  # what the checked bot wrote to stdout/stderr (capped)
 
     def summary(self) -> str:
         if not self.ok:
@@ -43,24 +44,29 @@ FAULT_NAMES = {
     "timeout": "timeout",
     "illegal": "illegal action",
     "protocol": "protocol error",
+    "memory": "memory ceiling",
+    "cpu": "CPU ceiling",
 }
 
 
 def check_time_control() -> Any:
-    """Deadlines of the check game: generous for start-up, short for answers, no strikes."""
+    """The check game's limits: exactly a season's defaults (start-up, decision, bank, the
+    sandbox's ceiling — ``hegemon season create`` without time options), except that the first
+    fault ends the check (no strikes: any fault refuses the bot anyway)."""
     from hegemon.referee.runner.link import TimeControl
 
-    return replace(TimeControl(), startup=20.0, decision=3.0, max_strikes=0)
+    return replace(TimeControl(), max_strikes=0)
 
 
 async def check_command_async(
     command: Any,
     *,
     seed: int = CHECK_SEED,
-    turn_limit: int = CHECK_TURN_LIMIT,
+    turn_limit: int | None = None,
     time_control: Any = None,
 ) -> CheckResult:
-    """Play the check game (trio): ``command`` in seat 0 against :data:`CHECK_OPPONENTS`."""
+    """Play the check game (trio): ``command`` in seat 0 against :data:`CHECK_OPPONENTS`,
+    ``turn_limit`` rounds (default :data:`CHECK_TURN_LIMIT`)."""
     from hegemon.referee.rules import make_rules
     from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.session import play_one
@@ -69,17 +75,9 @@ async def check_command_async(
         opponents = [resolve(spec, f"{spec}#{i + 1}") for i, spec in enumerate(CHECK_OPPONENTS)]
     except BotSpecError as exc:
         raise RegistryError(f"cannot run the check game: {exc}") from None
-    rules = make_rules("classic", {"turn_limit": turn_limit})
-    names = [command.name, *(c.name for c in opponents)]
+    rules = make_rules("classic", {"turn_limit": turn_limit or CHECK_TURN_LIMIT})
     result = await play_one(
-        [command, *opponents],
-        rules,
-        seed,
-        time_control or check_time_control(),
-        None,
-        "check",
-        None,
-        names,
+        [command, *opponents], rules, seed, time_control or check_time_control(), None, "check"
     )
     own = [f for f in result.faults if f.seat == 0]
     others = [f for f in result.faults if f.seat != 0]
@@ -95,11 +93,13 @@ async def check_command_async(
         "duration": result.duration,
         "faults": faults,
         "record": result.record,
+        "log": (result.logs[0] or b"").decode("utf-8", "replace") if result.logs else "",
     }
     if own:
         first = own[0]
         detail = " ".join(first.detail.split())
-        reason = f"{FAULT_NAMES.get(first.kind, first.kind)}: {detail}"
+        at = f", at decision {first.decision}" if first.kind not in ("startup", "crash") else ""
+        reason = f"{FAULT_NAMES.get(first.kind, first.kind)}: {detail}{at}"
         return CheckResult(False, reason, result.places[0], **common)
     if others:
         first = others[0]

@@ -10,14 +10,10 @@ import os
 import shlex
 import shutil
 import stat
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from hegemon.referee.runner.bots import FOLDER_ENTRY_POINTS
-from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from ..store import Bot
@@ -27,7 +23,10 @@ PYTHON_NAMES = ("python", "python3")
 
 
 class RegistryError(Exception):
-    """A bot that cannot be registered, checked or run; ``str(exc)`` is one line for the user."""
+    """A bot that cannot be registered, checked or run; ``str(exc)`` is one line for the user.
+    ``check`` is the failed check game's result when that is why."""
+
+    check: Any = None
 
 
 # ---------------------------------------------------------------------------------- files
@@ -79,6 +78,7 @@ class BotSource:
     language: str
     origin: str
     sample: str | None = None  # the sample bot's name, if it is one
+    name: str = ""  # the name the bot form suggests (its file's or folder's), for labels
 
     def copy_to(self, target: Path) -> None:
         """Copy the files into the (new) folder ``target``; modes are normalised (0755/0644)."""
@@ -87,36 +87,6 @@ class BotSource:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(original, dest)
             os.chmod(dest, 0o755 if _executable(original) else 0o644)
-
-
-def _language_of(argv: Sequence[str]) -> str:
-    program = Path(argv[0]).name if argv else ""
-    if program in PYTHON_NAMES or program.startswith("python"):
-        return "python"
-    if program in ("node", "nodejs", "deno", "bun"):
-        return "javascript"
-    for arg in argv[1:2]:
-        suffix = Path(arg).suffix
-        if suffix == ".py":
-            return "python"
-        if suffix in (".js", ".mjs"):
-            return "javascript"
-    if program.startswith("./"):
-        return "executable"
-    return program[:32] or "executable"
-
-
-def _file_command(rel: str, full: Path) -> tuple[tuple[str, ...], str]:
-    if full.suffix == ".py":
-        return ("python", rel), "python"
-    if full.suffix in (".js", ".mjs"):
-        return ("node", rel), "javascript"
-    if _executable(full):
-        return (f"./{rel}",), "executable"
-    raise RegistryError(
-        f"{full}: not a .py or .js file and not executable; give the command "
-        'that runs it, e.g. --command "ruby bot.rb"'
-    )
 
 
 def _sample_modules(name: str) -> dict[str, Path]:
@@ -161,64 +131,120 @@ def _sample_modules(name: str) -> dict[str, Path]:
 
 
 def find_source(spec: str, command: str | None = None) -> BotSource:
-    """What ``hegemon bot add NAME SPEC [--command ...]`` would store. ``spec`` is a sample bot's
-    name, a file or a folder; raises :class:`RegistryError` saying what is wrong."""
+    """What ``hegemon bot add NAME SPEC [--command ...]`` would store. ``spec`` takes every form
+    ``hegemon play --bot`` takes, resolved the same way
+    (:func:`hegemon.referee.runner.bots.resolve_spec`); raises :class:`RegistryError` saying
+    what is wrong. The files stored are the bot's folder (a folder, a command's folder, a
+    ``.js`` file's folder with its ``package.json``), or a single file with the modules of its
+    folder it imports (a ``.py`` file), or the sample bot's modules."""
+    from hegemon.referee.runner.bots import BotSpecError, resolve_spec
+
     spec = spec.strip()
     if not spec:
-        raise RegistryError("no bot given: name a file, a folder or a sample bot")
-    if spec in SAMPLE_BOTS and command is None:
-        files = _sample_modules(spec)
-        return BotSource(
-            files, ("python", "-m", f"sample_bots.{spec}"), "python", f"sample:{spec}", sample=spec
+        raise RegistryError("no bot given: name a file, a folder, a sample bot or a command")
+    if command is not None:
+        return _with_command(spec, command)
+    try:
+        found = resolve_spec(spec)
+    except BotSpecError as exc:
+        raise RegistryError(str(exc)) from None
+    if found.sample is not None:
+        files = _sample_modules(found.sample)
+        argv = ("python", "-m", f"sample_bots.{found.sample}")
+        return BotSource(files, argv, "python", f"sample:{found.sample}", found.sample, found.name)
+    if found.remote is not None:
+        raise RegistryError(
+            f"{spec}: a bot at host:port cannot be registered: the arena starts every bot it "
+            "rates from its own copy; give its file, folder or command"
         )
+    assert found.folder is not None
+    entry = found.entry
+    if found.kind == "file" and entry is not None and not _whole_folder(entry):
+        files = {entry.name: entry, **_local_modules(entry)}
+    else:
+        files = dict(bot_files(found.folder))
+        if len(files) > MAX_FILES:
+            raise RegistryError(
+                f"{spec}: its folder {found.folder} holds {len(files)} files (at most "
+                f"{MAX_FILES}): give a folder that holds just the bot"
+            )
+    origin = str(entry if found.kind == "file" and entry is not None else found.folder)
+    return BotSource(files, found.argv, found.language, origin, name=found.name)
+
+
+MAX_FILES = 5000
+"""The most files a registered bot may have (``node_modules`` included)."""
+
+
+def _whole_folder(entry: Path) -> bool:
+    """Does a bot file need its whole folder (a JavaScript bot with its ``package.json``)?"""
+    return entry.suffix in (".js", ".mjs", ".cjs") and (entry.parent / "package.json").is_file()
+
+
+def _local_modules(entry: Path) -> dict[str, Path]:
+    """The modules and packages of ``entry``'s folder a Python file imports (transitively)."""
+    folder = entry.parent
+    files: dict[str, Path] = {}
+    todo = [entry] if entry.suffix == ".py" else []
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            tree = ast.parse(path.read_bytes(), filename=str(path))
+        except (SyntaxError, ValueError, OSError):
+            continue  # the check game will say what is wrong with it
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+        for name in sorted(names):
+            module, package = folder / f"{name}.py", folder / name
+            if module.is_file():
+                files[module.name] = module
+                todo.append(module)
+            elif (package / "__init__.py").is_file():
+                for rel, full in bot_files(package):
+                    files[f"{name}/{rel}"] = full
+                    if full.suffix == ".py":
+                        todo.append(full)
+    return files
+
+
+def _with_command(spec: str, command: str) -> BotSource:
+    """A file or folder run by the command given with ``--command``."""
+    from hegemon.referee.runner.bots import language_of
+
     path = Path(spec).expanduser()
     if not path.exists():
-        known = ", ".join(SAMPLE_BOTS)
-        raise RegistryError(f"{spec}: no such file or folder, and not a sample bot ({known})")
+        raise RegistryError(f"{spec}: no such file or folder")
     path = path.resolve()
     files = dict(bot_files(path))
     if not files:
         raise RegistryError(f"{spec}: the folder holds no files")
-    if command is not None:
-        try:
-            argv = tuple(shlex.split(command))
-        except ValueError as exc:
-            raise RegistryError(f"--command {command!r}: {exc}") from None
-        if not argv:
-            raise RegistryError("--command is empty")
-        return BotSource(files, argv, _language_of(argv), str(path))
-    if path.is_file():
-        argv, language = _file_command(path.name, path)
-        return BotSource(files, argv, language, str(path))
-    for entry in FOLDER_ENTRY_POINTS:
-        if entry in files:
-            argv, language = _file_command(entry, files[entry])
-            return BotSource(files, argv, language, str(path))
-    raise RegistryError(
-        f"{spec}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS)}, "
-        "or give the command that runs it with --command"
-    )
+    try:
+        argv = tuple(shlex.split(command))
+    except ValueError as exc:
+        raise RegistryError(f"--command {command!r}: {exc}") from None
+    if not argv:
+        raise RegistryError("--command is empty")
+    return BotSource(files, argv, language_of(argv), str(path), name=path.stem)
 
 
 # ---------------------------------------------------------------------------------- running
 def resolve_argv(argv: Sequence[str], folder: Path) -> tuple[str, ...]:
-    """The stored argv made runnable from ``folder`` (see the module docstring)."""
-    if not argv:
-        raise RegistryError("the bot has no command")
-    program, rest = argv[0], tuple(argv[1:])
-    if program in PYTHON_NAMES:
-        return (sys.executable, *rest)
-    if program.startswith(("./", "../")):
-        return (str((folder / program).resolve()), *rest)
-    if os.path.isabs(program):
-        return (program, *rest)
-    found = shutil.which(program)
-    if found is None:
-        raise RegistryError(
-            f"cannot find the program '{program}' on PATH"
-            + (" (a JavaScript bot needs node)" if program == "node" else "")
-        )
-    return (found, *rest)
+    """The stored argv made runnable from ``folder``
+    (:func:`hegemon.referee.runner.bots.runnable_argv`)."""
+    from hegemon.referee.runner.bots import BotSpecError, runnable_argv
+
+    try:
+        return runnable_argv(argv, folder)
+    except BotSpecError as exc:
+        raise RegistryError(str(exc)) from None
 
 
 def command_in(source_argv: Sequence[str], folder: Path, name: str) -> Any:

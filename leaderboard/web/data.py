@@ -348,6 +348,21 @@ class Arena:
         path = Path(found[0].record_path)
         return path.read_text(encoding="utf-8") if path.is_file() else None
 
+    @staticmethod
+    def _log_path(record_path: str, seat: int) -> Path:
+        """Where the runner kept one seat's log of a game (beside its record)."""
+        from hegemon.referee.runner.botlog import logs_dir, seat_log
+
+        return seat_log(logs_dir(Path(record_path)), seat)
+
+    def seat_log_text(self, game_id: int, seat: int) -> str | None:
+        """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept."""
+        found = self.game(game_id)
+        if found is None or not 0 <= seat < len(found[1].seats):
+            return None
+        path = self._log_path(found[0].record_path, seat)
+        return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+
     # ------------------------------------------------------------------ bots
     def bots(self) -> dict[str, Any]:
         return {
@@ -441,8 +456,10 @@ class Arena:
                             "game": game.id,
                             "season": season_name,
                             "number": number,
+                            "seat": seat,
                             "kind": f.get("kind"),
                             "detail": f.get("detail"),
+                            "log": self._log_path(game.record_path, seat).is_file(),
                         }
                     )
         return {

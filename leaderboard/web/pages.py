@@ -56,6 +56,12 @@ class Links:
     def record(self, game_id: int) -> str:
         return f"game-{game_id}.jsonl" if self.static else f"/api/games/{game_id}/record"
 
+    def log(self, game_id: int, seat: int) -> str:
+        """One seat's log of a game (plain text)."""
+        if self.static:
+            return f"game-{game_id}-seat-{seat}.log"
+        return f"/api/games/{game_id}/logs/{seat}"
+
     def api(self, path: str) -> str | None:
         return None if self.static else f"/api/{path}"
 
@@ -297,7 +303,14 @@ def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
     )
     faults = "".join(
         f'<tr><td class=l><a href="{links.game(f["game"])}">{esc(f["season"])} #{f["number"]}</a>'
-        f"</td><td class=l>{esc(f['kind'])}</td><td class=l>{esc(f['detail'] or '')}</td></tr>"
+        f"</td><td class=l>{esc(f['kind'])}</td><td class=l>{esc(f['detail'] or '')}</td>"
+        + (
+            f'<td class=l><a class=log href="{links.log(f["game"], f["seat"])}">'
+            f"seat {f['seat']} log</a></td>"
+            if f.get("log")
+            else "<td class=l>—</td>"
+        )
+        + "</tr>"
         for f in data["faults"]
     )
     series = [{"bot": h["season"], "points": h["points"]} for h in data["history"] if h["points"]]
@@ -317,9 +330,10 @@ def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
         "<h2>Head to head</h2><div class=scroll><table class='data sortable'><tr>"
         "<th class=l>opponent</th><th>games</th><th>finished ahead</th><th>share</th></tr>"
         f"{h2h}</table></div>"
-        "<h2>Faults</h2><p class=note>What the bot's faults said (the end of its log at the time)."
-        "</p><div class=scroll><table class='data faults'><tr><th class=l>game</th>"
-        f"<th class=l>kind</th><th class=l>detail</th></tr>{faults}</table></div>"
+        "<h2>Faults</h2><p class=note>What the bot's faults said, and its log of that game "
+        "(what it wrote to stdout and stderr, capped).</p><div class=scroll><table "
+        "class='data faults'><tr><th class=l>game</th><th class=l>kind</th>"
+        f"<th class=l>detail</th><th class=l>log</th></tr>{faults}</table></div>"
     )
     return page(f"Bot {b['label']}", body, links, links.api(f"bots/{b['id']}"))
 
@@ -395,6 +409,7 @@ API_DOC = [
     ("/api/games?season=&bot=&rule_set=&fault=yes|no&limit=&offset=", "finished games, filtered"),
     ("/api/games/{id}", "a game: its match, result, faults and the replay data"),
     ("/api/games/{id}/record", "a game's record as stored (JSON lines)"),
+    ("/api/games/{id}/logs/{seat}", "what a seat's bot wrote to stdout/stderr (text, capped)"),
 ]
 
 

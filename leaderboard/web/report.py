@@ -43,7 +43,12 @@ def write_report(db: str | None, out_dir: str | Path, replays: bool = True) -> l
         put("bots.html", pages.bots_page(arena.bots(), LINKS))
         for bot in store.bots():
             assert bot.id is not None
-            put(LINKS.bot(bot.id), pages.bot_page(arena.bot(bot), LINKS, ids))
+            data = arena.bot(bot)
+            put(LINKS.bot(bot.id), pages.bot_page(data, LINKS, ids))
+            for fault in data["faults"]:  # the logs the bot page links to
+                log = arena.seat_log_text(fault["game"], fault["seat"]) if fault["log"] else None
+                if log is not None:
+                    (out / LINKS.log(fault["game"], fault["seat"])).write_text(log, "utf-8")
         games = arena.games(limit=10**9)
         put("games.html", pages.games_page(games, LINKS, {}, {}))
         if replays:

@@ -186,6 +186,12 @@ def make_app(store: Store) -> Starlette:
             return _not_found("game (or its record)", True)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
+    def api_log(request: Request) -> Response:
+        text = arena.seat_log_text(request.path_params["game_id"], request.path_params["seat"])
+        if text is None:
+            return _not_found("game, seat (or its log)", True)
+        return PlainTextResponse(text)
+
     routes = [
         Route("/", index),
         Route("/season/{name}", season),
@@ -204,6 +210,7 @@ def make_app(store: Store) -> Starlette:
         Route("/api/games", api_games),
         Route("/api/games/{game_id:int}", api_game),
         Route("/api/games/{game_id:int}/record", api_record),
+        Route("/api/games/{game_id:int}/logs/{seat:int}", api_log),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes)

@@ -20,14 +20,36 @@ from ..actions import Action
 from ..arbiter import Ask, Failure, Fault, GameStart
 from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS
-from . import bridge
-from .process import BotCommand, BotProcess, spawn
+from . import botlog, bridge
+from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
 
 __all__ = ["BotLink", "Fault", "TimeControl", "channel_options"]
+
+RAISED = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
+"""What a gRPC server answers when the bot's own code raised while handling the call."""
+NO_RUN = (
+    "a bot must serve until it is stopped — in Python, end the file with "
+    'if __name__ == "__main__": run(MyBot())'
+)
+
+
+def startup_hint(process: BotProcess) -> str:
+    """Why a running bot never answered Hello: where it listens instead, or that it listens
+    but does not answer, and what to do."""
+    if process.socket_problem:
+        return f" ({process.socket_problem})"
+    if process.listened:
+        return "; it listens but never answered Hello: serve the hegemon.v1.Bot service there"
+    where = process.listeners()
+    said = f"; it listens on {', '.join(where[:3])} instead" if where else ""
+    return (
+        f": the bot never listened on its address{said}; listen where --address (also "
+        f"${ADDRESS_ENV}) says, a unix socket (TCP is not available in the sandbox)"
+    )
 
 
 @dataclass(frozen=True)
@@ -117,8 +139,8 @@ class BotLink:
                 nursery.cancel_scope.cancel()
         if scope.cancelled_caught and self.hello is None:
             self.startup_error = f"no Hello within {self.time.startup:g} s"
-            if self.process is not None and self.process.socket_problem:
-                self.startup_error += f" ({self.process.socket_problem})"
+            if self.process is not None:
+                self.startup_error += startup_hint(self.process)
         if self.hello is None and not self.startup_error:
             self.startup_error = self.crash_detail(None)
         if self.hello is not None and self.hello.protocol_version not in (0, PROTOCOL_VERSION):
@@ -212,10 +234,28 @@ class BotLink:
             )
             if self.process.sandbox == "bubblewrap" and code is not None and code > 128:
                 how += f", i.e. killed by signal {code - 128}"  # bwrap reports a signal so
-            tail = self.process.log_tail()
-            return f"the bot process ended ({how})" + (f": {tail[-200:]}" if tail else "")
+            if code == 0 and not self.process.listened:
+                return f"the bot process ended ({how}) before it listened: {NO_RUN}"
+            cause = self.cause()
+            return f"the bot process ended ({how})" + (f": {cause}" if cause else "")
         code = bridge.rpc_code(exc) if exc is not None else None
+        if exc is not None and code in RAISED:
+            return self.raised(exc)
         return f"the bot stopped answering ({code.name if code else 'no connection'})"
+
+    def cause(self) -> str:
+        """The cause of a fault in the bot's recent log, in one line (see :mod:`.botlog`)."""
+        if self.process is None:
+            return ""
+        text = self.process.log_tail(16384)
+        return botlog.explain(text, self.command.cwd)
+
+    def raised(self, exc: BaseException) -> str:
+        """An exception the bot's code raised while answering, as its log names it."""
+        cause = self.cause() if self.process is not None else ""
+        if not cause or "(" not in cause:  # no traceback in the log: what the call said
+            cause = _details(exc)
+        return f"the bot raised {cause}"
 
     # -------------------------------------------------------------- the transport
     encode_event = staticmethod(codec.event_to_proto)
@@ -283,6 +323,8 @@ class BotLink:
                 return self.crash(exc)
             if code is grpc.StatusCode.DEADLINE_EXCEEDED:
                 return Failure("timeout", "")
+            if code in RAISED:
+                return Failure("protocol", self.raised(exc))
             name = code.name if code else "unknown"
             return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
         if reply.full_view:

@@ -25,17 +25,21 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from . import sandbox
+from . import botlog, sandbox
 from .sandbox import BUBBLEWRAP, RLIMITS, Ceiling, SandboxError, SandboxLimits, UidLease
+from .sandbox.binds import is_within, project_root
 from .sandbox.ceiling import cpu_of, tree
 
 ADDRESS_ENV = "HEGEMON_BOT_ADDRESS"
+PROTO_ENV = "HEGEMON_PROTO"
+"""Every bot is told where the protocol's ``bot.proto`` is (bound read-only in its sandbox), so
+a bot that loads it at run time (the JavaScript sample) finds it wherever its own files are."""
 LOG_DIR_ENV = "HEGEMON_BOT_LOGS"
 """A folder to keep each bot's stdout/stderr log in (by default it goes with the bot's run
 folder when the bot stops)."""
@@ -131,6 +135,7 @@ class BotProcess:
     _sandbox_pid: int | None = field(default=None, repr=False)
     _ceiling: Ceiling | None = field(default=None, repr=False)
     pid_namespace: int | None = None  # bubblewrap: the inode of the bot's own PID namespace
+    _saved_log: bytes | None = field(default=None, repr=False)  # the log, once its run folder went
 
     @property
     def address(self) -> str:
@@ -138,6 +143,11 @@ class BotProcess:
         if self._socket_fd is not None:
             return f"unix:/proc/self/fd/{self._socket_fd}"
         return f"unix:{self.socket_path}"
+
+    @property
+    def listened(self) -> bool:
+        """Has the bot created its socket where it was told to listen?"""
+        return self._socket_fd is not None
 
     @property
     def exited(self) -> bool:
@@ -149,14 +159,64 @@ class BotProcess:
 
     def log_tail(self, limit: int = 400) -> str:
         """The end of what the bot wrote to stdout/stderr (for fault messages)."""
+        data = self.log_since(max(0, self.log_size() - limit), limit)
+        return data.decode("utf-8", "replace").strip()
+
+    def log_size(self) -> int:
+        """Bytes the bot has written to its log so far (a mark for :meth:`log_since`)."""
+        if self._saved_log is not None:
+            return len(self._saved_log)
+        try:
+            return os.stat(self.log_path).st_size
+        except OSError:
+            return 0
+
+    def log_since(self, mark: int = 0, limit: int = botlog.LOG_CAP) -> bytes:
+        """What the bot wrote from ``mark`` on (its start and end when over ``limit``)."""
+        if self._saved_log is not None:
+            return botlog.cap(self._saved_log[mark:], limit)
         try:
             fd = os.open(self.log_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
-            return ""
+            return b""
         with os.fdopen(fd, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - limit))
-            return f.read().decode("utf-8", "replace").strip()
+            size = os.fstat(f.fileno()).st_size
+            if size - mark <= limit:
+                f.seek(mark)
+                return f.read(limit)
+            head = min(botlog.HEAD, limit // 4)
+            f.seek(mark)
+            first = f.read(head)
+            f.seek(max(mark + head, size - (limit - head)))
+            rest = f.read()
+        cut = size - mark - len(first) - len(rest)
+        return first + f"\n[... {cut} bytes of the log cut ...]\n".encode() + rest
+
+    def listeners(self) -> list[str]:
+        """Where the bot listens, as seen in its own network namespace: unix socket paths and
+        TCP ports (to tell a bot that listens on the wrong address)."""
+        pid = self._sandbox_pid or (self.process.pid if self.process is not None else None)
+        if pid is None or self.exited:
+            return []
+        found: list[str] = []
+        try:
+            with open(f"/proc/{pid}/net/unix") as f:
+                for line in f.readlines()[1:]:
+                    fields = line.split()
+                    if len(fields) >= 8 and int(fields[3], 16) & 0x10000:  # __SO_ACCEPTCON
+                        found.append(f"unix:{fields[7]}")
+        except (OSError, ValueError):
+            pass
+        for table in ("tcp", "tcp6"):
+            try:
+                with open(f"/proc/{pid}/net/{table}") as f:
+                    for line in f.readlines()[1:]:
+                        fields = line.split()
+                        if len(fields) > 3 and fields[3] == "0A":  # LISTEN
+                            found.append(f"TCP port {int(fields[1].rsplit(':', 1)[1], 16)}")
+            except (OSError, ValueError, IndexError):
+                pass
+        return found
 
     # -------------------------------------------------------------- the socket
     async def wait_for_socket(self, poll: float = 0.02) -> str:
@@ -338,6 +398,10 @@ class BotProcess:
                     break
                 await trio.sleep(0.02)
         self._close_fds()
+        # keep a log that goes with the run folder: the game's logs are saved after the game
+        in_rundir = self.rundir is not None and is_within(self.log_path, self.rundir)
+        if in_rundir and self._saved_log is None:
+            self._saved_log = self.log_since(0)
         if self.rundir is not None:
             shutil.rmtree(self.rundir, ignore_errors=True)
         if self._lease is not None:
@@ -372,6 +436,9 @@ async def spawn(
     :class:`~referee.runner.sandbox.SandboxError` included) if the bot cannot be started."""
     limits = limits or SandboxLimits()
     kind = sandbox.resolve_mode(mode)
+    proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
+    if proto.is_file() and PROTO_ENV not in dict(command.env):
+        command = replace(command, env=((PROTO_ENV, str(proto)), *command.env))
     if log_dir is None and os.environ.get(LOG_DIR_ENV, "").strip():
         log_dir = Path(os.environ[LOG_DIR_ENV].strip())
         log_dir.mkdir(parents=True, exist_ok=True)

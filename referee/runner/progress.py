@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from ..actions import action_from_list
 from ..record import game_from_record, parse, record_seed
+from . import botlog
 
 PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -81,6 +83,7 @@ class LiveBoard:
             self._live.__exit__(*exc)
 
     def update(self, referee: Any) -> None:
+        self.names = list(referee.names)  # the bots' own names, known once they said Hello
         now = time.monotonic()
         if self._live is None or now - self._last < 0.1:
             return
@@ -92,8 +95,11 @@ class LiveBoard:
             )
         )
 
-    def final(self, result: Any, record_path: Path) -> None:
+    def final(self, result: Any, record_path: Path, log_dir: Path | None = None) -> None:
+        """The final standings, every fault in one line, and for each faulted seat the last
+        lines of its log (kept in ``log_dir``)."""
         game = result.game
+        self.names = record_seats(result.record) or self.names
         self.console.print(
             standings(
                 game,
@@ -102,18 +108,64 @@ class LiveBoard:
                 [len(s.faults) for s in result.seats],
             )
         )
-        for fault in result.faults:
+        for fault, times in repeats(result.faults):
+            again = f" ({times} times)" if times > 1 else ""
             self.console.print(
-                f"  fault · seat {fault.seat} ({fault.bot}) · {fault.kind}: {fault.detail}",
+                f"  fault · seat {fault.seat} ({self.names[fault.seat]}) · {fault.kind}{again}: "
+                f"{fault.detail}",
                 highlight=False,
                 markup=False,
             )  # the detail is the bot's text
+        self.show_fault_logs(result, log_dir)
         self.console.print(  # a path is never wrapped: it must stay copyable
             f"record: {record_path}  ({result.decisions} decisions in {result.duration:.1f} s)",
             highlight=False,
             markup=False,
             soft_wrap=True,
         )
+
+    def show_fault_logs(self, result: Any, log_dir: Path | None, lines: int = 10) -> None:
+        """The last ``lines`` lines each faulted seat's bot wrote."""
+        for seat in sorted({f.seat for f in result.faults}):
+            data = result.logs[seat] if seat < len(result.logs) else None
+            if data is None:
+                continue
+            last = botlog.tail(data.decode("utf-8", "replace"), lines)
+            where = f" ({botlog.seat_log(log_dir, seat)})" if log_dir is not None else ""
+            said = f"the last {len(last)} lines of its log" if last else "its log is empty"
+            self.console.print(
+                f"seat {seat} ({self.names[seat]}): {said}{where}",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
+            for line in last:
+                self.console.print(f"  | {line}", highlight=False, markup=False, soft_wrap=True)
+
+
+def repeats(faults: list[Any]) -> list[tuple[Any, int]]:
+    """Faults with runs of the same seat, kind and detail (the strike count aside) counted
+    once: (the last of the run, how many)."""
+    runs: list[tuple[Any, int]] = []
+    for fault in faults:
+        key = (fault.seat, fault.kind, fault.detail.split(" (strike ")[0])
+        if runs:
+            last, times = runs[-1]
+            if (last.seat, last.kind, last.detail.split(" (strike ")[0]) == key:
+                runs[-1] = (fault, times + 1)
+                continue
+        runs.append((fault, 1))
+    return runs
+
+
+def record_seats(record: str) -> list[str]:
+    """The seat labels in a record's header ([] if it has none)."""
+    try:
+        head = json.loads(record.partition("\n")[0])
+    except ValueError:
+        return []
+    seats = head.get("seats") if isinstance(head, dict) else None
+    return [str(s) for s in seats] if isinstance(seats, list) else []
 
 
 def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any) -> list[str]:

@@ -16,6 +16,8 @@ import trio
 
 from ..game import Game
 from ..rules import RuleSet
+from .botlog import logs_dir, write_seat_logs
+from .bots import seat_labels
 from .link import BotLink, TimeControl
 from .match import GameResult, Referee
 from .process import BotCommand
@@ -97,8 +99,17 @@ async def play_game(
             for i in range(len(commands)):
                 nursery.start_soon(get, i)
         ready = [link for link in links if link is not None]  # every acquire returned
-        referee = Referee(game, ready, game_id, pool.time, seat_names, on_progress)
-        return await referee.play()
+        names = seat_names or seat_labels(ready)
+        # a bot's log spans its games (pooled processes): this game's part starts here, or at
+        # its very start (its start-up output included) for a bot in its first game
+        marks = [link.process.log_size() if link.process and link.games else 0 for link in ready]
+        referee = Referee(game, ready, game_id, pool.time, names, on_progress)
+        result = await referee.play()
+        result.logs = [
+            link.process.log_since(mark) if link.process else None
+            for link, mark in zip(ready, marks, strict=True)
+        ]
+        return result
     finally:
         with trio.CancelScope(shield=True):
             for link in links:
@@ -115,8 +126,11 @@ async def play_one(
     game_id: str | None = None,
     on_progress: Callable[[Referee], Any] | None = None,
     seat_names: list[str] | None = None,
+    log_dir: Path | None = None,
 ) -> GameResult:
-    """Start the bots, play one game, write its record, stop the bots."""
+    """Start the bots, play one game, write its record and each seat's log (into ``log_dir``,
+    by default ``<record>.logs/`` beside the record), stop the bots. Seats are labelled by
+    ``seat_names``, else by each bot's Hello name."""
     async with link_pool(time_control, restart_per_game=True) as pool:
         result = await play_game(
             pool, commands, rules, seed, game_id or new_game_id(), on_progress, seat_names
@@ -124,4 +138,7 @@ async def play_one(
     if record_path is not None:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         record_path.write_text(result.record, encoding="utf-8")
+    folder = log_dir or (logs_dir(record_path) if record_path is not None else None)
+    if folder is not None:
+        write_seat_logs(folder, result.logs)
     return result
