@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 import typer
 from rich.console import Console
 
-# TimeControl is the one home of the time-control defaults; its module is pure and light.
-from hegemon.referee.timecontrol import TimeControl
-
 from .. import paths
 
 if TYPE_CHECKING:
+    from hegemon.referee.timecontrol import TimeControl
+
     from ..reports.boards import Method
     from ..store import Season, Store
 
@@ -35,9 +34,21 @@ DEFAULT_PRESET = "classic"
 DEFAULT_METHOD = "pl"
 """The rating method of the boards when ``--method`` is not given."""
 
-TIME = TimeControl()
-"""The default time control: every ``--startup-time``, ``--decision-time``, ``--time-bank`` and
-``--max-strikes`` default comes from here."""
+
+def default_time() -> TimeControl:
+    """The default time control (``TIME``): every ``--startup-time``, ``--decision-time``,
+    ``--time-bank`` and ``--max-strikes`` default comes from here. Imported when first asked
+    for, since importing the engine would slow every command's ``--help``."""
+    # TimeControl is the one home of the time-control defaults.
+    from hegemon.referee.timecontrol import TimeControl
+
+    return TimeControl()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TIME":  # ``from .common import TIME``: the default, made on first use
+        return default_time()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 T = TypeVar("T")
 
@@ -66,15 +77,15 @@ def rules_option() -> Any:
 
 
 def startup_time_option() -> Any:
-    return typer.Option(TIME.startup, "--startup-time", help="Seconds for a bot to start.")
+    return typer.Option(default_time().startup, "--startup-time", help="Seconds for a bot to start.")
 
 
 def decision_time_option() -> Any:
-    return typer.Option(TIME.decision, "--decision-time", help="Seconds per decision.")
+    return typer.Option(default_time().decision, "--decision-time", help="Seconds per decision.")
 
 
 def time_bank_option() -> Any:
-    return typer.Option(TIME.bank, "--time-bank", help="Seconds of thinking per seat per game.")
+    return typer.Option(default_time().bank, "--time-bank", help="Seconds of thinking per seat per game.")
 
 
 def time_option() -> Any:
@@ -103,10 +114,13 @@ def time_control_of(
     startup: float,
     decision: float,
     bank: float,
-    kind: type[TimeControl] = TimeControl,
+    kind: type[TimeControl] | None = None,
     **others: Any,
 ) -> Any:
-    """The time control (a ``kind``) of the time options, or fail with one clear line."""
+    """The time control (a ``kind``, by default :class:`TimeControl`) of the time options, or
+    fail with one clear line."""
+    if kind is None:
+        kind = type(default_time())
     try:
         if time is not None:
             return kind.parse(time, startup=startup, decision=decision, **others)
@@ -178,13 +192,14 @@ def new_season(
     players: int,
     schedule: list[Any],
     seed: int,
-    time: Any = TIME,
+    time: Any = None,
     **more: Any,
 ) -> Season:
     """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
     ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
     from ..store import Season
 
+    time = time or default_time()
     return Season(
         name=name,
         preset=rules.preset,
