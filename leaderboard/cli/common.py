@@ -50,6 +50,7 @@ def __getattr__(name: str) -> Any:
         return default_time()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 T = TypeVar("T")
 
 DB_HELP = (
@@ -77,7 +78,9 @@ def rules_option() -> Any:
 
 
 def startup_time_option() -> Any:
-    return typer.Option(default_time().startup, "--startup-time", help="Seconds for a bot to start.")
+    return typer.Option(
+        default_time().startup, "--startup-time", help="Seconds for a bot to start."
+    )
 
 
 def decision_time_option() -> Any:
@@ -85,7 +88,9 @@ def decision_time_option() -> Any:
 
 
 def time_bank_option() -> Any:
-    return typer.Option(default_time().bank, "--time-bank", help="Seconds of thinking per seat per game.")
+    return typer.Option(
+        default_time().bank, "--time-bank", help="Seconds of thinking per seat per game."
+    )
 
 
 def time_option() -> Any:
