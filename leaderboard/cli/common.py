@@ -7,7 +7,8 @@ inside the commands that use them, never at module level.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
@@ -58,6 +59,14 @@ DB_HELP = (
     f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
     f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
 )
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choices nearest a mistyped ``word``, else ""."""
+    close = difflib.get_close_matches(word, list(choices), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -148,12 +157,17 @@ def quiet_option(help: str) -> Any:
 
 def parse_rules(preset: str, overrides: list[str]) -> Any:
     """The rule set of ``--rules`` and ``--set``, or fail with the engine's reason."""
-    from hegemon.referee.rules import RulesError, make_rules, parse_overrides
+    from hegemon.referee.rules import OPTIONS, PRESETS, RulesError, make_rules, parse_overrides
 
     try:
         return make_rules(preset, parse_overrides(overrides))
     except RulesError as exc:
-        fail(str(exc))
+        hint = suggest(preset, PRESETS) if preset not in PRESETS else ""
+        for override in overrides:
+            name = override.partition("=")[0].strip()
+            if not hint and name not in OPTIONS:
+                hint = suggest(name, OPTIONS)
+        fail(f"{exc}{hint}")
 
 
 def rules_text(preset: str, options: dict[str, Any]) -> str:
