@@ -18,7 +18,9 @@ from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
 from hegemon.referee.events import Conquered, Event, TurnStarted
 from hegemon.referee.rules import RuleSet
-from hegemon.referee.view import View
+
+# SeatInfo: the annotation of the seats field BotView inherits; pdoc resolves it here.
+from hegemon.referee.view import SeatInfo, View  # noqa: F401
 
 __all__ = [
     "BotView",
