@@ -15,7 +15,7 @@ module              commands
 ==================  ==========================================================
 
 A command's module is imported only when that command runs or shows its help
-(:class:`.lazy.LazyGroup`): ``hegemon --help`` answers at once.
+(:class:`.lazy.LazyGroup`), and help is plain text: ``hegemon --help`` answers at once.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("verify", ".play:verify_command", "Replay a game record through the engine"),
     ("new", ".new:new_command", "Create a starter bot folder: a working bot, a test, a README."),
     ("bot", ".bot:bot_app", "Register, list, check and remove bots."),
-    ("bench", ".bench:bench_command", "Play one bot against another until an SPRT decides."),
+    ("bench", ".bench:bench_command", "Play NEW against OLD until an SPRT decides"),
     ("season", ".season:season_app", "Create, run and follow league seasons."),
     (
         "leaderboard",
@@ -45,7 +45,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     (
         "demo",
         ".demo:demo_command",
-        "The tour: register the four sample bots, play a short season",
+        "The tour: register the four sample bots, play a short 4-player season",
     ),
     (
         "doctor",
@@ -67,6 +67,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help and errors: typer's rich formatting imports rich.markdown, pygments and more,
+    # a third of a --help's time; plain text wraps to the terminal just as well.
+    rich_markup_mode=None,
 )
 
 

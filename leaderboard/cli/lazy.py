@@ -21,16 +21,18 @@ LazyCommand = tuple[str, str, str]
 :class:`typer.Typer` sub-app."""
 
 
-def load(name: str, target: str, package: str) -> Any:
-    """The real click command of ``target`` (``module:attribute``, relative to ``package``)."""
+def load(name: str, target: str, package: str, markup: Any) -> Any:
+    """The real click command of ``target`` (``module:attribute``, relative to ``package``),
+    its help formatted in the root's ``markup`` mode."""
     from typer.main import get_command
 
     module_name, attribute = target.split(":")
     found = getattr(import_module(module_name, package), attribute)
     if isinstance(found, typer.Typer):
+        found.rich_markup_mode = markup
         command = get_command(found)
     else:
-        single = typer.Typer(add_completion=False)
+        single = typer.Typer(add_completion=False, rich_markup_mode=markup)
         single.command(name)(found)
         command = get_command(single)
     command.name = name
@@ -53,7 +55,7 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         target = self._targets.get(cmd_name)
         if target is not None and not self._listing:
-            self.commands[cmd_name] = load(cmd_name, target, self.package)
+            self.commands[cmd_name] = load(cmd_name, target, self.package, self.rich_markup_mode)
             del self._targets[cmd_name]
         return super().get_command(ctx, cmd_name)
 
