@@ -56,7 +56,9 @@ def test_bench_stops_early_on_a_stronger_bot_and_a_longer_match_agrees():
     elo, margin, games = float(found[1]), float(found[2]), int(found[3])
     assert games < 120  # well before --max-games (2000)
     # A match twice as long on other deals, never stopping: the same difference.
-    factories = [python_bot("continental"), python_bot("random")]
+    new, old = python_bot("continental"), python_bot("random")
+    assert new is not None and old is not None
+    factories = [new, old]
     rules = make_rules("classic")
     sprt = Sprt(support(3))
     run_match(

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HEGEMON = str(Path(sys.executable).parent / "hegemon")
 
@@ -95,9 +96,9 @@ def test_each_listed_short_help_begins_its_commands_own_help():
     from hegemon.leaderboard.cli import app
     from hegemon.leaderboard.cli.app import COMMANDS
 
-    root = get_command(app)
+    root: Any = get_command(app)
     for name, _, short in COMMANDS:
-        full = " ".join((root.get_command(None, name).help or "").split())  # type: ignore[union-attr]
+        full = " ".join((root.get_command(None, name).help or "").split())
         assert full.startswith(short), (name, short, full)
 
 
