@@ -128,3 +128,4 @@ def test_mistakes_get_a_did_you_mean():
     assert "did you mean 'fortify'" in run("rules", "classic", "--set", "fortfy=x").stderr
     assert "Did you mean 'play'" in run("plya").stderr
     assert "--rules" in run("play", "--rule", "classic").stderr
+    assert "did you mean 'planner'" in run("bench", "planer", "random").stderr

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from .common import console, fail, parse_rules, rules_option
+from .common import bot_spec_problem, console, fail, parse_rules, rules_option
 
 
 def _describe(sprt: Any, pairs: int, faults: int) -> str:
@@ -119,9 +119,11 @@ def _process_player(new: str, old: str, rules: Any, players: int, play: Any) -> 
     from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.link import TimeControl
 
-    try:
-        commands = [resolve(new, "new"), resolve(old, "old")]
-    except BotSpecError as exc:
-        fail(str(exc))
+    commands = []
+    for spec, label in ((new, "new"), (old, "old")):
+        try:
+            commands.append(resolve(spec, label))
+        except BotSpecError as exc:
+            fail(bot_spec_problem(spec, str(exc)))
     time = TimeControl()
     return lambda seed, deal: trio.run(play, commands, rules, players, seed, deal, time)

@@ -69,6 +69,16 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
+def bot_spec_problem(spec: str, message: str) -> str:
+    """``message`` (why ``spec`` names no bot) with a "did you mean" for a mistyped sample
+    bot's name; for every command that takes a bot (``play --bot``, ``bench``, ``bot check``)."""
+    from hegemon.sample_bots.names import NAMES
+
+    if any(c in spec for c in "/ .:"):  # a path, a command or host:port: not a name
+        return message
+    return message + suggest(spec, (*NAMES, "node"))
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one clear line to stderr and exit non-zero."""
     errors.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
