@@ -7,6 +7,7 @@ Both the :class:`~hegemon.sdk.bot.Bot` base class and the gRPC server
 
 from __future__ import annotations
 
+import difflib
 import random
 import threading
 from collections.abc import Sequence
@@ -17,9 +18,19 @@ from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
 from hegemon.referee.events import Conquered, Event, TurnStarted
 from hegemon.referee.rules import RuleSet
-from hegemon.referee.view import View
 
-__all__ = ["BotView", "GameContext", "GameRegistry", "UnknownGame", "make_view"]
+# SeatInfo: the annotation of the seats field BotView inherits; pdoc resolves it here.
+from hegemon.referee.view import SeatInfo, View  # noqa: F401
+
+__all__ = [
+    "BotView",
+    "ContinentState",
+    "GameContext",
+    "GameRegistry",
+    "TerritoryState",
+    "UnknownGame",
+    "make_view",
+]
 
 # The default of ``GameContext.rng``: replaced by a generator seeded from the game and the seat.
 _SEEDED_FROM_GAME = random.Random(0)
@@ -71,22 +82,139 @@ class GameContext:
 
 
 @dataclass(frozen=True, slots=True)
+class TerritoryState:
+    """One territory as a seat sees it now (from :meth:`BotView.territory`)."""
+
+    index: int
+    """Its index: what actions and the view's tuples use (``view.armies[index]``)."""
+    name: str
+    """Its name on the map, e.g. ``"Siam"``."""
+    owner: int
+    """The seat holding it (-1 while unclaimed)."""
+    armies: int
+    """The armies on it."""
+    continent: str
+    """The name of its continent."""
+    neighbours: tuple[str, ...]
+    """The names of the territories it borders."""
+    mine: bool
+    """Whether the seat asking holds it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContinentState:
+    """One continent as a seat sees it now (from :meth:`BotView.continent`)."""
+
+    index: int
+    """Its index in ``view.board.continents``."""
+    name: str
+    """Its name on the map, e.g. ``"Australia"``."""
+    bonus: int
+    """The armies a seat holding all of it gets each turn."""
+    territories: tuple[str, ...]
+    """The names of its territories."""
+    owner: int | None
+    """The seat holding every territory of it, or None."""
+    held: int
+    """How many of its territories the seat asking holds."""
+
+    @property
+    def mine(self) -> bool:
+        """Whether the seat asking holds all of it."""
+        return self.held == len(self.territories)
+
+
+def _lookup(names: Sequence[str], wanted: str | int, what: str) -> int:
+    """The index of ``wanted`` (a name, or already an index) among ``names``; a KeyError that
+    suggests the nearest names otherwise."""
+    if isinstance(wanted, int):
+        if 0 <= wanted < len(names):
+            return wanted
+        raise KeyError(f"no {what} {wanted} (there are {len(names)}, numbered from 0)")
+    for i, name in enumerate(names):
+        if name == wanted:
+            return i
+    folded = [n.casefold() for n in names]
+    if wanted.casefold() in folded:
+        return folded.index(wanted.casefold())
+    close = difflib.get_close_matches(wanted, names, n=3)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise KeyError(f"no {what} called {wanted!r} on this map{hint}")
+
+
+@dataclass(frozen=True, slots=True)
 class BotView(View):
-    """The seat's view (every field of :class:`hegemon.referee.view.View`, so every engine helper
-    takes it) plus what the request said around it."""
+    """What a seat sees when asked for a decision: every field of
+    :class:`hegemon.referee.view.View` (so every SDK and engine helper takes it) plus what the
+    request said around it.
+
+    The board, by index (territory ``t`` is ``board.territories[t]``):
+
+    - ``seat``: your seat (0-based); ``rules``: the rule set; ``board``: the map (territories,
+      continents, ``neighbours[t]``);
+    - ``owner[t]``: the seat holding territory ``t`` (-1 unclaimed); ``armies[t]``: its armies;
+    - ``seats[s]``: public facts about seat ``s`` (territories, armies, card count, eliminated,
+      forfeited, neutral, its capital once captured);
+    - ``hand``: your cards; ``trade_count`` and ``next_trade_value``: the sets traded so far and
+      what the next one is worth; ``missions`` and ``capital``: your own secret objectives;
+    - ``round``, ``current`` (the seat whose turn it is) and ``pending``/``decision``: what you
+      must decide now, with its bounds.
+
+    By name: :meth:`territory` (``view.territory("Siam").armies``) and :meth:`continent`
+    (``view.continent("Australia").owner``).
+    """
 
     game_id: str = ""
+    """The game's id (it tells nothing about the seed)."""
     context: GameContext | None = None
-    events: tuple[Event, ...] = ()  # everything since this seat's previous decision
-    error: str = ""  # why the previous answer was refused ("" if it was not)
+    """This game's :class:`GameContext`: seat names, ``rng``, your ``memory``."""
+    events: tuple[Event, ...] = ()
+    """Everything that happened since this seat's previous decision."""
+    error: str = ""
+    """Why your previous answer was refused ("" if it was not)."""
     strikes: int = 0
+    """Strikes so far (late, illegal or malformed answers); one more than the limit forfeits."""
     time_bank_ms: int = 0
-    deadline_ms: int = 0  # time allowed for this answer
+    """What is left of your time bank, in milliseconds."""
+    deadline_ms: int = 0
+    """The time allowed for this answer, in milliseconds."""
 
     @property
     def decision(self) -> Decision | None:
         """The pending decision (``pending``)."""
         return self.pending
+
+    def territory(self, name: str | int) -> TerritoryState:
+        """The territory called ``name`` (or with that index): owner, armies, continent,
+        neighbours. A KeyError names the nearest names when there is no such territory."""
+        board = self.board
+        t = _lookup([x.name for x in board.territories], name, "territory")
+        return TerritoryState(
+            index=t,
+            name=board.territories[t].name,
+            owner=self.owner[t],
+            armies=self.armies[t],
+            continent=board.continents[board.territories[t].continent].name,
+            neighbours=tuple(board.territories[n].name for n in board.neighbours[t]),
+            mine=self.owner[t] == self.seat,
+        )
+
+    def continent(self, name: str | int) -> ContinentState:
+        """The continent called ``name`` (or with that index): bonus, territories, who holds
+        all of it, how many you hold."""
+        board = self.board
+        c = _lookup([x.name for x in board.continents], name, "continent")
+        members = board.continents[c].territories
+        owners = {self.owner[t] for t in members}
+        (sole,) = owners if len(owners) == 1 else (None,)
+        return ContinentState(
+            index=c,
+            name=board.continents[c].name,
+            bonus=board.continents[c].bonus,
+            territories=tuple(board.territories[t].name for t in members),
+            owner=sole if sole is not None and sole >= 0 else None,
+            held=sum(1 for t in members if self.owner[t] == self.seat),
+        )
 
 
 _VIEW_FIELDS = tuple(f.name for f in fields(View))

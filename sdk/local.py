@@ -210,9 +210,17 @@ def play_local(
     orders: bool = True,
 ) -> LocalGame:
     """Play one game, ``bots[i]`` in seat ``i`` (the same bot object may sit in several
-    seats), and return its :class:`LocalGame`. ``decision_ms`` is the deadline the bots are
-    told when the game is untimed (no ``time_control``); ``orders=False`` ignores the bots'
-    orders (every decision is asked)."""
+    seats), and return its :class:`LocalGame`.
+
+    The referee's own loop runs the game (:class:`hegemon.referee.arbiter.Arbiter`), with a
+    real game's strike limit (``time_control.max_strikes``, default
+    :class:`~hegemon.referee.timecontrol.TimeControl`'s): a refused or failed answer gets the
+    default action and a strike, one strike over the limit forfeits the seat.
+    ``decision_ms`` is the deadline the bots are told when the game is untimed (no
+    ``time_control``); ``orders=False`` ignores the bots' orders (every decision is asked).
+    A game still running after ``max_decisions`` decisions (bots that never
+    attack, under rules without a turn limit) stops with a :class:`LocalFault` that says so.
+    """
     if isinstance(rules, str):
         rules = make_rules(rules, options)
     elif options:
@@ -240,7 +248,11 @@ def play_local(
 
     def on_progress(arbiter: Arbiter) -> None:
         if len(game.history) >= max_decisions and not game.over:
-            raise LocalFault(f"no end after {max_decisions} decisions")
+            raise LocalFault(
+                f"the game did not end within {max_decisions:,} decisions (round {game.round}): "
+                "bots that never attack can play forever; give the rules a turn limit, e.g. "
+                "options={'turn_limit': 100}, or a larger max_decisions"
+            )
 
     arbiter = Arbiter(
         game,

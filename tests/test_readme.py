@@ -1,16 +1,119 @@
-"""The README's examples run as printed."""
+"""The README's examples run as printed, from a fresh clone, as a user would.
 
+Every ```bash block of README.md runs, in order, in one clone of this working tree placed in a
+directory other users cannot enter (mode 0700, also the run's ``$HOME``), with the environment
+activated: the blocks are extracted from the README, so README and test never drift. A block is
+left out only with a ``<!-- readme-test: skip: REASON -->`` line right above it (the test suite
+itself, which this test is part of). The clone reuses this checkout's ``.venv`` (a symlink), so
+no dependency is installed again.
+"""
+
+from __future__ import annotations
+
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(
+    r"(?:<!-- readme-test: skip: (?P<why>[^>]*?) -->\n)?```(?P<lang>[\w-]*)\n(?P<body>.*?)```", re.S
+)
+SHELLS = ("sh", "shell", "console", "zsh")
+
+
+def blocks(lang: str) -> list[tuple[str, str | None]]:
+    """Every fenced block of README.md in ``lang``: (its text, why it is skipped or None)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [(m["body"], m["why"]) for m in FENCE.finditer(text) if m["lang"] == lang]
 
 
 def python_blocks() -> list[str]:
+    return [body for body, _ in blocks("python")]
+
+
+# ------------------------------------------------------------------------ the fresh clone
+def clone_working_tree(target: Path) -> None:
+    """``git clone`` of this checkout, then its uncommitted changes and new files: the README
+    and the code exactly as they are on disk."""
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(target)], check=True)
+    diff = subprocess.run(
+        ["git", "-C", str(ROOT), "diff", "HEAD", "--binary"], capture_output=True, check=True
+    ).stdout
+    if diff:
+        subprocess.run(["git", "-C", str(target), "apply", "-"], input=diff, check=True)
+    new = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "--others", "--exclude-standard", "-z"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for name in filter(None, new.split("\0")):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target / name)
+    (target / ".venv").symlink_to(ROOT / ".venv")
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    home = tmp_path_factory.mktemp("readme") / "home"
+    home.mkdir(mode=0o700)
+    home.chmod(0o700)  # whatever the umask: nobody else may enter
+    checkout = home / "hegemon"
+    clone_working_tree(checkout)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HEGEMON_", "PYTEST_"))}
+    venv = checkout / ".venv"
+    env.update(
+        HOME=str(home),
+        VIRTUAL_ENV=str(venv),
+        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+        COLUMNS="80",
+    )
+    return checkout, env
+
+
+# ------------------------------------------------------------------------ the tests
+def test_every_shell_block_is_a_bash_block_and_skips_say_why():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"```python\n(.*?)```", text, re.S)
+    for lang in SHELLS:
+        assert f"```{lang}\n" not in text, f"a ```{lang} block would escape this test: use bash"
+    skipped = [why for _, why in blocks("bash") if why is not None]
+    assert len(skipped) <= 2 and all(why.strip() for why in skipped), skipped
+    assert len(blocks("bash")) - len(skipped) >= 4
+
+
+def test_every_bash_block_runs_from_a_fresh_private_clone(clone):
+    checkout, env = clone
+    assert (checkout.parent.stat().st_mode & 0o777) == 0o700
+    said = []
+    for body, why in blocks("bash"):
+        if why is not None:
+            continue
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", body],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
+        assert done.returncode == 0, f"README block failed:\n{body}\n{done.stdout}\n{done.stderr}"
+        said.append(done.stdout)
+    out = "\n".join(said)
+    # what the README says these commands do
+    assert "2 passed" in out  # hegemon new's bot passes its own tests
+    assert (checkout / "docs" / "api" / "hegemon" / "sdk.html").is_file()
+    assert "OK, matches" in out  # verify
+    assert "check passed" in out  # bot check
+    assert "registered mybot v1" in out or "already registered as mybot" in out
+    assert "H1 accepted" in out  # bench: the starter bot beats random
+    assert "spring" in out and "planner" in out  # season status, the leaderboard
+    assert (checkout / "site" / "index.html").is_file()
+    assert (checkout / "game.html").is_file()
 
 
 def test_readme_engine_example_plays_both_presets_to_the_end():
@@ -24,6 +127,16 @@ def test_readme_engine_example_plays_both_presets_to_the_end():
     for line in lines:
         places = eval(line.split(" ", 1)[1])  # a tuple of places printed by the example
         assert sorted(places)[0] == 1 and len(places) == 4
+
+
+def test_readme_play_local_example_finishes():
+    block = next(b for b in python_blocks() if "play_local(" in b)
+    out = subprocess.run(
+        [sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    places = eval(out.stdout.split(")")[0] + ")")  # the tuple of places it prints first
+    assert sorted(places) == [1, 2, 3] and out.stdout.rstrip().endswith("[]")  # no faults
 
 
 def test_readme_minimal_bot_is_the_tested_sample_and_under_30_lines():

@@ -1,45 +1,82 @@
 """The root ``hegemon`` typer app: every command and group, wired in one place.
 
-=================  ==========================================================
-module             commands
-=================  ==========================================================
-:mod:`.play`       ``rules``, ``play``, ``replay``, ``verify`` (single games)
-:mod:`.bot`        ``bot add|list|check|remove``
-:mod:`.season`     ``season create|list|run|status``
+==================  ==========================================================
+module              commands
+==================  ==========================================================
+:mod:`.play`        ``rules``, ``play``, ``replay``, ``verify`` (single games)
+:mod:`.bot`         ``bot add|list|check|remove``
+:mod:`.new`         ``new`` (a starter bot folder)
+:mod:`.bench`       ``bench`` (one bot version against another, SPRT)
+:mod:`.season`      ``season create|list|run|status``
 :mod:`.leaderboard` ``leaderboard``
-:mod:`.demo`       ``demo``
-:mod:`.doctor`     ``doctor``
-:mod:`.web`        ``web``, ``report`` (the web pages, served or as files)
-=================  ==========================================================
+:mod:`.demo`        ``demo``
+:mod:`.doctor`      ``doctor``
+:mod:`.web`         ``web``, ``report`` (the web pages, served or as files)
+==================  ==========================================================
+
+A command's module is imported only when that command runs or shows its help
+(:class:`.lazy.LazyGroup`), and help is plain text: ``hegemon --help`` answers at once.
 """
 
 from __future__ import annotations
 
 import typer
 
-from . import demo, doctor, leaderboard, logs, play, web
-from .bot import bot_app
-from .season import season_app
+from .lazy import LazyCommand, LazyGroup
+
+COMMANDS: tuple[LazyCommand, ...] = (
+    (
+        "rules",
+        ".play:rules_command",
+        "List the rule-set presets, or show one preset's options",
+    ),
+    ("play", ".play:play_command", "Play one game between bots, with live progress"),
+    ("replay", ".play:replay_command", "Show a recorded game turn by turn in the terminal"),
+    ("verify", ".play:verify_command", "Replay a game record through the engine"),
+    ("new", ".new:new_command", "Create a starter bot folder: a working bot, a test, a README."),
+    ("bot", ".bot:bot_app", "Register, list, check and remove bots."),
+    ("bench", ".bench:bench_command", "Play NEW against OLD until an SPRT decides"),
+    ("season", ".season:season_app", "Create, run and follow league seasons."),
+    (
+        "leaderboard",
+        ".leaderboard:leaderboard_command",
+        "The leaderboard: rating ± interval, games, wins, mean place",
+    ),
+    (
+        "demo",
+        ".demo:demo_command",
+        "The tour: register the four sample bots, play a short 4-player season",
+    ),
+    (
+        "doctor",
+        ".doctor:doctor_command",
+        "Check bubblewrap, the uid pool, seccomp, cgroups",
+    ),
+    ("logs", ".logs:logs_command", "Show a game's seat logs: what each bot printed"),
+    ("web", ".web:web", "Serve the leaderboards, bots, games and replays as web pages"),
+    ("report", ".web:report", "Write the web pages as static files"),
+)
+
+
+class Hegemon(LazyGroup):
+    lazy_commands = COMMANDS
+
 
 app = typer.Typer(
     name="hegemon",
-    help="A tournament referee and bot arena for the Risk family of world-conquest games.",
+    cls=Hegemon,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help and errors: typer's rich formatting imports rich.markdown, pygments and more,
+    # a third of a --help's time; plain text wraps to the terminal just as well.
+    rich_markup_mode=None,
 )
-app.command("rules")(play.rules_command)
-app.command("play")(play.play_command)
-app.command("replay")(play.replay_command)
-app.command("verify")(play.verify_command)
-app.add_typer(bot_app, name="bot")
-app.add_typer(season_app, name="season")
-app.command("leaderboard")(leaderboard.leaderboard_command)
-app.command("demo")(demo.demo_command)
-app.command("doctor")(doctor.doctor_command)
-app.command("web")(web.web)
-app.command("report")(web.report)
-app.command("logs")(logs.logs_command)
+
+
+@app.callback()
+def hegemon() -> None:
+    """A tournament referee and bot arena for the Risk family of world-conquest games."""
 
 
 def main() -> None:

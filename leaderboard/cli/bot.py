@@ -91,7 +91,13 @@ def list_command(db: str | None = db_option()) -> None:
         return
     table = Table(title="Bots")
     for column in ("name", "version", "language", "hash", "added", "from"):
-        table.add_column(column, style="bold" if column == "name" else None)
+        # a name is typed (season create --bots): never cut; the source may fold
+        table.add_column(
+            column,
+            style="bold" if column == "name" else None,
+            no_wrap=column in ("name", "version", "hash"),
+            overflow="fold" if column == "from" else "ellipsis",
+        )
     for bot in bots:
         table.add_row(
             bot.name,

@@ -7,19 +7,19 @@ inside the commands that use them, never at module level.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
 
-# TimeControl is the one home of the time-control defaults; its module is pure and light.
-from hegemon.referee.timecontrol import TimeControl
-
 from .. import paths
 
 if TYPE_CHECKING:
+    from hegemon.referee.timecontrol import TimeControl
+
     from ..reports.boards import Method
     from ..store import Season, Store
 
@@ -35,9 +35,22 @@ DEFAULT_PRESET = "classic"
 DEFAULT_METHOD = "pl"
 """The rating method of the boards when ``--method`` is not given."""
 
-TIME = TimeControl()
-"""The default time control: every ``--startup-time``, ``--decision-time``, ``--time-bank`` and
-``--max-strikes`` default comes from here."""
+
+def default_time() -> TimeControl:
+    """The default time control (``TIME``): every ``--startup-time``, ``--decision-time``,
+    ``--time-bank`` and ``--max-strikes`` default comes from here. Imported when first asked
+    for, since importing the engine would slow every command's ``--help``."""
+    # TimeControl is the one home of the time-control defaults.
+    from hegemon.referee.timecontrol import TimeControl
+
+    return TimeControl()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TIME":  # ``from .common import TIME``: the default, made on first use
+        return default_time()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 T = TypeVar("T")
 
@@ -46,6 +59,24 @@ DB_HELP = (
     f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
     f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
 )
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choices nearest a mistyped ``word``, else ""."""
+    close = difflib.get_close_matches(word, list(choices), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
+
+
+def bot_spec_problem(spec: str, message: str) -> str:
+    """``message`` (why ``spec`` names no bot) with a "did you mean" for a mistyped sample
+    bot's name; for every command that takes a bot (``play --bot``, ``bench``, ``bot check``)."""
+    from hegemon.sample_bots.names import NAMES
+
+    if any(c in spec for c in "/ .:"):  # a path, a command or host:port: not a name
+        return message
+    return message + suggest(spec, (*NAMES, "node"))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -66,15 +97,19 @@ def rules_option() -> Any:
 
 
 def startup_time_option() -> Any:
-    return typer.Option(TIME.startup, "--startup-time", help="Seconds for a bot to start.")
+    return typer.Option(
+        default_time().startup, "--startup-time", help="Seconds for a bot to start."
+    )
 
 
 def decision_time_option() -> Any:
-    return typer.Option(TIME.decision, "--decision-time", help="Seconds per decision.")
+    return typer.Option(default_time().decision, "--decision-time", help="Seconds per decision.")
 
 
 def time_bank_option() -> Any:
-    return typer.Option(TIME.bank, "--time-bank", help="Seconds of thinking per seat per game.")
+    return typer.Option(
+        default_time().bank, "--time-bank", help="Seconds of thinking per seat per game."
+    )
 
 
 def time_option() -> Any:
@@ -103,10 +138,13 @@ def time_control_of(
     startup: float,
     decision: float,
     bank: float,
-    kind: type[TimeControl] = TimeControl,
+    kind: type[TimeControl] | None = None,
     **others: Any,
 ) -> Any:
-    """The time control (a ``kind``) of the time options, or fail with one clear line."""
+    """The time control (a ``kind``, by default :class:`TimeControl`) of the time options, or
+    fail with one clear line."""
+    if kind is None:
+        kind = type(default_time())
     try:
         if time is not None:
             return kind.parse(time, startup=startup, decision=decision, **others)
@@ -129,12 +167,17 @@ def quiet_option(help: str) -> Any:
 
 def parse_rules(preset: str, overrides: list[str]) -> Any:
     """The rule set of ``--rules`` and ``--set``, or fail with the engine's reason."""
-    from hegemon.referee.rules import RulesError, make_rules, parse_overrides
+    from hegemon.referee.rules import OPTIONS, PRESETS, RulesError, make_rules, parse_overrides
 
     try:
         return make_rules(preset, parse_overrides(overrides))
     except RulesError as exc:
-        fail(str(exc))
+        hint = suggest(preset, PRESETS) if preset not in PRESETS else ""
+        for override in overrides:
+            name = override.partition("=")[0].strip()
+            if not hint and name not in OPTIONS:
+                hint = suggest(name, OPTIONS)
+        fail(f"{exc}{hint}")
 
 
 def rules_text(preset: str, options: dict[str, Any]) -> str:
@@ -178,13 +221,14 @@ def new_season(
     players: int,
     schedule: list[Any],
     seed: int,
-    time: Any = TIME,
+    time: Any = None,
     **more: Any,
 ) -> Season:
     """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
     ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
     from ..store import Season
 
+    time = time or default_time()
     return Season(
         name=name,
         preset=rules.preset,

@@ -35,7 +35,7 @@ def rules_command(
 
     if preset is None:
         table = Table(title="Rule sets", show_lines=False)
-        table.add_column("preset", style="bold")
+        table.add_column("preset", style="bold", no_wrap=True)
         table.add_column("description")
         for name in PRESETS:
             table.add_row(name, PRESET_HELP.get(name, ""))
@@ -47,7 +47,7 @@ def rules_command(
     rules = parse_rules(preset, option)
     changed = rules.overridden()
     table = Table(title=f"{preset}: {PRESET_HELP.get(preset, '')}")
-    table.add_column("option", style="bold")
+    table.add_column("option", style="bold", no_wrap=True)  # typed in --set
     table.add_column("value")
     table.add_column("allowed")
     table.add_column("meaning")
@@ -65,10 +65,30 @@ def verify_command(record: Path = typer.Argument(..., help="A game record (.json
         text = record.read_text(encoding="utf-8")
     except OSError as exc:
         fail(f"cannot read {record}: {exc.strerror or exc}")
+    why = _not_a_record(text)
+    if why:
+        fail(f"{record}: not a hegemon game record ({why})")
     verdict = replay(text)
     if not verdict.ok:
         fail(f"{record}: DIFFERS: {verdict.message}", code=1)
     console.print(f"{record}: OK, {verdict.message}")
+
+
+def _not_a_record(text: str) -> str:
+    """Why ``text`` is not a game record at all ("" if it starts like one): a record's first
+    line is a JSON header with ``"format": "hegemon-record/N"``."""
+    import json
+
+    first = text.lstrip().split("\n", 1)[0]
+    if not first:
+        return "the file is empty"
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return "its first line is not JSON; a record is JSON lines, from hegemon play --record"
+    if not isinstance(head, dict) or not str(head.get("format", "")).startswith("hegemon-record/"):
+        return 'its first line is not a record header with "format": "hegemon-record/N"'
+    return ""
 
 
 def play_command(

@@ -1,0 +1,182 @@
+"""Version-against-version matches for ``hegemon bench NEW OLD``: which seats each bot takes,
+how a game and a pair of games are scored, and how the games are played (in this process for
+Python bots, as sandboxed processes otherwise).
+
+**Design.** Risk needs three or more players, so a bench game seats several copies of each
+version, alternating (``NEW OLD NEW OLD`` for 4 players). Games come in *pairs on one deal*: the
+same seed (so the same set-up, deck order and each seat's dice, :mod:`hegemon.referee.chance`)
+played twice with the versions swapped seat for seat, as cutechess-cli and fishtest replay an
+opening with the colours reversed. A game scores NEW against OLD over every (NEW seat, OLD seat)
+couple: 1 if the NEW seat finished ahead, ½ if level, 0 if behind, averaged. A pair's score is
+the mean of its two games; the pairs are the samples of the SPRT (:mod:`.sprt`), like
+fishtest's pentanomial model, so the correlation within a pair is accounted for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+NEW, OLD = 0, 1
+
+
+def seatings(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two seatings of a pair: NEW/OLD alternating from seat 0, then the swap."""
+    first = tuple(seat % 2 for seat in range(players))
+    return first, tuple(1 - side for side in first)
+
+
+def game_points(places: Sequence[int], seating: Sequence[int]) -> int:
+    """NEW's half-points in one game: 2 per (NEW, OLD) couple of seats where NEW finished
+    ahead, 1 where level (``places[seat]``, 1 = winner)."""
+    new = [places[s] for s, side in enumerate(seating) if side == NEW]
+    old = [places[s] for s, side in enumerate(seating) if side == OLD]
+    return sum(2 if n < o else 1 if n == o else 0 for n in new for o in old)
+
+
+def pair_scale(players: int) -> int:
+    """The half-points a pair can earn at most (both games won over every couple)."""
+    first, _ = seatings(players)
+    return 4 * first.count(NEW) * first.count(OLD)
+
+
+def support(players: int) -> list[float]:
+    """Every score a pair can have: k / :func:`pair_scale`."""
+    scale = pair_scale(players)
+    return [k / scale for k in range(scale + 1)]
+
+
+def deal_seed(secret: int, deal: int) -> int:
+    """The seed of deal ``deal``, derived from the match's seed (HMAC, 128 bits)."""
+    key = secret.to_bytes(32, "big", signed=False)
+    digest = hmac.new(key, f"bench-deal:{deal}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
+# ------------------------------------------------------------------------------ in-process
+def _bot_class(module: ModuleType) -> type | None:
+    """The one :class:`hegemon.sdk.Bot` subclass defined in ``module`` (the last if several)."""
+    from hegemon.sdk import Bot
+
+    found = [
+        value
+        for value in vars(module).values()
+        if inspect.isclass(value)
+        and issubclass(value, Bot)
+        and value is not Bot
+        and value.__module__ == module.__name__
+    ]
+    return found[-1] if found else None
+
+
+def python_bot(spec: str) -> Callable[[], Any] | None:
+    """A factory of fresh bot objects for a Python bot (a sample bot's name, a ``.py`` file or
+    a folder with ``bot.py``/``main.py``), or None when ``spec`` is not one: such a bot is then
+    played as a process."""
+    from hegemon.sample_bots.names import NAMES
+
+    if spec in NAMES:
+        module = importlib.import_module(f"hegemon.sample_bots.{spec}")
+        return _bot_class(module)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        path = next((path / n for n in ("bot.py", "main.py") if (path / n).is_file()), path)
+    if path.suffix != ".py" or not path.is_file():
+        return None
+    name = f"_hegemon_bench_{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]}"
+    loader = importlib.util.spec_from_file_location(name, path)
+    if loader is None or loader.loader is None:
+        return None
+    module = importlib.util.module_from_spec(loader)
+    sys.path.insert(0, str(path.resolve().parent))  # its own helper modules, as when it runs
+    try:
+        loader.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.resolve().parent))
+    return _bot_class(module)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One deal played twice: each game's places and the pair's score for NEW."""
+
+    deal: int
+    places: tuple[tuple[int, ...], tuple[int, ...]]
+    points: int
+    scale: int
+    faults: int
+
+    @property
+    def score(self) -> float:
+        return self.points / self.scale
+
+
+def score_pair(deal: int, players: int, places: Sequence[Sequence[int]], faults: int) -> PairResult:
+    """The :class:`PairResult` of a deal's two games (places in :func:`seatings` order)."""
+    first, second = seatings(players)
+    points = game_points(places[0], first) + game_points(places[1], second)
+    return PairResult(
+        deal, (tuple(places[0]), tuple(places[1])), points, pair_scale(players), faults
+    )
+
+
+def play_pair_local(
+    factories: Sequence[Callable[[], Any]], rules: Any, players: int, seed: int, deal: int
+) -> PairResult:
+    """Both games of a deal in this process (fresh bot objects per game), by the referee's own
+    loop and limits (:func:`hegemon.sdk.play_local`)."""
+    from hegemon.sdk import play_local
+
+    places, faults = [], 0
+    for seating in seatings(players):
+        bots = [factories[side]() for side in seating]
+        result = play_local(bots, rules, seed)
+        places.append(result.places)
+        faults += len(result.faults)
+    return score_pair(deal, players, places, faults)
+
+
+async def play_pair_processes(
+    commands: Sequence[Any], rules: Any, players: int, seed: int, deal: int, time: Any
+) -> PairResult:
+    """Both games of a deal with the bots as sandboxed processes, fresh for every game (so no
+    bot remembers the deal), under the time control ``time``."""
+    from hegemon.referee.runner.session import play_one
+
+    places, faults = [], 0
+    for seating in seatings(players):
+        seated = [commands[side] for side in seating]
+        result = await play_one(seated, rules, seed, time)
+        places.append(result.places)
+        faults += len(result.faults)
+    return score_pair(deal, players, places, faults)
+
+
+def run_match(
+    play: Callable[[int, int], PairResult],
+    sprt: Any,
+    seed: int,
+    max_pairs: int,
+    on_pair: Callable[[PairResult], Any] | None = None,
+    stop: bool = True,
+) -> list[PairResult]:
+    """Play deals ``0, 1, …`` (``play(deal seed, deal)``), adding each pair's score to the
+    running ``sprt``, until it decides (unless ``stop`` is False) or ``max_pairs`` were played."""
+    results = []
+    for deal in range(max_pairs):
+        result = play(deal_seed(seed, deal), deal)
+        results.append(result)
+        sprt.add(result.score)
+        if on_pair is not None:
+            on_pair(result)
+        if stop and sprt.verdict is not None:
+            break
+    return results

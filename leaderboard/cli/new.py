@@ -1,0 +1,117 @@
+"""``hegemon new NAME [--lang python|node]``: a starter bot folder that plays, is tested and
+passes ``hegemon bot check`` as created.
+
+Python: ``bot.py`` (a small working bot), ``test_bot.py`` (whole games against the sample bots
+in-process, :func:`hegemon.sdk.play_local`), ``README.md`` and a ``pyproject.toml`` that makes
+the folder pytest's root; from the templates in ``hegemon/leaderboard/templates/python``.
+Node: the JavaScript sample bot (``sample_bots/node``) renamed, with its own copy of
+``bot.proto`` so that it runs from anywhere, and its packages installed (``npm ci``) when npm
+can.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from string import Template
+
+import typer
+
+from .common import console, fail, suggest
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+LANGUAGES = ("python", "node")
+
+
+def class_name(name: str) -> str:
+    """``my-bot`` → ``MyBot``: the bot's class in ``bot.py``."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name) if part)
+
+
+def write_python(folder: Path, name: str) -> list[str]:
+    """The Python starter files in ``folder``, from the templates; their names."""
+    values = {"name": name, "class_name": class_name(name)}
+    written = []
+    for template in sorted((TEMPLATES / "python").glob("*.tmpl")):
+        target = folder / template.name.removesuffix(".tmpl")
+        target.write_text(Template(template.read_text(encoding="utf-8")).substitute(values))
+        written.append(target.name)
+    return written
+
+
+def write_node(folder: Path, name: str) -> list[str]:
+    """The JavaScript starter files in ``folder``: the sample bot, renamed, reading its own
+    copy of the protocol; their names."""
+    from hegemon.referee.runner.bots import NODE_SAMPLE
+
+    sample = NODE_SAMPLE.parent
+    proto = sample.parents[1] / "protos" / "hegemon" / "v1" / "bot.proto"
+    if not proto.is_file():
+        fail(f"cannot find the protocol file {proto} (a node bot needs hegemon's source tree)")
+    for file in ("health.proto", "package-lock.json"):
+        shutil.copy(sample / file, folder / file)
+    readme = (TEMPLATES / "node" / "README.md.tmpl").read_text(encoding="utf-8")
+    (folder / "README.md").write_text(Template(readme).substitute(name=name), encoding="utf-8")
+    shutil.copy(proto, folder / "bot.proto")
+    script = (sample / "bot.js").read_text(encoding="utf-8")
+    script = script.replace("'node-sample'", repr(name)).replace(
+        "path.resolve(__dirname, '..', '..', 'protos', 'hegemon', 'v1', 'bot.proto')",
+        "path.resolve(__dirname, 'bot.proto')",
+    )
+    (folder / "bot.js").write_text(script, encoding="utf-8")
+    package = (sample / "package.json").read_text(encoding="utf-8")
+    (folder / "package.json").write_text(
+        package.replace('"hegemon-sample-bot-node"', f'"{name.lower()}"'), encoding="utf-8"
+    )
+    return ["bot.js", "bot.proto", "health.proto", "package.json", "package-lock.json", "README.md"]
+
+
+def npm_install(folder: Path) -> str:
+    """Install the node bot's packages (offline from npm's cache first); what happened."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not installed: run `npm ci` in the folder once it is"
+    for extra in (["--offline"], []):
+        done = subprocess.run(
+            [npm, "ci", "--silent", "--no-audit", "--no-fund", *extra],
+            cwd=folder,
+            capture_output=True,
+            check=False,
+            text=True,
+        )
+        if done.returncode == 0:
+            return "packages installed (npm ci)"
+    return f"`npm ci` failed; run it in the folder: {done.stderr.strip()[-200:]}"
+
+
+def new_command(
+    name: str = typer.Argument(..., help="The bot's name; also the folder's, unless --dir."),
+    lang: str = typer.Option("python", "--lang", help="python or node."),
+    directory: Path | None = typer.Option(
+        None, "--dir", help="Where to create the bot (default: ./NAME).", show_default=False
+    ),
+) -> None:
+    """Create a starter bot folder: a working bot, a test, a README. It passes
+    `hegemon bot check` as created."""
+    if not NAME.match(name):
+        fail(f"'{name}' is not a bot name: a letter, then up to 39 letters, digits, '-' or '_'")
+    if lang not in LANGUAGES:
+        fail(
+            f"--lang must be one of {', '.join(LANGUAGES)}; got '{lang}'{suggest(lang, LANGUAGES)}"
+        )
+    folder = directory or Path(name)
+    if folder.exists() and any(folder.iterdir()):
+        fail(f"{folder} exists and is not empty: choose another NAME or --dir")
+    folder.mkdir(parents=True, exist_ok=True)
+    if lang == "python":
+        files = write_python(folder, name)
+        steps = ["python -m pytest", "hegemon bot check ."]
+    else:
+        files = write_node(folder, name)
+        console.print(npm_install(folder), highlight=False)
+        steps = ["hegemon bot check ."]
+    console.print(f"created {folder}/: {', '.join(files)}", highlight=False)
+    console.print(f"next: cd {folder} && " + " && ".join(steps), highlight=False)
