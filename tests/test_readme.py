@@ -72,6 +72,7 @@ def clone(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         VIRTUAL_ENV=str(venv),
         PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
         COLUMNS="80",
+        HEGEMON_REUSE_VENV="1",  # the shared .venv stays installed from this checkout
     )
     return checkout, env
 
