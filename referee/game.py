@@ -40,8 +40,9 @@ from .actions import (
     PlayerAction,
     Trade,
 )
-from .board import Board, builtin_map
+from .board import Board
 from .chance import Chance
+from .compose import map_board
 from .decisions import Decision, Kind, Phase
 from .dice import compare
 from .events import (
@@ -127,7 +128,7 @@ class Game:
         if players not in STARTING_ARMIES:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
         self.rules = rules
-        self.board = board if board is not None else builtin_map(rules.map)
+        self.board = board if board is not None else map_board(rules.map)
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from .board import MapError
+from .compose import PREFIX, compose, parse_spec
+
 
 class RulesError(ValueError):
     """An unknown preset, option or value; the message lists what is allowed."""
@@ -23,6 +26,7 @@ class Option:
     help: str
     low: int = 0
     high: int = 0
+    prefix: str = ""  # a text option: any value starting with it is allowed too
 
     def parse(self, raw: Any) -> str | int:
         if self.choices is None:
@@ -42,6 +46,8 @@ class Option:
                 )
             return value
         text = str(raw)
+        if self.prefix and text.startswith(self.prefix):
+            return text
         if text not in self.choices:
             raise RulesError(
                 f"option {self.name}: {raw!r} is not allowed (allowed: {', '.join(self.choices)})"
@@ -55,7 +61,12 @@ class Option:
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        Option("map", ("classic",), "the board (a built-in map)"),
+        Option(
+            "map",
+            ("classic",),
+            "the board: a built-in map, or a Risiko! Master world 'tiles:A,B,C/D,E,F'",
+            prefix="tiles:",
+        ),
         Option(
             "setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"
         ),
@@ -266,6 +277,11 @@ def make_rules(preset: str = "classic", overrides: Mapping[str, Any] | None = No
         if option is None:
             raise RulesError(f"unknown option '{name}' (options: {', '.join(OPTIONS)})")
         values[name] = option.parse(raw)
+    if str(values["map"]).startswith(PREFIX):
+        try:
+            compose(parse_spec(values["map"]))
+        except MapError as exc:
+            raise RulesError(f"option map: {exc}") from None
     return RuleSet(preset=preset, **values)
 
 
