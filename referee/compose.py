@@ -1,8 +1,9 @@
 """Compose a Risiko! Master world from six tiles (seed 003 "I QUADRANTI"; RULES.md §7).
 
 A layout is rows of tile names, written as a *map spec*:
-``tiles:Delta,Tau,Epsilon/Omega,Alfa,Sigma`` (rows north to south, tiles west to east). The spec is the map's name, so a rule set's ``map``
-option, and with it every game record, names the whole world.
+``tiles:Delta,Tau,Epsilon/Omega,Alfa,Sigma`` (rows north to south, tiles west to east). The
+spec is the map's name, so a rule set's ``map`` option, and with it every game record, names
+the whole world.
 
 The rules of seed 003 ("Confini terrestri / Confini marini / planisfero"):
 

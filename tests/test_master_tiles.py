@@ -185,7 +185,9 @@ def test_drawn_worlds_wrap_east_west_only(seed):
     vertical = {
         frozenset((x.territory, y.territory))
         for c in range(3)
-        for x, y in zip(tiles[rows[0][c]].edges["south"], tiles[rows[1][c]].edges["north"])
+        for x, y in zip(
+            tiles[rows[0][c]].edges["south"], tiles[rows[1][c]].edges["north"], strict=True
+        )
     }
     for a, b in board.borders():
         ta, tb = tile_of[board.name_of(a)], tile_of[board.name_of(b)]
