@@ -10,6 +10,7 @@ module             commands
 :mod:`.demo`       ``demo``
 :mod:`.doctor`     ``doctor``
 :mod:`.web`        ``web``, ``report`` (the web pages, served or as files)
+:mod:`.map`        ``map compose|show`` (Risiko! Master worlds from tiles)
 =================  ==========================================================
 """
 
@@ -19,6 +20,7 @@ import typer
 
 from . import demo, doctor, leaderboard, play, web
 from .bot import bot_app
+from .map import map_app
 from .season import season_app
 
 app = typer.Typer(
@@ -34,6 +36,7 @@ app.command("replay")(play.replay_command)
 app.command("verify")(play.verify_command)
 app.add_typer(bot_app, name="bot")
 app.add_typer(season_app, name="season")
+app.add_typer(map_app, name="map")
 app.command("leaderboard")(leaderboard.leaderboard_command)
 app.command("demo")(demo.demo_command)
 app.command("doctor")(doctor.doctor_command)
