@@ -93,6 +93,14 @@ class Capital:
 
 
 @dataclass(frozen=True, slots=True)
+class BuildCentre:
+    """Spend the decision's armies on a production centre on ``territory`` (Risiko! Master)."""
+
+    territory: int
+    tag: ClassVar[str] = "build_centre"
+
+
+@dataclass(frozen=True, slots=True)
 class Forfeit:
     """Not a player's move: the referee removes ``player`` from the game (a fault)."""
 
@@ -104,7 +112,7 @@ class Forfeit:
 #: What a player may answer: every action but :class:`Forfeit`. Bots, the SDK and the codec
 #: deal in these; only the referee builds a ``Forfeit``.
 PlayerAction: TypeAlias = (
-    Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass | Capital
+    Claim | Place | Trade | Attack | Defend | Occupy | Fortify | Pass | Capital | BuildCentre
 )
 #: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
 Action: TypeAlias = PlayerAction | Forfeit
@@ -168,6 +176,8 @@ def action_from_list(data: Any) -> Action:
         return Fortify(*_ints(args, 3, tag))
     if tag == "capital":
         return Capital(*_ints(args, 1, tag))
+    if tag == "build_centre":
+        return BuildCentre(*_ints(args, 1, tag))
     if tag == "pass" and not args:
         return Pass()
     if tag == "forfeit" and len(args) == 2 and type(args[0]) is int and isinstance(args[1], str):

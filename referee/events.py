@@ -209,6 +209,16 @@ class CapitalConquered(Event):
     tag: ClassVar[str] = "capital_conquered"
 
 
+@dataclass(frozen=True, slots=True)
+class CentreBuilt(Event):
+    """``player`` built a production centre on ``territory`` for ``cost`` armies (Master)."""
+
+    player: int
+    territory: int
+    cost: int
+    tag: ClassVar[str] = "centre_built"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -231,6 +241,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MissionShown,
         CapitalChosen,
         CapitalConquered,
+        CentreBuilt,
     )
 }
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .board import MapError
-from .compose import PREFIX, compose, parse_spec
+from .compose import EXAMPLE, PREFIX, compose, parse_spec
 
 
 class RulesError(ValueError):
@@ -68,7 +68,10 @@ OPTIONS: dict[str, Option] = {
             prefix="tiles:",
         ),
         Option(
-            "setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"
+            "setup",
+            ("claim", "deal", "quadrants"),
+            "claim territories in turn, deal the territory cards, or (Risiko! Master) claim "
+            "with 2 armies each, in the same quadrant until it is full",
         ),
         Option(
             "first_player",
@@ -77,8 +80,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "card_values",
-            ("escalating", "golden_cavalry", "insignia"),
-            "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia",
+            ("escalating", "golden_cavalry", "insignia", "master"),
+            "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"
+            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12, + cards' extras",
         ),
         Option(
             "card_territory_bonus",
@@ -116,8 +120,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "fortify",
-            ("adjacent", "connected"),
-            "fortify to a neighbour, or along a chain of own territories",
+            ("adjacent", "connected", "many_into_one"),
+            "fortify to a neighbour, along a chain of own territories, or into one territory "
+            "from any of its own neighbours (Risiko! Master Expert)",
         ),
         Option(
             "forced_trade",
@@ -137,6 +142,51 @@ OPTIONS: dict[str, Option] = {
             "(card text) | counts as completed (US and German rules)",
         ),
         Option("capitals", ("off", "on"), "capital Risk (001 advanced): secret capitals"),
+        # Risiko! Master (RULES.md §7, seed 003)
+        Option(
+            "reinforcement_minimum",
+            ("three", "none", "expert"),
+            "armies due for territories: at least 3 | none under 3 territories (Master Base) "
+            "| at least 3, or 2 with 2, 1 with 1 (Master Expert)",
+        ),
+        Option("defender_most_dice", None, "most dice a defender rolls (3 in Risiko!)", 2, 3),
+        Option(
+            "attacker_dice",
+            ("any", "at_least_defender"),
+            "the attacker may never roll fewer dice than the defender will (Master Expert)",
+        ),
+        Option(
+            "must_attack_after",
+            None,
+            "whoever placed at least this many armies must attack once that turn (0: never)",
+            0,
+            1000,
+        ),
+        Option(
+            "garrison",
+            None,
+            "armies a move must leave on a territory bordering an enemy (Master Expert: 3)",
+            1,
+            3,
+        ),
+        Option(
+            "eliminate_from_round", None, "no player can be eliminated before this round", 0, 100
+        ),
+        Option(
+            "victory",
+            ("conquest", "half_territories", "values"),
+            "win by: world conquest | half the territories (Master Base) | territory values "
+            "of floor(total/2 + 1) (Master Expert)",
+        ),
+        Option("victory_quadrants", None, "whole quadrants a points victory needs", 0, 6),
+        Option(
+            "centre_production",
+            None,
+            "production centres (Master): 0 off; else armies each centre adds to its owner's "
+            "reinforcements (hegemon's rule: the rulebook does not say)",
+            0,
+            5,
+        ),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -164,6 +214,15 @@ class RuleSet:
     destroyed_by_other: str
     capitals: str
     turn_limit: int
+    reinforcement_minimum: str = "three"
+    defender_most_dice: int = 2
+    attacker_dice: str = "any"
+    must_attack_after: int = 0
+    garrison: int = 1
+    eliminate_from_round: int = 0
+    victory: str = "conquest"
+    victory_quadrants: int = 0
+    centre_production: int = 0
 
     def options(self) -> dict[str, Any]:
         """Every option and its value (the preset name excluded)."""
@@ -189,12 +248,26 @@ class RuleSet:
         return {k: v for k, v in self.options().items() if base[k] != v}
 
 
+# Risiko! Master options (RULES.md §7) and their value in the other editions.
+_MASTER_OFF: dict[str, Any] = {
+    "reinforcement_minimum": "three",
+    "defender_most_dice": 2,
+    "attacker_dice": "any",
+    "must_attack_after": 0,
+    "garrison": 1,
+    "eliminate_from_round": 0,
+    "victory": "conquest",
+    "victory_quadrants": 0,
+    "centre_production": 0,
+}
+
 # Options of the later editions (issue 11), and their value when the edition is not played.
 _LATER_OPTIONS: dict[str, Any] = {
     "forced_trade": "one_set",
     "missions": "none",
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
+    **_MASTER_OFF,
 }
 
 _CLASSIC = {
@@ -215,6 +288,7 @@ _CLASSIC = {
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
     "turn_limit": 0,
+    **_MASTER_OFF,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -251,6 +325,39 @@ PRESETS["mission-2004"] = {
     "missions": "2004",
 }
 
+# Risiko! Master (seed 003, RULES.md §7). The default map is the rulebook's victory example
+# (Alfa, Delta, Omega, Tau, Epsilon, Sigma: 175 points, 60 territories, so 3 to 6 players).
+PRESETS["risiko-master-base"] = {
+    **_CLASSIC,
+    "map": EXAMPLE,
+    "setup": "quadrants",
+    "first_player": "first_placer",
+    "card_values": "master",
+    "card_territory_bonus": "off",
+    "must_trade_at": 10,  # seed 003 sets no hand limit; 10 figures always hold sets
+    "defender_most_dice": 3,
+    "defender_two_dice_from": 2,
+    "reinforcement_minimum": "none",
+    "victory": "half_territories",
+    "victory_quadrants": 2,
+}
+PRESETS["risiko-master-expert"] = {
+    **PRESETS["risiko-master-base"],
+    "reinforcement_minimum": "expert",
+    "defender_dice": "max",
+    "attacker_dice": "at_least_defender",
+    "must_attack_after": 3,
+    "garrison": 3,
+    "eliminate_from_round": 5,
+    "elimination_trade": "next_turn",
+    "fortify": "many_into_one",
+    "victory": "values",
+}
+PRESETS["risiko-master-master"] = {
+    **PRESETS["risiko-master-expert"],
+    "centre_production": 1,
+}
+
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
     "classic-2004": "world domination, 2004 Finnish edition: golden cavalry, connected fortify",
@@ -261,6 +368,12 @@ PRESET_HELP = {
     "2 (2-3 players), 3 (4-5) or 4 (6) with your own",
     "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
     "colonel, general; hegemon's own texts), one declared a turn",
+    "risiko-master-base": "Risiko! Master, Base level: a world of 6 tiles, claimed by twos; "
+    "half the territories and 2 whole quadrants win",
+    "risiko-master-expert": "Risiko! Master, Expert level: 3 defender dice always, compulsory "
+    "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",
+    "risiko-master-master": "Risiko! Master, Master level: Expert plus production centres "
+    "(3 armies each, at most 15; each adds 1 army to its owner's reinforcements)",
 }
 
 
