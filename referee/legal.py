@@ -12,8 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
 from . import cards as cardlib
-from . import formulas
-from . import master
+from . import formulas, master
 from .actions import (
     Attack,
     BuildCentre,

@@ -51,6 +51,7 @@ class View:
     pending: Decision | None
     missions: tuple[int, ...] = ()
     capital: int = -1
+    centres: tuple[int, ...] = ()  # Risiko! Master: territories with a production centre
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +70,7 @@ class View:
             "pending": self.pending.to_dict() if self.pending else None,
             "missions": list(self.missions),
             "capital": self.capital,
+            **({"centres": list(self.centres)} if self.centres else {}),
         }
 
 
@@ -125,4 +127,5 @@ def view_for(game: Game, seat: int) -> View:
         pending=pending,
         missions=tuple(me.missions),
         capital=me.capital,
+        centres=tuple(game.centres),
     )

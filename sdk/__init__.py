@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from hegemon.referee.actions import (
         Action,
         Attack,
+        BuildCentre,
         Capital,
         Claim,
         Defend,
@@ -78,6 +79,13 @@ if TYPE_CHECKING:
         trade_options,
     )
     from hegemon.sdk.local import LocalFault, LocalGame, play_local
+    from hegemon.sdk.master import (
+        least_attack_dice,
+        points,
+        points_race,
+        points_to_win,
+        quadrant_holdings,
+    )
     from hegemon.sdk.server import BotServicer, serve
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
@@ -86,6 +94,7 @@ _SOURCES = {
     "hegemon.referee.actions": (
         "Action",
         "Attack",
+        "BuildCentre",
         "Capital",
         "Claim",
         "Defend",
@@ -131,6 +140,13 @@ _SOURCES = {
         "trade_options",
     ),
     "hegemon.sdk.local": ("LocalFault", "LocalGame", "play_local"),
+    "hegemon.sdk.master": (
+        "least_attack_dice",
+        "points",
+        "points_race",
+        "points_to_win",
+        "quadrant_holdings",
+    ),
     "hegemon.sdk.server": ("BotServicer", "serve"),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
@@ -164,6 +180,7 @@ __all__ = [
     "BotServicer",
     "BotView",
     "Bounds",
+    "BuildCentre",
     "Capital",
     "CaptureEffect",
     "Claim",
@@ -197,6 +214,7 @@ __all__ = [
     "fortify_options",
     "interior_territories",
     "known_capitals",
+    "least_attack_dice",
     "legal_actions",
     "make_view",
     "mission_progress",
@@ -205,6 +223,10 @@ __all__ = [
     "own_territories",
     "owned_continents",
     "play_local",
+    "points",
+    "points_race",
+    "points_to_win",
+    "quadrant_holdings",
     "reinforcements",
     "run",
     "serve",

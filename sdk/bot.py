@@ -17,6 +17,7 @@ from hegemon.referee import legal
 from hegemon.referee.actions import (
     Action,
     Attack,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -41,7 +42,7 @@ __all__ = [
     "make_view",
 ]
 
-ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital)
+ACTION_TYPES = (Claim, Place, Trade, Attack, Defend, Occupy, Fortify, Pass, Capital, BuildCentre)
 
 
 class UnsupportedDecision(LookupError):
@@ -101,6 +102,11 @@ class Bot:
 
     def fortify(self, view: BotView, decision: Decision) -> Action:
         """Default: skip."""
+        return Pass()
+
+    def build_centre(self, view: BotView, decision: Decision) -> Action:
+        """Risiko! Master: build a production centre for ``decision.armies`` armies. Default:
+        build none."""
         return Pass()
 
     def capital(self, view: BotView, decision: Decision) -> Action:
@@ -164,7 +170,7 @@ class Bot:
             raise TypeError(
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
-                "Occupy, Fortify, Pass or Capital)"
+                "Occupy, Fortify, Pass, Capital or BuildCentre)"
             )
         return action
 

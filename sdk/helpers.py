@@ -207,7 +207,14 @@ def attack_options(view: View, seat: int | None = None) -> list[tuple[int, int, 
 
 def fortify_options(view: View, seat: int | None = None) -> list[tuple[int, int, int]]:
     """Every (source, target, most armies) fortifying move under the rule set's ``fortify``
-    option (any 1..most armies is legal)."""
+    and ``garrison`` options (any 1..most armies is legal). While a many-into-one move
+    (Risiko! Master Expert) is under way, only the moves into its target from the sources
+    the pending decision still offers."""
+    d = view.pending
+    if d is not None and d.kind is Kind.FORTIFY and d.target >= 0:
+        return [
+            m for m in legal.fortifies(view, _seat(view, seat), d.target) if m[0] in d.territories
+        ]
     return list(legal.fortifies(view, _seat(view, seat)))
 
 

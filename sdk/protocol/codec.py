@@ -24,6 +24,7 @@ from google.protobuf.message import DecodeError, Message
 from hegemon.referee.actions import (
     Action,
     Attack,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -97,7 +98,6 @@ _LATER_ACTIONS = {
     "place_neutral",
     "reinforce_ally",
     "fortify_ally",
-    "build_centre",
 }
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
@@ -154,7 +154,12 @@ def board_to_proto(board: Board) -> pb.Board:
             for c in board.continents
         ],
         cards=[
-            pb.Card(id=k, territory=k if k < size else -1, insignia=_INSIGNIA_TO_PB[ins])
+            pb.Card(
+                id=k,
+                territory=k if k < size else -1,
+                insignia=_INSIGNIA_TO_PB[ins],
+                extra_armies=board.extra_armies(k),
+            )
             for k, ins in enumerate(board.card_insignia)
         ],
         wild_cards=board.wild_cards,
@@ -222,6 +227,8 @@ def board_from_proto(msg: pb.Board) -> Board:
                 )
             else:
                 for k, card in enumerate(msg.cards):
+                    if k < size and card.extra_armies:  # Risiko! Master cards
+                        territories[k]["card_extra"] = card.extra_armies
                     want_t = k if k < size else -1
                     want_i = _INSIGNIA_TO_PB[insignias[k]] if k < size else pb.INSIGNIA_WILD
                     if card.territory != want_t or card.insignia != want_i:
@@ -406,6 +413,7 @@ def _view_message(view: View) -> pb.View:
         next_trade_value=view.next_trade_value,
         missions=view.missions,
         capital=view.capital,
+        centres=view.centres,
     )
 
 
@@ -490,6 +498,7 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
             pending=pending,
             missions=tuple(v.missions),
             capital=v.capital,
+            centres=tuple(v.centres),
         )
     except ProtocolError:
         raise
@@ -530,6 +539,8 @@ def action_to_proto(action: Action) -> pb.Action:
         return pb.Action(pass_=pb.Pass())
     if type(action) is Capital:
         return pb.Action(capital=pb.Capital(territory=action.territory))
+    if type(action) is BuildCentre:
+        return pb.Action(build_centre=pb.BuildCentre(territory=action.territory))
     if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
     raise _fail(f"not an action: {type(action).__name__}")
@@ -605,6 +616,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action:
         return Pass()
     if which == "capital":
         return Capital(sub.territory)
+    if which == "build_centre":
+        return BuildCentre(sub.territory)
     if which in _LATER_ACTIONS:
         raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")
