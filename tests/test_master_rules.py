@@ -19,8 +19,8 @@ from hegemon.referee import (
     Occupy,
     Pass,
     Place,
-    Trade,
     RulesError,
+    Trade,
     make_rules,
 )
 from hegemon.referee.actions import BuildCentre
