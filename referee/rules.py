@@ -55,7 +55,9 @@ class Option:
         return text
 
     def allowed(self) -> str:
-        return ", ".join(self.choices) if self.choices else f"{self.low}..{self.high}"
+        if self.choices is None:
+            return f"{self.low}..{self.high}"
+        return ", ".join(self.choices) + (f", {self.prefix}…" if self.prefix else "")
 
 
 OPTIONS: dict[str, Option] = {
