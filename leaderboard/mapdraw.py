@@ -71,12 +71,12 @@ def draw_png(composed: Composed, path: Path) -> None:
             draw.line([pa, pb], fill=colour, width=2)
     board = composed.board
     for t in board.territories:
-        x, y = where[t.name]
-        draw.ellipse([x - 9, y - 9, x + 9, y + 9], fill=LAND, outline=INK)
+        px, py = where[t.name]
+        draw.ellipse([px - 9, py - 9, px + 9, py + 9], fill=LAND, outline=INK)
         code = next(
             tt.code
             for tt in all_tiles()[board.continents[t.continent].name].territories
             if tt.name == t.name
         )
-        draw.text((x - 12, y + 10), f"{code} {t.value}", fill=INK)
+        draw.text((px - 12, py + 10), f"{code} {t.value}", fill=INK)
     image.save(path, format="PNG")

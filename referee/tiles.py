@@ -99,7 +99,8 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
     if not isinstance(letter, str) or len(letter) != 1:
         problems.append("'letter' must be one character")
         letter = "?"
-    bonus, total = data.get("bonus"), data.get("total")
+    bonus: Any = data.get("bonus")  # JSON: checked below before use
+    total: Any = data.get("total")
     if not _whole(bonus, 0):
         problems.append(f"'bonus' {bonus!r} must be a whole number >= 0")
         bonus = 0
@@ -110,12 +111,8 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"]:
             problems.append(f"{where}: needs a non-empty 'name'")
             continue
-        code, value, ins, extra = (
-            t.get("code"),
-            t.get("value"),
-            t.get("insignia"),
-            t.get("card_extra", 0),
-        )
+        code, ins, extra = t.get("code"), t.get("insignia"), t.get("card_extra", 0)
+        value: Any = t.get("value")
         at = t.get("at")
         if not isinstance(code, str) or not code.endswith(str(letter)) or code in codes:
             problems.append(
@@ -137,7 +134,9 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
             problems.append(f"{where}: 'at' must be [x, y]")
             at = [0.5, 0.5]
         territories.append(
-            TileTerritory(t["name"], str(code), value, ins, extra, (float(at[0]), float(at[1])))
+            TileTerritory(
+                t["name"], str(code), int(value), ins, extra, (float(at[0]), float(at[1]))
+            )
         )
     names = {t.name for t in territories}
     if not territories:
@@ -181,8 +180,8 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
     return Tile(
         name,
         letter,
-        bonus,
-        total,
+        int(bonus),
+        int(total),
         tuple(territories),
         tuple(pairs["borders"]),
         tuple(pairs["links"]),

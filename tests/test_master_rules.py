@@ -226,7 +226,7 @@ def test_cards_with_extra_armies_add_them_when_traded():
     ins = board.card_insignia[first]
     rest = [c for c in range(board.size) if board.card_insignia[c] == ins and c != first]
     rest = [c for c in rest if board.extra_armies(c) == 0][:2]
-    cards = (first, *rest)
+    cards = (first, rest[0], rest[1])
     give_cards(game, me, cards)
     game.pending = Decision(Kind.TRADE, me)
     reserve = game.reserve
