@@ -353,7 +353,7 @@ class Game:
         handler(self, action, False)
         self.history.append(action)
         if self.places is None:
-            if self.rules.victory != "conquest" and masterlib.check_victory(self) >= 0:
+            if self.rules.victory != "conquest" and self._won_on_points():
                 self._finish("points", winner=self.current)
             elif self.rules.missions == "2000":
                 self._claim_mission_2000()
@@ -758,6 +758,16 @@ class Game:
             self.conquests_this_turn,
         ).done
 
+    def _won_on_points(self) -> bool:
+        """Risiko! Master: the player to move holds enough points and quadrants (checked once
+        the armies of a conquest have moved in)."""
+        seat, d = self.current, self.pending
+        if seat < 0 or self.round == 0 or not self.players[seat].active:
+            return False
+        if d is not None and d.kind is Kind.OCCUPY:
+            return False
+        return masterlib.has_won(self.board, self.owner, seat, self.rules)
+
     def _claim_mission_2000(self) -> None:
         """The player whose turn it is wins as soon as its mission is fulfilled; a mission
         fulfilled in another's turn is claimed when its holder's turn comes (seed 001: "en
@@ -875,7 +885,11 @@ class Game:
         self._ask_place()
 
     def _ask_place(self, build: bool = True) -> None:
-        sites = masterlib.centre_sites(self, self.current) if build else ()
+        sites = (
+            masterlib.centre_sites(self.rules, self.owner, self.centres, self.reserve, self.current)
+            if build
+            else ()
+        )
         if sites:
             self.pending = Decision(
                 Kind.BUILD_CENTRE,

@@ -9,7 +9,6 @@ decision in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol
 
 from . import cards as cardlib
 from . import formulas, master
@@ -29,22 +28,7 @@ from .actions import (
 from .board import Board
 from .decisions import Decision, Kind
 from .formulas import attack_dice, movable_armies
-from .rules import RuleSet
-
-
-class Position(Protocol):
-    """The public position: what both a game and a seat's view hold."""
-
-    @property
-    def board(self) -> Board: ...
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def owner(self) -> Sequence[int]: ...
-    @property
-    def armies(self) -> Sequence[int]: ...
-    @property
-    def round(self) -> int: ...
+from .position import Position
 
 
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:

@@ -1,6 +1,6 @@
 """Risiko! Master rules (seed 003; RULES.md §7): the Base, Expert and Master levels.
 
-Pure functions on a game or a view (:class:`hegemon.referee.legal.Position`), called from small
+Pure functions on a game or a view (:class:`hegemon.referee.position.Position`), called from small
 hooks in :mod:`hegemon.referee.game` and :mod:`hegemon.referee.legal`. Each reads one rule-set
 option, so under the classic presets each one is the identity (or a no-op).
 
@@ -15,32 +15,16 @@ option, so under the classic presets each one is the identity (or a no-op).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
 
 from .board import Board
 from .formulas import MIN_REINFORCEMENT, TERRITORIES_PER_ARMY, continents_held
+from .position import Position
 from .rules import RuleSet
-
-if TYPE_CHECKING:
-    from .game import Game
 
 CLAIM_ARMIES = 2  # seed 003: "occupa un territorio a sua scelta con DUE carri"
 CENTRE_COST = 3  # seed 003: "Un Centro di Produzione costa come 3 carri"
 MAX_CENTRES = 15  # seed 003: "15 segnalini semisferici ... le 'Coperture'"
 SET_EQUAL, SET_DIFFERENT, SET_WILD = 8, 10, 12  # seed 003 "TRIS DI CARTE"
-
-
-class _Position(Protocol):
-    @property
-    def board(self) -> Board: ...
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def owner(self) -> Sequence[int]: ...
-    @property
-    def armies(self) -> Sequence[int]: ...
-    @property
-    def round(self) -> int: ...
 
 
 # ------------------------------------------------------------------------ set-up
@@ -109,7 +93,7 @@ def set_value(insignia: Sequence[str]) -> int:
 
 
 # ------------------------------------------------------------------------ combat
-def least_attack_dice(state: _Position, target: int) -> int:
+def least_attack_dice(state: Position, target: int) -> int:
     """Fewest dice an attack on ``target`` may roll: with ``attacker_dice=at_least_defender``
     (Expert: "L'attaccante non può mai effettuare un attacco lanciando un numero di dadi
     inferiore a quello del difensore") as many as the defender will roll, else 1."""
@@ -118,7 +102,7 @@ def least_attack_dice(state: _Position, target: int) -> int:
     return min(state.rules.defender_most_dice, state.armies[target])
 
 
-def protected(state: _Position, target: int) -> bool:
+def protected(state: Position, target: int) -> bool:
     """``target`` is its owner's last territory and no one may be eliminated yet (Expert: "A
     partire dal quinto turno di gioco, è possibile eliminare un avversario")."""
     start = state.rules.eliminate_from_round
@@ -128,7 +112,7 @@ def protected(state: _Position, target: int) -> bool:
     return sum(1 for p in state.owner if p == seat) == 1
 
 
-def garrison(state: _Position, territory: int, seat: int) -> int:
+def garrison(state: Position, territory: int, seat: int) -> int:
     """Armies a move must leave on ``territory``: the ``garrison`` option's (Expert: 3) when it
     borders an enemy, else 1 (Expert "GUARNIGIONE MINIMA")."""
     need = state.rules.garrison
@@ -166,26 +150,14 @@ def has_won(board: Board, owner: Sequence[int], seat: int, rules: RuleSet) -> bo
     return enough and len(continents_held(board, owner, seat)) >= rules.victory_quadrants
 
 
-def check_victory(game: Game) -> int:
-    """The seat that has just won on points (the player to move), or -1."""
-    seat = game.current
-    pending = game.pending
-    if seat < 0 or game.round == 0 or not game.players[seat].active:
-        return -1
-    if pending is not None and pending.kind.value == "occupy":
-        return -1  # the armies move in first
-    return seat if has_won(game.board, game.owner, seat, game.rules) else -1
-
-
 # ------------------------------------------------------------------------ centres
-def centre_sites(game: Game, seat: int) -> tuple[int, ...]:
-    """Own territories where ``seat`` may build a centre now (Master: "su qualsiasi territorio
-    ancora privo di un Centro di Produzione"; at most 15 in the game), () when it may not."""
-    if (
-        not game.rules.centre_production
-        or len(game.centres) >= MAX_CENTRES
-        or game.reserve < CENTRE_COST
-    ):
+def centre_sites(
+    rules: RuleSet, owner: Sequence[int], centres: Sequence[int], reserve: int, seat: int
+) -> tuple[int, ...]:
+    """Own territories where ``seat`` may build a centre now, with ``reserve`` armies to place
+    (Master: "su qualsiasi territorio ancora privo di un Centro di Produzione"; at most 15 in
+    the game), () when it may not."""
+    if not rules.centre_production or len(centres) >= MAX_CENTRES or reserve < CENTRE_COST:
         return ()
-    built = set(game.centres)
-    return tuple(t for t, p in enumerate(game.owner) if p == seat and t not in built)
+    built = set(centres)
+    return tuple(t for t, p in enumerate(owner) if p == seat and t not in built)

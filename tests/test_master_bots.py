@@ -7,10 +7,10 @@ import importlib
 import random
 
 import pytest
+from test_missions_hidden import request, scrambled
 
 from conftest import aggressive_action, pending
 from hegemon.referee import Game, make_rules
-from hegemon.referee.chance import Chance
 from hegemon.referee.events import redact
 from hegemon.referee.view import view_for
 from hegemon.sample_bots.minimal import Minimal
@@ -25,26 +25,6 @@ from hegemon.sdk import (
 from hegemon.sdk.protocol import codec
 
 PRESETS = ["risiko-master-base", "risiko-master-expert", "risiko-master-master"]
-
-
-def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
-    """``game`` with every secret ``seat`` may not know (other hands, the deck and discard
-    order, the seed) replaced at random."""
-    other = game.clone()
-    hands = [p for p in other.players if p.seat != seat]
-    pool = other.deck + other.discard + [c for p in hands for c in p.cards]
-    rng.shuffle(pool)
-    for p in hands:
-        p.cards = [pool.pop() for _ in p.cards]
-    other.discard = [pool.pop() for _ in other.discard]
-    other.deck = pool
-    other.seed = rng.getrandbits(63)
-    other.rng = Chance(other.seed)
-    return other
-
-
-def request(game: Game, seat: int) -> bytes:
-    return codec.view_to_proto(view_for(game, seat)).SerializeToString()
 
 
 @pytest.mark.parametrize("preset", PRESETS)

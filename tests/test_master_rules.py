@@ -6,8 +6,9 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
+from test_engine_rules import of, refused
 
-from conftest import arrange, give_cards, pending, setup_done, snapshot
+from conftest import arrange, give_cards, pending, setup_done
 from hegemon.referee import (
     Attack,
     Claim,
@@ -15,7 +16,6 @@ from hegemon.referee import (
     Fortify,
     Game,
     GameSetupError,
-    IllegalAction,
     Occupy,
     Pass,
     Place,
@@ -40,20 +40,6 @@ from hegemon.referee.events import (
 from hegemon.referee.master import victory_threshold
 
 BASE, EXPERT, MASTER = "risiko-master-base", "risiko-master-expert", "risiko-master-master"
-
-
-def of(events, cls):
-    return [e for e in events if type(e) is cls]
-
-
-def refused(game, action, *words):
-    before = snapshot(game)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    for w in words:
-        assert w in info.value.reason
-    assert snapshot(game) == before
-    return info.value.reason
 
 
 def duel(preset, armies_me=10, armies_foe=1, **options):
@@ -563,7 +549,7 @@ def test_master_centre_production_is_an_option_and_at_most_fifteen():
     game.reserve = 10
     from hegemon.referee.master import centre_sites
 
-    assert centre_sites(game, me) == ()
+    assert centre_sites(game.rules, game.owner, game.centres, game.reserve, me) == ()
     assert not make_rules(EXPERT).centre_production
     with pytest.raises(RulesError, match="out of range"):
         make_rules(MASTER, {"centre_production": 9})
