@@ -28,12 +28,14 @@ from hegemon.referee import (
     builtin_map,
     make_rules,
 )
+from hegemon.referee.actions import BuildCentre
 from hegemon.referee.events import (
     EVENT_TYPES,
     Battle,
     CapitalChosen,
     CapitalConquered,
     CardDrawn,
+    CentreBuilt,
     Claimed,
     Conquered,
     Dealt,
@@ -68,6 +70,7 @@ ACTIONS = [
     Fortify(5, 6, 1),
     Pass(),
     Capital(9),
+    BuildCentre(9),  # Risiko! Master
 ]
 
 EVENTS = [
@@ -92,6 +95,7 @@ EVENTS = [
     MissionShown(1, 7, True),
     CapitalChosen(2, 11),
     CapitalConquered(0, 2, 11, 3, (8, 9), 7),
+    CentreBuilt(1, 12, 3),
 ]
 
 
@@ -138,6 +142,7 @@ def test_every_engine_action_has_a_message():
         Fortify,
         Pass,
         Capital,
+        BuildCentre,
     }
 
 
@@ -176,7 +181,6 @@ BAD_REPLIES = [
     (pb.Action(place_neutral=pb.PlaceNeutral()), "place_neutral"),
     (pb.Action(reinforce_ally=pb.ReinforceAlly()), "reinforce_ally"),
     (pb.Action(fortify_ally=pb.FortifyAlly()), "fortify_ally"),
-    (pb.Action(build_centre=pb.BuildCentre(territory=1)), "build_centre"),
     (pb.HelloReply(name="x"), "hegemon.v1.HelloReply"),
     (None, "NoneType"),
     (42, "int"),
