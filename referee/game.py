@@ -180,6 +180,7 @@ class Game:
         self.attacked_this_turn = False
         self._moved_from: list[int] = []  # sources of this turn's many-into-one move
         self._last_claimed = -1  # its quadrant is claimed first
+        self._points_due = False  # a points victory to check (ownership may have changed)
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
         self._phase = Phase.SETUP
@@ -353,7 +354,7 @@ class Game:
         handler(self, action, False)
         self.history.append(action)
         if self.places is None:
-            if self.rules.victory != "conquest" and self._won_on_points():
+            if self._points_due and self._won_on_points():
                 self._finish("points", winner=self.current)
             elif self.rules.missions == "2000":
                 self._claim_mission_2000()
@@ -762,9 +763,10 @@ class Game:
         """Risiko! Master: the player to move holds enough points and quadrants (checked once
         the armies of a conquest have moved in)."""
         seat, d = self.current, self.pending
-        if seat < 0 or self.round == 0 or not self.players[seat].active:
-            return False
         if d is not None and d.kind is Kind.OCCUPY:
+            return False
+        self._points_due = False
+        if seat < 0 or self.round == 0 or not self.players[seat].active:
             return False
         return masterlib.has_won(self.board, self.owner, seat, self.rules)
 
@@ -858,6 +860,7 @@ class Game:
         self.placed_this_turn = 0
         self.attacked_this_turn = False
         self._moved_from = []
+        self._points_due = self.rules.victory != "conquest"
         events = self._pending_events
         events.append(TurnStarted(seat, self.round))
         if self.rules.missions == "2004":
@@ -973,6 +976,7 @@ class Game:
             self._ask_attack()
             return
         self._take(attacker, dst, 0)
+        self._points_due = self.rules.victory != "conquest"
         self.conquered_this_turn = True
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .board import MapError
-from .compose import EXAMPLE, PREFIX, compose, parse_spec
+from .compose import EXAMPLE, PREFIX, map_board
 
 
 class RulesError(ValueError):
@@ -394,7 +394,7 @@ def make_rules(preset: str = "classic", overrides: Mapping[str, Any] | None = No
         values[name] = option.parse(raw)
     if str(values["map"]).startswith(PREFIX):
         try:
-            compose(parse_spec(values["map"]))
+            map_board(values["map"])  # composed once, then cached
         except MapError as exc:
             raise RulesError(f"option map: {exc}") from None
     return RuleSet(preset=preset, **values)

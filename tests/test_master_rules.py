@@ -448,7 +448,8 @@ def test_victory_threshold_example():
 
 def _points_position(preset, quadrants, extra_value):
     """me holds ``quadrants`` whole plus territories of other quadrants worth at least
-    ``extra_value``; attacks a neighbour to trigger the check. Returns (game, me)."""
+    ``extra_value`` (territories under Base), and is about to conquer one more.
+    Returns (game, me)."""
     game = setup_done(preset)
     me = game.current
     board = game.board
@@ -466,6 +467,31 @@ def _points_position(preset, quadrants, extra_value):
     return game, me
 
 
+def conquer_one(game, me):
+    """Place everything on a border territory and take a neighbour with 1 army (one that
+    completes no quadrant)."""
+    board = game.board
+
+    def others_in_quadrant(t):
+        quadrant = board.continents[board.territories[t].continent]
+        return sum(1 for x in quadrant.territories if game.owner[x] != me)
+
+    src, dst = next(
+        (t, n) for t in range(board.size) if game.owner[t] == me
+        for n in board.neighbours[t] if game.owner[n] != me and others_in_quadrant(n) > 1
+    )  # fmt: skip
+    game.armies[src], game.armies[dst] = 30, 1
+    place_on(game, src)
+    events: list = []
+    while not of(events, Conquered):
+        events += game.apply(Attack(src, dst, 3))
+        if not game.over and pending(game).kind is Kind.DEFEND:
+            events += game.apply(Defend(1))
+    if not game.over and pending(game).kind is Kind.OCCUPY:
+        events += game.apply(Occupy(pending(game).minimum))
+    return events
+
+
 def test_expert_victory_by_values_with_two_quadrants():
     """Seed 003, Expert "VITTORIA": "Chi riesce ad entrare in possesso di un totale di punti,
     pari alla metà più uno di quelli iniziali (arrotondando per difetto), controllando almeno 2
@@ -475,17 +501,14 @@ def test_expert_victory_by_values_with_two_quadrants():
     game, me = _points_position(EXPERT, 2, 88 - two)
     values = sum(board.territories[t].value for t in range(board.size) if game.owner[t] == me)
     assert values >= 88
-    events = game.apply(
-        Place(((next(t for t in range(board.size) if game.owner[t] == me), pending(game).armies),))
-    )
+    conquer_one(game, me)  # the points are checked whenever territories change hands
     assert game.over and game.finish_reason == "points" and game.places[me] == 1
-    assert events
 
 
 def test_values_without_two_whole_quadrants_do_not_win():
     """Seed 003, Expert "VITTORIA": "... controllando almeno 2 quadranti"."""
     game, me = _points_position(EXPERT, 1, 120)
-    place_on(game, next(t for t in range(game.board.size) if game.owner[t] == me))
+    conquer_one(game, me)
     assert not game.over
 
 
@@ -494,9 +517,10 @@ def test_base_victory_by_half_the_territories_with_two_quadrants():
     territori, controllando completamente almeno due Quadranti"."""
     board = setup_done(BASE).board
     two = sum(len(c.territories) for c in board.continents[:2])
-    game, me = _points_position(BASE, 2, board.size // 2 - two)
-    assert game.territory_count[me] * 2 >= board.size
-    place_on(game, next(t for t in range(board.size) if game.owner[t] == me))
+    game, me = _points_position(BASE, 2, board.size // 2 - two - 1)
+    assert game.territory_count[me] * 2 == board.size - 2  # one short of half
+    conquer_one(game, me)
+    assert game.territory_count[me] * 2 == board.size
     assert game.over and game.finish_reason == "points" and game.places[me] == 1
 
 
