@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from hegemon.referee import legal
+from hegemon.referee import legal, master
 from hegemon.referee.actions import PlayerAction
 from hegemon.referee.board import Board
 from hegemon.referee.capitals import capitals_needed, replaced_on_capture
@@ -184,9 +184,13 @@ def reinforcements(view: View, seat: int | None = None) -> int:
     (cards not counted)."""
     seat = _seat(view, seat)
     territories = sum(1 for p in view.owner if p == seat)
-    return territory_reinforcements(territories) + continent_reinforcements(
-        view.board, view.owner, seat
-    )
+    rules = view.rules
+    if rules.reinforcement_minimum == "three":
+        due = territory_reinforcements(territories)
+    else:  # Risiko! Master: its minimums, and production centres
+        due = master.territory_reinforcements(rules.reinforcement_minimum, territories)
+        due += master.centre_armies(rules, view.owner, view.centres, seat)
+    return due + continent_reinforcements(view.board, view.owner, seat)
 
 
 # ------------------------------------------------------------------ battle odds

@@ -21,6 +21,7 @@ from hegemon.sdk import (
     points_race,
     points_to_win,
     quadrant_holdings,
+    reinforcements,
 )
 from hegemon.sdk.protocol import codec
 
@@ -95,3 +96,23 @@ def test_every_sample_bot_plays_legally(preset):
             seats, preset, seed=first, options={"turn_limit": 15}, strict=True, protocol=True
         )
         assert game.places is not None and not game.faults
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_sdk_reinforcements_are_the_referees(preset):
+    """A bot's arithmetic is the referee's: territories, quadrants and (Master) centres."""
+    game = Game(make_rules(preset), 4, 7)
+    while game.round == 0:
+        game.apply(game.default_action())
+    game.centres[:] = [t for t in range(game.board.size) if game.owner[t] == 2][:2]
+    for seat in range(4):
+        assert reinforcements(view_for(game, seat)) == sum(game.reinforcements(seat))
+
+
+def test_a_composed_board_crosses_the_protocol_whole():
+    """Territory values and the cards' extra armies reach the bot (Board, Card.extra_armies)."""
+    board = Game(make_rules("risiko-master-master"), 4, 1).board
+    message = codec.board_to_proto(board)
+    assert any(card.extra_armies for card in message.cards)
+    assert sum(t.value for t in message.territories) == 175
+    assert codec.board_from_proto(message) == board
