@@ -1081,11 +1081,14 @@ class Game:
 
     def _finish(self, reason: str, winner: int = -1) -> None:
         """End the game: ``winner`` (a mission's) first, the other players still in by
-        territories then armies, then those who left, the last to leave first."""
+        territories (Risiko! Master Expert: territory values) then armies, then those who
+        left, the last to leave first."""
         active = self.active_players()
         key = {
             p: (
-                self.territory_count[p],
+                masterlib.score(self.board, self.owner, p, self.rules.victory)
+                if self.rules.victory == "values"
+                else self.territory_count[p],
                 sum(a for t, a in enumerate(self.armies) if self.owner[t] == p),
             )
             for p in active

@@ -136,6 +136,15 @@ def victory_threshold(total: int) -> int:
     return total // 2 + 1
 
 
+def score(board: Board, owner: Sequence[int], seat: int, victory: str) -> int:
+    """``seat``'s standing in the points race: its territory values under ``victory=values``,
+    else its territory count (it ranks the players when a game ends without a winner)."""
+    held = [t for t, p in enumerate(owner) if p == seat]
+    if victory == "values":
+        return sum(board.territories[t].value for t in held)
+    return len(held)
+
+
 def has_won(board: Board, owner: Sequence[int], seat: int, rules: RuleSet) -> bool:
     """``seat`` meets the points victory of ``rules.victory`` with ``victory_quadrants`` whole
     quadrants: Base "almeno la metà dei territori", Expert the territory values."""

@@ -577,3 +577,32 @@ def test_master_centre_production_is_an_option_and_at_most_fifteen():
     assert not make_rules(EXPERT).centre_production
     with pytest.raises(RulesError, match="out of range"):
         make_rules(MASTER, {"centre_production": 9})
+
+
+def test_a_game_ended_by_the_turn_limit_ranks_by_territory_values():
+    """Expert and Master race for points (seed 003 "VITTORIA"), so a game cut short ranks the
+    players by their territory values (hegemon's rule; then armies)."""
+    game = setup_done(EXPERT, turn_limit=1)
+    board = game.board
+    me = game.current
+    richest = max(
+        board.continents, key=lambda c: sum(board.territories[t].value for t in c.territories)
+    )
+    owner = [(me + 1 + t % 3) % 4 for t in range(board.size)]
+    for t in richest.territories[1:]:
+        owner[t] = me
+    arrange(game, owner, [2] * board.size)
+    while not game.over:
+        d = pending(game)
+        game.apply(
+            Pass()
+            if d.kind in (Kind.ATTACK, Kind.FORTIFY, Kind.TRADE) and not d.forced
+            else game.default_action()
+        )
+    assert game.finish_reason == "turn limit"
+    values = [
+        sum(board.territories[t].value for t in range(board.size) if game.owner[t] == s)
+        for s in range(4)
+    ]
+    order = sorted(range(4), key=lambda s: game.places[s])
+    assert [values[s] for s in order] == sorted(values, reverse=True)
