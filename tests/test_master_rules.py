@@ -604,5 +604,7 @@ def test_a_game_ended_by_the_turn_limit_ranks_by_territory_values():
         sum(board.territories[t].value for t in range(board.size) if game.owner[t] == s)
         for s in range(4)
     ]
-    order = sorted(range(4), key=lambda s: game.places[s])
+    places = game.places
+    assert places is not None
+    order = sorted(range(4), key=lambda s: places[s])
     assert [values[s] for s in order] == sorted(values, reverse=True)
