@@ -129,6 +129,14 @@ class FortifyAlly:
 
 
 @dataclass(frozen=True, slots=True)
+class BuildCentre:
+    """Spend the decision's armies on a production centre on ``territory`` (Risiko! Master)."""
+
+    territory: int
+    tag: ClassVar[str] = "build_centre"
+
+
+@dataclass(frozen=True, slots=True)
 class Forfeit:
     """Not a player's move: the referee removes ``player`` from the game (a fault)."""
 
@@ -153,6 +161,7 @@ PlayerAction: TypeAlias = (
     | Bribe
     | ReinforceAlly
     | FortifyAlly
+    | BuildCentre
 )
 #: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
 Action: TypeAlias = PlayerAction | Forfeit
@@ -233,6 +242,8 @@ def action_from_list(data: Any) -> Action:
         return Fortify(*_ints(args, 3, tag))
     if tag == "capital":
         return Capital(*_ints(args, 1, tag))
+    if tag == "build_centre":
+        return BuildCentre(*_ints(args, 1, tag))
     if tag == "pass" and not args:
         return Pass()
     if tag == "forfeit" and len(args) == 2 and type(args[0]) is int and isinstance(args[1], str):

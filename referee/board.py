@@ -64,6 +64,8 @@ class Board:
     adjacency: tuple[frozenset[int], ...]
     wild_cards: int
     card_insignia: tuple[str, ...]
+    # Risiko! Master: extra armies shown on each card (seed 003); empty: none on any card
+    card_extra: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -90,6 +92,10 @@ class Board:
         t = self.territories[card]
         return f"{t.name} ({t.insignia})"
 
+    def extra_armies(self, card: int) -> int:
+        """The extra armies ``card`` shows, added when it is traded (0 on classic maps)."""
+        return self.card_extra[card] if card < len(self.card_extra) else 0
+
     def borders(self) -> list[tuple[int, int]]:
         """Every border once, as (lower index, higher index)."""
         return [(a, b) for a, ns in enumerate(self.neighbours) for b in ns if a < b]
@@ -107,7 +113,9 @@ class Board:
                 for c in self.continents
             ],
             "territories": [
-                {"name": t.name, "insignia": t.insignia, "value": t.value} for t in self.territories
+                {"name": t.name, "insignia": t.insignia, "value": t.value}
+                | ({"card_extra": self.extra_armies(t.index)} if self.extra_armies(t.index) else {})
+                for t in self.territories
             ],
             "borders": [[names[a], names[b]] for a, b in self.borders()],
             "wild_cards": self.wild_cards,
@@ -149,6 +157,7 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     names: list[str] = []
     insignia: list[str] = []
     values: list[int] = []
+    extras: list[int] = []
     index: dict[str, int] = {}
     for i, entry in enumerate(raw_territories):
         if (
@@ -171,6 +180,11 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             problems.append(f"territory '{tname}': value {value!r} must be a whole number >= 0")
             value = 1
+        extra = entry.get("card_extra", 0)
+        if extra not in (0, 1, 2) or isinstance(extra, bool):
+            problems.append(f"territory '{tname}': card_extra {extra!r} must be 0, 1 or 2")
+            extra = 0
+        extras.append(extra)
         index[tname] = len(names)
         names.append(tname)
         insignia.append(ins if ins in INSIGNIA else INSIGNIA[0])
@@ -270,6 +284,7 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
         adjacency=tuple(frozenset(a) for a in adjacency),
         wild_cards=wild,
         card_insignia=tuple(insignia) + (WILD,) * wild,
+        card_extra=tuple(extras) if any(extras) else (),
     )
 
 

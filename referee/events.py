@@ -268,6 +268,16 @@ class AllyFortified(Event):
     tag: ClassVar[str] = "ally_fortified"
 
 
+@dataclass(frozen=True, slots=True)
+class CentreBuilt(Event):
+    """``player`` built a production centre on ``territory`` for ``cost`` armies (Master)."""
+
+    player: int
+    territory: int
+    cost: int
+    tag: ClassVar[str] = "centre_built"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.tag: cls
     for cls in (
@@ -295,6 +305,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         AllegianceChanged,
         AllyReinforced,
         AllyFortified,
+        CentreBuilt,
     )
 }
 

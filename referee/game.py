@@ -26,12 +26,14 @@ from . import alliances as alliancelib
 from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
+from . import master as masterlib
 from . import missions as missionlib
 from . import neutrals as neutrallib
 from .actions import (
     Action,
     Attack,
     Bribe,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -46,8 +48,9 @@ from .actions import (
     ReinforceAlly,
     Trade,
 )
-from .board import Board, builtin_map
+from .board import Board
 from .chance import Chance
+from .compose import map_board
 from .decisions import Decision, Kind, Phase
 from .dice import compare
 from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
@@ -56,6 +59,7 @@ from .events import (
     CapitalChosen,
     CapitalConquered,
     CardDrawn,
+    CentreBuilt,
     Claimed,
     Conquered,
     Dealt,
@@ -131,7 +135,10 @@ class Game:
         self._players_seated = players  # the players' seats; neutral colours' seats follow
         seats = players + neutrals
         self.rules = rules
-        self.board = board if board is not None else builtin_map(rules.map)
+        self.board = board if board is not None else map_board(rules.map)
+        problem = masterlib.setup_problem(rules, self.board, players)
+        if problem:
+            raise GameSetupError(problem)
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
@@ -171,6 +178,13 @@ class Game:
         self.bonus_this_turn = 0
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
+        # Risiko! Master (RULES.md §7): production centres; this turn's placing and attacking
+        self.centres: list[int] = []
+        self.placed_this_turn = 0
+        self.attacked_this_turn = False
+        self._moved_from: list[int] = []  # sources of this turn's many-into-one move
+        self._last_claimed = -1  # its quadrant is claimed first
+        self._points_due = False  # a points victory to check (ownership may have changed)
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         # active neutrals (alliances.py): allies still to ask this turn; the conquest attempt
         self.ally_todo: list[int] = []
@@ -219,15 +233,23 @@ class Game:
         return continents_held(self.board, self.owner, player)
 
     def reinforcements(self, player: int) -> tuple[int, int]:
-        """Armies due at the start of ``player``'s turn: (from territories, from continents)."""
+        """Armies due at the start of ``player``'s turn: (from territories and production
+        centres, from continents)."""
+        rules = self.rules
+        count = self.territory_count[player]
         return (
-            territory_reinforcements(self.territory_count[player]),
+            territory_reinforcements(count)
+            if rules.reinforcement_minimum == "three"
+            else masterlib.territory_reinforcements(rules.reinforcement_minimum, count)
+            + masterlib.centre_armies(rules, self.owner, self.centres, player),
             continent_reinforcements(self.board, self.owner, player),
         )
 
     def next_trade_value(
         self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")
     ) -> int:
+        if self.rules.card_values == "master":
+            return masterlib.set_value(list(insignia))
         return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
 
     def public_capital(self, seat: int) -> int:
@@ -245,7 +267,7 @@ class Game:
         n = len(self.players)
         events = self._pending_events
         for p in self.players:
-            p.reserve = STARTING_ARMIES[n]
+            p.reserve = masterlib.starting_armies(self.rules, self.board, n) or STARTING_ARMIES[n]
         rng = self.rng.setup
         if self.rules.setup == "deal":
             dealer = rng.below(n)
@@ -296,7 +318,10 @@ class Game:
         """Pose the next set-up decision, or start the first turn when set-up is done."""
         n = len(self.players)
         if self._phase is Phase.CLAIM:
-            free = tuple(t for t in range(self.board.size) if self.owner[t] < 0)
+            if self.rules.setup == "quadrants":
+                free = masterlib.claimable(self.board, self.owner, self._last_claimed)
+            else:
+                free = tuple(t for t in range(self.board.size) if self.owner[t] < 0)
             if free:
                 for _ in range(n):
                     seat = self._setup_next
@@ -359,7 +384,9 @@ class Game:
         handler(self, action, False)
         self.history.append(action)
         if self.places is None:
-            if self.rules.missions == "2000":
+            if self._points_due and self._won_on_points():
+                self._finish("points", winner=self.current)
+            elif self.rules.missions == "2000":
                 self._claim_mission_2000()
             elif self.rules.capitals == "on":
                 self._claim_capitals()
@@ -436,10 +463,14 @@ class Game:
         t = self._territory(action.territory, "claim:")
         if self.owner[t] >= 0:
             raise IllegalAction(f"claim: {self.board.name_of(t)} is already taken")
+        if t not in d.territories:  # Risiko! Master: the quadrant being claimed comes first
+            raise IllegalAction(f"claim: {self.board.name_of(t)} is not in the quadrant to fill")
         if dry:
             return
-        self._take(d.player, t, 1)
-        self.players[d.player].reserve -= 1
+        armies = masterlib.claim_armies(self.rules)
+        self._last_claimed = t
+        self._take(d.player, t, armies)
+        self.players[d.player].reserve -= armies
         self._pending_events.append(Claimed(d.player, t))
         self._setup_next = (d.player + 1) % len(self.players)
         self._ask_setup()
@@ -477,6 +508,7 @@ class Game:
             if self.rules.two_player == "off" or not neutrallib.ask_setup_neutrals(self, d.player):
                 self._ask_setup()
         else:
+            self.placed_this_turn += d.armies
             self.reserve = 0
             if not self._after_reinforce(d.armies):
                 self._ask_attack()
@@ -510,7 +542,8 @@ class Game:
             )
         if dry:
             return
-        value = cardlib.set_value(self.rules.card_values, self.trade_count, insignia)
+        value = self.next_trade_value(insignia)
+        value += sum(self.board.extra_armies(c) for c in chosen)  # Risiko! Master cards
         self.trade_count += 1
         for c in chosen:
             hand.remove(c)
@@ -551,13 +584,23 @@ class Game:
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
         dice = action.dice
-        if type(dice) is not int or not 1 <= dice <= most:
-            raise IllegalAction(f"attack: {dice!r} dice; from {name(src)} you may roll 1 to {most}")
+        least = masterlib.least_attack_dice(self, dst)
+        if type(dice) is not int or not least <= dice <= most:
+            raise IllegalAction(
+                f"attack: {dice!r} dice; from {name(src)} against {name(dst)} "
+                f"you may roll {least} to {most}"
+            )
+        if masterlib.protected(self, dst):
+            raise IllegalAction(
+                f"attack: {name(dst)} is its owner's last territory; no one may be eliminated "
+                f"before round {self.rules.eliminate_from_round}"
+            )
         if dry:
             return
         if alliancelib.active(self) and not alliancelib.attempt_starts(self, src, dst):
             self._ask_attack()  # the last attempt's die turned that ally away: ask again
             return
+        self.attacked_this_turn = True
         self._battle = (src, dst, dice)
         chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
@@ -612,12 +655,16 @@ class Game:
         if src == dst:
             raise IllegalAction("fortify: source and target are the same territory")
         n = action.armies
-        most = movable_armies(self.armies[src])
+        most = movable_armies(self.armies[src]) + 1 - masterlib.garrison(self, src, p)
         if type(n) is not int or not 1 <= n <= most:
             raise IllegalAction(
-                f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (one must stay)"
+                f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (a garrison stays)"
             )
-        if self.rules.fortify == "adjacent":
+        if d.target >= 0 and (dst != d.target or src not in d.territories):
+            raise IllegalAction(
+                f"fortify: this strategic move goes into {name(d.target)}, once from each neighbour"
+            )
+        if self.rules.fortify in ("adjacent", "many_into_one"):
             if dst not in self.board.adjacency[src]:
                 raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
         elif not self._connected(p, src, dst):
@@ -629,6 +676,14 @@ class Game:
         self.armies[src] -= n
         self.armies[dst] += n
         self._pending_events.append(Fortified(p, src, dst, n))
+        if self.rules.fortify == "many_into_one":
+            self._moved_from.append(src)
+            sources = tuple(
+                sorted({s for s, _, _ in legal.fortifies(self, p, dst, self._moved_from)})
+            )
+            if sources:
+                self.pending = Decision(Kind.FORTIFY, p, target=dst, territories=sources)
+                return
         self._end_turn()
 
     def _on_capital(self, action: Capital, dry: bool) -> None:
@@ -656,7 +711,12 @@ class Game:
             return
         if kind is Kind.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
-        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
+        if kind is Kind.ATTACK and d is not None and d.forced:
+            raise IllegalAction(
+                f"pass is not allowed now: you placed {self.placed_this_turn} armies, so you "
+                "must attack at least once this turn (Risiko! Master Expert)"
+            )
+        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY, Kind.BUILD_CENTRE):
             asked = kind.value if kind is not None else "nothing"
             raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
         if dry:
@@ -664,10 +724,26 @@ class Game:
         if kind is Kind.TRADE:
             self._trade_until = 1 << 30
             self._ask_place()
+        elif kind is Kind.BUILD_CENTRE:
+            self._ask_place(build=False)
         elif kind is Kind.ATTACK:
             self._ask_fortify()
         else:
             self._end_turn()
+
+    def _on_build_centre(self, action: BuildCentre, dry: bool) -> None:
+        d = self._expect(Kind.BUILD_CENTRE, "build_centre")
+        t = self._territory(action.territory, "build_centre:")
+        if t not in d.territories:
+            raise IllegalAction(
+                f"build_centre: {self.board.name_of(t)} is not yours or already has a centre"
+            )
+        if dry:
+            return
+        self.centres.append(t)
+        self.reserve -= d.armies
+        self._pending_events.append(CentreBuilt(d.player, t, d.armies))
+        self._ask_place()
 
     def _on_forfeit(self, action: Forfeit, dry: bool) -> None:
         seat = action.player
@@ -738,6 +814,17 @@ class Game:
             self.destroyed_by,
             self.conquests_this_turn,
         ).done
+
+    def _won_on_points(self) -> bool:
+        """Risiko! Master: the player to move holds enough points and quadrants (checked once
+        the armies of a conquest have moved in)."""
+        seat, d = self.current, self.pending
+        if d is not None and d.kind is Kind.OCCUPY:
+            return False
+        self._points_due = False
+        if seat < 0 or self.round == 0 or not self.players[seat].active:
+            return False
+        return masterlib.has_won(self.board, self.owner, seat, self.rules)
 
     def _claim_mission_2000(self) -> None:
         """The player whose turn it is wins as soon as its mission is fulfilled; a mission
@@ -826,6 +913,10 @@ class Game:
         self.bonus_this_turn = 0
         self.conquests_this_turn = 0
         self._declared_this_turn = False
+        self.placed_this_turn = 0
+        self.attacked_this_turn = False
+        self._moved_from = []
+        self._points_due = self.rules.victory != "conquest"
         events = self._pending_events
         events.append(TurnStarted(seat, self.round))
         if self.rules.missions == "2004":
@@ -859,7 +950,20 @@ class Game:
                 return
         self._ask_place()
 
-    def _ask_place(self) -> None:
+    def _ask_place(self, build: bool = True) -> None:
+        sites = (
+            masterlib.centre_sites(self.rules, self.owner, self.centres, self.reserve, self.current)
+            if build
+            else ()
+        )
+        if sites:
+            self.pending = Decision(
+                Kind.BUILD_CENTRE,
+                self.current,
+                armies=masterlib.CENTRE_COST,
+                territories=sites,
+            )
+            return
         if self.reserve > 0:
             self.pending = Decision(Kind.PLACE, self.current, armies=self.reserve)
         else:
@@ -868,7 +972,10 @@ class Game:
     def _ask_attack(self) -> None:
         self._phase = Phase.ATTACK
         if self._can_attack(self.current):
-            self.pending = Decision(Kind.ATTACK, self.current)
+            forced = masterlib.must_attack(
+                self.rules, self.placed_this_turn, self.attacked_this_turn
+            )
+            self.pending = Decision(Kind.ATTACK, self.current, forced=forced)
         else:
             self._ask_fortify()
 
@@ -884,11 +991,20 @@ class Game:
     def _can_attack(self, p: int) -> bool:
         owner, armies = self.owner, self.armies
         src, dst, _ = self._battle
-        if src >= 0 and owner[src] == p and armies[src] > 1 and owner[dst] != p:
+        if (
+            src >= 0
+            and owner[src] == p
+            and armies[src] > 1
+            and owner[dst] != p
+            and self.rules.attacker_dice == "any"
+            and not self.rules.eliminate_from_round
+        ):
             return True  # the usual case, found without a scan: the last battle can go on
         return next(legal.iter_attacks(self, p), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
+        if self.rules.garrison > 1:
+            return any(True for _ in legal.fortifies(self, p))
         owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
         for t in range(len(owner)):
             if owner[t] == p and armies[t] > 1:
@@ -925,6 +1041,7 @@ class Game:
             self._ask_attack()
             return
         self._take(attacker, dst, 0)
+        self._points_due = self.rules.victory != "conquest"
         # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
         # käyttäessäsi liittolaista alueen valtaamisessa")
         self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
@@ -942,7 +1059,7 @@ class Game:
                 self._move_in(attack_dice)
                 self._finish("conquest")
                 return
-        most = self.armies[src] - 1
+        most = self.armies[src] - masterlib.garrison(self, src, attacker)
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
@@ -1046,11 +1163,14 @@ class Game:
 
     def _finish(self, reason: str, winner: int = -1) -> None:
         """End the game: ``winner`` (a mission's) first, the other players still in by
-        territories then armies, then those who left, the last to leave first."""
+        territories (Risiko! Master Expert: territory values) then armies, then those who
+        left, the last to leave first."""
         active = self.active_players()
         key = {
             p: (
-                self.territory_count[p],
+                masterlib.score(self.board, self.owner, p, self.rules.victory)
+                if self.rules.victory == "values"
+                else self.territory_count[p],
                 sum(a for t, a in enumerate(self.armies) if self.owner[t] == p),
             )
             for p in active
@@ -1105,6 +1225,7 @@ _HANDLERS: dict[type, _Handler] = {
     Fortify: Game._on_fortify,
     Pass: Game._on_pass,
     Capital: Game._on_capital,
+    BuildCentre: Game._on_build_centre,
     Forfeit: Game._on_forfeit,
     PlaceNeutral: neutrallib.on_place_neutral,
     Bribe: alliancelib.on_bribe,

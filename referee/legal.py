@@ -12,10 +12,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, cast
 
 from . import cards as cardlib
-from . import formulas
+from . import formulas, master
 from .actions import (
     Attack,
     Bribe,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -32,20 +33,7 @@ from .actions import (
 from .board import Board
 from .decisions import Decision, Kind
 from .formulas import attack_dice, movable_armies
-from .rules import RuleSet
-
-
-class Position(Protocol):
-    """The public position: what both a game and a seat's view hold."""
-
-    @property
-    def board(self) -> Board: ...
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def owner(self) -> Sequence[int]: ...
-    @property
-    def armies(self) -> Sequence[int]: ...
+from .position import Position
 
 
 class _Allied(Protocol):
@@ -65,12 +53,18 @@ def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     territories, and (active neutrals) from its allies' onto any other colour but its own."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     commanded = {seat, *allies(state, seat)}
+    rules = state.rules
+    strict = rules.attacker_dice != "any" or rules.eliminate_from_round > 1  # Risiko! Master
     for t in range(len(owner)):
         colour = owner[t]
         if colour in commanded and armies[t] > 1:
             most = attack_dice(armies[t])
             for n in neighbours[t]:
                 if owner[n] != seat and owner[n] != colour:
+                    if strict and (
+                        master.least_attack_dice(state, n) > most or master.protected(state, n)
+                    ):
+                        continue
                     yield (t, n, most)
 
 
@@ -113,10 +107,23 @@ def regions(state: Position, seat: int) -> list[list[int]]:
     return groups
 
 
-def fortifies(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
-    """Every (source, target, most armies) fortify move under the rule set's ``fortify`` option."""
+def fortifies(
+    state: Position, seat: int, into: int = -1, used: Sequence[int] = ()
+) -> Iterator[tuple[int, int, int]]:
+    """Every (source, target, most armies) fortify move under the rule set's ``fortify`` and
+    ``garrison`` options; ``into``: only moves into that territory, none from ``used``
+    (the rest of a many-into-one strategic move)."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
-    if state.rules.fortify == "adjacent":
+    if state.rules.garrison > 1 or into >= 0:
+        for t in range(len(owner)):
+            if owner[t] == seat and t not in used:
+                most = armies[t] - master.garrison(state, t, seat)
+                if most > 0:
+                    for n in neighbours[t]:
+                        if owner[n] == seat and (into < 0 or n == into):
+                            yield (t, n, most)
+        return
+    if state.rules.fortify in ("adjacent", "many_into_one"):
         for t in range(len(owner)):
             if owner[t] == seat and armies[t] > 1:
                 for n in neighbours[t]:
@@ -138,7 +145,11 @@ def trades(hand: Iterable[int], board: Board) -> list[tuple[int, int, int]]:
 
 def defence_dice(state: Position, territory: int) -> int:
     """Most dice the defender of ``territory`` may roll under the rule set."""
-    return formulas.defence_dice(state.armies[territory], state.rules.defender_two_dice_from)
+    rules = state.rules
+    dice = formulas.defence_dice(state.armies[territory], rules.defender_two_dice_from)
+    if rules.defender_most_dice > formulas.MAX_DEFENCE_DICE:  # Risiko!: up to 3, one per army
+        return min(rules.defender_most_dice, state.armies[territory])
+    return dice
 
 
 def neutral_placements(state: Position, decision: Decision) -> Iterator[PlaceNeutral]:
@@ -175,6 +186,9 @@ def actions(
         yield from (Claim(t) for t in decision.territories)
     elif kind is Kind.CAPITAL:
         yield from (Capital(t) for t in decision.territories)
+    elif kind is Kind.BUILD_CENTRE:
+        yield Pass()
+        yield from (BuildCentre(t) for t in decision.territories)
     elif kind is Kind.PLACE:
         yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
     elif kind is Kind.PLACE_NEUTRAL:
@@ -197,15 +211,20 @@ def actions(
             yield Pass()
         yield from (Trade(c) for c in trades(hand, state.board))
     elif kind is Kind.ATTACK:
-        yield Pass()
+        if not decision.forced:
+            yield Pass()
         for s, t, most in iter_attacks(state, decision.player):
-            yield from (Attack(s, t, n) for n in range(1, most + 1))
+            least = master.least_attack_dice(state, t)
+            yield from (Attack(s, t, n) for n in range(least, most + 1))
     elif kind is Kind.DEFEND:
         yield from (Defend(n) for n in range(decision.maximum, 0, -1))
     elif kind is Kind.OCCUPY:
         yield from (Occupy(n) for n in range(decision.minimum, decision.maximum + 1))
     elif kind is Kind.FORTIFY:
         yield Pass()
-        for s, t, most in fortifies(state, decision.player):
+        into = decision.target
+        for s, t, most in fortifies(state, decision.player, into):
+            if into >= 0 and s not in decision.territories:
+                continue
             least = 1 if every_amount else most
             yield from (Fortify(s, t, n) for n in range(least, most + 1))

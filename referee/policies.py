@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
-from . import legal
+from . import legal, master
 from .actions import (
     Attack,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -54,10 +55,10 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
             return Pass()
         return Trade(rng.choice(sets))
     if kind is Kind.ATTACK:
-        if rng.random() < 0.5:
+        if not d.forced and rng.random() < 0.5:
             return Pass()
         source, target, most = rng.choice(legal.attacks(game, d.player))
-        return Attack(source, target, rng.randint(1, most))
+        return Attack(source, target, rng.randint(master.least_attack_dice(game, target), most))
     if kind is Kind.DEFEND:
         return Defend(rng.randint(1, d.maximum))
     if kind is Kind.OCCUPY:
@@ -65,8 +66,15 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
     if kind is Kind.FORTIFY:
         if rng.random() < 0.5:
             return Pass()
-        source, target, most = rng.choice(list(legal.fortifies(game, d.player)))
+        moves = [
+            m
+            for m in legal.fortifies(game, d.player, d.target)
+            if d.target < 0 or m[0] in d.territories  # the rest of a many-into-one move
+        ]
+        source, target, most = rng.choice(moves)
         return Fortify(source, target, rng.randint(1, most))
+    if kind is Kind.BUILD_CENTRE:
+        return Pass() if rng.random() < 0.5 else BuildCentre(rng.choice(d.territories))
     # the two-player editions' decisions: one of the listed answers
     return rng.choice(list(legal.actions(game, d, game.players[d.player].cards)))
 
@@ -87,7 +95,7 @@ def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
     if kind is Kind.ATTACK:
         armies = game.armies
         for source, target, most in legal.attacks(game, d.player):
-            if armies[source] > armies[target]:
+            if armies[source] > armies[target] or d.forced:
                 return Attack(source, target, most)
         return Pass()
     if kind is Kind.DEFEND:

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from .board import MapError
+from .compose import EXAMPLE, PREFIX, map_board
+
 
 class RulesError(ValueError):
     """An unknown preset, option or value; the message lists what is allowed."""
@@ -23,6 +26,7 @@ class Option:
     help: str
     low: int = 0
     high: int = 0
+    prefix: str = ""  # a text option: any value starting with it is allowed too
 
     def parse(self, raw: Any) -> str | int:
         if self.choices is None:
@@ -42,6 +46,8 @@ class Option:
                 )
             return value
         text = str(raw)
+        if self.prefix and text.startswith(self.prefix):
+            return text
         if text not in self.choices:
             raise RulesError(
                 f"option {self.name}: {raw!r} is not allowed (allowed: {', '.join(self.choices)})"
@@ -49,15 +55,25 @@ class Option:
         return text
 
     def allowed(self) -> str:
-        return ", ".join(self.choices) if self.choices else f"{self.low}..{self.high}"
+        if self.choices is None:
+            return f"{self.low}..{self.high}"
+        return ", ".join(self.choices) + (f", {self.prefix}…" if self.prefix else "")
 
 
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        Option("map", ("classic",), "the board (a built-in map)"),
         Option(
-            "setup", ("claim", "deal"), "claim territories in turn, or deal the territory cards"
+            "map",
+            ("classic",),
+            "the board: a built-in map, or a Risiko! Master world 'tiles:A,B,C/D,E,F'",
+            prefix="tiles:",
+        ),
+        Option(
+            "setup",
+            ("claim", "deal", "quadrants"),
+            "claim territories in turn, deal the territory cards, or (Risiko! Master) claim "
+            "with 2 armies each, in the same quadrant until it is full",
         ),
         Option(
             "first_player",
@@ -66,8 +82,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "card_values",
-            ("escalating", "golden_cavalry", "insignia"),
-            "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia",
+            ("escalating", "golden_cavalry", "insignia", "master"),
+            "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"
+            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12, + cards' extras",
         ),
         Option(
             "card_territory_bonus",
@@ -105,8 +122,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "fortify",
-            ("adjacent", "connected"),
-            "fortify to a neighbour, or along a chain of own territories",
+            ("adjacent", "connected", "many_into_one"),
+            "fortify to a neighbour, along a chain of own territories, or into one territory "
+            "from any of its own neighbours (Risiko! Master Expert)",
         ),
         Option(
             "forced_trade",
@@ -131,6 +149,51 @@ OPTIONS: dict[str, Option] = {
             ("off", "2000", "classic", "2004_passive", "2004_active"),
             "two players and neutral armies (RULES.md §5): off | one neutral of 28 (001) | "
             "one neutral of 40 (002) | four passive neutrals of 24 (000) | four active ones",
+        ),
+        # Risiko! Master (RULES.md §7, seed 003)
+        Option(
+            "reinforcement_minimum",
+            ("three", "none", "expert"),
+            "armies due for territories: at least 3 | none under 3 territories (Master Base) "
+            "| at least 3, or 2 with 2, 1 with 1 (Master Expert)",
+        ),
+        Option("defender_most_dice", None, "most dice a defender rolls (3 in Risiko!)", 2, 3),
+        Option(
+            "attacker_dice",
+            ("any", "at_least_defender"),
+            "the attacker may never roll fewer dice than the defender will (Master Expert)",
+        ),
+        Option(
+            "must_attack_after",
+            None,
+            "whoever placed at least this many armies must attack once that turn (0: never)",
+            0,
+            1000,
+        ),
+        Option(
+            "garrison",
+            None,
+            "armies a move must leave on a territory bordering an enemy (Master Expert: 3)",
+            1,
+            3,
+        ),
+        Option(
+            "eliminate_from_round", None, "no player can be eliminated before this round", 0, 100
+        ),
+        Option(
+            "victory",
+            ("conquest", "half_territories", "values"),
+            "win by: world conquest | half the territories (Master Base) | territory values "
+            "of floor(total/2 + 1) (Master Expert)",
+        ),
+        Option("victory_quadrants", None, "whole quadrants a points victory needs", 0, 6),
+        Option(
+            "centre_production",
+            None,
+            "production centres (Master): 0 off; else armies each centre adds to its owner's "
+            "reinforcements (hegemon's rule: the rulebook does not say)",
+            0,
+            5,
         ),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
@@ -160,6 +223,15 @@ class RuleSet:
     capitals: str
     turn_limit: int
     two_player: str = "off"
+    reinforcement_minimum: str = "three"
+    defender_most_dice: int = 2
+    attacker_dice: str = "any"
+    must_attack_after: int = 0
+    garrison: int = 1
+    eliminate_from_round: int = 0
+    victory: str = "conquest"
+    victory_quadrants: int = 0
+    centre_production: int = 0
 
     def options(self) -> dict[str, Any]:
         """Every option and its value (the preset name excluded)."""
@@ -185,6 +257,19 @@ class RuleSet:
         return {k: v for k, v in self.options().items() if base[k] != v}
 
 
+# Risiko! Master options (RULES.md §7) and their value in the other editions.
+_MASTER_OFF: dict[str, Any] = {
+    "reinforcement_minimum": "three",
+    "defender_most_dice": 2,
+    "attacker_dice": "any",
+    "must_attack_after": 0,
+    "garrison": 1,
+    "eliminate_from_round": 0,
+    "victory": "conquest",
+    "victory_quadrants": 0,
+    "centre_production": 0,
+}
+
 # Options of the later editions (issue 11), and their value when the edition is not played.
 _LATER_OPTIONS: dict[str, Any] = {
     "forced_trade": "one_set",
@@ -192,6 +277,7 @@ _LATER_OPTIONS: dict[str, Any] = {
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
     "two_player": "off",
+    **_MASTER_OFF,
 }
 
 _CLASSIC = {
@@ -213,6 +299,7 @@ _CLASSIC = {
     "capitals": "off",
     "turn_limit": 0,
     "two_player": "off",
+    **_MASTER_OFF,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -258,6 +345,38 @@ PRESETS["two-player-2000"] = {
 PRESETS["two-player-classic"] = {**PRESETS["classic"], "two_player": "classic"}
 PRESETS["two-player-2004-passive"] = {**PRESETS["classic-2004"], "two_player": "2004_passive"}
 PRESETS["two-player-2004-active"] = {**PRESETS["classic-2004"], "two_player": "2004_active"}
+# Risiko! Master (seed 003, RULES.md §7). The default map is the rulebook's victory example
+# (Alfa, Delta, Omega, Tau, Epsilon, Sigma: 175 points, 60 territories, so 3 to 6 players).
+PRESETS["risiko-master-base"] = {
+    **_CLASSIC,
+    "map": EXAMPLE,
+    "setup": "quadrants",
+    "first_player": "first_placer",
+    "card_values": "master",
+    "card_territory_bonus": "off",
+    "must_trade_at": 10,  # seed 003 sets no hand limit; 10 figures always hold sets
+    "defender_most_dice": 3,
+    "defender_two_dice_from": 2,
+    "reinforcement_minimum": "none",
+    "victory": "half_territories",
+    "victory_quadrants": 2,
+}
+PRESETS["risiko-master-expert"] = {
+    **PRESETS["risiko-master-base"],
+    "reinforcement_minimum": "expert",
+    "defender_dice": "max",
+    "attacker_dice": "at_least_defender",
+    "must_attack_after": 3,
+    "garrison": 3,
+    "eliminate_from_round": 5,
+    "elimination_trade": "next_turn",
+    "fortify": "many_into_one",
+    "victory": "values",
+}
+PRESETS["risiko-master-master"] = {
+    **PRESETS["risiko-master-expert"],
+    "centre_production": 1,
+}
 
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
@@ -277,6 +396,12 @@ PRESET_HELP = {
     "edition: they only defend, the other player rolling for them",
     "two-player-2004-active": "two players and four active neutrals, 2004 Finnish edition: "
     "bribes, alliance tracks, allies that attack and fortify",
+    "risiko-master-base": "Risiko! Master, Base level: a world of 6 tiles, claimed by twos; "
+    "half the territories and 2 whole quadrants win",
+    "risiko-master-expert": "Risiko! Master, Expert level: 3 defender dice always, compulsory "
+    "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",
+    "risiko-master-master": "Risiko! Master, Master level: Expert plus production centres "
+    "(3 armies each, at most 15; each adds 1 army to its owner's reinforcements)",
 }
 
 
@@ -293,6 +418,11 @@ def make_rules(preset: str = "classic", overrides: Mapping[str, Any] | None = No
         if option is None:
             raise RulesError(f"unknown option '{name}' (options: {', '.join(OPTIONS)})")
         values[name] = option.parse(raw)
+    if str(values["map"]).startswith(PREFIX):
+        try:
+            map_board(values["map"])  # composed once, then cached
+        except MapError as exc:
+            raise RulesError(f"option map: {exc}") from None
     return RuleSet(preset=preset, **values)
 
 

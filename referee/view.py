@@ -52,6 +52,7 @@ class View:
     pending: Decision | None
     missions: tuple[int, ...] = ()
     capital: int = -1
+    centres: tuple[int, ...] = ()  # Risiko! Master: territories with a production centre
 
     def allies(self, player: int) -> list[int]:
         """The neutral colours allied to ``player`` that still hold territory (active
@@ -79,6 +80,7 @@ class View:
             "pending": self.pending.to_dict() if self.pending else None,
             "missions": list(self.missions),
             "capital": self.capital,
+            **({"centres": list(self.centres)} if self.centres else {}),
         }
 
 
@@ -136,4 +138,5 @@ def view_for(game: Game, seat: int) -> View:
         pending=pending,
         missions=tuple(me.missions),
         capital=me.capital,
+        centres=tuple(game.centres),
     )

@@ -32,6 +32,7 @@ from hegemon.referee import cards as cardlib
 from hegemon.sdk import (
     Attack,
     Bot,
+    BuildCentre,
     Claim,
     DefendPolicy,
     Fortify,
@@ -288,7 +289,20 @@ class ContinentalBot(Bot):
     def occupy(self, view, decision):
         return Occupy(occupy_split(view, decision))
 
+    def build_centre(self, view, decision):
+        """Risiko! Master: a production centre on the safest own territory (no enemy
+        neighbour, most armies), if there is one; never on the front."""
+        owner, me = view.owner, view.seat
+        safe = [
+            t for t in decision.territories if all(owner[n] == me for n in view.board.neighbours[t])
+        ]
+        if not safe:
+            return Pass()
+        return BuildCentre(max(safe, key=lambda t: (view.armies[t], -t)))
+
     def fortify(self, view, decision):
+        if decision.target >= 0:  # the rest of a many-into-one move (Risiko! Master): done
+            return Pass()
         me, owner, armies, board = view.seat, view.owner, view.armies, view.board
         borders = border_territories(view)
         if not borders:

@@ -17,7 +17,7 @@ class Minimal(Bot):
             for s, t, dice in attack_options(view)
         ]
         best = max(odds, default=None)
-        if best is None or best[0] < 0.6:
+        if best is None or (best[0] < 0.6 and not decision.forced):
             return Pass()
         return Attack(*best[1:])
 

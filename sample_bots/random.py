@@ -12,6 +12,7 @@ from __future__ import annotations
 from hegemon.sdk import (
     Attack,
     Bot,
+    BuildCentre,
     Claim,
     Defend,
     Fortify,
@@ -21,6 +22,7 @@ from hegemon.sdk import (
     Trade,
     attack_options,
     fortify_options,
+    least_attack_dice,
     own_territories,
     run,
     trade_options,
@@ -55,13 +57,19 @@ class RandomBot(Bot):
         if not decision.forced and rng.random() < STOP:
             return Pass()
         source, target, most = rng.choice(attack_options(view))
-        return Attack(source, target, rng.randint(1, most))
+        return Attack(source, target, rng.randint(least_attack_dice(view, target), most))
 
     def defend(self, view, decision):
         return Defend(view.context.rng.randint(1, decision.maximum))
 
     def occupy(self, view, decision):
         return Occupy(view.context.rng.randint(decision.minimum, decision.maximum))
+
+    def build_centre(self, view, decision):
+        rng = view.context.rng
+        if rng.random() < 0.5:
+            return Pass()
+        return BuildCentre(rng.choice(decision.territories))
 
     def fortify(self, view, decision):
         rng = view.context.rng

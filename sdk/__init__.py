@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Action,
         Attack,
         Bribe,
+        BuildCentre,
         Capital,
         Claim,
         Defend,
@@ -83,6 +84,13 @@ if TYPE_CHECKING:
         trade_options,
     )
     from hegemon.sdk.local import LocalFault, LocalGame, play_local
+    from hegemon.sdk.master import (
+        least_attack_dice,
+        points,
+        points_race,
+        points_to_win,
+        quadrant_holdings,
+    )
     from hegemon.sdk.neutrals import (
         allies,
         ally_attack_options,
@@ -100,6 +108,7 @@ _SOURCES = {
         "Action",
         "Attack",
         "Bribe",
+        "BuildCentre",
         "Capital",
         "Claim",
         "Defend",
@@ -157,6 +166,13 @@ _SOURCES = {
         "neutral_seats",
         "opponents",
     ),
+    "hegemon.sdk.master": (
+        "least_attack_dice",
+        "points",
+        "points_race",
+        "points_to_win",
+        "quadrant_holdings",
+    ),
     "hegemon.sdk.server": ("BotServicer", "serve"),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
@@ -192,6 +208,7 @@ __all__ = [
     "BotView",
     "Bounds",
     "Bribe",
+    "BuildCentre",
     "Capital",
     "CaptureEffect",
     "Claim",
@@ -235,6 +252,7 @@ __all__ = [
     "interior_territories",
     "is_neutral",
     "known_capitals",
+    "least_attack_dice",
     "legal_actions",
     "make_view",
     "mission_progress",
@@ -245,6 +263,10 @@ __all__ = [
     "own_territories",
     "owned_continents",
     "play_local",
+    "points",
+    "points_race",
+    "points_to_win",
+    "quadrant_holdings",
     "reinforcements",
     "run",
     "serve",

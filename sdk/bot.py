@@ -121,6 +121,11 @@ class Bot:
         """Default: skip."""
         return Pass()
 
+    def build_centre(self, view: BotView, decision: Decision) -> Action:
+        """Risiko! Master: build a production centre for ``decision.armies`` armies. Default:
+        build none."""
+        return Pass()
+
     def capital(self, view: BotView, decision: Decision) -> Action:
         """Capital Risk. Default: the offered territory farthest from any enemy (fewest enemy
         neighbours, then most armies, then the lowest index)."""
@@ -209,7 +214,7 @@ class Bot:
                 f"{type(self).__name__}.{decision.kind.value}() returned "
                 f"{action!r}, not an action (Claim, Place, Trade, Attack, Defend, "
                 "Occupy, Fortify, Pass, Capital, PlaceNeutral, Bribe, ReinforceAlly, "
-                "FortifyAlly or Blitz)"
+                "FortifyAlly, BuildCentre or Blitz)"
             )
         if self.press_attacks and type(action) is Attack and decision.kind is Kind.ATTACK:
             return press(self.decide, view, decision, action)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from hegemon.referee import legal
+from hegemon.referee import legal, master
 from hegemon.referee.actions import PlayerAction
 from hegemon.referee.board import Board
 from hegemon.referee.capitals import capitals_needed, replaced_on_capture
@@ -184,9 +184,13 @@ def reinforcements(view: View, seat: int | None = None) -> int:
     (cards not counted)."""
     seat = _seat(view, seat)
     territories = sum(1 for p in view.owner if p == seat)
-    return territory_reinforcements(territories) + continent_reinforcements(
-        view.board, view.owner, seat
-    )
+    rules = view.rules
+    if rules.reinforcement_minimum == "three":
+        due = territory_reinforcements(territories)
+    else:  # Risiko! Master: its minimums, and production centres
+        due = master.territory_reinforcements(rules.reinforcement_minimum, territories)
+        due += master.centre_armies(rules, view.owner, view.centres, seat)
+    return due + continent_reinforcements(view.board, view.owner, seat)
 
 
 # ------------------------------------------------------------------ battle odds
@@ -207,7 +211,14 @@ def attack_options(view: View, seat: int | None = None) -> list[tuple[int, int, 
 
 def fortify_options(view: View, seat: int | None = None) -> list[tuple[int, int, int]]:
     """Every (source, target, most armies) fortifying move under the rule set's ``fortify``
-    option (any 1..most armies is legal)."""
+    and ``garrison`` options (any 1..most armies is legal). While a many-into-one move
+    (Risiko! Master Expert) is under way, only the moves into its target from the sources
+    the pending decision still offers."""
+    d = view.pending
+    if d is not None and d.kind is Kind.FORTIFY and d.target >= 0:
+        return [
+            m for m in legal.fortifies(view, _seat(view, seat), d.target) if m[0] in d.territories
+        ]
     return list(legal.fortifies(view, _seat(view, seat)))
 
 

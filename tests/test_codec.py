@@ -32,6 +32,7 @@ from hegemon.referee import (
     builtin_map,
     make_rules,
 )
+from hegemon.referee.actions import BuildCentre
 from hegemon.referee.events import (
     EVENT_TYPES,
     AllegianceChanged,
@@ -42,6 +43,7 @@ from hegemon.referee.events import (
     CapitalChosen,
     CapitalConquered,
     CardDrawn,
+    CentreBuilt,
     Claimed,
     Conquered,
     Dealt,
@@ -82,6 +84,7 @@ ACTIONS = [
     Bribe(3, (7, 41)),
     ReinforceAlly(((12, 6),)),
     FortifyAlly(12, 13, 2),
+    BuildCentre(9),  # Risiko! Master
 ]
 
 EVENTS = [
@@ -112,6 +115,7 @@ EVENTS = [
     AllyReinforced(1, 4, 5, ((20, 5),)),
     AllyReinforced(1, 4, 2, ()),
     AllyFortified(0, 5, ((20, 21, 3),)),
+    CentreBuilt(1, 12, 3),
 ]
 
 
@@ -162,6 +166,7 @@ def test_every_engine_action_has_a_message():
         Bribe,
         ReinforceAlly,
         FortifyAlly,
+        BuildCentre,
     }
 
 
@@ -197,7 +202,6 @@ BAD_REPLIES = [
         "many-into-one",
     ),
     (pb.Action(fortify_ally=pb.FortifyAlly()), "fortify_ally"),
-    (pb.Action(build_centre=pb.BuildCentre(territory=1)), "build_centre"),
     (pb.HelloReply(name="x"), "hegemon.v1.HelloReply"),
     (None, "NoneType"),
     (42, "int"),

@@ -12,11 +12,8 @@ module              commands
 :mod:`.demo`        ``demo``
 :mod:`.doctor`      ``doctor``
 :mod:`.web`         ``web``, ``report`` (the web pages, served or as files)
-==================  ==========================================================
-
-A command's module is imported only when that command runs or shows its help
-(:class:`.lazy.LazyGroup`), and help is plain text: ``hegemon --help`` answers at once.
-"""
+:mod:`.map`         ``map compose|show`` (Risiko! Master worlds from tiles)
+==================  ==================================================="""
 
 from __future__ import annotations
 
@@ -53,6 +50,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "Check bubblewrap, the uid pool, seccomp, cgroups",
     ),
     ("logs", ".logs:logs_command", "Show a game's seat logs: what each bot printed"),
+    ("map", ".map:map_app", "Compose Risiko! Master worlds from tiles, and draw maps."),
     ("web", ".web:web", "Serve the leaderboards, bots, games and replays as web pages"),
     ("report", ".web:report", "Write the web pages as static files"),
 )

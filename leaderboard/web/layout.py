@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from hegemon.referee.board import MAPS_DIR, Board
+from hegemon.referee.compose import PREFIX, parse_spec
+from hegemon.referee.tiles import tile
 
 LAYOUTS_DIR = MAPS_DIR.parent / "layouts"
 WIDTH, HEIGHT = 1000, 560
@@ -19,6 +21,8 @@ MARGIN = 40
 
 def map_layout(board: Board) -> list[tuple[float, float]]:
     """(x, y) of each territory on a ``WIDTH`` x ``HEIGHT`` canvas, in territory order."""
+    if board.name.startswith(PREFIX):
+        return tile_layout(board)
     path = LAYOUTS_DIR / f"{board.name}.json"
     if path.is_file():
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -26,6 +30,23 @@ def map_layout(board: Board) -> list[tuple[float, float]]:
         if all(t.name in points for t in board.territories):
             return [(float(points[t.name][0]), float(points[t.name][1])) for t in board.territories]
     return force_layout(board)
+
+
+def tile_layout(board: Board) -> list[tuple[float, float]]:
+    """A composed Risiko! Master world drawn from its layout: each tile a cell of the grid its
+    map spec names, each territory at its capital's place on its tile."""
+    rows = parse_spec(board.name).rows
+    cell_w = (WIDTH - 2 * MARGIN) / len(rows[0])
+    cell_h = (HEIGHT - 2 * MARGIN) / len(rows)
+    where: dict[str, tuple[float, float]] = {}
+    for r, row in enumerate(rows):
+        for c, name in enumerate(row):
+            for t in tile(name).territories:
+                where[t.name] = (
+                    round(MARGIN + (c + t.at[0]) * cell_w, 1),
+                    round(MARGIN + (r + t.at[1]) * cell_h, 1),
+                )
+    return [where[t.name] for t in board.territories]
 
 
 def force_layout(board: Board, iterations: int = 300) -> list[tuple[float, float]]:

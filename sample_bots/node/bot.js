@@ -92,6 +92,22 @@ function findSet(hand, cards) {
   return null;
 }
 
+// Risiko! Master Expert: never fewer dice than the defender will roll, and no one's last
+// territory before the round the rule set names.
+function mayAttack(options, view, target, dice) {
+  const armies = view.armies[target];
+  if (options.attacker_dice === 'at_least_defender') {
+    const most = Number(options.defender_most_dice || 2);
+    if (dice < Math.min(most, armies)) return false;
+  }
+  const from = Number(options.eliminate_from_round || 0);
+  if (from > 1 && view.round < from) {
+    const holder = view.owner[target];
+    if (view.owner.filter((o) => o === holder).length === 1) return false;
+  }
+  return true;
+}
+
 function decide(game, request) {
   const view = request.view;
   const d = request.decision;
@@ -133,7 +149,7 @@ function decide(game, request) {
       for (const t of own) {
         if (armies[t] < 2) continue;
         for (const n of territories[t].neighbours) {
-          if (!isEnemy(n)) continue;
+          if (!isEnemy(n) || !mayAttack(game.options, view, n, Math.min(3, armies[t] - 1))) continue;
           const attack = { attack: { source: t, target: n, dice: Math.min(3, armies[t] - 1) } };
           if (armies[t] > armies[n]) return attack;
           if (!fallback) fallback = attack;
@@ -209,7 +225,8 @@ function main() {
       if (!r.board || !r.board.territories.length) {
         return fail(callback, grpc.status.INVALID_ARGUMENT, 'StartGame without a map');
       }
-      games.set(r.game_id, { seat: r.seat, board: r.board });
+      const options = (r.rules && r.rules.options) || {};
+      games.set(r.game_id, { seat: r.seat, board: r.board, options });
       callback(null, {});
     },
     Decide(call, callback) {

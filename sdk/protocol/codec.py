@@ -25,6 +25,7 @@ from hegemon.referee.actions import (
     Action,
     Attack,
     Bribe,
+    BuildCentre,
     Capital,
     Claim,
     Defend,
@@ -100,9 +101,7 @@ _KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
 _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 # Actions of later editions: the protocol names them, the engine cannot take them yet.
-_LATER_ACTIONS = {
-    "build_centre",
-}
+_LATER_ACTIONS: frozenset[str] = frozenset()
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
 # Proto fields that hold (source, target, armies) moves.
@@ -160,7 +159,12 @@ def board_to_proto(board: Board) -> pb.Board:
             for c in board.continents
         ],
         cards=[
-            pb.Card(id=k, territory=k if k < size else -1, insignia=_INSIGNIA_TO_PB[ins])
+            pb.Card(
+                id=k,
+                territory=k if k < size else -1,
+                insignia=_INSIGNIA_TO_PB[ins],
+                extra_armies=board.extra_armies(k),
+            )
             for k, ins in enumerate(board.card_insignia)
         ],
         wild_cards=board.wild_cards,
@@ -228,6 +232,8 @@ def board_from_proto(msg: pb.Board) -> Board:
                 )
             else:
                 for k, card in enumerate(msg.cards):
+                    if k < size and card.extra_armies:  # Risiko! Master cards
+                        territories[k]["card_extra"] = card.extra_armies
                     want_t = k if k < size else -1
                     want_i = _INSIGNIA_TO_PB[insignias[k]] if k < size else pb.INSIGNIA_WILD
                     if card.territory != want_t or card.insignia != want_i:
@@ -470,6 +476,7 @@ def _view_message(view: View, known: tuple[Sequence[int], Sequence[int]] | None 
         next_trade_value=view.next_trade_value,
         missions=view.missions,
         capital=view.capital,
+        centres=view.centres,
     )
 
 
@@ -600,6 +607,7 @@ def view_from_proto(
             pending=pending,
             missions=tuple(v.missions),
             capital=v.capital,
+            centres=tuple(v.centres),
         )
     except ProtocolError:
         raise
@@ -659,6 +667,8 @@ def action_to_proto(action: Action | Blitz) -> pb.Action:
     if type(action) is FortifyAlly:
         move = pb.Move(source=action.source, target=action.target, armies=action.armies)
         return pb.Action(fortify_ally=pb.FortifyAlly(moves=[move]))
+    if type(action) is BuildCentre:
+        return pb.Action(build_centre=pb.BuildCentre(territory=action.territory))
     if type(action) is Forfeit:
         raise _fail("forfeit is the referee's action, not a bot's: it has no message")
     raise _fail(f"not an action: {type(action).__name__}")
@@ -769,6 +779,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
             )
         m = sub.moves[0]
         return FortifyAlly(m.source, m.target, m.armies)
+    if which == "build_centre":
+        return BuildCentre(sub.territory)
     if which in _LATER_ACTIONS:
         raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")
