@@ -33,7 +33,7 @@ from .chance import Chance
 from .decisions import Decision, Kind, Phase
 from .errors import IllegalAction
 from .events import Dealt, Event, FirstPlayer, NeutralPlaced
-from .legal import Position
+from .position import Position
 
 
 class Seat(Protocol):

@@ -35,6 +35,7 @@ from hegemon.referee.actions import (
     ReinforceAlly,
 )
 from hegemon.referee.decisions import Decision
+from hegemon.referee.position import Position
 from hegemon.referee.view import SeatInfo
 
 __all__ = [
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 
-class _View(legal.Position, Protocol):
+class _View(Position, Protocol):
     @property
     def seat(self) -> int: ...
     @property
