@@ -66,7 +66,11 @@ def press(
         seats[me], seats[foe] = mine[a2], theirs[d2]
         object.__setattr__(board, "armies", tuple(armies))
         object.__setattr__(board, "seats", tuple(seats))
-        return decide(board, decision) == Attack(s, t, min(attack.dice, attack_dice(a2)))
+        try:
+            answer = decide(board, decision)
+        except Exception:  # e.g. no legal attack on that board (Risiko! Master's dice rules)
+            return False  # a probe the bot cannot answer ends the box; the real one may differ
+        return answer == Attack(s, t, min(attack.dice, attack_dice(a2)))
 
     # the box: source armies low_a..a, target armies low_d..d, every board of it checked
     low_a, low_d = a, d
