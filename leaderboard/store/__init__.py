@@ -65,9 +65,11 @@ from .models import (
     SeasonProgress,
     utcnow,
 )
+from .rating_fits import RatingFit
 from .seasons import SeasonStore
 
 __all__ = [
+    "RatingFit",
     "CLAIMED",
     "CREATED",
     "DONE",
