@@ -16,7 +16,8 @@ Two methods are provided (see DESIGN.md, "Ratings"):
     two players Plackett–Luce is Bradley–Terry, i.e. Elo's logistic model, so ``400 * log10(strength)`` is an Elo rating.  The fit depends only on the
     multiset of games, never on their order.  ``bootstrap_intervals`` adds percentile
     intervals and the probability that each bot is stronger than the next one, from
-    resamples of the pattern counts (a multinomial) refitted all at once.
+    Bayesian-bootstrap resamples (random weights on the pattern counts) refitted all at
+    once.
 
 ``incremental_elo``
     The classic running Elo: each game is taken as all its pairs of players with
@@ -40,11 +41,12 @@ Modelling choices (documented here once):
   with few games towards the pack.  Its weight vanishes as games accumulate.
 * **Honest early intervals.**  Resampling the games alone says nothing about what the
   games cannot show yet: two games with the same order resample to the same two games,
-  a zero-width interval and P = 100 %.  So each bootstrap resample also moves every bot's
-  prior to a reference strength drawn from the prior itself (randomise-then-optimise: for a
-  Gaussian model, resampled data plus a prior centre drawn from the prior give exact
-  posterior draws).  Early intervals are as wide as the prior says; the draws' weight
-  vanishes with the prior's.  ``benchmarks/rating_calibration.py`` measures coverage and
+  a zero-width interval and P = 100 %.  So the bootstrap is Bayesian (every game weighs
+  an Exp(1) draw: with few games the data's total weight varies too), and each resample
+  also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get weights drawn from
+  Gamma(prior) (a Bayesian bootstrap; the prior's centre then moves as a draw from the
+  prior itself, and its weight varies, so a few real games can be outweighed).  Early
+  intervals are as wide as the prior says; the draws matter less as games accumulate.  ``benchmarks/rating_calibration.py`` measures coverage and
   the calibration of P(stronger than next) in simulation; bots with fewer than
   ``PROVISIONAL_GAMES`` games are marked provisional on the boards.
 * **Anchor.**  Reported ratings are ``400 / ln(10) * ln(strength)``, shifted so that the

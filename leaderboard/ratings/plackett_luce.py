@@ -38,17 +38,19 @@ class _Fit(NamedTuple):
     compiled: Compiled
     problem: Problem
     theta: Floats  # (1, n)
+    prior: float
 
 
 def _fit(games: Sequence[Game], prior: float, tol: float, max_iter: int) -> _Fit | None:
     compiled = compile_games(games)
     if not compiled.bots:
         return None
-    problem = Problem(compiled, prior)
+    problem = Problem(compiled)
     wins, events = compiled.statistics(compiled.counts[None, :])
     zero = np.zeros((1, compiled.n_bots))
-    theta = problem.solve(zero, wins, events, zero, tol=tol, max_iter=max_iter)
-    return _Fit(compiled, problem, theta)
+    virtual = np.full((1, 2, compiled.n_bots), prior)
+    theta = problem.solve(zero, wins, events, virtual, tol=tol, max_iter=max_iter)
+    return _Fit(compiled, problem, theta, prior)
 
 
 def fit_plackett_luce(
@@ -101,22 +103,22 @@ def order_of(ratings: dict[str, float]) -> list[str]:
     return sorted(ratings, key=lambda bot: (-ratings[bot], bot))
 
 
-def _resample_counts(compiled: Compiled, rows: int, rng: np.random.Generator) -> Floats:
-    """``rows`` bootstrap resamples of the games as pattern counts ``(rows, P)``: a multinomial
-    over the patterns when they are few, else games drawn one by one and counted."""
-    n_games = compiled.game_patterns.size
-    n_patterns = compiled.counts.size
-    if 4 * n_patterns <= n_games:
-        return rng.multinomial(n_games, compiled.counts / n_games, size=rows).astype(np.float64)
-    drawn = compiled.game_patterns[rng.integers(0, n_games, size=(rows, n_games))]
-    drawn += n_patterns * np.arange(rows, dtype=np.int64)[:, None]
-    return np.bincount(drawn.ravel(), minlength=rows * n_patterns).reshape(rows, n_patterns) * 1.0
+def _resample_weights(compiled: Compiled, rows: int, rng: np.random.Generator) -> Floats:
+    """``rows`` Bayesian-bootstrap resamples of the games as pattern weights ``(rows, P)``:
+    every game weighs an Exp(1) draw, so a pattern seen ``k`` times weighs Gamma(k)."""
+    return rng.gamma(compiled.counts, size=(rows, compiled.counts.size))
 
 
-def _prior_draws(prior: float, shape: tuple[int, int], rng: np.random.Generator) -> Floats:
-    """Reference log-strengths drawn from the prior itself: the density of the prior term,
-    ∝ σ(δ)^prior σ(−δ)^prior, is that of log(X / Y) with X, Y ~ Gamma(prior)."""
-    return np.log(rng.gamma(prior, size=shape)) - np.log(rng.gamma(prior, size=shape))
+def _virtual_games(
+    prior: float, rows: int, n: int, rng: np.random.Generator | None
+) -> Floats:
+    """Each bot's virtual wins and losses ``(rows, 2, n)``: ``prior`` each, or with a
+    generator each weighted by a Gamma(prior) draw (a Bayesian bootstrap of the prior's
+    pseudo-games: the prior's centre moves, as log(X / Y) of two such draws is distributed
+    like the prior itself, and so does its weight)."""
+    if rng is None:
+        return np.full((rows, 2, n), prior)
+    return rng.gamma(prior, size=(rows, 2, n))
 
 
 def bootstrap_intervals(
@@ -132,11 +134,13 @@ def bootstrap_intervals(
 ) -> BootstrapResult:
     """Bootstrap percentile intervals for :func:`fit_plackett_luce`.
 
-    Each of ``samples`` resamples draws as many games as the input, with replacement (as
-    counts of the distinct finishing patterns), and — with ``prior_draws`` — moves each bot's
-    prior to a reference strength drawn from the prior itself, then refits (from the
-    full-data fit, to tolerance ``tol``). Resampling alone would give two games with the same
-    order a zero-width interval; the prior draws carry the uncertainty the data cannot show
+    A Bayesian bootstrap (Rubin 1981): each of ``samples`` resamples weighs every game by an
+    Exp(1) draw (the games' weights are Dirichlet, scaled to the number of games: the smooth
+    counterpart of drawing games with replacement; drawn per distinct finishing pattern) and
+    — with ``prior_draws`` — each bot's virtual win and virtual loss by its own
+    Gamma(prior) draw, then refits (from the full-data fit, to tolerance ``tol``).
+    Resampling the games alone would give two games with the same order a zero-width
+    interval; the prior draws carry the uncertainty the data cannot show
     yet, and their weight vanishes as games accumulate (see the package docstring). Intervals
     are per-bot percentiles at ``confidence``. Random numbers come from numpy's PCG64 seeded
     with ``seed``, and patterns are taken in sorted order, so the result depends only on the
@@ -154,7 +158,7 @@ def bootstrap_intervals(
     fit = _fit(games, prior, min(tol, 1e-10), max_iter)
     if fit is None:
         return BootstrapResult({}, {}, [], {})
-    compiled, problem, theta = fit
+    compiled, _, theta, _ = fit
     bots = compiled.bots
     point = _to_elo(theta)[0]
     ratings = {bot: float(r) for bot, r in zip(bots, point, strict=True)}
@@ -185,13 +189,13 @@ def _replicates(
     prior_draws: bool,
 ) -> Floats:
     """The ratings of every resample, ``(samples, n)``, computed in blocks of resamples."""
-    compiled, problem, theta = fit
+    compiled, problem, theta, prior = fit
     n = compiled.n_bots
     wins, events = compiled.statistics(compiled.counts[None, :])
     exact = _exact(problem, events, samples)
     chord = None
     if not exact:
-        chord = problem.neg_hessian_at(theta, wins, events, np.zeros_like(theta))[0]
+        chord = problem.neg_hessian_at(theta, wins, events, _virtual_games(prior, 1, n, None))[0]
     width = max(
         compiled.counts.size,
         compiled.events_by_set.source.size,
@@ -202,16 +206,14 @@ def _replicates(
     out = np.empty((samples, n))
     for start in range(0, samples, block):
         rows = min(block, samples - start)
-        counts = _resample_counts(compiled, rows, rng)
-        delta = (
-            _prior_draws(problem.prior, (rows, n), rng) if prior_draws else np.zeros((rows, n))
-        )
+        counts = _resample_weights(compiled, rows, rng)
+        virtual = _virtual_games(prior, rows, n, rng if prior_draws else None)
         wins, events = compiled.statistics(counts)
         solved = problem.solve(
             np.repeat(theta, rows, axis=0),
             wins,
             events,
-            delta,
+            virtual,
             tol=tol,
             max_iter=max_iter,
             chord=chord,

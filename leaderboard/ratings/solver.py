@@ -4,10 +4,10 @@ Row ``b`` of every array is one problem (the data, or one bootstrap resample) ov
 bots and choice sets. Each maximises, in log-strengths ``θ``,
 
     f_b(θ) = Σ_i wins_bi θ_i − Σ_s events_bs log Σ_{j∈s} e^{θ_j}
-             + prior · Σ_i [log σ(θ_i − δ_bi) + log σ(δ_bi − θ_i)]
+             + Σ_i [u_bi log σ(θ_i) + v_bi log σ(−θ_i)]
 
-(``prior`` virtual wins and losses against a reference of log-strength ``δ_bi``; ``δ = 0`` is
-the fit's own prior). ``f_b`` is strictly concave, so Newton's method with a backtracking line
+(``u_bi`` virtual wins and ``v_bi`` virtual losses against a reference of strength 1: the
+prior; the fit's own has ``u = v = prior``, a bootstrap resample weights them at random). ``f_b`` is strictly concave, so Newton's method with a backtracking line
 search finds its one maximum in a handful of steps. The exact Hessian costs ``Σ_s |s|²`` per
 row; for a big board the Hessian of the full-data fit is used for every row instead (a chord
 method: a resample's maximum lies close to the fit's, where the two Hessians barely differ).
@@ -25,9 +25,8 @@ _EXP_LIMIT = 60.0  # |θ| beyond this is ±e^60 times the reference: no data can
 class Problem:
     """The structure shared by all rows: the bots and their choice sets."""
 
-    def __init__(self, compiled: Compiled, prior: float):
+    def __init__(self, compiled: Compiled):
         self.n = compiled.n_bots
-        self.prior = prior
         members, sets = compiled.set_members, compiled.member_set
         self.set_sums = Segments(sets, members, compiled.n_sets)
         self.member_sums = Segments(members, sets, self.n)
@@ -60,29 +59,30 @@ class Problem:
 
     # ----------------------------------------------------------------- one row block
     def objective(
-        self, theta: Floats, wins: Floats, events: Floats, delta: Floats
+        self, theta: Floats, wins: Floats, events: Floats, virtual: Floats
     ) -> tuple[Floats, Floats, Floats]:
         """``f`` per row, with the strengths ``w`` and the set sums ``S`` it used."""
         w = np.exp(np.clip(theta, -_EXP_LIMIT, _EXP_LIMIT))
         sums = self.set_sums.sum(w)
         logs = np.log(np.where(events > 0, sums, 1.0))
-        x = theta - delta
-        prior = -self.prior * (np.logaddexp(0.0, x) + np.logaddexp(0.0, -x)).sum(axis=1)
+        u, v = virtual[:, 0], virtual[:, 1]
+        prior = -(u * np.logaddexp(0.0, -theta) + v * np.logaddexp(0.0, theta)).sum(axis=1)
         f = (wins * theta).sum(axis=1) - (events * logs).sum(axis=1) + prior
         return f, w, sums
 
     def gradient(
-        self, theta: Floats, wins: Floats, events: Floats, delta: Floats, w: Floats, sums: Floats
+        self, theta: Floats, wins: Floats, events: Floats, virtual: Floats, w: Floats, sums: Floats
     ) -> tuple[Floats, Floats]:
         """The gradient of ``f`` per row, and ``w · Σ_{s∋i} events_s / S_s`` (the data's
         curvature diagonal)."""
         ratio = events / np.where(sums > 0, sums, 1.0)
         diagonal = w * self.member_sums.sum(ratio)
-        sig = 1.0 / (1.0 + np.exp(-np.clip(theta - delta, -_EXP_LIMIT, _EXP_LIMIT)))
-        return wins - diagonal + self.prior * (1.0 - 2.0 * sig), diagonal
+        sig = 1.0 / (1.0 + np.exp(-np.clip(theta, -_EXP_LIMIT, _EXP_LIMIT)))
+        u, v = virtual[:, 0], virtual[:, 1]
+        return wins - diagonal + u - (u + v) * sig, diagonal
 
     def neg_hessian(
-        self, theta: Floats, events: Floats, delta: Floats, w: Floats, sums: Floats, diagonal: Floats
+        self, theta: Floats, events: Floats, virtual: Floats, w: Floats, sums: Floats, diagonal: Floats
     ) -> Floats:
         """``−∇²f`` per row, ``(B, n, n)``."""
         by_set, i, j = self._pair_sums()
@@ -91,10 +91,10 @@ class Problem:
         if by_set.source.size:
             terms = q[:, by_set.source] * w[:, i] * w[:, j]
             outer[:, by_set.present] = np.add.reduceat(terms, by_set.starts, axis=1)
-        sig = 1.0 / (1.0 + np.exp(-np.clip(theta - delta, -_EXP_LIMIT, _EXP_LIMIT)))
+        sig = 1.0 / (1.0 + np.exp(-np.clip(theta, -_EXP_LIMIT, _EXP_LIMIT)))
         h = -outer.reshape(-1, self.n, self.n)
         idx = np.arange(self.n)
-        h[:, idx, idx] += diagonal + 2.0 * self.prior * sig * (1.0 - sig)
+        h[:, idx, idx] += diagonal + (virtual[:, 0] + virtual[:, 1]) * sig * (1.0 - sig)
         return h
 
     def solve(
@@ -102,7 +102,7 @@ class Problem:
         theta: Floats,
         wins: Floats,
         events: Floats,
-        delta: Floats,
+        virtual: Floats,
         *,
         tol: float,
         max_iter: int,
@@ -115,13 +115,13 @@ class Problem:
         Returns the maxima.
         """
         theta = theta.copy()
-        f, w, sums = self.objective(theta, wins, events, delta)
+        f, w, sums = self.objective(theta, wins, events, virtual)
         active = np.arange(theta.shape[0])
         inverse = None if chord is None else np.linalg.inv(chord)
         for _ in range(max_iter):
             if active.size == 0:
                 break
-            th, a, c, d = theta[active], wins[active], events[active], delta[active]
+            th, a, c, d = theta[active], wins[active], events[active], virtual[active]
             grad, diagonal = self.gradient(th, a, c, d, w[active], sums[active])
             if inverse is None:
                 h = self.neg_hessian(th, c, d, w[active], sums[active], diagonal)
@@ -138,7 +138,7 @@ class Problem:
             for _halving in range(60):
                 rows = active[pending]
                 cand = th[pending] + alpha[pending, None] * step[pending]
-                fc, wc, sc = self.objective(cand, wins[rows], events[rows], delta[rows])
+                fc, wc, sc = self.objective(cand, wins[rows], events[rows], virtual[rows])
                 ok = fc >= f_old[pending] - 1e-12 * (1.0 + np.abs(f_old[pending]))
                 done = pending[ok]
                 new_f[done], new_w[done], new_s[done] = fc[ok], wc[ok], sc[ok]
@@ -156,8 +156,8 @@ class Problem:
             active = active[moved >= tol]
         return theta
 
-    def neg_hessian_at(self, theta: Floats, wins: Floats, events: Floats, delta: Floats) -> Floats:
+    def neg_hessian_at(self, theta: Floats, wins: Floats, events: Floats, virtual: Floats) -> Floats:
         """``−∇²f`` of every row at ``theta``."""
-        _, w, sums = self.objective(theta, wins, events, delta)
-        _, diagonal = self.gradient(theta, wins, events, delta, w, sums)
-        return self.neg_hessian(theta, events, delta, w, sums, diagonal)
+        _, w, sums = self.objective(theta, wins, events, virtual)
+        _, diagonal = self.gradient(theta, wins, events, virtual, w, sums)
+        return self.neg_hessian(theta, events, virtual, w, sums, diagonal)

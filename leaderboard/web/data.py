@@ -25,8 +25,8 @@ from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
     "to finish ahead of a given bot).",
-    "interval": "± interval: the 95 % bootstrap interval of the rating (games resampled, the "
-    "prior drawn afresh in each resample).",
+    "interval": "± interval: the 95 % bootstrap interval of the rating (games and the prior's "
+    "virtual games reweighted at random in each resample).",
     "p_next": "P(>next): share of bootstrap resamples in which the bot rates above the next row.",
     "provisional": f"?: provisional — fewer than {PROVISIONAL_GAMES} games, the rating rests "
     "mostly on the prior.",
