@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import itertools
+
 from hegemon.leaderboard.ratings import ELO_SCALE, MEAN_RATING, bootstrap_intervals
 
 CHECKPOINTS = (2, 3, 5, 10, 20)
@@ -48,7 +50,9 @@ def narrow_world(rng: random.Random) -> float:
     return rng.gauss(0.0, 150.0 / ELO_SCALE)
 
 
-def play_round(names: list[str], theta: dict[str, float], rng: random.Random) -> list[list[list[str]]]:
+def play_round(
+    names: list[str], theta: dict[str, float], rng: random.Random
+) -> list[list[list[str]]]:
     """Every bot once, at tables of :data:`PLAYERS` (Gumbel-max Plackett–Luce orders)."""
     seated = names[:]
     rng.shuffle(seated)
@@ -65,7 +69,7 @@ def simulate(
 ) -> tuple[dict[int, tuple[int, int]], dict[int, list[tuple[float, bool]]]]:
     """Per checkpoint: (covered, total) of the intervals, and (P, upper really stronger) of
     every adjacent pair of the board."""
-    coverage = {c: (0, 0) for c in CHECKPOINTS}
+    coverage = dict.fromkeys(CHECKPOINTS, (0, 0))
     pairs: dict[int, list[tuple[float, bool]]] = {c: [] for c in CHECKPOINTS}
     for season in range(seasons):
         rng = random.Random(seed * 1_000_003 + season)
@@ -91,7 +95,7 @@ def simulate(
 
 def calibration_table(points: list[tuple[float, bool]]) -> list[str]:
     lines = ["  P(>next)      pairs   mean P   really stronger"]
-    for lo, hi in zip(BINS, BINS[1:], strict=False):
+    for lo, hi in itertools.pairwise(BINS):
         inside = [(p, up) for p, up in points if lo <= p < hi]
         if not inside:
             continue

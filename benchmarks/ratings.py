@@ -26,13 +26,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from web import build_arena  # noqa: E402  (benchmarks/web.py: the bulk arena)
+from web import build_arena  # type: ignore[import-not-found]  # noqa: E402  (benchmarks/web.py)
 
 from hegemon.leaderboard import rating_cache, reports  # noqa: E402
 from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce  # noqa: E402
@@ -79,10 +80,8 @@ def fits() -> tuple[float, float]:
         mean = statistics.fmean(truth.values())
         worst = max(abs((fit[b] - 1500) - (truth[b] - mean)) for b in truth)
         samples = reports.boards.bootstrap_samples(n)
-        t_fit = median_time(lambda games=games: fit_plackett_luce(games), 3)
-        t_all = median_time(
-            lambda games=games, samples=samples: bootstrap_intervals(games, samples, seed=1), 3
-        )
+        t_fit = median_time(partial(fit_plackett_luce, games), 3)
+        t_all = median_time(partial(bootstrap_intervals, games, samples, seed=1), 3)
         print(f"{n:7d} games, {BOTS} bots: largest |fit - truth| {worst:4.1f} Elo · fit "
               f"{t_fit:.3f} s · fit + {samples}-resample intervals {t_all:.3f} s "
               f"(medians of 3)")  # fmt: skip

@@ -125,7 +125,9 @@ def _board(
         bot = bots.get(int(r["bot_id"]))
         name, version = (bot.name, bot.version) if bot else (f"bot#{r['bot_id']}@v0", 0)
         values = {f: r[f] for f in _FIELDS}
-        rows.append(BoardRow(rank=rank, bot_id=int(r["bot_id"]), name=name, version=version, **values))
+        rows.append(
+            BoardRow(rank=rank, bot_id=int(r["bot_id"]), name=name, version=version, **values)
+        )
     board = Board(title, preset, method, season, int(data["games"]), rows, seed=seed)
     if with_crosstable:
         board.cross = {(a, b): (float(ahead), int(met)) for a, b, ahead, met in data["cross"]}

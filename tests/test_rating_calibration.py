@@ -3,15 +3,14 @@ the calibration table, is benchmarks/rating_calibration.py)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
 from hegemon.leaderboard.ratings import ELO_SCALE, bootstrap_intervals, rate
 
 
-def season_games(
-    rng: random.Random, strengths: list[float], rounds: int
-) -> list[list[list[str]]]:
+def season_games(rng: random.Random, strengths: list[float], rounds: int) -> list[list[list[str]]]:
     """``rounds`` rounds in which the bots play once each at tables of 4 (Plackett–Luce)."""
     out = []
     for _ in range(rounds):
@@ -49,7 +48,7 @@ def test_95_percent_intervals_cover_at_least_90_percent_from_the_second_game() -
                 assert row.low is not None and row.high is not None and row.provisional
                 covered += row.low <= truth[row.bot] <= row.high
                 total += 1
-            for upper, lower in zip(rows, rows[1:], strict=False):
+            for upper, lower in itertools.pairwise(rows):
                 assert upper.p_stronger_than_next is not None
                 said.append(upper.p_stronger_than_next)
                 happened.append(truth[upper.bot] > truth[lower.bot])

@@ -13,8 +13,9 @@ Two methods are provided (see DESIGN.md, "Ratings"):
 ``fit_plackett_luce``
     Maximum a-posteriori Plackett–Luce strengths (Newton's method on the games collapsed
     into counts of distinct finishing patterns, numpy), reported on the Elo scale.  With
-    two players Plackett–Luce is Bradley–Terry, i.e. Elo's logistic model, so ``400 * log10(strength)`` is an Elo rating.  The fit depends only on the
-    multiset of games, never on their order.  ``bootstrap_intervals`` adds percentile
+    two players Plackett–Luce is Bradley–Terry, i.e. Elo's logistic model, so
+    ``400 * log10(strength)`` is an Elo rating.  The fit depends only on the multiset of
+    games, never on their order.  ``bootstrap_intervals`` adds percentile
     intervals and the probability that each bot is stronger than the next one, from
     Bayesian-bootstrap resamples (random weights on the pattern counts) refitted all at
     once.
@@ -43,12 +44,13 @@ Modelling choices (documented here once):
   games cannot show yet: two games with the same order resample to the same two games,
   a zero-width interval and P = 100 %.  So the bootstrap is Bayesian (every game weighs
   an Exp(1) draw: with few games the data's total weight varies too), and each resample
-  also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get weights drawn from
-  Gamma(prior) (a Bayesian bootstrap; the prior's centre then moves as a draw from the
-  prior itself, and its weight varies, so a few real games can be outweighed).  Early
-  intervals are as wide as the prior says; the draws matter less as games accumulate.  ``benchmarks/rating_calibration.py`` measures coverage and
-  the calibration of P(stronger than next) in simulation; bots with fewer than
-  ``PROVISIONAL_GAMES`` games are marked provisional on the boards.
+  also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get
+  weights drawn from Gamma(prior) (the prior's centre then moves as a draw from the prior
+  itself, and its weight varies, so a few real games can be outweighed).  Early intervals
+  are as wide as the prior says; the draws matter less as games accumulate.
+  ``benchmarks/rating_calibration.py`` measures coverage and the calibration of
+  P(stronger than next) in simulation; bots with fewer than ``PROVISIONAL_GAMES`` games
+  are marked provisional on the boards.
 * **Anchor.**  Reported ratings are ``400 / ln(10) * ln(strength)``, shifted so that the
   mean rating over all bots in the input is exactly 1500 (the reference player is not
   reported).

@@ -108,16 +108,16 @@ def compile_games(games: Sequence[Game]) -> Compiled:
         if isinstance(game, (str, bytes)):
             canonical(game)
         try:
-            key = tuple(map(tuple, game))
+            as_given = tuple(map(tuple, game))
         except TypeError:
             canonical(game)
             raise
-        raw[key] += 1
-        if key not in first:
-            first[key] = game
+        raw[as_given] += 1
+        if as_given not in first:
+            first[as_given] = game
     tally: Counter[Key] = Counter()
-    for key, count in raw.items():
-        tally[canonical(first[key])] += count
+    for given, count in raw.items():
+        tally[canonical(first[given])] += count
     keys = sorted(tally)
     bots = sorted({name for key in keys for group in key for name in group})
     index = {name: i for i, name in enumerate(bots)}
@@ -141,7 +141,7 @@ def compile_games(games: Sequence[Game]) -> Compiled:
     winners = np.asarray(ev_winner, dtype=np.int64)
     choice_sets = np.asarray(ev_set, dtype=np.int64)
     sets = list(set_id)
-    members = np.fromiter((i for s in sets for i in s), dtype=np.int64)
+    set_members = np.fromiter((i for s in sets for i in s), dtype=np.int64)
     member_set = np.repeat(np.arange(len(sets), dtype=np.int64), [len(s) for s in sets])
     return Compiled(
         bots=tuple(bots),
@@ -150,6 +150,6 @@ def compile_games(games: Sequence[Game]) -> Compiled:
         n_sets=len(sets),
         wins_by_bot=Segments(winners, patterns, len(bots)),
         events_by_set=Segments(choice_sets, patterns, len(sets)),
-        set_members=members,
+        set_members=set_members,
         member_set=member_set,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -31,7 +32,8 @@ def _check_prior(prior: float) -> None:
 
 def _to_elo(theta: Floats) -> Floats:
     """Rows of log-strengths as ratings centred on :data:`MEAN_RATING`."""
-    return MEAN_RATING + ELO_SCALE * (theta - theta.mean(axis=-1, keepdims=True))
+    ratings: Floats = MEAN_RATING + ELO_SCALE * (theta - theta.mean(axis=-1, keepdims=True))
+    return ratings
 
 
 class _Fit(NamedTuple):
@@ -109,9 +111,7 @@ def _resample_weights(compiled: Compiled, rows: int, rng: np.random.Generator) -
     return rng.gamma(compiled.counts, size=(rows, compiled.counts.size))
 
 
-def _virtual_games(
-    prior: float, rows: int, n: int, rng: np.random.Generator | None
-) -> Floats:
+def _virtual_games(prior: float, rows: int, n: int, rng: np.random.Generator | None) -> Floats:
     """Each bot's virtual wins and losses ``(rows, 2, n)``: ``prior`` each, or with a
     generator each weighted by a Gamma(prior) draw (a Bayesian bootstrap of the prior's
     pseudo-games: the prior's centre moves, as log(X / Y) of two such draws is distributed
@@ -174,7 +174,7 @@ def bootstrap_intervals(
     intervals = {bot: (float(lo), float(hi)) for bot, lo, hi in zip(bots, low, high, strict=True)}
     index = {bot: i for i, bot in enumerate(bots)}
     p_next: dict[str, float | None] = dict.fromkeys(order)
-    for a, b in zip(order, order[1:], strict=False):
+    for a, b in itertools.pairwise(order):
         x, y = draws[:, index[a]], draws[:, index[b]]
         p_next[a] = float(((x > y).sum() + 0.5 * (x == y).sum()) / samples)
     return BootstrapResult(ratings, intervals, order, p_next)

@@ -7,10 +7,11 @@ bots and choice sets. Each maximises, in log-strengths ``θ``,
              + Σ_i [u_bi log σ(θ_i) + v_bi log σ(−θ_i)]
 
 (``u_bi`` virtual wins and ``v_bi`` virtual losses against a reference of strength 1: the
-prior; the fit's own has ``u = v = prior``, a bootstrap resample weights them at random). ``f_b`` is strictly concave, so Newton's method with a backtracking line
-search finds its one maximum in a handful of steps. The exact Hessian costs ``Σ_s |s|²`` per
-row; for a big board the Hessian of the full-data fit is used for every row instead (a chord
-method: a resample's maximum lies close to the fit's, where the two Hessians barely differ).
+prior; the fit's own has ``u = v = prior``, a bootstrap resample weights them at random).
+``f_b`` is strictly concave, so Newton's method with a backtracking line search finds its one
+maximum in a handful of steps. The exact Hessian costs ``Σ_s |s|²`` per row; for a big board
+the Hessian of the full-data fit is used for every row instead (a chord method: a resample's
+maximum lies close to the fit's, where the two Hessians barely differ).
 """
 
 from __future__ import annotations
@@ -82,7 +83,13 @@ class Problem:
         return wins - diagonal + u - (u + v) * sig, diagonal
 
     def neg_hessian(
-        self, theta: Floats, events: Floats, virtual: Floats, w: Floats, sums: Floats, diagonal: Floats
+        self,
+        theta: Floats,
+        events: Floats,
+        virtual: Floats,
+        w: Floats,
+        sums: Floats,
+        diagonal: Floats,
     ) -> Floats:
         """``−∇²f`` per row, ``(B, n, n)``."""
         by_set, i, j = self._pair_sums()
@@ -156,7 +163,9 @@ class Problem:
             active = active[moved >= tol]
         return theta
 
-    def neg_hessian_at(self, theta: Floats, wins: Floats, events: Floats, virtual: Floats) -> Floats:
+    def neg_hessian_at(
+        self, theta: Floats, wins: Floats, events: Floats, virtual: Floats
+    ) -> Floats:
         """``−∇²f`` of every row at ``theta``."""
         _, w, sums = self.objective(theta, wins, events, virtual)
         _, diagonal = self.gradient(theta, wins, events, virtual, w, sums)

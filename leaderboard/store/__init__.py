@@ -69,7 +69,6 @@ from .rating_fits import RatingFit
 from .seasons import SeasonStore
 
 __all__ = [
-    "RatingFit",
     "CLAIMED",
     "CREATED",
     "DONE",
@@ -86,6 +85,7 @@ __all__ = [
     "Game",
     "GameOutcome",
     "Match",
+    "RatingFit",
     "Season",
     "SeasonBot",
     "SeasonProgress",

@@ -71,7 +71,8 @@ def load_fit(store: Any, key: str, now: Coverage) -> dict[str, Any] | None:
         row = s.exec(select(RatingFit).where(col(RatingFit.key) == key)).first()
     if row is None or (row.games, row.last_game_id) != (now.games, now.last_game_id):
         return None
-    return row.data
+    data: dict[str, Any] = row.data
+    return data
 
 
 def save_fit(store: Any, key: str, covered: Coverage, data: dict[str, Any]) -> bool:
