@@ -58,6 +58,7 @@ Modelling choices (documented here once):
 
 from __future__ import annotations
 
+from . import _blas  # noqa: F401  (before numpy: see the module)
 from .board import PROVISIONAL_GAMES, Rating, rate
 from .elo import EloResult, incremental_elo
 from .games import Game

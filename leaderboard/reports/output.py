@@ -211,10 +211,3 @@ def render_crosstable(board: Board, console: Any) -> None:
                 cells.append(f"{cell[0] / cell[1]:.0%} ({cell[1]})")
         table.add_row(*cells)
     console.print(table)
-    if any(row.provisional for row in board.rows):
-        console.print(
-            f"? provisional: fewer than {PROVISIONAL_GAMES} games, the rating rests mostly on "
-            "the prior",
-            highlight=False,
-            soft_wrap=True,
-        )
