@@ -1,35 +1,52 @@
-"""Benchmark of hegemon.leaderboard.ratings: 10,000 synthetic 4-player games of 10 bots.
+"""Benchmark of hegemon.leaderboard.ratings and the stored fit.
 
-Run:  .venv/bin/python benchmarks/ratings.py
-The last line is ``ratings: X s for 10000 games`` (median full Plackett–Luce fit).
+    python benchmarks/ratings.py [--board-bots 20] [--board-games 100000]
+
+1. Synthetic 4-player games of 10 bots (Plackett–Luce, true ratings 1200–1800): the fit alone,
+   and the fit with bootstrap intervals as the leaderboard computes them
+   (``reports.boards.bootstrap_samples`` resamples: 200 at these sizes), at 10,000 and
+   100,000 games (targets: under 1 s and under 5 s).
+2. A board from a SQLite arena of ``--board-bots`` bots and ``--board-games`` games: a fresh
+   fit (what every read cost before the fits were stored), the first read (fit and store), a
+   read of the stored fit, and ``hegemon leaderboard SEASON`` end to end (a new process:
+   start-up, the stored fit, the table; target: under 1 s), beside ``hegemon --help`` (the
+   start-up alone).
+
+The last line is ``ratings: X s for 10000 games, Y s for 100000 games`` (fit + intervals).
 """
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from hegemon.leaderboard.ratings import (
-    bootstrap_intervals,
-    fit_plackett_luce,
-    incremental_elo,
-)
+from web import build_arena  # type: ignore[import-not-found]  # noqa: E402  (benchmarks/web.py)
 
-GAMES = 10_000
+from hegemon.leaderboard import rating_cache, reports  # noqa: E402
+from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce  # noqa: E402
+from hegemon.leaderboard.store import Store  # noqa: E402
+
 BOTS = 10
 PLAYERS = 4
 SEED = 20240601
 
 
 def synthetic_games(
-    n_games: int = GAMES, n_bots: int = BOTS, players: int = PLAYERS, seed: int = SEED
+    n_games: int, n_bots: int = BOTS, players: int = PLAYERS, seed: int = SEED
 ) -> tuple[list[list[list[str]]], dict[str, float]]:
     """Plackett–Luce games among bots with Elo ratings spread over 1200–1800."""
     rng = random.Random(seed)
@@ -56,20 +73,60 @@ def median_time(fn: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
-    games, truth = synthetic_games()
-    fit = fit_plackett_luce(games)
-    worst = max(abs((fit[b] - 1500) - (truth[b] - statistics.fmean(truth.values()))) for b in truth)
-    print(f"{GAMES} games, {BOTS} bots, {PLAYERS} players each")
-    print(f"largest |fit - truth| = {worst:.1f} Elo")
+def fits() -> tuple[float, float]:
+    totals = []
+    for n in (10_000, 100_000):
+        games, truth = synthetic_games(n)
+        fit = fit_plackett_luce(games)
+        mean = statistics.fmean(truth.values())
+        worst = max(abs((fit[b] - 1500) - (truth[b] - mean)) for b in truth)
+        samples = reports.boards.bootstrap_samples(n)
+        t_fit = median_time(partial(fit_plackett_luce, games), 3)
+        t_all = median_time(partial(bootstrap_intervals, games, samples, seed=1), 3)
+        print(f"{n:7d} games, {BOTS} bots: largest |fit - truth| {worst:4.1f} Elo · fit "
+              f"{t_fit:.3f} s · fit + {samples}-resample intervals {t_all:.3f} s "
+              f"(medians of 3)")  # fmt: skip
+        totals.append(t_all)
+    return totals[0], totals[1]
 
-    t_elo = median_time(lambda: incremental_elo(games), 5)
-    print(f"incremental Elo:             {t_elo:.3f} s (median of 5)")
-    t_boot = median_time(lambda: bootstrap_intervals(games, samples=100, seed=1), 3)
-    print(f"fit + 100-sample bootstrap:  {t_boot:.3f} s (median of 3)")
-    t_fit = median_time(lambda: fit_plackett_luce(games), 7)
-    print(f"Plackett-Luce fit:           {t_fit:.3f} s (median of 7)")
-    print(f"ratings: {t_fit:.3f} s for {GAMES} games")
+
+def board(bots: int, games: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "arena.db"
+        with Store(db) as store:
+            build_arena(store, bots, games)
+            season = store.season_by_name("big")
+            assert season is not None
+            start = time.perf_counter()
+            reports.season_board(store, season)
+            fresh = time.perf_counter() - start
+            start = time.perf_counter()
+            rating_cache.season_board(store, season)
+            first = time.perf_counter() - start
+        with Store(db) as store:  # a new reader: only the database is shared
+            season = store.season_by_name("big")
+            assert season is not None
+            stored = median_time(lambda: rating_cache.season_board(store, season), 5)
+        env = {**os.environ, "HEGEMON_HOME": folder}
+        argv = [str(Path(sys.executable).with_name("hegemon")), "leaderboard", "big",
+                "--db", str(db)]  # fmt: skip
+        run = partial(subprocess.run, env=env, check=True, capture_output=True)
+        cli = median_time(partial(run, argv), 3)
+        bare = median_time(partial(run, [argv[0], "--help"]), 3)
+        print(f"board of {bots} bots, {games} games: fresh fit {fresh:.2f} s · first read "
+              f"(fit, stored) {first:.2f} s · stored fit read {stored * 1000:.0f} ms · "
+              f"`hegemon leaderboard` {cli:.2f} s (new process; `hegemon --help` alone "
+              f"{bare:.2f} s; medians of 3)")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board-bots", type=int, default=20)
+    parser.add_argument("--board-games", type=int, default=100_000)
+    args = parser.parse_args()
+    ten, hundred = fits()
+    board(args.board_bots, args.board_games)
+    print(f"ratings: {ten:.3f} s for 10000 games, {hundred:.3f} s for 100000 games")
 
 
 if __name__ == "__main__":

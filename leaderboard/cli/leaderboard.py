@@ -48,7 +48,8 @@ def leaderboard_command(
 ) -> None:
     """The leaderboard: rating ± interval, games, wins, mean place, faults, P(stronger than
     the next bot). Computed afresh from the stored results."""
-    from ..reports import all_time_boards, season_board, to_csv, to_json
+    from ..rating_cache import all_time_boards, season_board
+    from ..reports import to_csv, to_json
     from ..store import StoreError
     from .live import print_board
 

@@ -356,7 +356,7 @@ def status_command(
     db: str | None = db_option(),
 ) -> None:
     """A season's progress (games done, in play, by which runner) and its standings so far."""
-    from ..reports import season_board
+    from ..rating_cache import season_board
     from ..store import StoreError
     from .live import print_board
 

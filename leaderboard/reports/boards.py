@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from sqlmodel import col, select
 
-from ..ratings import rate
+from ..ratings import PROVISIONAL_GAMES, rate
 from ..store import Bot, Game, Match, Season, Store
 
 BOOTSTRAP_SAMPLES = 1000
@@ -104,6 +104,11 @@ class BoardRow:
     @property
     def label(self) -> str:
         return f"{self.name}@v{self.version}"
+
+    @property
+    def provisional(self) -> bool:
+        """Too few games for the rating to say much yet (under ``PROVISIONAL_GAMES``)."""
+        return self.games < PROVISIONAL_GAMES
 
 
 @dataclass

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..ratings import PROVISIONAL_GAMES
 from .boards import Board, BoardRow
 
 CSV_FIELDS = [
@@ -85,6 +86,7 @@ def _json_row(row: BoardRow) -> dict[str, Any]:
         if row.low is None or row.high is None
         else [round(row.low, 1), round(row.high, 1)],
         "games": row.games,
+        "provisional": row.provisional,
         "wins": row.wins,
         "mean_place": round(row.mean_place, 3),
         "faults": row.faults,
@@ -153,7 +155,8 @@ def render_board(board: Board, console: Any) -> None:
     if pl:
         table.add_column("P(>\nnext)", justify="right")
     for row in board.rows:
-        cells = [str(row.rank), row.name, f"v{row.version}", f"{row.rating:.0f}"]
+        mark = "?" if row.provisional else ""  # explained under the table
+        cells = [str(row.rank), row.name, f"v{row.version}", f"{row.rating:.0f}{mark}"]
         if pl:
             cells.append(
                 "–" if row.low is None or row.high is None else f"{row.low:.0f}–{row.high:.0f}"
@@ -168,6 +171,13 @@ def render_board(board: Board, console: Any) -> None:
             cells.append("" if row.p_next is None else f"{row.p_next:.0%}")
         table.add_row(*cells)
     console.print(table)
+    if any(row.provisional for row in board.rows):
+        console.print(
+            f"? provisional: fewer than {PROVISIONAL_GAMES} games, the rating rests mostly on "
+            "the prior",
+            highlight=False,
+            soft_wrap=True,
+        )
     if board.cross is not None:
         render_crosstable(board, console)
 

@@ -65,6 +65,7 @@ from .models import (
     SeasonProgress,
     utcnow,
 )
+from .rating_fits import RatingFit
 from .seasons import SeasonStore
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "Game",
     "GameOutcome",
     "Match",
+    "RatingFit",
     "Season",
     "SeasonBot",
     "SeasonProgress",

@@ -18,15 +18,18 @@ from typing import Any
 
 from sqlmodel import col, func, select
 
-from hegemon.leaderboard import reports
-from hegemon.leaderboard.ratings import incremental_elo
+from hegemon.leaderboard import rating_cache, reports
+from hegemon.leaderboard.ratings import PROVISIONAL_GAMES, incremental_elo
 from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
     "to finish ahead of a given bot).",
-    "interval": "± interval: the 95 % bootstrap interval of the rating (games resampled).",
+    "interval": "± interval: the 95 % bootstrap interval of the rating (games and the prior's "
+    "virtual games reweighted at random in each resample).",
     "p_next": "P(>next): share of bootstrap resamples in which the bot rates above the next row.",
+    "provisional": f"?: provisional — fewer than {PROVISIONAL_GAMES} games, the rating rests "
+    "mostly on the prior.",
     "mean_place": "Mean place: average finishing place (1 = won; a tie takes the best place).",
     "faults": "Faults: startup failures, crashes, time-outs, illegal answers and protocol errors.",
     "elo": "Rating history: incremental Elo (K = 32), game by game in schedule order.",
@@ -162,7 +165,7 @@ class Arena:
         assert season.id is not None
 
         def make() -> dict[str, Any]:
-            board = reports.season_board(self.store, season, with_crosstable=True)
+            board = rating_cache.season_board(self.store, season, with_crosstable=True)
             return reports.board_dict(board)
 
         board = self.cached(("season", season.id), self.version([season.id]), make)
@@ -179,18 +182,16 @@ class Arena:
             ids = [s.id for s in seasons if s.id is not None]
 
             def make(seasons: list[Season] = seasons, key: str = key) -> dict[str, Any] | None:
-                games = [g for s in seasons for g in self.season_games(s)]
-                if not games:
-                    return None
-                wanted = {b for g in games for b in g.seats}
-                board = reports.build_board(
-                    games,
-                    self.store.bots_by_id(wanted),
+                board = rating_cache.pooled_board(
+                    self.store,
+                    seasons,
                     title=f"all time · {_rules_label(seasons[0])}",
                     preset=seasons[0].preset,
                     seed=reports.board_seed(f"hegemon all-time:{key}"),
                     with_crosstable=True,
                 )
+                if not board.games:
+                    return None
                 data = reports.board_dict(board)
                 data["rules"] = _rules_label(seasons[0])
                 data["seasons"] = [s.name for s in seasons]

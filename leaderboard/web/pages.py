@@ -105,6 +105,8 @@ def board_table(board: dict[str, Any], links: Links, ids: dict[str, int]) -> str
         interval = f"{low_high[0]:.0f} – {low_high[1]:.0f}" if low_high else ""
         bot_id = ids.get(r["label"])
         name = f'<a href="{links.bot(bot_id)}">{esc(r["bot"])}</a>' if bot_id else esc(r["bot"])
+        if r.get("provisional"):
+            name += ' <abbr class=prov title="provisional: few games yet">?</abbr>'
         rows.append(
             f'<tr data-bot="{esc(r["label"])}"><td>{r["rank"]}</td><td class=l>{name}</td>'
             f"<td>v{r['version']}</td><td class=rating>{r['rating']:.1f}</td><td>{interval}</td>"
@@ -140,7 +142,7 @@ def meaning(m: dict[str, str], keys: tuple[str, ...]) -> str:
     return "".join(f"<p class=note>{esc(m[k])}</p>" for k in keys)
 
 
-BOARD_NOTES = ("rating", "interval", "p_next", "mean_place", "faults")
+BOARD_NOTES = ("rating", "interval", "p_next", "provisional", "mean_place", "faults")
 
 
 def line_chart(series: list[dict[str, Any]], x_label: str = "game") -> str:

@@ -1,0 +1,85 @@
+"""Elo-scale ratings from finishing orders of 2–6 player games.
+
+Pure computation: no I/O and no imports from the rest of hegemon.
+
+A *game* is its finishing order as a list of places, place 1 first; each place is a
+group of bot names.  A group with several names is a tie, or a team sharing its team's
+place::
+
+    [["red"], ["blue", "green"], ["black"]]   # red 1st, blue and green tied 2nd, black 4th
+
+Two methods are provided (see DESIGN.md, "Ratings"):
+
+``fit_plackett_luce``
+    Maximum a-posteriori Plackett–Luce strengths (Newton's method on the games collapsed
+    into counts of distinct finishing patterns, numpy), reported on the Elo scale.  With
+    two players Plackett–Luce is Bradley–Terry, i.e. Elo's logistic model, so
+    ``400 * log10(strength)`` is an Elo rating.  The fit depends only on the multiset of
+    games, never on their order.  ``bootstrap_intervals`` adds percentile
+    intervals and the probability that each bot is stronger than the next one, from
+    Bayesian-bootstrap resamples (random weights on the pattern counts) refitted all at
+    once.
+
+``incremental_elo``
+    The classic running Elo: each game is taken as all its pairs of players with
+    K / (players - 1), applied in the given order.  It depends on the order and feeds
+    the rating-history chart.
+
+Modelling choices (documented here once):
+
+* **Ties / teams.**  A finishing order is read as a sequence of choices.  Every member
+  ``i`` of a place group is "chosen" from the set ``{i} ∪ (everyone placed below the
+  group)``, with Plackett–Luce probability ``w_i / (w_i + Σ_below w)``.  So each member
+  of a tied group beats everyone below it, and tied members are not ordered against
+  each other.  Without ties this is exactly the Plackett–Luce likelihood.  The last
+  group makes no choice, so a game in which *everyone* shares one place (e.g. a draw
+  of two bots) carries no information for the fit (it still counts as a game played).
+  ``incremental_elo`` scores a tie as half a win for each pair, as Elo does.
+* **Prior.**  Every bot plays ``prior`` virtual wins and ``prior`` virtual losses
+  against a fixed reference player of strength 1 (like a virtual draw; cf. ``alpha`` in
+  choix, or the virtual draws of BayesElo).  This keeps the ratings of bots that never
+  lost or never won finite, makes the maximum unique, and shrinks the ratings of bots
+  with few games towards the pack.  Its weight vanishes as games accumulate.
+* **Honest early intervals.**  Resampling the games alone says nothing about what the
+  games cannot show yet: two games with the same order resample to the same two games,
+  a zero-width interval and P = 100 %.  So the bootstrap is Bayesian (every game weighs
+  an Exp(1) draw: with few games the data's total weight varies too), and each resample
+  also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get
+  weights drawn from Gamma(prior) (the prior's centre then moves as a draw from the prior
+  itself, and its weight varies, so a few real games can be outweighed).  Early intervals
+  are as wide as the prior says; the draws matter less as games accumulate.
+  ``benchmarks/rating_calibration.py`` measures coverage and the calibration of
+  P(stronger than next) in simulation; bots with fewer than ``PROVISIONAL_GAMES`` games
+  are marked provisional on the boards.
+* **Anchor.**  Reported ratings are ``400 / ln(10) * ln(strength)``, shifted so that the
+  mean rating over all bots in the input is exactly 1500 (the reference player is not
+  reported).
+"""
+
+from __future__ import annotations
+
+from . import _blas  # noqa: F401  (before numpy: see the module)
+from .board import PROVISIONAL_GAMES, Rating, rate
+from .elo import EloResult, incremental_elo
+from .games import Game
+from .plackett_luce import (
+    ELO_SCALE,
+    MEAN_RATING,
+    BootstrapResult,
+    bootstrap_intervals,
+    fit_plackett_luce,
+)
+
+__all__ = [
+    "ELO_SCALE",
+    "MEAN_RATING",
+    "PROVISIONAL_GAMES",
+    "BootstrapResult",
+    "EloResult",
+    "Game",
+    "Rating",
+    "bootstrap_intervals",
+    "fit_plackett_luce",
+    "incremental_elo",
+    "rate",
+]

@@ -1,0 +1,102 @@
+"""Leaderboard rows: the fit with its intervals (or Elo), games, wins, mean place."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .elo import incremental_elo
+from .games import Game, canonical
+from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
+
+PROVISIONAL_GAMES = 10
+"""A bot with fewer games than this is marked provisional: its rating rests mostly on the
+prior, and its interval is wide."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One leaderboard row."""
+
+    bot: str
+    rating: float
+    low: float | None
+    """Lower end of the bootstrap interval (``None`` for Elo or without bootstrap)."""
+    high: float | None
+    """Upper end of the bootstrap interval (``None`` for Elo or without bootstrap)."""
+    games: int
+    wins: int
+    """Games in which the bot had (or shared) first place."""
+    mean_place: float
+    """Mean place; a tied group takes the best place of its span (1, 2, 2, 4)."""
+    p_stronger_than_next: float | None
+    """Bootstrap probability of being stronger than the next row (``None`` for the
+    last row, for Elo, or without bootstrap)."""
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than :data:`PROVISIONAL_GAMES` games."""
+        return self.games < PROVISIONAL_GAMES
+
+
+def rate(
+    games: Sequence[Game],
+    method: Literal["pl", "elo"] = "pl",
+    bootstrap_samples: int = 200,
+    seed: int = 0,
+    *,
+    confidence: float = 0.95,
+    prior: float = 1.0,
+    k: float = 32.0,
+) -> list[Rating]:
+    """Leaderboard rows sorted best first (ties broken by bot name).
+
+    ``method="pl"``: Plackett–Luce fit with bootstrap intervals (``bootstrap_samples``
+    resamples; 0 disables them).  ``method="elo"``: :func:`incremental_elo` in the
+    given game order, without intervals.
+    """
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    for game in games:
+        place = 1
+        for group in canonical(game):
+            for name in group:
+                played[name] += 1
+                places[name] += place
+                if place == 1:
+                    won[name] += 1
+            place += len(group)
+
+    low: dict[str, float] = {}
+    high: dict[str, float] = {}
+    p_next: dict[str, float | None] = {}
+    if method == "pl":
+        if bootstrap_samples > 0:
+            result = bootstrap_intervals(games, bootstrap_samples, seed, confidence, prior=prior)
+            ratings = result.ratings
+            low = {bot: lo for bot, (lo, _) in result.intervals.items()}
+            high = {bot: hi for bot, (_, hi) in result.intervals.items()}
+            p_next = result.p_stronger_than_next
+        else:
+            ratings = fit_plackett_luce(games, prior=prior)
+    elif method == "elo":
+        ratings = incremental_elo(games, k=k).ratings
+    else:
+        raise ValueError(f"method must be 'pl' or 'elo', got {method!r}")
+
+    return [
+        Rating(
+            bot=bot,
+            rating=ratings[bot],
+            low=low.get(bot),
+            high=high.get(bot),
+            games=played[bot],
+            wins=won[bot],
+            mean_place=places[bot] / played[bot],
+            p_stronger_than_next=p_next.get(bot),
+        )
+        for bot in order_of(ratings)
+    ]

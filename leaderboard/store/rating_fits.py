@@ -1,0 +1,91 @@
+"""Fitted boards kept in the database (``rating_fits``), so a board is refitted only when games
+were added to it: one row per board (a season, or a pool of seasons), method and bootstrap seed,
+with the number and the newest id of the games it covers.
+
+The table is a cache: a row can be deleted at any time (it is made again on the next read),
+and a failure to write one never fails the read that wanted it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
+
+from .database import StoreError
+from .models import Game, Match, UTCDateTime, utcnow
+
+FORMAT = 1
+"""Version of the stored ``data``: a fit stored in another format is made again."""
+
+
+class RatingFit(SQLModel, table=True):
+    """One fitted board: what ``data`` holds is up to the caller (see
+    :mod:`hegemon.leaderboard.rating_cache`)."""
+
+    __tablename__ = "rating_fits"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(sa_type=sa.String(64), unique=True)  # sha256 hex of the board's identity
+    games: int  # finished games the fit covers
+    last_game_id: int  # the newest of them (0: none)
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    computed_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Which games a board covers: how many, and the newest id. Games are only ever added, so
+    a fit with the same coverage as the database is current."""
+
+    games: int
+    last_game_id: int
+
+
+def fit_key(identity: dict[str, Any]) -> str:
+    """The ``key`` of a board described by a JSON-able ``identity``."""
+    text = json.dumps({"format": FORMAT, **identity}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def coverage(store: Any, season_ids: Sequence[int]) -> Coverage:
+    """The finished games of these seasons now (one aggregate query)."""
+    with store.session() as s:
+        count, newest = s.exec(
+            select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
+            .join(Match, col(Match.id) == col(Game.match_id))
+            .where(col(Match.season_id).in_(list(season_ids)))
+        ).one()
+    return Coverage(int(count or 0), int(newest or 0))
+
+
+def load_fit(store: Any, key: str, now: Coverage) -> dict[str, Any] | None:
+    """The stored ``data`` of ``key`` if it covers exactly the games ``now`` (else ``None``)."""
+    with store.session() as s:
+        row = s.exec(select(RatingFit).where(col(RatingFit.key) == key)).first()
+    if row is None or (row.games, row.last_game_id) != (now.games, now.last_game_id):
+        return None
+    data: dict[str, Any] = row.data
+    return data
+
+
+def save_fit(store: Any, key: str, covered: Coverage, data: dict[str, Any]) -> bool:
+    """Keep a fit (replacing the one of the same key). ``False`` if the database would not
+    take it (read-only, busy, another writer first): the caller has its fit anyway."""
+    try:
+        with store.session(write=True) as s:
+            row = s.exec(select(RatingFit).where(col(RatingFit.key) == key)).first()
+            if row is None:
+                row = RatingFit(key=key, games=0, last_game_id=0, data={})
+            row.games, row.last_game_id = covered.games, covered.last_game_id
+            row.data, row.computed_at = data, utcnow()
+            s.add(row)
+    except StoreError:
+        return False
+    return True

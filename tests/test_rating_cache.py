@@ -1,0 +1,125 @@
+"""The stored fit (hegemon.leaderboard.rating_cache): read while no game was added, refitted
+when one was, always the board a fresh fit gives — on a real SQLite store."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlmodel import select
+
+from hegemon.leaderboard import rating_cache, reports
+from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
+from hegemon.leaderboard.schedule import make_schedule
+from hegemon.leaderboard.store import GameOutcome, RatingFit, Season, Store
+from league_fixtures import saved_id
+
+GAMES = 24
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "arena.db") as s:
+        yield s
+
+
+def new_season(store: Store, name: str, turn_limit: int = 60) -> Season:
+    ids = [
+        saved_id(b)
+        for b in store.bots()
+        or [store.add_bot(f"bot{i}", ["python", "b.py"], f"{i:064x}", "python") for i in range(5)]
+    ]
+    season = Season(name=name, preset="classic", options={"turn_limit": turn_limit}, players=3,
+                    games=GAMES, startup_time=10, decision_time=2, time_bank=60, max_strikes=5,
+                    seed=(1 << 100) + 12345)  # fmt: skip
+    return store.create_season(season, ids, make_schedule(ids, 3, GAMES, seed=3))
+
+
+def play(store: Store, season: Season, count: int, rng: random.Random) -> None:
+    """``count`` matches played to a random finishing order (a fault now and then)."""
+    for _ in range(count):
+        match = store.claim_match(saved_id(season), "w")
+        assert match is not None
+        places = rng.sample(range(1, 4), 3)
+        fault = [{"seat": 0, "bot": "x", "kind": "timeout", "detail": "", "decision": 1}]
+        outcome = GameOutcome("", places, fault if rng.random() < 0.3 else [], "conquest")
+        assert store.finish_match(saved_id(match), "w", outcome)
+
+
+def fits(store: Store) -> list[tuple[str, int, object]]:
+    with store.session() as s:
+        return [(f.key, f.games, f.computed_at) for f in s.exec(select(RatingFit)).all()]
+
+
+def same(a: reports.Board, b: reports.Board) -> None:
+    assert (a.title, a.preset, a.method, a.season, a.games, a.seed) == (
+        b.title, b.preset, b.method, b.season, b.games, b.seed
+    )  # fmt: skip
+    assert a.rows == b.rows
+    assert a.cross == b.cross
+
+
+def test_a_stored_fit_is_read_until_a_game_is_added(store: Store) -> None:
+    rng = random.Random(1)
+    season = new_season(store, "s")
+    play(store, season, 10, rng)
+    first = rating_cache.season_board(store, season, with_crosstable=True)
+    same(first, reports.season_board(store, season, with_crosstable=True))
+    stored = fits(store)
+    assert [games for _, games, _ in stored] == [10]
+
+    again = rating_cache.season_board(store, season, with_crosstable=True)
+    same(again, first)
+    assert fits(store) == stored  # read, not refitted
+
+    play(store, season, 1, rng)
+    refit = rating_cache.season_board(store, season, with_crosstable=True)
+    same(refit, reports.season_board(store, season, with_crosstable=True))
+    assert refit.games == 11
+    assert [games for _, games, _ in fits(store)] == [11]
+
+
+def test_a_fit_without_crosstable_is_refitted_when_one_is_wanted(store: Store) -> None:
+    season = new_season(store, "s")
+    play(store, season, 6, random.Random(2))
+    plain = rating_cache.season_board(store, season)
+    assert plain.cross is None
+    crossed = rating_cache.season_board(store, season, with_crosstable=True)
+    same(crossed, reports.season_board(store, season, with_crosstable=True))
+    assert rating_cache.season_board(store, season).rows == plain.rows
+
+
+def test_all_time_boards_match_a_fresh_fit_and_elo_is_kept_apart(store: Store) -> None:
+    rng = random.Random(3)
+    one, two = new_season(store, "one"), new_season(store, "two", turn_limit=0)
+    play(store, one, 7, rng)
+    play(store, two, 5, rng)
+    for method in ("pl", "elo"):
+        cached = rating_cache.all_time_boards(store, method)
+        fresh = reports.all_time_boards(store, method)
+        assert len(cached) == len(fresh) == 1
+        for a, b in zip(cached, fresh, strict=True):
+            same(a, b)
+        same(rating_cache.all_time_boards(store, method)[0], fresh[0])
+    assert len(fits(store)) == 2  # one per method
+
+
+def test_provisional_below_the_stated_number_of_games(store: Store) -> None:
+    season = new_season(store, "s")
+    rng = random.Random(4)
+    play(store, season, 8, rng)  # 24 seats among 5 bots: every bot under 10 games
+    early = reports.board_dict(rating_cache.season_board(store, season))
+    assert early["rows"] and all(r["provisional"] for r in early["rows"])
+    assert all(r["games"] < PROVISIONAL_GAMES for r in early["rows"])
+    play(store, season, GAMES - 8, rng)  # 72 seats: every bot has at least 10
+    late = reports.board_dict(rating_cache.season_board(store, season))
+    assert [r["provisional"] for r in late["rows"]] == [
+        r["games"] < PROVISIONAL_GAMES for r in late["rows"]
+    ]
+    assert not any(r["provisional"] for r in late["rows"])
+
+
+def test_an_empty_season_gives_an_empty_board(store: Store) -> None:
+    season = new_season(store, "s")
+    board = rating_cache.season_board(store, season)
+    assert board.rows == [] and board.games == 0

@@ -1,0 +1,58 @@
+"""Early intervals are honest: a quick seeded simulation of short seasons (the full one, with
+the calibration table, is benchmarks/rating_calibration.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+from hegemon.leaderboard.ratings import ELO_SCALE, bootstrap_intervals, rate
+
+
+def season_games(rng: random.Random, strengths: list[float], rounds: int) -> list[list[list[str]]]:
+    """``rounds`` rounds in which the bots play once each at tables of 4 (Plackett–Luce)."""
+    out = []
+    for _ in range(rounds):
+        order = list(range(len(strengths)))
+        rng.shuffle(order)
+        for table in (order[:4], order[4:]):
+            # -log(Exp) is Gumbel: sorting by strength - log(E) samples a Plackett–Luce order
+            key = {b: strengths[b] - math.log(rng.expovariate(1.0)) for b in table}
+            out.append([[f"b{b}"] for b in sorted(table, key=lambda b: -key[b])])
+    return out
+
+
+def test_two_games_with_the_same_order_leave_the_question_open() -> None:
+    result = bootstrap_intervals([[["a"], ["b"]]] * 2, samples=400, seed=1)
+    low, high = result.intervals["a"]
+    assert high - low > 200.0  # two games say little: hundreds of Elo either way
+    p = result.p_stronger_than_next["a"]
+    assert p is not None and 0.6 < p < 0.98
+
+
+def test_95_percent_intervals_cover_at_least_90_percent_from_the_second_game() -> None:
+    covered = total = 0
+    said: list[float] = []
+    happened: list[bool] = []
+    for season in range(30):
+        rng = random.Random(500 + season)
+        # true log-strengths from the fit's own prior (logistic), 8 bots
+        strengths = [math.log(u / (1.0 - u)) for u in (rng.random() for _ in range(8))]
+        mean = sum(strengths) / 8
+        truth = {f"b{i}": 1500.0 + ELO_SCALE * (s - mean) for i, s in enumerate(strengths)}
+        games = season_games(rng, strengths, 3)
+        for played in (2, 3):
+            rows = rate(games[: 2 * played], bootstrap_samples=100, seed=season)
+            for row in rows:
+                assert row.low is not None and row.high is not None and row.provisional
+                covered += row.low <= truth[row.bot] <= row.high
+                total += 1
+            for upper, lower in itertools.pairwise(rows):
+                assert upper.p_stronger_than_next is not None
+                said.append(upper.p_stronger_than_next)
+                happened.append(truth[upper.bot] > truth[lower.bot])
+    assert total == 480
+    assert covered / total >= 0.9, covered / total
+    # calibrated on the whole: as often right as it says, give or take the simulation's noise
+    assert abs(sum(said) / len(said) - sum(happened) / len(happened)) < 0.06
