@@ -561,6 +561,8 @@ class SeasonRunner:
         except StoreError as exc:
             await self._void(match, f"the database failed while storing the result: {exc}")
             return
+        if not stored:  # a commit retried after an outage may have landed the first time
+            stored = await self._db(self.store.stored_by, match.id, self.worker)
         if stored:
             self.state.played += 1
             self.state.faults += len(outcome.faults)

@@ -115,14 +115,14 @@ class ClaimStore(Database):
     def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
         """Store the game and mark the match done, in one transaction — only if ``worker`` still
         holds the claim. Returns False (writing nothing) if the match is done already or now
-        claimed by someone else. True, writing nothing, if this worker's own game is stored
-        already (a retried commit whose first answer was lost). The season becomes
-        ``finished`` with its last match."""
+        claimed by someone else (:meth:`stored_by` tells whether it was this worker's own
+        earlier commit, whose answer was lost). The season becomes ``finished`` with its last
+        match."""
         try:
             with self.session(write=True) as s:
                 match = self._held_claim(s, match_id, worker)
                 if match is None:
-                    return self._stored_by(s, match_id, worker)
+                    return False
                 s.add(
                     Game(
                         match_id=match_id,
@@ -144,9 +144,11 @@ class ClaimStore(Database):
                 return False  # a game for this match exists already
             raise
 
-    def _stored_by(self, s: Session, match_id: int, worker: str) -> bool:
-        game = s.exec(select(Game).where(col(Game.match_id) == match_id)).first()
-        return game is not None and game.worker == worker
+    def stored_by(self, match_id: int, worker: str) -> bool:
+        """Whether the match's game is stored, stored by ``worker``."""
+        with self.session() as s:
+            found = s.exec(select(col(Game.worker)).where(col(Game.match_id) == match_id)).first()
+            return found == worker
 
     def void_match(
         self, match_id: int, worker: str, reason: str, max_attempts: int | None = None
