@@ -259,6 +259,12 @@ def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
 def run_command(
     name: str = typer.Argument(..., help="The season to play."),
     concurrency: int = typer.Option(1, "--concurrency", "-j", help="Games played at once."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        help="Referee processes the games are spread over (default: one per concurrent game, "
+        "up to the machine's cores; 1 plays them all in this process).",
+    ),
     db: str | None = db_option(),
     worker: str | None = typer.Option(
         None,
@@ -286,11 +292,16 @@ def run_command(
 ) -> None:
     """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
     resume; several runners (on PostgreSQL, several machines) may share one season."""
+    from ..season_workers import default_workers
     from ..store import FINISHED
     from .live import run_live, summary
 
     if concurrency < 1:
         fail(f"--concurrency must be at least 1; got {concurrency}")
+    if workers is not None and not 1 <= workers <= concurrency:
+        fail(f"--workers must be between 1 and --concurrency ({concurrency}); got {workers}")
+    if workers is None:
+        workers = default_workers(concurrency)
     if stale_after <= 0:
         fail("--stale-after must be positive")
     if max_attempts < 1:
@@ -313,7 +324,9 @@ def run_command(
             return
         console.print(
             f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
-            f"{season.players} players, {season.games} games · {concurrency} at once · database "
+            f"{season.players} players, {season.games} games · {concurrency} at once"
+            + (f" in {workers} processes" if workers > 1 else "")
+            + f" · database "
             f"{store.display}",
             highlight=False,
             soft_wrap=True,
@@ -326,6 +339,7 @@ def run_command(
             stale_after=stale_after,
             max_attempts=max_attempts,
             quiet=quiet,
+            workers=workers,
         )
         code = summary(store, season, state, error, console)
     finally:

@@ -1,0 +1,111 @@
+"""A worker process of ``hegemon season run --workers N`` (see
+:mod:`hegemon.leaderboard.season_workers`): one :class:`SeasonRunner` of the season, its
+database from ``$HEGEMON_DB``, talking to its parent in JSON lines on stdout — its worker id
+first, then its log lines, then its final counts (or its error). SIGINT/SIGTERM stop it
+cleanly: games in flight are abandoned and their claims given back.
+
+    python -m hegemon.leaderboard.season_worker '{"season": ID, "concurrency": N, ...}'
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import sys
+from typing import Any
+
+import trio
+
+from .season_runner import RunnerError, SeasonRunner
+from .store import Store, StoreError
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def say(**message: Any) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGTERM this worker when its parent dies (Linux), so a killed ``season run`` leaves no
+    worker playing on: the worker then stops as if interrupted and gives its claims back."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def main(argv: list[str]) -> int:
+    spec = json.loads(argv[0])
+    if spec.get("parent"):
+        die_with_parent(int(spec["parent"]))
+    failure: list[str] = []
+    try:
+        store = Store(create=False)
+    except StoreError as exc:
+        say(error=str(exc))
+        return 1
+    try:
+        season = store.get_season(int(spec["season"]))
+        if season is None:
+            say(error=f"no season with id {spec['season']}")
+            return 1
+        runner = SeasonRunner(
+            store,
+            season,
+            concurrency=int(spec["concurrency"]),
+            worker=spec.get("worker"),
+            stale_after=float(spec["stale_after"]),
+            max_attempts=int(spec["max_attempts"]),
+            log=lambda line: say(log=line),
+        )
+        say(worker=runner.worker)
+
+        async def run() -> None:
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async with trio.open_nursery() as nursery:
+
+                    async def body() -> None:
+                        try:
+                            await runner.run()
+                        except (StoreError, RunnerError) as exc:
+                            failure.append(str(exc))
+                        finally:
+                            nursery.cancel_scope.cancel()
+
+                    async def watch() -> None:
+                        async for _ in signals:
+                            runner.state.interrupted = True
+                            nursery.cancel_scope.cancel()
+                            return
+
+                    nursery.start_soon(body)
+                    nursery.start_soon(watch)
+
+        trio.run(run)
+        s = runner.state
+        say(
+            final={
+                "played": s.played,
+                "arena_faults": s.arena_faults,
+                "lost": s.lost,
+                "released": s.released,
+                "interrupted": s.interrupted,
+            }
+        )
+        if failure:
+            say(error=failure[0])
+            return 1
+        return 0
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
