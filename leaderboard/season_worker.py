@@ -21,7 +21,6 @@ import trio
 from .season_runner import RunnerError, SeasonRunner
 from .store import Store, StoreError
 
-
 PR_SET_PDEATHSIG = 1
 
 

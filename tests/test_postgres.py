@@ -201,7 +201,7 @@ def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_st
         doomed.wait()
         # Its silence, as if minutes passed: its last heartbeat ten minutes ago.
         with store.session(write=True) as s:
-            s.exec(
+            s.execute(
                 sa.text(
                     "UPDATE matches SET claimed_at = now() - interval '10 minutes' "
                     "WHERE worker = 'gone'"

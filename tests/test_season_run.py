@@ -152,11 +152,19 @@ def test_the_sample_bots_rank_in_their_order_of_strength(reference):
     assert verdict.ok, verdict.message
 
 
-def test_concurrency_four_gives_the_identical_leaderboard(reference):
+def test_concurrency_four_in_two_processes_gives_the_identical_leaderboard(reference):
     expected, home_dir = reference.csv, reference.copies["c4"]
-    out = hegemon("season", "run", REFERENCE.name, "-j", "4", "--quiet", home=home_dir)
+    out = hegemon(
+        "season", "run", REFERENCE.name, "-j", "4", "--workers", "2", "--worker", "two",
+        home=home_dir,
+    )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "4 at once in 2 processes" in out.stdout and "finished" in out.stdout
     check_played_once(home_dir, REFERENCE)
+    with Store(home_dir / "arena.db") as store:
+        season = store.season_by_name(REFERENCE.name)
+        workers = {g.worker for _, g in store.games(saved_id(season))}
+    assert workers == {"two/1", "two/2"}, "both worker processes played"
     assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
         reference.home, home_dir, REFERENCE.name
     )
