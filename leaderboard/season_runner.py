@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
+import signal
 import socket
 import tempfile
 import time
@@ -49,7 +50,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import trio
 from sqlalchemy import exc as sa_exc
@@ -87,6 +88,7 @@ __all__ = [
     "materialise",
     "record_path",
     "run_season",
+    "run_until_signalled",
     "worker_is_dead",
 ]
 
@@ -655,6 +657,45 @@ def _count_faults(store: Store, season_id: int) -> int:
 async def run_season(store: Store, season: Season, **options: Any) -> RunState:
     """Play the season's pending matches (see :class:`SeasonRunner` for the options)."""
     return await SeasonRunner(store, season, **options).run()
+
+
+class Stoppable(Protocol):
+    """A season runner or a set of worker processes: ``run()`` and its ``state``."""
+
+    state: RunState
+
+    async def run(self) -> RunState: ...
+
+
+async def run_until_signalled(
+    runner: Stoppable, on_signal: Callable[[int], Any] | None = None
+) -> str | None:
+    """Run ``runner`` until it ends or SIGINT/SIGTERM arrives (then it is cancelled: games in
+    flight are abandoned, claims given back, ``state.interrupted`` set, ``on_signal(signum)``
+    told). Returns the one-line error that stopped the run, if a database or runner error did."""
+    failure: list[str] = []
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def body() -> None:
+                try:
+                    await runner.run()
+                except (StoreError, RunnerError) as exc:
+                    failure.append(str(exc))
+                finally:
+                    nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                async for signum in signals:
+                    runner.state.interrupted = True
+                    if on_signal is not None:
+                        on_signal(signum)
+                    nursery.cancel_scope.cancel()
+                    return
+
+            nursery.start_soon(body)
+            nursery.start_soon(watch)
+    return failure[0] if failure else None
 
 
 def format_duration(seconds: float | None) -> str:

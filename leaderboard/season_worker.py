@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from .season_runner import RunnerError, SeasonRunner
+from .season_runner import SeasonRunner, run_until_signalled
 from .store import Store, StoreError
 
 PR_SET_PDEATHSIG = 1
@@ -44,7 +44,6 @@ def main(argv: list[str]) -> int:
     spec = json.loads(argv[0])
     if spec.get("parent"):
         die_with_parent(int(spec["parent"]))
-    failure: list[str] = []
     try:
         store = Store(create=False)
     except StoreError as exc:
@@ -66,28 +65,7 @@ def main(argv: list[str]) -> int:
         )
         say(worker=runner.worker)
 
-        async def run() -> None:
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async with trio.open_nursery() as nursery:
-
-                    async def body() -> None:
-                        try:
-                            await runner.run()
-                        except (StoreError, RunnerError) as exc:
-                            failure.append(str(exc))
-                        finally:
-                            nursery.cancel_scope.cancel()
-
-                    async def watch() -> None:
-                        async for _ in signals:
-                            runner.state.interrupted = True
-                            nursery.cancel_scope.cancel()
-                            return
-
-                    nursery.start_soon(body)
-                    nursery.start_soon(watch)
-
-        trio.run(run)
+        error = trio.run(run_until_signalled, runner)
         s = runner.state
         say(
             final={
@@ -98,8 +76,8 @@ def main(argv: list[str]) -> int:
                 "interrupted": s.interrupted,
             }
         )
-        if failure:
-            say(error=failure[0])
+        if error is not None:
+            say(error=error)
             return 1
         return 0
     finally:

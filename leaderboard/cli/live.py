@@ -12,7 +12,7 @@ from rich.console import Console
 from .. import paths
 from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from ..reports import Board, render_board, season_board
-from ..season_runner import RunnerError, RunState, SeasonRunner, format_duration
+from ..season_runner import RunState, SeasonRunner, format_duration, run_until_signalled
 from ..season_workers import SeasonWorkers
 from ..store import Season, Store, StoreError
 from .common import INTERRUPTED, console, errors
@@ -114,30 +114,16 @@ def run_live(
     )
     failure: list[str] = []
 
+    def stopping(signum: int) -> None:
+        live.log(
+            f"{signal.Signals(signum).name}: stopping — games in flight are "
+            "abandoned and will be played by a later run"
+        )
+
     async def main() -> None:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def body() -> None:
-                    try:
-                        await runner.run()
-                    except (StoreError, RunnerError) as exc:
-                        failure.append(str(exc))
-                    finally:
-                        nursery.cancel_scope.cancel()
-
-                async def watch() -> None:
-                    async for signum in signals:
-                        runner.state.interrupted = True
-                        live.log(
-                            f"{signal.Signals(signum).name}: stopping — games in flight are "
-                            "abandoned and will be played by a later run"
-                        )
-                        nursery.cancel_scope.cancel()
-                        return
-
-                nursery.start_soon(body)
-                nursery.start_soon(watch)
+        error = await run_until_signalled(runner, stopping)
+        if error is not None:
+            failure.append(error)
 
     with live:
         try:
