@@ -103,20 +103,18 @@ class SeasonWorkers:
         procs: list[trio.Process] = []
         try:
             async with trio.open_nursery() as nursery:
-                for i, share in enumerate(self.shares, 1):
-                    proc = await trio.lowlevel.open_process(
-                        self._argv(i, share),
-                        env=self._env(),
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.PIPE,
-                    )
-                    procs.append(proc)
-                    nursery.start_soon(self._follow, proc)
-                nursery.start_soon(self._watch, nursery.cancel_scope)
-                async with trio.open_nursery() as waits:
-                    for proc in procs:
-                        waits.start_soon(proc.wait)
-                nursery.cancel_scope.cancel()
+                nursery.start_soon(self._watch)
+                async with trio.open_nursery() as followers:
+                    for i, share in enumerate(self.shares, 1):
+                        proc = await trio.lowlevel.open_process(
+                            self._argv(i, share),
+                            env=self._env(),
+                            stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE,
+                        )
+                        procs.append(proc)
+                        followers.start_soon(self._follow, proc)
+                nursery.cancel_scope.cancel()  # every worker has ended and said its last
         finally:
             with trio.CancelScope(shield=True):
                 await _stop(procs)
@@ -134,7 +132,8 @@ class SeasonWorkers:
         return self.state
 
     async def _follow(self, proc: trio.Process) -> None:
-        """Relay one worker's lines (JSON: its id, log lines, its final counts, its error)."""
+        """Relay one worker's lines (JSON: its id, log lines, its final counts, its error)
+        until it closes its output, then wait for it to end."""
         assert proc.stdout is not None
         buffer = b""
         async for chunk in proc.stdout:
@@ -142,6 +141,9 @@ class SeasonWorkers:
             *lines, buffer = buffer.split(b"\n")
             for raw in lines:
                 self._line(raw.decode("utf-8", "replace"))
+        if buffer:
+            self._line(buffer.decode("utf-8", "replace"))
+        await proc.wait()
 
     def _line(self, text: str) -> None:
         try:
@@ -162,7 +164,7 @@ class SeasonWorkers:
         if "error" in message:
             self.errors.append(str(message["error"]))
 
-    async def _watch(self, scope: trio.CancelScope) -> None:
+    async def _watch(self) -> None:
         while True:
             try:
                 await self._refresh()

@@ -354,7 +354,7 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
     assert out.returncode == 0 and '"games": 5' in out.stdout
 
 
-async def _db_without_retries(self, fn, *args, retries=0):
+async def _db_without_retries(self, fn, *args, retries=0, reconnect=True):
     return await trio.to_thread.run_sync(fn, *args)
 
 
