@@ -11,7 +11,8 @@ them; seeds 1, 2, ...):
   (``GameResult.duration``).
 - **wall**: :func:`hegemon.referee.runner.session.play_one` from call to return (start every
   bot, play, write the record, stop every bot), and also the ``hegemon play`` command as a
-  subprocess (interpreter and imports included).
+  subprocess (interpreter and imports included; its game, with the same seed but other game id,
+  hence other bot randomness, has its own playing time, which the command prints).
 - **ratio** = wall ÷ (playing time + slowest start-up); the target is at most 1.5.
 
 The last line is ``play: ratio R (play_one), R2 (hegemon play command)``, medians over games.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -66,7 +68,7 @@ def one_game(specs: list[str], seed: int, turn_limit: int, out: Path) -> dict[st
         play_one, commands, rules_for(turn_limit), seed, time_control, out / f"{seed}.jsonl"
     )
     wall = time.perf_counter() - began
-    argv = [sys.executable, "-c", CLI, "play", "--seed", str(seed), "--quiet"]
+    argv = [sys.executable, "-c", CLI, "play", "--seed", str(seed)]
     for s in specs:
         argv += ["--bot", s]
     if turn_limit:
@@ -76,6 +78,10 @@ def one_game(specs: list[str], seed: int, turn_limit: int, out: Path) -> dict[st
     cli_wall = time.perf_counter() - began
     if done.returncode != 0:
         raise SystemExit(f"hegemon play failed: {done.stderr.strip()[-500:]}")
+    # the command's own game (its bots' randomness differs): "(N decisions in X s)"
+    said = re.search(r"\((\d+) decisions in ([\d.]+) s\)", done.stdout)
+    assert said is not None, done.stdout[-500:]
+    cli_playing = float(said.group(2))
     floor = result.duration + max(alone)
     return {
         "startup": max(alone),
@@ -83,7 +89,8 @@ def one_game(specs: list[str], seed: int, turn_limit: int, out: Path) -> dict[st
         "wall": wall,
         "cli_wall": cli_wall,
         "ratio": wall / floor,
-        "cli_ratio": cli_wall / floor,
+        "cli_playing": cli_playing,
+        "cli_ratio": cli_wall / (cli_playing + max(alone)),
         "decisions": result.decisions,
     }
 
@@ -106,8 +113,9 @@ def main() -> None:
             print(
                 f"seed {seed}: start-up (slowest, alone) {row['startup']:.3f} s, playing "
                 f"{row['playing']:.3f} s ({row['decisions']:.0f} decisions), wall "
-                f"{row['wall']:.3f} s (ratio {row['ratio']:.2f}), hegemon play "
-                f"{row['cli_wall']:.3f} s (ratio {row['cli_ratio']:.2f})"
+                f"{row['wall']:.3f} s (ratio {row['ratio']:.2f}); hegemon play: its game "
+                f"{row['cli_playing']:.1f} s, wall {row['cli_wall']:.3f} s "
+                f"(ratio {row['cli_ratio']:.2f})"
             )
     print(f"load average {os.getloadavg()[0]:.2f} at end")
 
