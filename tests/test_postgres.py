@@ -219,9 +219,11 @@ def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_st
             _wait_for("three games", lambda: store.progress(season_id).done >= 3)
         server.stop()
         try:
+            # Both notice: each is mostly mid-game, so its first call to fail is usually the
+            # commit of a game finished during the outage.
             _wait_for(
-                "a runner to notice the outage",
-                lambda: any("database unreachable" in logs[n].read_text() for n in runners),
+                "both runners to notice the outage",
+                lambda: all("database unreachable" in logs[n].read_text() for n in runners),
             )
         finally:
             server.start()
