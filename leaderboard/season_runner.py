@@ -19,6 +19,15 @@ For each match a runner:
 4. **commits** the result in one transaction (:meth:`Store.finish_match`), which stores the
    game only if this runner still holds the claim — a result is never doubled.
 
+Before its first game a runner **materialises** the season's bots: their files come from the
+database's archives into this machine's ``$HEGEMON_HOME/bots`` (verified against their content
+hash), so a runner needs nothing but the database URL. A database that cannot be reached (a
+restart, a network cut) is retried with backoff for up to ``reconnect_for`` seconds while the
+games in flight play on; a claim or a commit whose answer was lost is recognised afterwards
+(released again, or counted as stored), so an outage loses and doubles nothing. ``hegemon
+season run --workers N`` runs N such runners as processes
+(:mod:`hegemon.leaderboard.season_workers`).
+
 Faults of the arena (the referee raised, the record could not be written, the database failed
 while committing) are not the bots': the match is voided (:meth:`Store.void_match`) and played
 again, up to ``max_attempts`` plays, after which it stays void — never scored. Bot faults are
