@@ -9,11 +9,12 @@ cleanly: games in flight are abandoned and their claims given back.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import signal
 import sys
+import threading
+import time
 from typing import Any
 
 import trio
@@ -21,23 +22,23 @@ import trio
 from .season_runner import SeasonRunner, run_until_signalled
 from .store import Store, StoreError
 
-PR_SET_PDEATHSIG = 1
-
 
 def say(**message: Any) -> None:
     print(json.dumps(message), flush=True)
 
 
 def die_with_parent(parent: int) -> None:
-    """SIGTERM this worker when its parent dies (Linux), so a killed ``season run`` leaves no
-    worker playing on: the worker then stops as if interrupted and gives its claims back."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
+    """SIGTERM this worker when its parent is gone, so a killed ``season run`` leaves no worker
+    playing on: the worker then stops as if interrupted and gives its claims back. (Not
+    PR_SET_PDEATHSIG: that fires when the parent *thread* that started us ends, and trio
+    starts processes from its short-lived worker threads.)"""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
         os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def main(argv: list[str]) -> int:

@@ -126,9 +126,12 @@ class SeasonWorkers:
         self.state.released = sum(int(f.get("released", 0)) for f in self.finals)
         if self.errors:
             raise RunnerError(self.errors[0])
-        bad = [p.returncode for p in procs if p.returncode not in (0, None)]
-        if bad and not self.state.interrupted:
-            raise RunnerError(f"a worker process ended with exit code {bad[0]}")
+        if not self.state.interrupted:
+            bad = [p.returncode for p in procs if p.returncode not in (0, None)]
+            if bad:
+                raise RunnerError(f"a worker process ended with exit code {bad[0]}")
+            if any(f.get("interrupted") for f in self.finals):
+                raise RunnerError("a worker process was stopped by a signal")
         return self.state
 
     async def _follow(self, proc: trio.Process) -> None:
