@@ -4,11 +4,10 @@ Run:  .venv/bin/python benchmarks/season.py [--games 24] [--turn-limit 20]
 
 1. **Throughput.** The same 4-player season of the four sample bots (same matches, seeds and
    game ids: a copy per run, each in its own ``$HEGEMON_HOME``) at concurrency 1, at 2 in one
-   referee process, and at 2 spread over 2 worker processes (``--workers 2``, the default on
-   two cores). Each run is its own runner process; games per minute are counted from the first
-   claim to the last result stored (process and bot start-up excluded). CPU seconds of the
-   referee processes and of the bot processes are reported apart, to show what limits the
-   speed-up.
+   referee process, and at 2 spread over 2 worker processes (``--workers 2``). Each run is its
+   own runner process; games per minute are counted from the first claim to the last result
+   stored (process and bot start-up excluded). CPU seconds of the referee processes and of the
+   bot processes are reported apart, to show what limits the speed-up.
 2. **Memory.** The runner process's peak resident memory (``VmHWM``; bot processes excluded) at
    concurrency 1 and 8, and the difference per extra concurrent game.
 3. **Ratings.** 10,000 synthetic game rows in a temporary SQLite store; the time to load them and

@@ -18,8 +18,8 @@ def test_concurrency_is_shared_evenly(concurrency, workers, expected):
     assert sum(shares(concurrency, workers)) == concurrency
 
 
-def test_default_is_one_process_per_game_up_to_the_cores():
+def test_default_is_one_process_per_two_games_up_to_the_cores():
     cores = os.cpu_count() or 1
-    assert default_workers(1) == 1
-    assert default_workers(cores + 5) == cores
-    assert default_workers(2) == min(2, cores)
+    assert default_workers(1) == default_workers(2) == 1
+    assert default_workers(4) == min(2, cores)
+    assert default_workers(2 * cores + 5) == cores

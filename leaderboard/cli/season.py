@@ -262,8 +262,8 @@ def run_command(
     workers: int | None = typer.Option(
         None,
         "--workers",
-        help="Referee processes the games are spread over (default: one per concurrent game, "
-        "up to the machine's cores; 1 plays them all in this process).",
+        help="Referee processes the games are spread over (default: one per two concurrent "
+        "games, up to the machine's cores; 1 plays them all in this process).",
     ),
     db: str | None = db_option(),
     worker: str | None = typer.Option(
