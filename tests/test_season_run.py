@@ -240,13 +240,15 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     )
 
 
-def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch, workers):
     spec = SeasonSpec(name="interrupted", games=6, players=4, turn_limit=25, seed=3)
     home_dir = tmp_path / "home"
     season = prepare(home_dir, spec, monkeypatch)
     runner = start_hegemon(
-        "season", "run", spec.name, "-j", "2", home=home_dir, log=tmp_path / "run.log"
-    )
+        "season", "run", spec.name, "-j", "2", "--workers", workers,
+        home=home_dir, log=tmp_path / "run.log",
+    )  # fmt: skip
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
