@@ -17,6 +17,7 @@ pid, so a dead worker of this machine is noticed at once).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -174,19 +175,20 @@ class SeasonWorkers:
             self.errors.append(str(message["error"]))
 
     async def _watch(self) -> None:
-        while True:
+        for tick in itertools.count(1):
             try:
-                await self._refresh()
+                await self._refresh(faults=tick % 10 == 0)  # faults read every game row
             except StoreError:
                 pass  # the workers ride out an outage on their own; the display waits
             await trio.sleep(0.5)
 
-    async def _refresh(self) -> None:
+    async def _refresh(self, faults: bool = True) -> None:
         progress = await trio.to_thread.run_sync(self.store.progress, self.season_id)
-        faults = await trio.to_thread.run_sync(_count_faults, self.store, self.season_id)
         s = self.state
+        if faults:
+            s.faults = await trio.to_thread.run_sync(_count_faults, self.store, self.season_id)
         s.total, s.done, s.void = progress.total, progress.done, progress.void
-        s.pending, s.claimed, s.faults = progress.pending, progress.claimed, faults
+        s.pending, s.claimed = progress.pending, progress.claimed
         mine = {w: n for w, n in progress.workers.items() if w in self.ids}
         s.in_flight = sum(mine.values())
         s.others = progress.claimed - s.in_flight
