@@ -9,7 +9,13 @@ import trio
 
 from hegemon.leaderboard.season_runner import SeasonRunner
 from hegemon.leaderboard.store import FINISHED, Store, StoreError
-from league_fixtures import SeasonSpec, create_season, games_per_match, register_samples
+from league_fixtures import (
+    SeasonSpec,
+    create_season,
+    games_per_match,
+    register_samples,
+    saved_id,
+)
 
 
 def lost_answer() -> StoreError:
@@ -57,8 +63,8 @@ def test_claims_and_commits_whose_answer_was_lost_are_neither_lost_nor_doubled(
         state = trio.run(runner.run)
         assert broken == {"claim": 1, "finish": 1, "down": 3}
         assert state.complete and state.played == spec.games and state.lost == 0, lines
-        assert set(games_per_match(store, season.id).values()) == {1}
-        stored = store.get_season(season.id)
+        assert set(games_per_match(store, saved_id(season)).values()) == {1}
+        stored = store.get_season(saved_id(season))
         assert stored is not None and stored.status == FINISHED
     assert any("database unreachable" in line for line in lines), lines
     assert any("database reachable again" in line for line in lines), lines
