@@ -3,10 +3,11 @@
 Run:  .venv/bin/python benchmarks/season.py [--games 24] [--turn-limit 20]
 
 1. **Throughput.** The same 4-player season of the four sample bots (same matches, seeds and
-   game ids: a copy per run, each in its own ``$HEGEMON_HOME``) at concurrency 1 and 2. Each run
-   is its own runner process; games per minute are counted from the first claim to the last
-   result stored (process and bot start-up excluded). CPU seconds of the runner process (the
-   referee) and of the bot processes are reported apart, to show what limits the speed-up.
+   game ids: a copy per run, each in its own ``$HEGEMON_HOME``) at concurrency 1, at 2 in one
+   referee process, and at 2 spread over 2 worker processes (``--workers 2``). Each run is its
+   own runner process; games per minute are counted from the first claim to the last result
+   stored (process and bot start-up excluded). CPU seconds of the referee processes and of the
+   bot processes are reported apart, to show what limits the speed-up.
 2. **Memory.** The runner process's peak resident memory (``VmHWM``; bot processes excluded) at
    concurrency 1 and 8, and the difference per extra concurrent game.
 3. **Ratings.** 10,000 synthetic game rows in a temporary SQLite store; the time to load them and
@@ -72,14 +73,25 @@ def _descendant_ticks(root: int) -> dict[int, int]:
 
 
 # ---------------------------------------------------------------------------------- child
-def child(home: str, concurrency: int) -> None:
-    """Run the season in this process (a runner, as ``hegemon season run`` is); print JSON."""
+def _is_worker(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"season_worker" in f.read()
+    except OSError:
+        return False
+
+
+def child(home: str, concurrency: int, workers: int = 1) -> None:
+    """Run the season in this process (a runner, as ``hegemon season run`` is), or with
+    ``workers`` > 1 from this process over that many worker processes; print JSON."""
     os.environ["HEGEMON_HOME"] = home
     os.environ.pop("HEGEMON_DB", None)
     import trio
     from sqlmodel import col, func, select
 
+    from hegemon.leaderboard.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
     from hegemon.leaderboard.season_runner import RunState, SeasonRunner
+    from hegemon.leaderboard.season_workers import SeasonWorkers
     from hegemon.leaderboard.store import Game, Match, Store
 
     store = Store()
@@ -88,6 +100,7 @@ def child(home: str, concurrency: int) -> None:
     peak_rss = [0]
 
     bot_ticks: dict[int, int] = {}
+    worker_pids: set[int] = set()
 
     async def sample_rss() -> None:
         # Also the CPU time of every bot process below us (sandboxed bots are not reaped by
@@ -98,11 +111,24 @@ def child(home: str, concurrency: int) -> None:
                     if line.startswith("VmRSS:"):
                         peak_rss[0] = max(peak_rss[0], int(line.split()[1]))
             for pid, ticks in _descendant_ticks(os.getpid()).items():
+                if pid not in bot_ticks and _is_worker(pid):
+                    worker_pids.add(pid)
                 bot_ticks[pid] = max(bot_ticks.get(pid, 0), ticks)
             await trio.sleep(0.1)
 
     async def main() -> RunState:
-        runner = SeasonRunner(store, season, concurrency=concurrency)
+        runner: SeasonRunner | SeasonWorkers = (
+            SeasonWorkers(
+                store,
+                season,
+                workers=workers,
+                concurrency=concurrency,
+                stale_after=DEFAULT_STALE_AFTER,
+                max_attempts=DEFAULT_MAX_ATTEMPTS,
+            )
+            if workers > 1
+            else SeasonRunner(store, season, concurrency=concurrency)
+        )
         async with trio.open_nursery() as nursery:
             nursery.start_soon(sample_rss)
             state = await runner.run()
@@ -123,6 +149,9 @@ def child(home: str, concurrency: int) -> None:
     store.close()
     assert first is not None and last is not None, "no game was played"
     span = (last - first).total_seconds()
+    tick = os.sysconf("SC_CLK_TCK")
+    referee_cpu = me.ru_utime + me.ru_stime + sum(bot_ticks[p] for p in worker_pids) / tick
+    all_bots = sum(t for p, t in bot_ticks.items() if p not in worker_pids) / tick
     print(
         json.dumps(
             {
@@ -132,11 +161,10 @@ def child(home: str, concurrency: int) -> None:
                 "wall": wall,
                 "span": span,
                 "decisions": int(decisions or 0),
-                "runner_cpu": me.ru_utime + me.ru_stime,
-                "bots_cpu": max(
-                    bots.ru_utime + bots.ru_stime,
-                    sum(bot_ticks.values()) / os.sysconf("SC_CLK_TCK"),
-                ),
+                "runner_cpu": referee_cpu,
+                "bots_cpu": all_bots
+                if workers > 1
+                else max(bots.ru_utime + bots.ru_stime, all_bots),
                 "hwm_mb": _hwm_kb() / 1024,
                 "peak_rss_mb": peak_rss[0] / 1024,
             }
@@ -171,11 +199,13 @@ def prepare(home: Path, games: int, turn_limit: int) -> None:
         )
 
 
-def run(workdir: Path, label: str, games: int, turn_limit: int, concurrency: int) -> dict:
+def run(
+    workdir: Path, label: str, games: int, turn_limit: int, concurrency: int, workers: int = 1
+) -> dict:
     home = workdir / label
     prepare(home, games, turn_limit)
     out = subprocess.run(
-        [sys.executable, __file__, "--child", str(home), str(concurrency)],
+        [sys.executable, __file__, "--child", str(home), str(concurrency), str(workers)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -278,50 +308,59 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=24, help="games per throughput run")
     parser.add_argument("--turn-limit", type=int, default=20)
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--skip-memory", action="store_true", help="no concurrency-8 run")
+    parser.add_argument("--skip-ratings", action="store_true", help="no ratings run")
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]))
+        child(args.child[0], int(args.child[1]), int(args.child[2]))
         return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="hegemon-bench-") as tmp:
         workdir = Path(tmp)
-        results = {}
-        for concurrency in (1, 2):
-            r = run(workdir, f"c{concurrency}", args.games, args.turn_limit, concurrency)
-            results[concurrency] = r
+        results: dict[str, dict] = {}
+        # c2: one referee process (as before --workers); c2w: two worker processes
+        for label, concurrency, workers in (("c1", 1, 1), ("c2", 2, 1), ("c2w", 2, 2)):
+            load = os.getloadavg()[0]
+            r = run(workdir, label, args.games, args.turn_limit, concurrency, workers)
+            results[label] = r
             print(
-                f"concurrency {concurrency}: {r['games']} games in {r['span']:.1f} s = "
-                f"{r['per_min']:.1f} games/min ({r['decisions'] / r['span']:.0f} decisions/s); "
-                f"CPU: runner {r['runner_cpu']:.1f} s, bots {r['bots_cpu']:.1f} s; "
-                f"runner peak RSS {r['hwm_mb']:.1f} MB; faults {r['faults']}",
+                f"concurrency {concurrency}, {workers} referee process(es): {r['games']} games "
+                f"in {r['span']:.1f} s = {r['per_min']:.1f} games/min "
+                f"({r['decisions'] / r['span']:.0f} decisions/s); CPU: referee "
+                f"{r['runner_cpu']:.1f} s, bots {r['bots_cpu']:.1f} s; runner peak RSS "
+                f"{r['hwm_mb']:.1f} MB; faults {r['faults']}; load average before {load:.2f}",
                 flush=True,
             )
-        mem_games = max(16, args.games)
-        c8 = run(workdir, "c8", mem_games, args.turn_limit, 8)
-        print(
-            f"concurrency 8: {c8['games']} games, {c8['per_min']:.1f} games/min, runner "
-            f"peak RSS {c8['hwm_mb']:.1f} MB",
-            flush=True,
-        )
-        per_game = (c8["hwm_mb"] - results[1]["hwm_mb"]) / 7
-        print(
-            f"memory: runner peak RSS {results[1]['hwm_mb']:.1f} MB at concurrency 1, "
-            f"{c8['hwm_mb']:.1f} MB at 8: {per_game:+.1f} MB per extra concurrent game "
-            "(target < 20)",
-            flush=True,
-        )
-        insert, full, point = ratings_benchmark(workdir)
-        print(
-            f"ratings: 10000 stored games inserted in {insert:.2f} s; load + fit + "
-            f"bootstrap intervals {full:.2f} s; load + point fit {point:.2f} s (target < 1 s)",
-            flush=True,
-        )
-    c1, c2 = results[1], results[2]
-    same = c1["decisions"] == c2["decisions"]
+        if not args.skip_memory:
+            mem_games = max(16, args.games)
+            c8 = run(workdir, "c8", mem_games, args.turn_limit, 8)
+            print(
+                f"concurrency 8: {c8['games']} games, {c8['per_min']:.1f} games/min, runner "
+                f"peak RSS {c8['hwm_mb']:.1f} MB",
+                flush=True,
+            )
+            per_game = (c8["hwm_mb"] - results["c1"]["hwm_mb"]) / 7
+            print(
+                f"memory: runner peak RSS {results['c1']['hwm_mb']:.1f} MB at concurrency 1, "
+                f"{c8['hwm_mb']:.1f} MB at 8: {per_game:+.1f} MB per extra concurrent game "
+                "(target < 20)",
+                flush=True,
+            )
+        if not args.skip_ratings:
+            insert, full, point = ratings_benchmark(workdir)
+            print(
+                f"ratings: 10000 stored games inserted in {insert:.2f} s; load + fit + "
+                f"bootstrap intervals {full:.2f} s; load + point fit {point:.2f} s "
+                "(target < 1 s)",
+                flush=True,
+            )
+    c1, c2, c2w = results["c1"], results["c2"], results["c2w"]
+    same = c1["decisions"] == c2["decisions"] == c2w["decisions"]
     if not same:
         print("note: the two runs played different games (decision counts differ)")
-    speedup = c2["per_min"] / c1["per_min"]
+    speedup = c2w["per_min"] / c1["per_min"]
+    print(f"one referee process at concurrency 2: speed-up {c2['per_min'] / c1['per_min']:.2f}")
     cpu_per_game = (c1["runner_cpu"] + c1["bots_cpu"]) / c1["games"]
     print(
         f"CPU per game at concurrency 1: {cpu_per_game:.2f} s "
@@ -338,7 +377,10 @@ def main() -> None:
         f"would then need {referee_at_ceiling:.2f} of its one core); other load on the "
         f"machine during this run (load average now {os.getloadavg()[0]:.2f}) lowers it"
     )
-    print(f"season: {c2['per_min']:.1f} games/min at concurrency 2, speed-up {speedup:.2f}")
+    print(
+        f"season: {c2w['per_min']:.1f} games/min at concurrency 2 (2 referee processes), "
+        f"speed-up {speedup:.2f}"
+    )
 
 
 if __name__ == "__main__":

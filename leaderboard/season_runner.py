@@ -19,6 +19,15 @@ For each match a runner:
 4. **commits** the result in one transaction (:meth:`Store.finish_match`), which stores the
    game only if this runner still holds the claim — a result is never doubled.
 
+Before its first game a runner **materialises** the season's bots: their files come from the
+database's archives into this machine's ``$HEGEMON_HOME/bots`` (verified against their content
+hash), so a runner needs nothing but the database URL. A database that cannot be reached (a
+restart, a network cut) is retried with backoff for up to ``reconnect_for`` seconds while the
+games in flight play on; a claim or a commit whose answer was lost is recognised afterwards
+(released again, or counted as stored), so an outage loses and doubles nothing. ``hegemon
+season run --workers N`` runs N such runners as processes
+(:mod:`hegemon.leaderboard.season_workers`).
+
 Faults of the arena (the referee raised, the record could not be written, the database failed
 while committing) are not the bots': the match is voided (:meth:`Store.void_match`) and played
 again, up to ``max_attempts`` plays, after which it stays void — never scored. Bot faults are
@@ -42,17 +51,19 @@ from __future__ import annotations
 import math
 import os
 import secrets
+import signal
 import socket
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import trio
-from sqlmodel import col, func, select
+from sqlalchemy import exc as sa_exc
+from sqlmodel import col, select
 
 from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from hegemon.referee.runner.process import BotCommand
@@ -62,7 +73,6 @@ from . import paths
 from .limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from .paths import safe_name
 from .store import (
-    CLAIMED,
     FINISHED,
     Bot,
     Game,
@@ -73,21 +83,29 @@ from .store import (
     Store,
     StoreError,
 )
+from .store.claims import HEARTBEAT_MAX
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "DEFAULT_RECONNECT_FOR",
     "DEFAULT_STALE_AFTER",
     "RunState",
     "RunnerError",
     "SeasonRunner",
     "bot_command",
     "default_worker_id",
+    "is_disconnect",
+    "materialise",
     "record_path",
     "run_season",
+    "run_until_signalled",
     "worker_is_dead",
 ]
 
 T = TypeVar("T")
+
+DEFAULT_RECONNECT_FOR = 600.0
+"""Seconds a runner keeps retrying a database it cannot reach before it gives up."""
 
 
 class RunnerError(Exception):
@@ -122,6 +140,28 @@ def write_record(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def materialise(store: Store, bot: Bot) -> Path:
+    """The bot's files on this machine, fetched from the database's archive on first use
+    (:func:`hegemon.leaderboard.registry.materialise`); raises :class:`RunnerError` if they
+    cannot be had."""
+    from .registry import RegistryError
+    from .registry import materialise as fetch
+
+    try:
+        return fetch(store, bot)
+    except RegistryError as exc:
+        raise RunnerError(str(exc)) from None
+
+
+def is_disconnect(exc: StoreError) -> bool:
+    """Whether the database failed for want of a connection (worth retrying until it is
+    back), rather than refusing the statement."""
+    cause = exc.__cause__
+    if isinstance(cause, sa_exc.DBAPIError) and cause.connection_invalidated:
+        return True
+    return isinstance(cause, (sa_exc.OperationalError, sa_exc.InterfaceError))
 
 
 def bot_command(bot: Bot) -> BotCommand:
@@ -283,6 +323,7 @@ class SeasonRunner:
         log: Logger | None = None,
         play: PlayGame | None = None,
         poll_interval: float | None = None,
+        reconnect_for: float = DEFAULT_RECONNECT_FOR,
     ):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
@@ -301,10 +342,13 @@ class SeasonRunner:
         self.on_change = on_change
         self.log = log or (lambda line: None)
         self.play = play or play_game
-        self.heartbeat = max(0.2, min(30.0, stale_after / 4))
+        self.heartbeat = max(0.2, min(HEARTBEAT_MAX, stale_after / 4))
         self.poll = (
             poll_interval if poll_interval is not None else max(0.2, min(2.0, stale_after / 10))
         )
+        self.reconnect_for = reconnect_for
+        self._down_since: float | None = None
+        self._claiming = 0  # claim calls under way (their matches are not in flight yet)
         self.state = RunState(season.name, self.worker, concurrency)
         self.rules = season.rule_set()
         self.time_control = season.time_control()
@@ -313,19 +357,48 @@ class SeasonRunner:
         self._commands: dict[int, BotCommand] = {}
 
     # -------------------------------------------------------------- the database, off the loop
-    async def _db(self, fn: Callable[..., T], *args: Any, retries: int = 2) -> T:
-        """Run a store call in a worker thread (so bots' clocks never wait for the database),
-        retrying a failed one ``retries`` times after a short pause."""
-        delay = 0.5
-        for attempt in range(retries + 1):
+    async def _db(
+        self, fn: Callable[..., T], *args: Any, retries: int = 2, reconnect: bool = True
+    ) -> T:
+        """Run a store call in a worker thread (so bots' clocks never wait for the database).
+
+        A lost or refused connection (the server restarting, the network gone) is retried with
+        backoff — 0.25 s doubling to 5 s — for up to ``reconnect_for`` seconds (with
+        ``reconnect``; the games in flight play on meanwhile); any other database error is
+        retried ``retries`` times after a short pause. Every store call is safe to repeat:
+        a commit whose answer was lost is recognised on the retry, never doubled."""
+        delay, pause, attempt = 0.25, 0.5, 0
+        began: float | None = None
+        while True:
             try:
-                return await trio.to_thread.run_sync(fn, *args)
-            except StoreError:
-                if attempt == retries:
+                result = await trio.to_thread.run_sync(fn, *args)
+            except StoreError as exc:
+                if reconnect and is_disconnect(exc):
+                    now = trio.current_time()
+                    began = now if began is None else began
+                    if self._down_since is None:
+                        self._down_since = now
+                        self.log(
+                            f"database unreachable ({exc}); retrying for up to "
+                            f"{self.reconnect_for:g} s"
+                        )
+                    if now - began >= self.reconnect_for:
+                        raise
+                    await trio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    continue
+                if attempt >= retries:
                     raise
-                await trio.sleep(delay)
-                delay *= 4
-        raise AssertionError("unreachable")
+                attempt += 1
+                await trio.sleep(pause)
+                pause *= 4
+                continue
+            if self._down_since is not None:
+                self.log(
+                    f"database reachable again after {trio.current_time() - self._down_since:.0f} s"
+                )
+                self._down_since = None
+            return result
 
     def _changed(self) -> None:
         self.state.in_flight = len(self._in_flight)
@@ -353,6 +426,8 @@ class SeasonRunner:
             for b in await self._db(self.store.season_bots, self.season_id)
             if b.id is not None
         }
+        for bot in self._bots.values():  # fetched from the database on first use here
+            await self._db(materialise, self.store, bot)
         self._commands = {bot_id: bot_command(bot) for bot_id, bot in self._bots.items()}
         self.state.faults = await self._db(_count_faults, self.store, self.season_id)
         # Claims under our own id can only be left over from a dead process with the same
@@ -400,9 +475,9 @@ class SeasonRunner:
         self._changed()
 
     async def _release_dead_workers(self) -> int:
-        holders = await self._db(_claim_holders, self.store, self.season_id)
+        holders = await self._db(self.store.claim_holders, self.season_id)
         freed = 0
-        for worker, claimed_at in holders.items():
+        for worker, (_, claimed_at) in holders.items():
             if worker != self.worker and worker_is_dead(worker, claimed_at):
                 n = await self._db(self.store.release_claims, worker, self.season_id)
                 if n:
@@ -415,15 +490,25 @@ class SeasonRunner:
     async def _worker(self, pool: Any) -> None:
         waiting_said = False
         while True:
-            match = await self._db(
-                self.store.claim_match, self.season_id, self.worker, self.stale_after
-            )
+            self._claiming += 1
+            try:
+                match = await self._db(
+                    self.store.claim_match, self.season_id, self.worker, self.stale_after
+                )
+            finally:
+                self._claiming -= 1
             if match is not None:
                 waiting_said = False
                 await self._play(pool, match)
                 continue
             progress = await self.refresh()
             others = self.state.others
+            if not self._claiming and progress.workers.get(self.worker, 0) > len(self._in_flight):
+                # a claim whose commit answer the database lost (an outage): not being played
+                await self._db(
+                    self.store.release_claims, self.worker, self.season_id, list(self._in_flight)
+                )
+                continue
             if progress.pending == 0 and others == 0:
                 return
             if others and await self._release_dead_workers():
@@ -492,6 +577,8 @@ class SeasonRunner:
         except StoreError as exc:
             await self._void(match, f"the database failed while storing the result: {exc}")
             return
+        if not stored:  # a commit retried after an outage may have landed the first time
+            stored = await self._db(self.store.stored_by, match.id, self.worker)
         if stored:
             self.state.played += 1
             self.state.faults += len(outcome.faults)
@@ -534,7 +621,9 @@ class SeasonRunner:
             await trio.sleep(self.heartbeat)
             for match_id, scope in list(self._in_flight.items()):
                 try:
-                    held = await self._db(self.store.renew_claim, match_id, self.worker, retries=0)
+                    held = await self._db(
+                        self.store.renew_claim, match_id, self.worker, retries=0, reconnect=False
+                    )
                 except StoreError:
                     continue  # the database may come back; the commit will tell
                 if not held and match_id in self._in_flight:
@@ -544,9 +633,10 @@ class SeasonRunner:
         while True:
             await trio.sleep(2.0)
             try:
-                await self.refresh()
+                progress = await self._db(self.store.progress, self.season_id, reconnect=False)
             except StoreError:
-                pass
+                continue
+            self._apply_progress(progress)
 
 
 def _user_error(group: BaseExceptionGroup) -> Exception | None:
@@ -577,36 +667,49 @@ def _count_faults(store: Store, season_id: int) -> int:
     return sum(len(f or ()) for f in rows)
 
 
-def _claim_holders(store: Store, season_id: int) -> dict[str, datetime | None]:
-    """Worker → its oldest claim time, for the season's claimed matches."""
-    with store.session() as s:
-        rows = s.exec(
-            select(col(Match.worker), func.min(col(Match.claimed_at)))
-            .where(
-                col(Match.season_id) == season_id,
-                col(Match.status) == CLAIMED,
-                col(Match.worker).is_not(None),
-            )
-            .group_by(col(Match.worker))
-        ).all()
-    result: dict[str, datetime | None] = {}
-    for worker, oldest in rows:
-        claimed_at: datetime | str | None = oldest  # SQLite's aggregate comes back as text
-        if isinstance(claimed_at, str):
-            try:
-                claimed_at = datetime.fromisoformat(claimed_at).replace(tzinfo=UTC)
-            except ValueError:
-                claimed_at = None
-        elif isinstance(claimed_at, datetime) and claimed_at.utcoffset() is None:
-            claimed_at = claimed_at.replace(tzinfo=UTC)
-        result[str(worker)] = claimed_at
-    return result
-
-
 # ---------------------------------------------------------------------------------- entry
 async def run_season(store: Store, season: Season, **options: Any) -> RunState:
     """Play the season's pending matches (see :class:`SeasonRunner` for the options)."""
     return await SeasonRunner(store, season, **options).run()
+
+
+class Stoppable(Protocol):
+    """A season runner or a set of worker processes: ``run()`` and its ``state``."""
+
+    state: RunState
+
+    async def run(self) -> RunState: ...
+
+
+async def run_until_signalled(
+    runner: Stoppable, on_signal: Callable[[int], Any] | None = None
+) -> str | None:
+    """Run ``runner`` until it ends or SIGINT/SIGTERM arrives (then it is cancelled: games in
+    flight are abandoned, claims given back, ``state.interrupted`` set, ``on_signal(signum)``
+    told). Returns the one-line error that stopped the run, if a database or runner error did."""
+    failure: list[str] = []
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def body() -> None:
+                try:
+                    await runner.run()
+                except (StoreError, RunnerError) as exc:
+                    failure.append(str(exc))
+                finally:
+                    nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                async for signum in signals:
+                    runner.state.interrupted = True
+                    if on_signal is not None:
+                        on_signal(signum)
+                    nursery.cancel_scope.cancel()
+                    return
+
+            nursery.start_soon(body)
+            nursery.start_soon(watch)
+    return failure[0] if failure else None
 
 
 def format_duration(seconds: float | None) -> str:

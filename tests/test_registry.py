@@ -284,3 +284,75 @@ def test_a_sample_bot_registers_by_name(store):
     assert content_hash(stored(bot)) == bot.content_hash
     again = add_bot(store, "random", "random", check=False)
     assert not again.new and again.bot.id == bot.id
+
+
+# ---------------------------------------------------------------------------------- archives
+def test_another_home_materialises_a_bot_from_the_database(store, tmp_path, monkeypatch):
+    import sqlalchemy as sa
+
+    from hegemon.leaderboard.registry import materialise
+    from hegemon.leaderboard.store.archives import BotArchive
+
+    src = write(tmp_path / "b", {"bot.py": POLITE, "data/w.txt": "1\n"})
+    os.chmod(src / "data" / "w.txt", 0o755)  # the mode is part of the hash: it must travel
+    bot = add_bot(store, "b", str(src), check=False).bot
+    assert store.has_archive(bot.content_hash)
+    # A second machine: its own home, empty, and the same database.
+    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "other"))
+    folder = materialise(store, bot)
+    assert folder == tmp_path / "other" / "bots" / bot.content_hash
+    assert content_hash(folder) == bot.content_hash
+    assert os.access(folder / "data" / "w.txt", os.X_OK)
+    assert bot_command(bot).cwd == str(folder)
+    assert materialise(store, bot) == folder  # second use: the cache
+    # A forged archive (same hash, other files) is refused and leaves nothing behind.
+    from hegemon.leaderboard.registry.archive import pack
+
+    forged = write(tmp_path / "forged", {"bot.py": POLITE + "# evil\n", "data/w.txt": "1\n"})
+    with store.session(write=True) as s:
+        s.execute(
+            sa.update(BotArchive)
+            .where(BotArchive.content_hash == bot.content_hash)  # type: ignore[arg-type]
+            .values(data=pack(forged)[0])
+        )
+    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "third"))
+    with pytest.raises(RegistryError, match="does not match its content hash"):
+        materialise(store, bot)
+    assert list(paths.bots_dir().iterdir()) == []
+
+
+def test_an_archive_with_links_or_escapes_is_refused(tmp_path):
+    import gzip
+    import io
+    import tarfile
+
+    from hegemon.leaderboard.registry.archive import unpack
+
+    for name, kind in (("../escape.py", tarfile.REGTYPE), ("link", tarfile.SYMTYPE)):
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w") as tar:
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            info.linkname = "/etc/passwd" if kind == tarfile.SYMTYPE else ""
+            tar.addfile(info, io.BytesIO(b""))
+        target = tmp_path / f"t-{kind!r}"
+        target.mkdir()
+        with pytest.raises(RegistryError, match="forbidden entry"):
+            unpack(gzip.compress(raw.getvalue()), target)
+        assert not (tmp_path / "escape.py").exists()
+
+
+def test_adding_registered_files_on_a_second_machine_keeps_a_copy(store, tmp_path, monkeypatch):
+    src = write(tmp_path / "b", {"bot.py": POLITE})
+    bot = add_bot(store, "b", str(src), check=False).bot
+    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "other"))
+    again = add_bot(store, "b", str(src), check=False)
+    assert not again.new and again.bot.id == bot.id
+    assert content_hash(stored(bot)) == bot.content_hash
+
+
+def test_removing_the_last_version_drops_its_archive(store, tmp_path):
+    src = write(tmp_path / "b", {"bot.py": POLITE})
+    bot = add_bot(store, "b", str(src), check=False).bot
+    remove_bots(store, "b")
+    assert not store.has_archive(bot.content_hash)

@@ -154,11 +154,19 @@ def test_the_sample_bots_rank_in_their_order_of_strength(reference):
     assert verdict.ok, verdict.message
 
 
-def test_concurrency_four_gives_the_identical_leaderboard(reference):
+def test_concurrency_four_in_two_processes_gives_the_identical_leaderboard(reference):
     expected, home_dir = reference.csv, reference.copies["c4"]
-    out = hegemon("season", "run", REFERENCE.name, "-j", "4", "--quiet", home=home_dir)
+    out = hegemon(
+        "season", "run", REFERENCE.name, "-j", "4", "--workers", "2", "--worker", "two",
+        home=home_dir,
+    )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "4 at once in 2 processes" in out.stdout and "finished" in out.stdout
     check_played_once(home_dir, REFERENCE)
+    with Store(home_dir / "arena.db") as store:
+        season = store.season_by_name(REFERENCE.name)
+        workers = {g.worker for _, g in store.games(saved_id(season))}
+    assert workers == {"two/1", "two/2"}, "both worker processes played"
     assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
         reference.home, home_dir, REFERENCE.name
     )
@@ -228,19 +236,21 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
         after = {m.number: (g.id, g.worker) for m, g in store.games(saved_id(season))}
     # Nothing the killed runner committed was touched or played again.
     assert {n: after[n] for n in committed} == committed
-    assert len({worker for _, worker in after.values()}) == 2
+    assert len({worker for _, worker in after.values()}) >= 2  # two runs (or their workers)
     assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
         reference.home, home_dir, REFERENCE.name
     )
 
 
-def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch, workers):
     spec = SeasonSpec(name="interrupted", games=6, players=4, turn_limit=25, seed=3)
     home_dir = tmp_path / "home"
     season = prepare(home_dir, spec, monkeypatch)
     runner = start_hegemon(
-        "season", "run", spec.name, "-j", "2", home=home_dir, log=tmp_path / "run.log"
-    )
+        "season", "run", spec.name, "-j", "2", "--workers", workers,
+        home=home_dir, log=tmp_path / "run.log",
+    )  # fmt: skip
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
@@ -348,7 +358,7 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
     assert out.returncode == 0 and '"games": 5' in out.stdout
 
 
-async def _db_without_retries(self, fn, *args, retries=0):
+async def _db_without_retries(self, fn, *args, retries=0, reconnect=True):
     return await trio.to_thread.run_sync(fn, *args)
 
 

@@ -12,7 +12,8 @@ from rich.console import Console
 from .. import paths
 from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from ..reports import Board, render_board, season_board
-from ..season_runner import RunnerError, RunState, SeasonRunner, format_duration
+from ..season_runner import RunState, SeasonRunner, format_duration, run_until_signalled
+from ..season_workers import SeasonWorkers
 from ..store import Season, Store, StoreError
 from .common import INTERRUPTED, console, errors
 
@@ -88,49 +89,41 @@ def run_live(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     quiet: bool = False,
     out: Console | None = None,
+    workers: int = 1,
 ) -> tuple[RunState, str | None]:
     """Run the season with a live progress bar; Ctrl-C (SIGINT) or SIGTERM stop it cleanly.
+    With ``workers`` > 1 the games are played by that many worker processes
+    (:mod:`hegemon.leaderboard.season_workers`).
     Returns the final state and the error that stopped the run (None if none)."""
     import trio
 
     out = out or console
     live = LiveProgress(out, season, enabled=not quiet)
-    runner = SeasonRunner(
-        store,
-        season,
-        concurrency=concurrency,
-        worker=worker,
-        stale_after=stale_after,
-        max_attempts=max_attempts,
-        on_change=live.update,
-        log=live.log,
+    options = {
+        "concurrency": concurrency,
+        "worker": worker,
+        "stale_after": stale_after,
+        "max_attempts": max_attempts,
+        "on_change": live.update,
+        "log": live.log,
+    }
+    runner: SeasonRunner | SeasonWorkers = (
+        SeasonWorkers(store, season, workers=workers, **options)  # type: ignore[arg-type]
+        if workers > 1
+        else SeasonRunner(store, season, **options)  # type: ignore[arg-type]
     )
     failure: list[str] = []
 
+    def stopping(signum: int) -> None:
+        live.log(
+            f"{signal.Signals(signum).name}: stopping — games in flight are "
+            "abandoned and will be played by a later run"
+        )
+
     async def main() -> None:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def body() -> None:
-                    try:
-                        await runner.run()
-                    except (StoreError, RunnerError) as exc:
-                        failure.append(str(exc))
-                    finally:
-                        nursery.cancel_scope.cancel()
-
-                async def watch() -> None:
-                    async for signum in signals:
-                        runner.state.interrupted = True
-                        live.log(
-                            f"{signal.Signals(signum).name}: stopping — games in flight are "
-                            "abandoned and will be played by a later run"
-                        )
-                        nursery.cancel_scope.cancel()
-                        return
-
-                nursery.start_soon(body)
-                nursery.start_soon(watch)
+        error = await run_until_signalled(runner, stopping)
+        if error is not None:
+            failure.append(error)
 
     with live:
         try:

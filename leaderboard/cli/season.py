@@ -259,6 +259,12 @@ def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
 def run_command(
     name: str = typer.Argument(..., help="The season to play."),
     concurrency: int = typer.Option(1, "--concurrency", "-j", help="Games played at once."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        help="Referee processes the games are spread over (default: one per two concurrent "
+        "games, up to the machine's cores; 1 plays them all in this process).",
+    ),
     db: str | None = db_option(),
     worker: str | None = typer.Option(
         None,
@@ -286,11 +292,16 @@ def run_command(
 ) -> None:
     """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
     resume; several runners (on PostgreSQL, several machines) may share one season."""
+    from ..season_workers import default_workers
     from ..store import FINISHED
     from .live import run_live, summary
 
     if concurrency < 1:
         fail(f"--concurrency must be at least 1; got {concurrency}")
+    if workers is not None and not 1 <= workers <= concurrency:
+        fail(f"--workers must be between 1 and --concurrency ({concurrency}); got {workers}")
+    if workers is None:
+        workers = default_workers(concurrency)
     if stale_after <= 0:
         fail("--stale-after must be positive")
     if max_attempts < 1:
@@ -313,7 +324,9 @@ def run_command(
             return
         console.print(
             f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
-            f"{season.players} players, {season.games} games · {concurrency} at once · database "
+            f"{season.players} players, {season.games} games · {concurrency} at once"
+            + (f" in {workers} processes" if workers > 1 else "")
+            + f" · database "
             f"{store.display}",
             highlight=False,
             soft_wrap=True,
@@ -326,6 +339,7 @@ def run_command(
             stale_after=stale_after,
             max_attempts=max_attempts,
             quiet=quiet,
+            workers=workers,
         )
         code = summary(store, season, state, error, console)
     finally:
@@ -345,6 +359,28 @@ def _progress(store: Store, season: Season) -> Any:
 
 
 # ---------------------------------------------------------------------------------- season status
+def _runner_lines(holders: dict[str, tuple[int, Any]]) -> dict[str, tuple[int, str]]:
+    """Each claim holder → (its claims, why they are stale or "" if in play): a runner of this
+    machine whose process is gone, or one whose claims went unrenewed past
+    :data:`~hegemon.leaderboard.store.claims.SILENT_AFTER` (every live runner renews them at
+    least every ``HEARTBEAT_MAX`` seconds)."""
+    from ..season_runner import format_duration, worker_is_dead
+    from ..store import utcnow
+    from ..store.claims import SILENT_AFTER
+
+    now = utcnow()
+    lines = {}
+    for worker, (count, renewed) in holders.items():
+        silent = (now - renewed).total_seconds() if renewed is not None else 0.0
+        why = ""
+        if worker_is_dead(worker, renewed):
+            why = "its process is gone"
+        elif silent > SILENT_AFTER:
+            why = f"no heartbeat for {format_duration(silent)}"
+        lines[worker] = (count, why)
+    return lines
+
+
 @season_app.command("status")
 def status_command(
     name: str = typer.Argument(..., help="The season."),
@@ -368,6 +404,7 @@ def status_command(
         season = find_season(store, name)
         progress = _progress(store, season)
         try:
+            holders = store.claim_holders(season.id)  # type: ignore[arg-type]
             board = season_board(store, season, rating)
         except StoreError as exc:
             fail(str(exc))
@@ -379,19 +416,27 @@ def status_command(
         highlight=False,
         soft_wrap=True,
     )
+    runners = _runner_lines(holders)
+    stale = sum(count for count, why in runners.values() if why)
     line = (
         f"games: {progress.done} of {progress.total} done, {progress.pending} pending, "
-        f"{progress.claimed} in play"
+        f"{progress.claimed - stale} in play"
     )
+    if stale:
+        line += f", [yellow]{stale} stale[/]"
     if progress.void:
         line += f", [yellow]{progress.void} void[/]"
     if progress.attempts:
         line += f", {progress.attempts} play(s) voided by arena faults"
     console.print(line, highlight=False, soft_wrap=True)
-    for worker, count in sorted(progress.workers.items()):
-        console.print(
-            f"  runner {worker}: {count} game(s) in play", highlight=False, soft_wrap=True
+    for worker, (count, silent) in sorted(runners.items()):
+        text = (
+            f"  [yellow]runner {worker}: {count} stale claim(s), {silent}; other runners "
+            "take them over[/]"
+            if silent
+            else f"  runner {worker}: {count} game(s) in play"
         )
+        console.print(text, highlight=False, soft_wrap=True)
     if board.rows:
         print_board(board, console)
     else:

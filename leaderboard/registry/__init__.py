@@ -20,6 +20,9 @@ bot's name (``random``, ``aggressive``, ``continental``, ``planner``).
   (``python bot.py``, ``node bot.js``, ``./bot``) or given with ``--command``. At run time
   ``python``/``python3`` mean hegemon's own interpreter (which has the SDK and gRPC), ``node``
   and other bare names are looked up on ``PATH``, and ``./x`` is the stored folder's ``x``.
+* **Archive** (:mod:`.archive`): the files are also stored in the database, packed, under their
+  content hash, so a runner on another machine materialises the bot on first use
+  (:func:`materialise`, verifying the hash) with nothing but the database URL.
 * **Check** (:func:`check_command`): a short game against two sample ``random`` bots
   (``classic``, ``turn_limit`` 10, seed 1) with real processes. Any fault of the bot —
   start-up failure, crash, timeout, illegal action, protocol error — refuses it, with the
@@ -38,6 +41,7 @@ from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from ..store import Bot, Store, StoreError
+from .archive import materialise, store_archive
 from .check import (
     CHECK_OPPONENTS,
     CheckResult,
@@ -68,8 +72,10 @@ __all__ = [
     "content_hash",
     "find_source",
     "lookup_bot",
+    "materialise",
     "parse_bot_ref",
     "remove_bots",
+    "store_archive",
     "validate_name",
 ]
 
@@ -119,10 +125,13 @@ def add_bot(
     source = find_source(spec, command)
     staging, digest = _stage(source)
     try:
+        folder = paths.bot_dir(digest)
         existing = store.find_bot_by_hash(name, digest)
         if existing is not None:
+            # registered from another machine, or before archives: keep a copy here and there
+            _keep(staging, folder)
+            store_archive(store, folder, digest)
             return AddResult(existing, new=False)
-        folder = paths.bot_dir(digest)
         result = None
         if check:
             result = check_source(source, name)
@@ -130,13 +139,9 @@ def add_bot(
                 refused = RegistryError(f"{name} is refused: {result.reason}")
                 refused.check = result  # its log, for the CLI
                 raise refused
-        if not folder.is_dir():
-            try:
-                staging.rename(folder)
-            except OSError:
-                if not folder.is_dir():  # not a concurrent registration of the same files
-                    raise
+        _keep(staging, folder)
         try:
+            store_archive(store, folder, digest)
             bot = store.add_bot(name, source.command, digest, source.language, source.origin)
         except StoreError:
             if not store.hash_in_use(digest):
@@ -145,6 +150,16 @@ def add_bot(
         return AddResult(bot, new=True, check=result)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _keep(staging: Path, folder: Path) -> None:
+    """Move the staged files to their stored folder unless it is there already."""
+    if not folder.is_dir():
+        try:
+            staging.rename(folder)
+        except OSError:
+            if not folder.is_dir():  # not a concurrent registration of the same files
+                raise
 
 
 _REF = re.compile(r"^(?P<name>[^@]+)(?:@v?(?P<version>\d+))?$")
@@ -200,4 +215,8 @@ def remove_bots(store: Store, name: str, version: int | None = None) -> list[Bot
             raise RegistryError(str(exc)) from None
         if not store.hash_in_use(bot.content_hash):
             shutil.rmtree(paths.bot_dir(bot.content_hash), ignore_errors=True)
+            try:
+                store.drop_archive(bot.content_hash)
+            except StoreError as exc:
+                raise RegistryError(str(exc)) from None
     return removed

@@ -257,12 +257,12 @@ def command_in(source_argv: Sequence[str], folder: Path, name: str) -> Any:
 def bot_command(bot: Bot, name: str | None = None) -> Any:
     """The ``hegemon.referee.runner.process.BotCommand`` that runs a registered bot version from its
     stored folder (named ``name``, default ``bot.label`` i.e. ``NAME@vN``). Raises
-    :class:`RegistryError` if the stored files are missing (another machine? copy
-    ``$HEGEMON_HOME/bots`` or register the bot there too) or the program is not installed."""
+    :class:`RegistryError` if the stored files are missing (call
+    :func:`~hegemon.leaderboard.registry.materialise` first: it fetches them from the
+    database) or the program is not installed."""
     folder = paths.bot_dir(bot.content_hash)
     if not folder.is_dir():
         raise RegistryError(
-            f"{bot.label}: its files are missing ({folder}); register it again "
-            "on this machine or share $HEGEMON_HOME/bots"
+            f"{bot.label}: its files are missing ({folder}) and were not fetched from the database"
         )
     return command_in(bot.command, folder, name or bot.label)

@@ -8,6 +8,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
+from .archives import BotArchive
 from .database import Database, StoreError
 from .models import Bot, Season, SeasonBot
 
@@ -126,3 +127,47 @@ class BotStore(Database):
                 ).first()
                 is not None
             )
+
+    # ------------------------------------------------------------------ archives
+    def put_archive(self, content_hash: str, data: bytes, size: int, files: int) -> bool:
+        """Store the packed files of ``content_hash`` unless stored already; True if stored
+        now. Concurrent stores of the same hash are harmless (the content is the same)."""
+        if self.has_archive(content_hash):
+            return False
+        try:
+            with self.session(write=True) as s:
+                s.add(BotArchive(content_hash=content_hash, data=data, size=size, files=files))
+                s.flush()
+                return True
+        except StoreError as exc:
+            if isinstance(exc.__cause__, IntegrityError):
+                return False  # another registration stored it first
+            raise
+
+    def has_archive(self, content_hash: str) -> bool:
+        with self.session() as s:
+            found = s.exec(
+                select(col(BotArchive.content_hash)).where(
+                    col(BotArchive.content_hash) == content_hash
+                )
+            ).first()
+            return found is not None
+
+    def get_archive(self, content_hash: str) -> bytes | None:
+        """The packed files of ``content_hash``, or None if the database has none."""
+        with self.session() as s:
+            return s.exec(
+                select(col(BotArchive.data)).where(col(BotArchive.content_hash) == content_hash)
+            ).first()
+
+    def drop_archive(self, content_hash: str) -> None:
+        """Delete the archive of files no bot version uses any more."""
+        with self.session(write=True) as s:
+            archive = s.get(BotArchive, content_hash)
+            if (
+                archive is not None
+                and not s.exec(
+                    select(col(Bot.id)).where(col(Bot.content_hash) == content_hash).limit(1)
+                ).first()
+            ):
+                s.delete(archive)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy import func
@@ -24,6 +25,25 @@ from .models import (
     Season,
     utcnow,
 )
+
+HEARTBEAT_MAX = 30.0
+"""A runner renews its claims at least this often (seconds), whatever its ``stale_after``."""
+
+SILENT_AFTER = 3 * HEARTBEAT_MAX
+"""A claim whose last renewal is older than this (seconds) belongs to a runner that stopped
+answering: ``season status`` shows it as stale, not in play."""
+
+
+def as_utc(value: datetime | str | None) -> datetime | None:
+    """A stored moment as an aware UTC datetime (SQLite's aggregates come back as text)."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    if isinstance(value, datetime) and value.utcoffset() is None:
+        value = value.replace(tzinfo=UTC)
+    return value
 
 
 class ClaimStore(Database):
@@ -95,7 +115,9 @@ class ClaimStore(Database):
     def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
         """Store the game and mark the match done, in one transaction — only if ``worker`` still
         holds the claim. Returns False (writing nothing) if the match is done already or now
-        claimed by someone else. The season becomes ``finished`` with its last match."""
+        claimed by someone else (:meth:`stored_by` tells whether it was this worker's own
+        earlier commit, whose answer was lost). The season becomes ``finished`` with its last
+        match."""
         try:
             with self.session(write=True) as s:
                 match = self._held_claim(s, match_id, worker)
@@ -122,6 +144,12 @@ class ClaimStore(Database):
                 return False  # a game for this match exists already
             raise
 
+    def stored_by(self, match_id: int, worker: str) -> bool:
+        """Whether the match's game is stored, stored by ``worker``."""
+        with self.session() as s:
+            found = s.exec(select(col(Game.worker)).where(col(Game.match_id) == match_id)).first()
+            return found == worker
+
     def void_match(
         self, match_id: int, worker: str, reason: str, max_attempts: int | None = None
     ) -> bool:
@@ -143,15 +171,19 @@ class ClaimStore(Database):
                 self._finish_season_if_complete(s, match.season_id)
             return True
 
-    def release_claims(self, worker: str, season_id: int | None = None) -> int:
-        """Put the matches ``worker`` holds back to pending (interrupted, nothing counted);
-        returns how many."""
+    def release_claims(
+        self, worker: str, season_id: int | None = None, keep: Sequence[int] = ()
+    ) -> int:
+        """Put the matches ``worker`` holds back to pending (interrupted, nothing counted),
+        except the match ids in ``keep``; returns how many."""
         with self.session(write=True) as s:
             query = sa.update(Match).where(
                 col(Match.worker) == worker, col(Match.status) == CLAIMED
             )
             if season_id is not None:
                 query = query.where(col(Match.season_id) == season_id)
+            if keep:
+                query = query.where(col(Match.id).not_in(list(keep)))
             result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
             return int(result.rowcount or 0)
 
@@ -175,3 +207,18 @@ class ClaimStore(Database):
                 .where(col(Season.id) == season_id)
                 .values(status=FINISHED, finished_at=utcnow())
             )
+
+    def claim_holders(self, season_id: int) -> dict[str, tuple[int, datetime | None]]:
+        """Each worker holding claims in the season → (how many, its oldest claim's last
+        renewal)."""
+        with self.session() as s:
+            rows = s.exec(
+                select(col(Match.worker), func.count(), func.min(col(Match.claimed_at)))
+                .where(
+                    col(Match.season_id) == season_id,
+                    col(Match.status) == CLAIMED,
+                    col(Match.worker).is_not(None),
+                )
+                .group_by(col(Match.worker))
+            ).all()
+        return {str(worker): (int(n), as_utc(oldest)) for worker, n, oldest in rows}

@@ -7,7 +7,7 @@ games (the default for seasons) or restarts them per game.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -63,8 +63,7 @@ class LinkPool:
     async def aclose(self) -> None:
         with trio.CancelScope(shield=True):
             links, self._all, self._idle = self._all, [], {}
-            for link in links:
-                await link.close()
+            await _each(links, BotLink.close)
 
 
 @asynccontextmanager
@@ -112,9 +111,15 @@ async def play_game(
         return result
     finally:
         with trio.CancelScope(shield=True):
-            for link in links:
-                if link is not None:
-                    await pool.release(link)
+            await _each([link for link in links if link is not None], pool.release)
+
+
+async def _each(links: list[BotLink], job: Callable[[BotLink], Awaitable[Any]]) -> None:
+    """``job(link)`` for every link at once: stopping a bot waits for its process to exit, and
+    a game's bots need not wait for each other."""
+    async with trio.open_nursery() as nursery:
+        for link in links:
+            nursery.start_soon(job, link)
 
 
 async def play_one(
