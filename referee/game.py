@@ -26,6 +26,7 @@ from . import capitals as capitallib
 from . import cards as cardlib
 from . import legal
 from . import missions as missionlib
+from . import teams as teamlib
 from .actions import (
     Action,
     Attack,
@@ -126,12 +127,17 @@ class Game:
     ):
         if players not in STARTING_ARMIES:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+        self._teams = teamlib.on(rules)
+        if self._teams and players not in teamlib.TEAM_PLAYERS:
+            raise GameSetupError(f"rule set '{rules.preset}' is for 4 to 6 players, not {players}")
         self.rules = rules
         self.board = board if board is not None else builtin_map(rules.map)
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
         self.players = [Player(i) for i in range(players)]
+        if self._teams:
+            teamlib.assign(self)
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
@@ -199,6 +205,8 @@ class Game:
 
     def reinforcements(self, player: int) -> tuple[int, int]:
         """Armies due at the start of ``player``'s turn: (from territories, from continents)."""
+        if self._teams:
+            return teamlib.reinforcements(self.board, teamlib.controllers(self), player)
         return (
             territory_reinforcements(self.territory_count[player]),
             continent_reinforcements(self.board, self.owner, player),
@@ -214,7 +222,7 @@ class Game:
         return self.players[seat].capital if self.capital_known[seat] else -1
 
     def total_armies(self) -> int:
-        return sum(self.armies)
+        return sum(self.armies) + sum(sum(s.values()) for s in self.stacks.values())
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -426,7 +434,7 @@ class Game:
                 raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
             t = self._territory(pair[0], "place:")
             n = pair[1]
-            if owner[t] != d.player:
+            if owner[t] != d.player and not self._teams:
                 raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
             if type(n) is not int or n <= 0:
                 raise IllegalAction(
@@ -435,11 +443,16 @@ class Game:
             total += n
         if total != d.armies:
             raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
+        if self._teams:
+            teamlib.check_place(self, d.player, placements)
         if dry:
             return
         armies = self.armies
         for t, n in placements:
-            armies[t] += n
+            if self._teams:
+                teamlib.add(self, d.player, t, n)
+            else:
+                armies[t] += n
         self._pending_events.append(Placed(d.player, placements))
         if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
@@ -507,13 +520,16 @@ class Game:
         src = self._territory(action.source, "attack: source")
         dst = self._territory(action.target, "attack: target")
         name = self.board.name_of
-        if self.owner[src] != p:
+        if self.owner[src] != p and not self._teams:
             raise IllegalAction(f"attack: {name(src)} is not yours")
         if dst not in self.board.adjacency[src]:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
-        if not self.is_enemy(p, dst):
+        if self._teams:
+            most = teamlib.check_attack(self, p, src, dst)
+        elif not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
-        most = attack_dice(self.armies[src])
+        else:
+            most = attack_dice(self.armies[src])
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
         dice = action.dice
@@ -553,19 +569,24 @@ class Game:
         src = self._territory(action.source, "fortify: source")
         dst = self._territory(action.target, "fortify: target")
         name = self.board.name_of
-        if self.owner[src] != p or self.owner[dst] != p:
+        if self._teams:
+            most = teamlib.check_fortify(self, p, src, dst)
+        elif self.owner[src] != p or self.owner[dst] != p:
             raise IllegalAction(
                 f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
             )
-        if src == dst:
+        elif src == dst:
             raise IllegalAction("fortify: source and target are the same territory")
+        else:
+            most = movable_armies(self.armies[src])
         n = action.armies
-        most = movable_armies(self.armies[src])
         if type(n) is not int or not 1 <= n <= most:
             raise IllegalAction(
                 f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (one must stay)"
             )
-        if self.rules.fortify == "adjacent":
+        if self._teams:
+            pass  # checked by teamlib.check_fortify
+        elif self.rules.fortify == "adjacent":
             if dst not in self.board.adjacency[src]:
                 raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
         elif not self._connected(p, src, dst):
@@ -574,8 +595,11 @@ class Game:
             )
         if dry:
             return
-        self.armies[src] -= n
-        self.armies[dst] += n
+        if self._teams:
+            teamlib.move(self, p, src, dst, n)
+        else:
+            self.armies[src] -= n
+            self.armies[dst] += n
         self._pending_events.append(Fortified(p, src, dst, n))
         self._end_turn()
 
@@ -629,6 +653,8 @@ class Game:
         player = self.players[seat]
         player.forfeited = True
         player.neutral = True
+        if self._teams:
+            teamlib.pass_hand(self, seat)  # the team's hand stays with the team
         self.discard.extend(player.cards)
         player.cards.clear()
         player.missions = []
@@ -636,7 +662,7 @@ class Game:
         self.out_order.append(seat)
         events = self._pending_events
         events.append(Forfeited(seat, str(reason)[:200]))
-        if len(self.active_players()) <= 1:
+        if len(self.active_players()) <= 1 or (self._teams and teamlib.team_left(self)):
             if self.pending is not None and self.pending.kind is Kind.OCCUPY:
                 self._move_in(self._battle[2])
             self._finish("last player standing")
@@ -824,6 +850,8 @@ class Game:
         return next(legal.iter_attacks(self, p), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
+        if self._teams:
+            return teamlib.can_fortify(self, p)
         owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
         for t in range(len(owner)):
             if owner[t] == p and armies[t] > 1:
@@ -846,6 +874,9 @@ class Game:
         return False
 
     def _fight(self, defend_dice: int) -> None:
+        if self._teams:
+            teamlib.fight(self, defend_dice)
+            return
         src, dst, attack_dice = self._battle
         attacker = self.owner[src]
         defender = self.owner[dst]
@@ -885,6 +916,10 @@ class Game:
 
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle
+        if self._teams:
+            teamlib.move(self, self.current, src, dst, n)
+            self._pending_events.append(Occupied(self.current, src, dst, n))
+            return
         self.armies[src] -= n
         self.armies[dst] += n
         self._pending_events.append(Occupied(self.owner[src], src, dst, n))
@@ -927,6 +962,8 @@ class Game:
             if card >= 0:
                 self.players[seat].cards.append(card)
                 events.append(CardDrawn(seat, card))
+        if self._teams:
+            teamlib.pass_hand(self, seat)  # seed 000: to the next team-mate
         self._battle = (-1, -1, 0)
         nxt = self._next_active(seat)
         n = len(self.players)
@@ -964,7 +1001,11 @@ class Game:
 
     def _finish(self, reason: str, winner: int = -1) -> None:
         """End the game: ``winner`` (a mission's) first, the other players still in by
-        territories then armies, then those who left, the last to leave first."""
+        territories then armies, then those who left, the last to leave first (a team game:
+        :func:`hegemon.referee.teams.places`)."""
+        if self._teams:
+            self._end(teamlib.places(self, teamlib.team_of(winner) if winner >= 0 else -1), reason)
+            return
         active = self.active_players()
         key = {
             p: (
@@ -980,7 +1021,10 @@ class Game:
             places[p] = places[ranked[i - 1]] if tied else i + 1
         for i, p in enumerate(reversed(self.out_order)):
             places[p] = len(active) + i + 1
-        self.places = tuple(places)
+        self._end(tuple(places), reason)
+
+    def _end(self, places: tuple[int, ...], reason: str) -> None:
+        self.places = places
         self.finish_reason = reason
         self.pending = None
         self._pending_events.append(GameOver(self.places, reason))

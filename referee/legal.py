@@ -13,6 +13,7 @@ from typing import Protocol
 
 from . import cards as cardlib
 from . import formulas
+from . import teams as teamlib
 from .actions import (
     Attack,
     Capital,
@@ -46,6 +47,9 @@ class Position(Protocol):
 
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most dice) attack ``seat`` may make now, lazily."""
+    if teamlib.on(state.rules):
+        yield from teamlib.iter_attacks(state, seat)
+        return
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     for t in range(len(owner)):
         if owner[t] == seat and armies[t] > 1:
@@ -61,12 +65,17 @@ def attacks(state: Position, seat: int) -> list[tuple[int, int, int]]:
 
 
 def own_territories(state: Position, seat: int) -> list[int]:
-    """The territories ``seat`` holds (ascending)."""
+    """The territories ``seat`` holds (ascending); a team game: where it has armies."""
+    if teamlib.on(state.rules):
+        return teamlib.own_territories(state, seat)
     return [t for t, p in enumerate(state.owner) if p == seat]
 
 
 def border_territories(state: Position, seat: int) -> list[int]:
-    """Own territories with at least one enemy neighbour."""
+    """Own territories with at least one enemy neighbour (a team game: where ``seat`` has
+    armies, bordering the other team)."""
+    if teamlib.on(state.rules):
+        return teamlib.border_territories(state, seat)
     owner, neighbours = state.owner, state.board.neighbours
     return [
         t for t, p in enumerate(owner) if p == seat and any(owner[n] != seat for n in neighbours[t])
@@ -96,6 +105,9 @@ def regions(state: Position, seat: int) -> list[list[int]]:
 
 def fortifies(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most armies) fortify move under the rule set's ``fortify`` option."""
+    if teamlib.on(state.rules):
+        yield from teamlib.fortifies(state, seat, state.rules.fortify == "adjacent")
+        return
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     if state.rules.fortify == "adjacent":
         for t in range(len(owner)):
@@ -119,6 +131,8 @@ def trades(hand: Iterable[int], board: Board) -> list[tuple[int, int, int]]:
 
 def defence_dice(state: Position, territory: int) -> int:
     """Most dice the defender of ``territory`` may roll under the rule set."""
+    if teamlib.on(state.rules):
+        return teamlib.defence_dice(state, state.rules, territory)
     return formulas.defence_dice(state.armies[territory], state.rules.defender_two_dice_from)
 
 

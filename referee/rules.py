@@ -126,6 +126,11 @@ OPTIONS: dict[str, Option] = {
             "(card text) | counts as completed (US and German rules)",
         ),
         Option("capitals", ("off", "on"), "capital Risk (001 advanced): secret capitals"),
+        Option(
+            "teams",
+            ("off", "on"),
+            "team Risk (000): two teams in alternating seats sharing territories",
+        ),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -153,6 +158,7 @@ class RuleSet:
     destroyed_by_other: str
     capitals: str
     turn_limit: int
+    teams: str = "off"
 
     def options(self) -> dict[str, Any]:
         """Every option and its value (the preset name excluded)."""
@@ -184,6 +190,7 @@ _LATER_OPTIONS: dict[str, Any] = {
     "missions": "none",
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
+    "teams": "off",
 }
 
 _CLASSIC = {
@@ -204,6 +211,7 @@ _CLASSIC = {
     "destroyed_by_other": "fallback_24",
     "capitals": "off",
     "turn_limit": 0,
+    "teams": "off",
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -239,6 +247,8 @@ PRESETS["mission-2004"] = {
     "card_values": "insignia",
     "missions": "2004",
 }
+# Team Risk (RULES.md §4, seed 000 "JOUKKUE"): the 2004 board with insignia values.
+PRESETS["team-2004"] = {**PRESETS["classic-2004"], "card_values": "insignia", "teams": "on"}
 
 PRESET_HELP = {
     "classic": "world domination as in the Estonian and Romanian (US-style) rules",
@@ -250,6 +260,8 @@ PRESET_HELP = {
     "2 (2-3 players), 3 (4-5) or 4 (6) with your own",
     "mission-2004": "secret missions, 2004 Finnish edition: four missions each (captain, major, "
     "colonel, general; hegemon's own texts), one declared a turn",
+    "team-2004": "team Risk, 2004 Finnish edition: two teams of 2-3 in alternating seats "
+    "share territories; the first team to destroy one opponent wins",
 }
 
 

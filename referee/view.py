@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import teams as teamlib
 from .board import Board
 from .decisions import Decision
 from .rules import RuleSet
@@ -51,6 +52,8 @@ class View:
     pending: Decision | None
     missions: tuple[int, ...] = ()
     capital: int = -1
+    # team game: (territory, seat, armies) of every seat but the controller on a territory
+    stacks: tuple[tuple[int, int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +72,7 @@ class View:
             "pending": self.pending.to_dict() if self.pending else None,
             "missions": list(self.missions),
             "capital": self.capital,
+            **({"stacks": [list(s) for s in self.stacks]} if self.stacks else {}),
         }
 
 
@@ -93,10 +97,17 @@ def view_for(game: Game, seat: int) -> View:
     for t, p in enumerate(owner):
         if p >= 0:
             totals[p] += armies[t]
+    territories = game.territory_count
+    stacks: tuple[tuple[int, int, int], ...] = ()
+    hand = tuple(game.players[seat].cards)
+    if teamlib.on(game.rules):
+        owner, armies, stacks = teamlib.public_board(game)
+        territories, totals = teamlib.seat_totals(game)
+        hand = team_hand(game, seat)
     seats = tuple(
         SeatInfo(
             p.seat,
-            game.territory_count[p.seat],
+            territories[p.seat],
             totals[p.seat],
             len(p.cards),
             p.eliminated,
@@ -117,7 +128,7 @@ def view_for(game: Game, seat: int) -> View:
         owner=tuple(owner),
         armies=tuple(armies),
         seats=seats,
-        hand=tuple(me.cards),
+        hand=hand,
         trade_count=game.trade_count,
         next_trade_value=game.next_trade_value(),
         round=game.round,
@@ -125,4 +136,15 @@ def view_for(game: Game, seat: int) -> View:
         pending=pending,
         missions=tuple(me.missions),
         capital=me.capital,
+        stacks=stacks,
     )
+
+
+def team_hand(game: Game, seat: int) -> tuple[int, ...]:
+    """A team game's shared hand, which every member of ``seat``'s team sees (seed 000:
+    "Joukkue jakaa aluekortit keskenään"): the cards its team-mates hold; nothing once
+    ``seat`` has left the game."""
+    if not game.players[seat].active:
+        return tuple(game.players[seat].cards)
+    team = teamlib.team_of(seat)
+    return tuple(c for p in game.players if teamlib.team_of(p.seat) == team for c in p.cards)

@@ -79,6 +79,17 @@ if TYPE_CHECKING:
     )
     from hegemon.sdk.local import LocalFault, LocalGame, play_local
     from hegemon.sdk.server import BotServicer, serve
+    from hegemon.sdk.teams import (
+        armies_of,
+        controlled_territories,
+        friendly_reach,
+        is_team_game,
+        is_team_mate,
+        presence,
+        team_armies,
+        team_mates,
+        team_territories,
+    )
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
 # (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
@@ -132,6 +143,17 @@ _SOURCES = {
     ),
     "hegemon.sdk.local": ("LocalFault", "LocalGame", "play_local"),
     "hegemon.sdk.server": ("BotServicer", "serve"),
+    "hegemon.sdk.teams": (
+        "armies_of",
+        "controlled_territories",
+        "friendly_reach",
+        "is_team_game",
+        "is_team_mate",
+        "presence",
+        "team_armies",
+        "team_mates",
+        "team_territories",
+    ),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 
@@ -181,6 +203,7 @@ __all__ = [
     "Progress",
     "Trade",
     "UnknownGame",
+    "armies_of",
     "attack_dice",
     "attack_odds",
     "attack_options",
@@ -191,11 +214,15 @@ __all__ = [
     "capitals_to_win",
     "conquest_probability",
     "continent_holdings",
+    "controlled_territories",
     "defence_dice",
     "distances",
     "enemy_neighbours",
     "fortify_options",
+    "friendly_reach",
     "interior_territories",
+    "is_team_game",
+    "is_team_mate",
     "known_capitals",
     "legal_actions",
     "make_view",
@@ -205,9 +232,13 @@ __all__ = [
     "own_territories",
     "owned_continents",
     "play_local",
+    "presence",
     "reinforcements",
     "run",
     "serve",
+    "team_armies",
+    "team_mates",
+    "team_territories",
     "threat",
     "trade_options",
 ]

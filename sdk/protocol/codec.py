@@ -406,6 +406,7 @@ def _view_message(view: View) -> pb.View:
         next_trade_value=view.next_trade_value,
         missions=view.missions,
         capital=view.capital,
+        stacks=[pb.Stack(territory=t, seat=s, armies=n) for t, s, n in view.stacks],
     )
 
 
@@ -490,6 +491,7 @@ def view_from_proto(msg: pb.DecideRequest | pb.View, rules: RuleSet, board: Boar
             pending=pending,
             missions=tuple(v.missions),
             capital=v.capital,
+            stacks=tuple((s.territory, s.seat, s.armies) for s in v.stacks),
         )
     except ProtocolError:
         raise
