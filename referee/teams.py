@@ -328,10 +328,11 @@ def pass_hand(game: Game, seat: int) -> None:
 
 
 def places(game: Game, winner_team: int) -> tuple[int, ...]:
-    """A team game's places: each seat's place is its team's (the winners 1, the others 2;
-    without a winner the team controlling more territories, then with more armies, ahead;
-    equal teams share place 1); a forfeited seat comes after both teams, the last to leave
-    first."""
+    """A team game's places: each seat's place is its team's, ranked as ties are (the winners
+    1, the others one more than the winners: 1, 1, 3, 3 for two teams of two). Without a
+    winner (a turn limit) the team controlling more territories, then with more armies, is
+    ahead; equal teams share place 1. A forfeited seat comes after both teams, the last to
+    leave first."""
     controlled, armies = seat_totals(game)
     standing = {team_of(s) for s in game.active_players()}
     if winner_team < 0 and len(standing) == 1:
@@ -347,12 +348,12 @@ def places(game: Game, winner_team: int) -> tuple[int, ...]:
         if key[0] != key[1]:
             winner_team = 0 if key[0] > key[1] else 1
     result = [0] * game.player_count
-    for p in game.players:
-        if not p.forfeited:
-            result[p.seat] = 1 if winner_team in (-1, team_of(p.seat)) else 2
-    ahead = max(result, default=0)
+    staying = [p.seat for p in game.players if not p.forfeited]
+    ahead = [s for s in staying if winner_team in (-1, team_of(s))]
+    for s in staying:
+        result[s] = 1 if s in ahead else len(ahead) + 1
     for i, seat in enumerate(reversed([s for s in game.out_order if game.players[s].forfeited])):
-        result[seat] = ahead + i + 1
+        result[seat] = len(staying) + i + 1
     return tuple(result)
 
 
