@@ -8,8 +8,8 @@
   often (each game's seating is the assignment that best evens out the bots' seat counts);
 * **opponents**: each game's bots are chosen so that pairs of bots meet about equally often;
 * **team-mates** (``teams=True``, a team game: seat ``s`` plays on team ``s % 2``): within each
-  game, bots of the two teams swap seats when that makes pairs of bots team-mates about equally
-  often, without making the seat counts less even. Each bot's place is its team's.
+  game, bots of the two teams swap seats when that makes pairs of bots team-mates more equally
+  often by more than it makes the seat counts less even. Each bot's place is its team's.
 
 A *duplicate* season replays each table's dice seed once per seat rotation: the same bots, the
 same seed, every bot in every seat once. The rotations share the set-up, the deck order and each
@@ -276,9 +276,9 @@ def _even_partners(
     iterations: int,
 ) -> None:
     """Even out how often pairs of bots are team-mates, in place, without changing who plays
-    whom: swap two bots of different teams within a game when that lowers the sum of squared
-    partner counts and does not raise the sum of squared seat counts (``seat_weight`` 0:
-    seats are not counted, as in a duplicate season whose rotations seat everyone)."""
+    whom: swap two bots of different teams within a game when that lowers the sum of the
+    squared partner counts and the squared seat counts (``seat_weight`` 0: seats are not
+    counted, as in a duplicate season whose rotations seat everyone)."""
     players = len(tables[0]) if tables else 0
     if players < 4:
         return
@@ -308,7 +308,7 @@ def _even_partners(
         for x, leave, join in ((a, mates_p, mates_q), (b, mates_q, mates_p)):
             delta += sum(1 - 2 * partners[x][m] for m in leave)  # (c-1)^2 - c^2
             delta += sum(2 * partners[x][m] + 1 for m in join)  # (c+1)^2 - c^2
-        if seats > 0 or delta >= 0:
+        if seats + delta >= 0:  # who plays with whom matters as much as who moves first
             continue
         for x, leave, join in ((a, mates_p, mates_q), (b, mates_q, mates_p)):
             for m in leave:

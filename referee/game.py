@@ -443,8 +443,9 @@ class Game:
             total += n
         if total != d.armies:
             raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
-        if self._teams:
-            teamlib.check_place(self, d.player, placements)
+        why = teamlib.place_error(self, d.player, placements) if self._teams else ""
+        if why:
+            raise IllegalAction(why)
         if dry:
             return
         armies = self.armies
@@ -525,7 +526,9 @@ class Game:
         if dst not in self.board.adjacency[src]:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
         if self._teams:
-            most = teamlib.check_attack(self, p, src, dst)
+            most, why = teamlib.attack_error(self, p, src, dst)
+            if why:
+                raise IllegalAction(why)
         elif not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
         else:
@@ -570,7 +573,9 @@ class Game:
         dst = self._territory(action.target, "fortify: target")
         name = self.board.name_of
         if self._teams:
-            most = teamlib.check_fortify(self, p, src, dst)
+            most, why = teamlib.fortify_error(self, p, src, dst)
+            if why:
+                raise IllegalAction(why)
         elif self.owner[src] != p or self.owner[dst] != p:
             raise IllegalAction(
                 f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
@@ -585,7 +590,7 @@ class Game:
                 f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (one must stay)"
             )
         if self._teams:
-            pass  # checked by teamlib.check_fortify
+            pass  # checked by teamlib.fortify_error
         elif self.rules.fortify == "adjacent":
             if dst not in self.board.adjacency[src]:
                 raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
@@ -875,7 +880,7 @@ class Game:
 
     def _fight(self, defend_dice: int) -> None:
         if self._teams:
-            teamlib.fight(self, defend_dice)
+            self._team_fight(defend_dice)
             return
         src, dst, attack_dice = self._battle
         attacker = self.owner[src]
@@ -912,6 +917,42 @@ class Game:
         else:
             self.pending = Decision(
                 Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
+            )
+
+    def _team_fight(self, defend_dice: int) -> None:
+        """One battle of a team game (RULES.md §4): the attacker's own armies against every
+        army on the target; destroying an opponent ends the game (seed 000: "Se joukkue
+        voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun vastapuolen pelaajan joukot")."""
+        src, dst, dice = self._battle
+        attacker, defender = self.current, self.owner[dst]
+        a = self.rng.attack(attacker).roll(dice)
+        d = self.rng.defend(defender).roll(defend_dice)
+        lost_a, lost_d = compare(a, d)
+        teamlib.add(self, attacker, src, -lost_a)
+        hit = teamlib.lose_defenders(self, dst, lost_d)
+        events = self._pending_events
+        events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
+        if self.armies[dst] > 0:
+            self._ask_attack()
+            return
+        self._take(attacker, dst, 0)
+        self.conquered_this_turn = True
+        self.conquests_this_turn += 1
+        events.append(Conquered(attacker, defender, src, dst))
+        self._eliminated_now = False
+        for seat in hit:
+            if self.territory_count[seat] == 0 and not self.players[seat].forfeited:
+                self._eliminate(seat, attacker)
+        if self._eliminated_now:
+            self._move_in(dice)
+            self._finish("team conquest", winner=attacker)
+            return
+        most = teamlib.own_armies(self, attacker, src) - 1
+        if most <= dice:
+            self._occupy(dice)
+        else:
+            self.pending = Decision(
+                Kind.OCCUPY, attacker, minimum=dice, maximum=most, source=src, target=dst
             )
 
     def _move_in(self, n: int) -> None:

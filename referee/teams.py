@@ -49,7 +49,6 @@ from . import formulas
 
 if TYPE_CHECKING:
     from .board import Board
-    from .game import Game
     from .rules import RuleSet
 
 TEAM_PLAYERS = (4, 5, 6)  # seed 000: "4 6 pelaajaa kahdessa joukkueessa"
@@ -74,6 +73,25 @@ class _Position(Protocol):
     def owner(self) -> Sequence[int]: ...
     @property
     def armies(self) -> Sequence[int]: ...
+
+
+class TeamState(Protocol):
+    """What the team rules read and change of a :class:`hegemon.referee.game.Game` (named
+    structurally: the game imports this module)."""
+
+    board: Board
+    rules: RuleSet
+    owner: list[int]
+    armies: list[int]
+    stacks: dict[int, dict[int, int]]
+    territory_count: list[int]
+    players: list[Any]
+    out_order: list[int]
+
+    @property
+    def player_count(self) -> int: ...
+
+    def active_players(self) -> list[int]: ...
 
 
 def holdings(state: _Position) -> list[dict[int, int]]:
@@ -199,7 +217,7 @@ def defence_dice(state: _Position, rules: RuleSet, territory: int) -> int:
 
 
 def public_board(
-    game: Game,
+    game: TeamState,
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]:
     """(owner, armies, stacks) as a view shows them: the controller (-1 on a tie), its
     armies (0 on a tie), and every other seat's armies as (territory, seat, armies)."""
@@ -214,7 +232,7 @@ def public_board(
     return tuple(owner), tuple(armies), tuple(stacks)
 
 
-def seat_totals(game: Game) -> tuple[list[int], list[int]]:
+def seat_totals(game: TeamState) -> tuple[list[int], list[int]]:
     """(territories controlled, armies on the board) per seat."""
     n = game.player_count
     controlled, armies = [0] * n, [0] * n
@@ -228,20 +246,20 @@ def seat_totals(game: Game) -> tuple[list[int], list[int]]:
 
 
 # ------------------------------------------------------------------ changing a game
-def assign(game: Game) -> None:
+def assign(game: TeamState) -> None:
     """Seat the two teams alternately (seed 000)."""
     for p in game.players:
         p.team = team_of(p.seat)
 
 
-def own_armies(game: Game, seat: int, t: int) -> int:
+def own_armies(game: TeamState, seat: int, t: int) -> int:
     """The armies ``seat`` has on ``t``."""
     if game.owner[t] == seat:
         return game.armies[t]
     return game.stacks.get(t, {}).get(seat, 0)
 
 
-def add(game: Game, seat: int, t: int, n: int) -> None:
+def add(game: TeamState, seat: int, t: int, n: int) -> None:
     """Give ``seat`` ``n`` more armies on ``t`` (fewer if negative), keeping the primary the
     seat with the most armies there (the present primary on a tie) and the presence counts."""
     stacks = game.stacks
@@ -264,7 +282,7 @@ def add(game: Game, seat: int, t: int, n: int) -> None:
     _settle(game, t)
 
 
-def _settle(game: Game, t: int) -> None:
+def _settle(game: TeamState, t: int) -> None:
     """Make the seat with the most armies on ``t`` its primary (the lowest seat among equals,
     unless the primary is one of them)."""
     held = game.stacks.get(t)
@@ -285,7 +303,7 @@ def _settle(game: Game, t: int) -> None:
         del game.stacks[t]
 
 
-def lose_defenders(game: Game, t: int, losses: int) -> list[int]:
+def lose_defenders(game: TeamState, t: int, losses: int) -> list[int]:
     """Take ``losses`` armies off ``t``, each from its largest holding; return the seats that
     lost armies there."""
     hit: list[int] = []
@@ -309,7 +327,7 @@ def lose_defenders(game: Game, t: int, losses: int) -> list[int]:
     return hit
 
 
-def next_mate(game: Game, seat: int) -> int:
+def next_mate(game: TeamState, seat: int) -> int:
     """The next active seat of ``seat``'s team after it in turn order (``seat`` if none)."""
     n = game.player_count
     for step in range(1, n):
@@ -319,7 +337,7 @@ def next_mate(game: Game, seat: int) -> int:
     return seat
 
 
-def pass_hand(game: Game, seat: int) -> None:
+def pass_hand(game: TeamState, seat: int) -> None:
     """Hand the team's cards held by ``seat`` to its next team-mate (seed 000)."""
     mate = next_mate(game, seat)
     if mate != seat:
@@ -327,7 +345,7 @@ def pass_hand(game: Game, seat: int) -> None:
         game.players[seat].cards = []
 
 
-def places(game: Game, winner_team: int) -> tuple[int, ...]:
+def places(game: TeamState, winner_team: int) -> tuple[int, ...]:
     """A team game's places: each seat's place is its team's, ranked as ties are (the winners
     1, the others one more than the winners: 1, 1, 3, 3 for two teams of two). Without a
     winner (a turn limit) the team controlling more territories, then with more armies, is
@@ -358,106 +376,58 @@ def places(game: Game, winner_team: int) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------ the turn's actions
-def check_place(game: Game, seat: int, placements: Sequence[tuple[int, int]]) -> None:
-    """Refuse a placement on a territory where ``seat`` has no armies."""
-    from .game import IllegalAction
-
+def place_error(game: TeamState, seat: int, placements: Sequence[tuple[int, int]]) -> str:
+    """Why a placement is refused (a territory where ``seat`` has no armies), or ""."""
     for t, _ in placements:
         if own_armies(game, seat, t) <= 0:
-            raise IllegalAction(f"place: you have no armies on {game.board.name_of(t)}")
+            return f"place: you have no armies on {game.board.name_of(t)}"
+    return ""
 
 
-def check_attack(game: Game, seat: int, src: int, dst: int) -> int:
-    """Refuse an attack not from ``seat``'s own armies or on its team; return the most dice."""
-    from .game import IllegalAction
-
+def attack_error(game: TeamState, seat: int, src: int, dst: int) -> tuple[int, str]:
+    """(the most dice, "") for an attack from ``seat``'s own armies on the other team, else
+    (0, why it is refused)."""
     name = game.board.name_of
     mine = own_armies(game, seat, src)
     if mine <= 0:
-        raise IllegalAction(f"attack: you have no armies on {name(src)}")
+        return 0, f"attack: you have no armies on {name(src)}"
     if team_of(game.owner[dst]) == team_of(seat):
-        raise IllegalAction(f"attack: {name(dst)} is held by your team")
-    return formulas.attack_dice(mine)
+        return 0, f"attack: {name(dst)} is held by your team"
+    return formulas.attack_dice(mine), ""
 
 
-def check_fortify(game: Game, seat: int, src: int, dst: int) -> int:
-    """Refuse a fortify move the team rules forbid; return the most armies it may move."""
-    from .game import IllegalAction
-
+def fortify_error(game: TeamState, seat: int, src: int, dst: int) -> tuple[int, str]:
+    """(the most armies ``seat`` may move, "") for a fortify move the team rules allow, else
+    (0, why it is refused)."""
     name = game.board.name_of
     mine = own_armies(game, seat, src)
-    if mine <= 0:
-        raise IllegalAction(f"fortify: you have no armies on {name(src)}")
     team = team_of(seat)
-    if team_of(game.owner[dst]) != team:
-        raise IllegalAction(f"fortify: {name(dst)} holds no armies of your team")
-    if src == dst:
-        raise IllegalAction("fortify: source and target are the same territory")
-    if game.rules.fortify == "adjacent":
+    why = ""
+    if mine <= 0:
+        why = f"you have no armies on {name(src)}"
+    elif team_of(game.owner[dst]) != team:
+        why = f"{name(dst)} holds no armies of your team"
+    elif src == dst:
+        why = "source and target are the same territory"
+    elif game.rules.fortify == "adjacent":
         if dst not in game.board.adjacency[src]:
-            raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
+            why = f"{name(dst)} does not border {name(src)}"
     elif dst not in friendly_reach(game.board, team_table(game), team, src):
-        raise IllegalAction(
-            f"fortify: no chain of your team's territories joins {name(src)} to {name(dst)}"
-        )
-    return formulas.movable_armies(mine)
+        why = f"no chain of your team's territories joins {name(src)} to {name(dst)}"
+    return (0, f"fortify: {why}") if why else (formulas.movable_armies(mine), "")
 
 
-def can_fortify(game: Game, seat: int) -> bool:
+def can_fortify(game: TeamState, seat: int) -> bool:
     """Whether ``seat`` has a fortify move."""
     return next(fortifies(game, seat, game.rules.fortify == "adjacent"), None) is not None
 
 
-def fight(game: Game, defend_dice: int) -> None:
-    """One battle of a team game: the attacker's own armies against every army on the target;
-    a conquest that destroys an opponent ends the game (seed 000)."""
-    from .dice import compare
-    from .events import Battle, Conquered
-
-    src, dst, attack_dice = game._battle
-    attacker = game.current
-    defender = game.owner[dst]
-    a = game.rng.attack(attacker).roll(attack_dice)
-    d = game.rng.defend(defender).roll(defend_dice)
-    lost_a, lost_d = compare(a, d)
-    add(game, attacker, src, -lost_a)
-    hit = lose_defenders(game, dst, lost_d)
-    events = game._pending_events
-    events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
-    if game.armies[dst] > 0:
-        game._ask_attack()
-        return
-    game._take(attacker, dst, 0)
-    game.conquered_this_turn = True
-    game.conquests_this_turn += 1
-    events.append(Conquered(attacker, defender, src, dst))
-    game._eliminated_now = False
-    for seat in hit:
-        if game.territory_count[seat] == 0:
-            game._destroyed(seat, attacker)
-            if not game.players[seat].forfeited:
-                game._eliminate(seat, attacker)
-    if game._eliminated_now:
-        game._move_in(attack_dice)
-        game._finish("team conquest", winner=attacker)
-        return
-    most = own_armies(game, attacker, src) - 1
-    if most <= attack_dice:
-        game._occupy(attack_dice)
-    else:
-        from .decisions import Decision, Kind
-
-        game.pending = Decision(
-            Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
-        )
-
-
-def move(game: Game, seat: int, src: int, dst: int, n: int) -> None:
+def move(game: TeamState, seat: int, src: int, dst: int, n: int) -> None:
     """Move ``n`` of ``seat``'s armies from ``src`` to ``dst``."""
     add(game, seat, src, -n)
     add(game, seat, dst, n)
 
 
-def team_left(game: Game) -> bool:
+def team_left(game: TeamState) -> bool:
     """Whether a team has no seat still playing (all its members forfeited)."""
     return len({team_of(s) for s in game.active_players()}) < TEAMS

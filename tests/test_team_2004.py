@@ -9,12 +9,15 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_node_bot import node_bot  # noqa: F401 (the running Node bot, a fixture)
+from test_season_run import board_csv, check_played_once, prepare
 
 from conftest import pending, setup_done
 from hegemon.referee import Attack, Defend, Fortify, Game, IllegalAction, Kind, Pass, make_rules
 from hegemon.referee import teams as teamlib
 from hegemon.referee.events import Battle, Claimed, Placed, Traded, redact
 from hegemon.referee.game import GameSetupError
+from hegemon.referee.record import replay
 from hegemon.referee.view import view_for
 from hegemon.sdk import (
     armies_of,
@@ -24,7 +27,8 @@ from hegemon.sdk import (
     play_local,
     team_mates,
 )
-from hegemon.sdk.protocol import codec
+from hegemon.sdk.protocol import bot_pb2_grpc, codec
+from league_fixtures import SeasonSpec, hegemon
 
 SEED_000 = "000_3f7912df253811fb.txt"
 PRESET = "team-2004"
@@ -392,3 +396,51 @@ def test_every_python_sample_bot_plays_team_games_legally():
         bots = [kinds[(seed + i) % len(kinds)]() for i in range(players)]
         result = play_local(bots, PRESET, seed=seed, options={"turn_limit": 25}, strict=True)
         assert result.places and not result.faults
+
+
+def test_the_node_bot_plays_every_seat_of_a_team_game_legally(node_bot):
+    """The Node sample bot over real gRPC in all four seats of a team game, to the end."""
+    channel, proc = node_bot
+    stub = bot_pb2_grpc.BotStub(channel)
+    rules = make_rules(PRESET, {"turn_limit": 30})
+    game = Game(rules, 4, seed=31)
+    ids = [f"team-node-seat{s}" for s in range(4)]
+    for seat in range(4):
+        start = codec.start_game_request(
+            ids[seat], seat, ["node"] * 4, rules, game.board, decision_ms=5000, time_bank_ms=60_000
+        )
+        stub.StartGame(start, timeout=10)
+    decisions = 0
+    while not game.over:
+        seat = pending(game).player
+        request = codec.view_to_proto(view_for(game, seat), game_id=ids[seat], deadline_ms=5000)
+        action = codec.action_from_proto(stub.Decide(request, timeout=10), game_id=ids[seat])
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            pytest.fail(f"the Node bot's {action} is illegal: {exc.reason}")
+        decisions += 1
+    assert proc.poll() is None and decisions > 100
+    assert game.places is not None and sorted(game.places) in ([1, 1, 3, 3], [1, 1, 1, 1])
+
+
+@pytest.mark.slow
+def test_a_season_of_team_games_between_the_sample_bots(tmp_path, monkeypatch, capsys):
+    """``hegemon season run`` with the sample bots as real processes: every game played once,
+    no forfeit, every record replays; the leaderboard ranks by team places."""
+    spec = SeasonSpec(name="teams", games=4, players=4, turn_limit=20, seed=12, preset=PRESET)
+    prepare(tmp_path, spec, monkeypatch)
+    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    check_played_once(tmp_path, spec)
+    for path in sorted((tmp_path / "records" / spec.name).glob("*.jsonl")):
+        text = path.read_text()
+        verdict = replay(text)
+        assert verdict.ok, f"{path.name}: {verdict.message}"
+        assert verdict.game is not None and verdict.game.rules.teams == "on"
+        assert '"forfeit"' not in text, f"{path.name}: a bot was forfeited"
+        places = verdict.game.places
+        assert places is not None and sorted(places) in ([1, 1, 3, 3], [1, 1, 1, 1])
+    board = board_csv(tmp_path, spec.name)
+    with capsys.disabled():
+        print(f"\nteam-2004 season, 4 games:\n{board}")
