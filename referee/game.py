@@ -879,17 +879,20 @@ class Game:
         return False
 
     def _fight(self, defend_dice: int) -> None:
-        if self._teams:
-            self._team_fight(defend_dice)
-            return
         src, dst, attack_dice = self._battle
-        attacker = self.owner[src]
+        # a team game: the attacker's own armies, maybe on a team-mate's territory (RULES.md §4)
+        attacker = self.current if self._teams else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).roll(attack_dice)
         d = self.rng.defend(defender).roll(defend_dice)
         lost_a, lost_d = compare(a, d)
-        self.armies[src] -= lost_a
-        self.armies[dst] -= lost_d
+        hit: list[int] = []
+        if self._teams:
+            teamlib.add(self, attacker, src, -lost_a)
+            hit = teamlib.lose_defenders(self, dst, lost_d)
+        else:
+            self.armies[src] -= lost_a
+            self.armies[dst] -= lost_d
         events = self._pending_events
         events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
         if self.armies[dst] > 0:
@@ -900,6 +903,8 @@ class Game:
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
+        if self._teams and self._team_conquest(hit, attacker, attack_dice):
+            return
         # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.rules.capitals == "on" and self.players[defender].capital == dst:
             self._capture(attacker, defender, dst)
@@ -911,7 +916,7 @@ class Game:
                 self._move_in(attack_dice)
                 self._finish("conquest")
                 return
-        most = self.armies[src] - 1
+        most = (teamlib.own_armies(self, attacker, src) if self._teams else self.armies[src]) - 1
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
@@ -919,41 +924,17 @@ class Game:
                 Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
             )
 
-    def _team_fight(self, defend_dice: int) -> None:
-        """One battle of a team game (RULES.md §4): the attacker's own armies against every
-        army on the target; destroying an opponent ends the game (seed 000: "Se joukkue
-        voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun vastapuolen pelaajan joukot")."""
-        src, dst, dice = self._battle
-        attacker, defender = self.current, self.owner[dst]
-        a = self.rng.attack(attacker).roll(dice)
-        d = self.rng.defend(defender).roll(defend_dice)
-        lost_a, lost_d = compare(a, d)
-        teamlib.add(self, attacker, src, -lost_a)
-        hit = teamlib.lose_defenders(self, dst, lost_d)
-        events = self._pending_events
-        events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
-        if self.armies[dst] > 0:
-            self._ask_attack()
-            return
-        self._take(attacker, dst, 0)
-        self.conquered_this_turn = True
-        self.conquests_this_turn += 1
-        events.append(Conquered(attacker, defender, src, dst))
-        self._eliminated_now = False
+    def _team_conquest(self, hit: list[int], attacker: int, dice: int) -> bool:
+        """A team game's conquest: eliminate each seat ``hit`` that has no armies left; the
+        first elimination ends the game (seed 000: "Se joukkue voittaa, joka ensimmäisenä
+        onnistuu tuhoamaan jonkun vastapuolen pelaajan joukot"). Whether it ended."""
         for seat in hit:
             if self.territory_count[seat] == 0 and not self.players[seat].forfeited:
                 self._eliminate(seat, attacker)
         if self._eliminated_now:
             self._move_in(dice)
             self._finish("team conquest", winner=attacker)
-            return
-        most = teamlib.own_armies(self, attacker, src) - 1
-        if most <= dice:
-            self._occupy(dice)
-        else:
-            self.pending = Decision(
-                Kind.OCCUPY, attacker, minimum=dice, maximum=most, source=src, target=dst
-            )
+        return self._eliminated_now
 
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle

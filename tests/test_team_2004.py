@@ -9,8 +9,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_missions_season import test_a_season_of_each_preset as season_of_preset
 from test_node_bot import node_bot  # noqa: F401 (the running Node bot, a fixture)
-from test_season_run import board_csv, check_played_once, prepare
+from test_season_run import board_csv
 
 from conftest import pending, setup_done
 from hegemon.referee import Attack, Defend, Fortify, Game, IllegalAction, Kind, Pass, make_rules
@@ -28,7 +29,6 @@ from hegemon.sdk import (
     team_mates,
 )
 from hegemon.sdk.protocol import bot_pb2_grpc, codec
-from league_fixtures import SeasonSpec, hegemon
 
 SEED_000 = "000_3f7912df253811fb.txt"
 PRESET = "team-2004"
@@ -426,21 +426,15 @@ def test_the_node_bot_plays_every_seat_of_a_team_game_legally(node_bot):
 
 @pytest.mark.slow
 def test_a_season_of_team_games_between_the_sample_bots(tmp_path, monkeypatch, capsys):
-    """``hegemon season run`` with the sample bots as real processes: every game played once,
-    no forfeit, every record replays; the leaderboard ranks by team places."""
-    spec = SeasonSpec(name="teams", games=4, players=4, turn_limit=20, seed=12, preset=PRESET)
-    prepare(tmp_path, spec, monkeypatch)
-    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    check_played_once(tmp_path, spec)
-    for path in sorted((tmp_path / "records" / spec.name).glob("*.jsonl")):
-        text = path.read_text()
-        verdict = replay(text)
-        assert verdict.ok, f"{path.name}: {verdict.message}"
-        assert verdict.game is not None and verdict.game.rules.teams == "on"
-        assert '"forfeit"' not in text, f"{path.name}: a bot was forfeited"
-        places = verdict.game.places
-        assert places is not None and sorted(places) in ([1, 1, 3, 3], [1, 1, 1, 1])
-    board = board_csv(tmp_path, spec.name)
+    """``hegemon season run`` with the sample bots as real processes (the issue-11 season test
+    on team-2004): every game played once, no forfeit, every record replays; each seat's place
+    is its team's, and the leaderboard reads them."""
+    season_of_preset(PRESET, tmp_path, monkeypatch)
+    for path in sorted((tmp_path / "records" / PRESET).glob("*.jsonl")):
+        game = replay(path.read_text()).game
+        assert game is not None and game.places is not None
+        assert sorted(game.places) in ([1, 1, 3, 3], [1, 1, 1, 1])
+    board = board_csv(tmp_path, PRESET)
+    assert board.count("\n") == 5, board  # the header and the four sample bots
     with capsys.disabled():
         print(f"\nteam-2004 season, 4 games:\n{board}")
