@@ -8,6 +8,7 @@ capital.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,8 @@ def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
 
 def view_for(game: Game, seat: int) -> View:
     """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
-    owner, armies = game.owner, game.armies
+    owner: Sequence[int] = game.owner
+    armies: Sequence[int] = game.armies
     totals = [0] * game.player_count
     for t, p in enumerate(owner):
         if p >= 0:

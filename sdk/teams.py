@@ -4,6 +4,11 @@ In a team game a territory may hold armies of several team-mates: the view's ``o
 the seat *controlling* it (the most armies; -1 on a tie), ``armies[t]`` that seat's armies and
 ``stacks`` everyone else's. These helpers read that for you; on a game without teams they
 answer as for a classic game (every seat its own team of one), so a bot may call them always.
+In a team game the map helpers of :mod:`hegemon.sdk.helpers` that compare ``owner`` with a seat
+(``enemy_neighbours``, ``threat``, ``interior_territories``, ``continent_holdings``) count a
+team-mate's territory as another's; :func:`is_enemy_territory` tells the other team's apart.
+The legal options (``attack_options``, ``fortify_options``, ``own_territories``,
+``border_territories``, ``bounds``, ``legal_actions``) follow the team rules already.
 
 >>> from hegemon.referee import Game, make_rules, view_for
 >>> view = view_for(Game(make_rules("team-2004"), players=4, seed=1), 0)
@@ -20,6 +25,7 @@ __all__ = [
     "armies_of",
     "controlled_territories",
     "friendly_reach",
+    "is_enemy_territory",
     "is_team_game",
     "is_team_mate",
     "presence",
@@ -72,6 +78,14 @@ def armies_of(view: View, territory: int, seat: int | None = None) -> int:
 def team_armies(view: View, territory: int) -> int:
     """All the armies on ``territory``, whoever's (a team defends with all of them)."""
     return sum(presence(view)[territory].values())
+
+
+def is_enemy_territory(view: View, territory: int, seat: int | None = None) -> bool:
+    """Whether ``territory`` holds armies of a seat not on ``seat``'s team (one you may
+    attack, if it borders armies of yours)."""
+    seat = _seat(view, seat)
+    held = presence(view)[territory]
+    return bool(held) and not any(is_team_mate(view, s, seat) for s in held)
 
 
 def controlled_territories(view: View, seat: int | None = None) -> list[int]:

@@ -24,6 +24,7 @@ from hegemon.sdk import (
     armies_of,
     controlled_territories,
     friendly_reach,
+    is_enemy_territory,
     is_team_game,
     play_local,
     team_mates,
@@ -170,6 +171,9 @@ def test_team_mates_are_never_attacked():
     with pytest.raises(IllegalAction, match="your team"):
         game.check(Attack(india, t(game, "Middle East"), 3))
     assert game.is_legal(Attack(india, china, 3))
+    view = view_for(game, 0)
+    assert is_enemy_territory(view, china) and not is_enemy_territory(view, siam)
+    assert not is_enemy_territory(view, t(game, "Middle East"))
     teams = teamlib.team_table(game)
     for action in game.legal_actions():
         if isinstance(action, Attack):
@@ -379,6 +383,7 @@ def test_sdk_team_helpers_answer_a_classic_game_too():
     own = [x for x in range(game.board.size) if game.owner[x] == 0]
     assert controlled_territories(view) == own
     assert all(armies_of(view, x) == game.armies[x] for x in own)
+    assert all(is_enemy_territory(view, x) != (x in own) for x in range(game.board.size))
     view = view_for(Game(make_rules(PRESET), 6, seed=2), 1)
     assert is_team_game(view) and team_mates(view) == [3, 5]
 
