@@ -443,3 +443,26 @@ def test_a_season_of_team_games_between_the_sample_bots(tmp_path, monkeypatch, c
     assert board.count("\n") == 5, board  # the header and the four sample bots
     with capsys.disabled():
         print(f"\nteam-2004 season, 4 games:\n{board}")
+
+
+def test_team_seasons_spread_partnerships():
+    """A team season's schedule makes every pair of bots team-mates about equally often (a
+    player's place is its team's, so a partner it always had would share its rating), and
+    still seats every bot in every seat about equally often."""
+    from collections import Counter
+
+    from hegemon.leaderboard.schedule import make_schedule, partner_counts
+
+    bots = list(range(1, 9))
+    spreads = {}
+    for teams in (False, True):
+        schedule = make_schedule(bots, 4, 60, seed=7, teams=teams)
+        counts = partner_counts([m.seats for m in schedule])
+        together = [counts.get((a, b), 0) for a in bots for b in bots if a < b]
+        spreads[teams] = max(together) - min(together)
+        seats = Counter((bot, i) for m in schedule for i, bot in enumerate(m.seats))
+        assert max(seats.values()) - min(seats.values()) <= 2
+        assert Counter(b for m in schedule for b in m.seats) == Counter(dict.fromkeys(bots, 30))
+    assert spreads[True] <= 1 < spreads[False]
+    again = make_schedule(bots, 4, 60, seed=7, teams=True)
+    assert again == make_schedule(bots, 4, 60, seed=7, teams=True)  # deterministic
