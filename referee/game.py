@@ -896,14 +896,15 @@ class Game:
         events = self._pending_events
         events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
         if self.armies[dst] > 0:
-            self._ask_attack()
+            if not (self._teams and self._team_destroyed(hit, attacker, 0)):
+                self._ask_attack()
             return
         self._take(attacker, dst, 0)
         self.conquered_this_turn = True
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
-        if self._teams and self._team_conquest(hit, attacker, attack_dice):
+        if self._teams and self._team_destroyed(hit, attacker, attack_dice):
             return
         # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.rules.capitals == "on" and self.players[defender].capital == dst:
@@ -924,15 +925,19 @@ class Game:
                 Kind.OCCUPY, attacker, minimum=attack_dice, maximum=most, source=src, target=dst
             )
 
-    def _team_conquest(self, hit: list[int], attacker: int, dice: int) -> bool:
-        """A team game's conquest: eliminate each seat ``hit`` that has no armies left; the
-        first elimination ends the game (seed 000: "Se joukkue voittaa, joka ensimmäisenä
-        onnistuu tuhoamaan jonkun vastapuolen pelaajan joukot"). Whether it ended."""
+    def _team_destroyed(self, hit: list[int], attacker: int, dice: int) -> bool:
+        """A team game's battle: eliminate each seat ``hit`` that has no armies left (on a
+        shared territory it may lose its last one without a conquest); the first elimination
+        ends the game (seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan
+        jonkun vastapuolen pelaajan joukot"), the conqueror's ``dice`` armies moved in first.
+        Whether it ended."""
+        self._eliminated_now = False
         for seat in hit:
             if self.territory_count[seat] == 0 and not self.players[seat].forfeited:
                 self._eliminate(seat, attacker)
         if self._eliminated_now:
-            self._move_in(dice)
+            if dice:
+                self._move_in(dice)
             self._finish("team conquest", winner=attacker)
         return self._eliminated_now
 

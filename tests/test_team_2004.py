@@ -277,6 +277,24 @@ def test_a_shared_territory_defends_with_all_its_armies():
         assert sum(teamlib.holdings(game)[siam].values()) == 1
 
 
+def test_losing_the_last_army_on_a_shared_territory_destroys_a_player():
+    """Seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun vastapuolen
+    pelaajan joukot": a player's armies are destroyed when its last army falls, even where a
+    team-mate's armies hold the territory on."""
+    game = turn_of(setup_done(PRESET, players=4, seed=17), 0, Kind.ATTACK)
+    board_of(game, {3: 2}, India={0: 30}, Siam={1: 1, 3: 1}, Ural={2: 1})
+    india, siam = t(game, "India"), t(game, "Siam")
+    for _ in range(60):
+        if game.over:
+            break
+        game.apply(Attack(india, siam, 1))
+        if not game.over and pending(game).kind is Kind.DEFEND:
+            game.apply(Defend(1))
+    assert game.over and game.players[1].eliminated
+    assert game.places == (1, 3, 1, 3)
+    assert teamlib.holdings(game)[siam] == {3: 1}  # seat 3 still holds Siam: no conquest
+
+
 # ------------------------------------------------------------------ properties
 def check_invariants(game: Game) -> None:
     d = game.pending
@@ -289,6 +307,8 @@ def check_invariants(game: Game) -> None:
         assert game.armies[territory] == max(h.values())
     for seat in range(game.player_count):
         assert game.territory_count[seat] == sum(1 for h in held if seat in h)
+        if game.players[seat].active:  # a seat without armies was eliminated
+            assert game.territory_count[seat] > 0, f"seat {seat} plays on without armies"
 
 
 def play_random(seed: int, players: int, choices: random.Random, steps: int):
