@@ -6,7 +6,10 @@
   give or take one table);
 * **seats**: who moves first matters, so each bot sits in every seat position about equally
   often (each game's seating is the assignment that best evens out the bots' seat counts);
-* **opponents**: each game's bots are chosen so that pairs of bots meet about equally often.
+* **opponents**: each game's bots are chosen so that pairs of bots meet about equally often;
+* **team-mates** (``teams=True``, a team game: seat ``s`` plays on team ``s % 2``): within each
+  game, bots of the two teams swap seats when that makes pairs of bots team-mates more equally
+  often by more than it makes the seat counts less even. Each bot's place is its team's.
 
 A *duplicate* season replays each table's dice seed once per seat rotation: the same bots, the
 same seed, every bot in every seat once. The rotations share the set-up, the deck order and each
@@ -34,7 +37,7 @@ from dataclasses import dataclass
 
 from hegemon.referee.chance import PUBLIC_BELOW, SEED_BITS
 
-__all__ = ["ScheduledMatch", "duplicate_games", "make_schedule", "match_seed"]
+__all__ = ["ScheduledMatch", "duplicate_games", "make_schedule", "match_seed", "partner_counts"]
 
 
 @dataclass(frozen=True)
@@ -70,14 +73,21 @@ def duplicate_games(games: int, players: int) -> int:
 
 
 def make_schedule(
-    bot_ids: Sequence[int], players: int, games: int, seed: int, duplicate: bool = False
+    bot_ids: Sequence[int],
+    players: int,
+    games: int,
+    seed: int,
+    duplicate: bool = False,
+    *,
+    teams: bool = False,
 ) -> list[ScheduledMatch]:
     """The season's matches in play order. Same inputs, same schedule.
 
     ``duplicate``: ``games`` is rounded up to a multiple of ``players``; each table is played
     ``players`` times with the seating rotated by one seat each time and the same seed.
-    Raises ValueError for fewer distinct bots than ``players``, a repeated bot, or
-    ``games`` < 1.
+    ``teams``: a team game; partnerships are spread too (the rotations of a duplicate table
+    keep them and swap the sides). Raises ValueError for fewer distinct bots than
+    ``players``, a repeated bot, or ``games`` < 1.
     """
     bots = list(bot_ids)
     if len(set(bots)) != len(bots):
@@ -96,12 +106,17 @@ def make_schedule(
     if not duplicate and players == 2:
         return _both_colours(bots, games, seed, rng)
     if not duplicate:
-        tables = _tables(bots, players, games, rng, seat_balance=True)
+        tables = _tables(bots, players, games, rng, seat_balance=True, teams=teams)
         return [
             ScheduledMatch(i + 1, i, seats, match_seed(seed, i)) for i, seats in enumerate(tables)
         ]
     tables = _tables(
-        bots, players, duplicate_games(games, players) // players, rng, seat_balance=False
+        bots,
+        players,
+        duplicate_games(games, players) // players,
+        rng,
+        seat_balance=False,
+        teams=teams,
     )
     schedule: list[ScheduledMatch] = []
     for t, seats in enumerate(tables):
@@ -126,7 +141,12 @@ def _both_colours(
 
 
 def _tables(
-    bots: list[int], players: int, count: int, rng: random.Random, seat_balance: bool
+    bots: list[int],
+    players: int,
+    count: int,
+    rng: random.Random,
+    seat_balance: bool,
+    teams: bool = False,
 ) -> list[tuple[int, ...]]:
     """``count`` seatings of ``players`` bots, greedily balanced (games, pairs, seats)."""
     n = len(bots)
@@ -156,6 +176,11 @@ def _tables(
     _spread_pairs(result, pairs, rng, iterations=min(200_000, 40 * count * players))
     if seat_balance:
         _even_seats(result, seat_count, rng, iterations=min(100_000, 20 * count * players))
+    if teams:
+        weight = 1 if seat_balance else 0
+        _even_partners(
+            result, seat_count, weight, rng, iterations=min(100_000, 20 * count * players)
+        )
     return [tuple(bots[b] for b in seating) for seating in result]
 
 
@@ -245,6 +270,73 @@ def _even_seats(
         )
         if delta > 0 or (delta == 0 and rng.random() < 0.5):
             continue
+        seat_count[a][p] -= 1
+        seat_count[a][q] += 1
+        seat_count[b][q] -= 1
+        seat_count[b][p] += 1
+        table[p], table[q] = b, a
+
+
+def partner_counts(tables: Sequence[Sequence[int]]) -> dict[tuple[int, int], int]:
+    """How often each pair of bots (ascending ids) sat on one team (seats of equal parity)."""
+    counts: dict[tuple[int, int], int] = {}
+    for seats in tables:
+        for i, a in enumerate(seats):
+            for j in range(i + 2, len(seats), 2):
+                key = (min(a, seats[j]), max(a, seats[j]))
+                counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _even_partners(
+    tables: list[list[int]],
+    seat_count: list[list[int]],
+    seat_weight: int,
+    rng: random.Random,
+    iterations: int,
+) -> None:
+    """Even out how often pairs of bots are team-mates, in place, without changing who plays
+    whom: swap two bots of different teams within a game when that lowers the sum of the
+    squared partner counts and the squared seat counts (``seat_weight`` 0: seats are not
+    counted, as in a duplicate season whose rotations seat everyone)."""
+    players = len(tables[0]) if tables else 0
+    if players < 4:
+        return
+    n = len(seat_count)
+    partners = [[0] * n for _ in range(n)]
+    for table in tables:
+        for i, a in enumerate(table):
+            for j in range(i + 2, players, 2):
+                partners[a][table[j]] += 1
+                partners[table[j]][a] += 1
+    for _ in range(iterations):
+        table = tables[rng.randrange(len(tables))]
+        p, q = rng.sample(range(players), 2)
+        if p % 2 == q % 2:
+            continue
+        a, b = table[p], table[q]
+        seats = seat_weight * (
+            2 * (seat_count[a][q] - seat_count[a][p])
+            + 2
+            + 2 * (seat_count[b][p] - seat_count[b][q])
+            + 2
+        )
+        # a joins q's team-mates and leaves p's; b the other way round
+        mates_p = [table[i] for i in range(p % 2, players, 2) if i != p]
+        mates_q = [table[i] for i in range(q % 2, players, 2) if i != q]
+        delta = 0
+        for x, leave, join in ((a, mates_p, mates_q), (b, mates_q, mates_p)):
+            delta += sum(1 - 2 * partners[x][m] for m in leave)  # (c-1)^2 - c^2
+            delta += sum(2 * partners[x][m] + 1 for m in join)  # (c+1)^2 - c^2
+        if seats + delta >= 0:  # who plays with whom matters as much as who moves first
+            continue
+        for x, leave, join in ((a, mates_p, mates_q), (b, mates_q, mates_p)):
+            for m in leave:
+                partners[x][m] -= 1
+                partners[m][x] -= 1
+            for m in join:
+                partners[x][m] += 1
+                partners[m][x] += 1
         seat_count[a][p] -= 1
         seat_count[a][q] += 1
         seat_count[b][q] -= 1

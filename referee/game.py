@@ -29,6 +29,7 @@ from . import legal
 from . import master as masterlib
 from . import missions as missionlib
 from . import neutrals as neutrallib
+from . import teams as teamlib
 from .actions import (
     Action,
     Attack,
@@ -134,6 +135,9 @@ class Game:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
         self._players_seated = players  # the players' seats; neutral colours' seats follow
         seats = players + neutrals
+        self._teams = teamlib.on(rules)
+        if self._teams and players not in teamlib.TEAM_PLAYERS:
+            raise GameSetupError(f"rule set '{rules.preset}' is for 4 to 6 players, not {players}")
         self.rules = rules
         self.board = board if board is not None else map_board(rules.map)
         problem = masterlib.setup_problem(rules, self.board, players)
@@ -143,6 +147,8 @@ class Game:
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
         self.players = [Player(i, neutral=i >= players) for i in range(seats)]
+        if self._teams:
+            teamlib.assign(self)
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
@@ -235,6 +241,8 @@ class Game:
     def reinforcements(self, player: int) -> tuple[int, int]:
         """Armies due at the start of ``player``'s turn: (from territories and production
         centres, from continents)."""
+        if self._teams:
+            return teamlib.reinforcements(self.board, teamlib.controllers(self), player)
         rules = self.rules
         count = self.territory_count[player]
         return (
@@ -257,7 +265,7 @@ class Game:
         return self.players[seat].capital if self.capital_known[seat] else -1
 
     def total_armies(self) -> int:
-        return sum(self.armies)
+        return sum(self.armies) + sum(sum(s.values()) for s in self.stacks.values())
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -487,7 +495,7 @@ class Game:
                 raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
             t = self._territory(pair[0], "place:")
             n = pair[1]
-            if owner[t] != d.player:
+            if owner[t] != d.player and not self._teams:
                 raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
             if type(n) is not int or n <= 0:
                 raise IllegalAction(
@@ -496,11 +504,17 @@ class Game:
             total += n
         if total != d.armies:
             raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
+        why = teamlib.place_error(self, d.player, placements) if self._teams else ""
+        if why:
+            raise IllegalAction(why)
         if dry:
             return
         armies = self.armies
         for t, n in placements:
-            armies[t] += n
+            if self._teams:
+                teamlib.add(self, d.player, t, n)
+            else:
+                armies[t] += n
         self._pending_events.append(Placed(d.player, placements))
         if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
@@ -572,15 +586,20 @@ class Game:
         src = self._territory(action.source, "attack: source")
         dst = self._territory(action.target, "attack: target")
         name = self.board.name_of
-        if not self.commands(p, self.owner[src]):
+        if not self._teams and not self.commands(p, self.owner[src]):
             raise IllegalAction(f"attack: {name(src)} is not yours")
         if dst not in self.board.adjacency[src]:
             raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
-        if not self.is_enemy(p, dst):
+        if self._teams:
+            most, why = teamlib.attack_error(self, p, src, dst)
+            if why:
+                raise IllegalAction(why)
+        elif not self.is_enemy(p, dst):
             raise IllegalAction(f"attack: {name(dst)} is yours")
-        if self.owner[dst] == self.owner[src]:
+        elif self.owner[dst] == self.owner[src]:
             raise IllegalAction(f"attack: {name(dst)} is your ally's, as {name(src)} is")
-        most = attack_dice(self.armies[src])
+        else:
+            most = attack_dice(self.armies[src])
         if most < 1:
             raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
         dice = action.dice
@@ -648,14 +667,19 @@ class Game:
         src = self._territory(action.source, "fortify: source")
         dst = self._territory(action.target, "fortify: target")
         name = self.board.name_of
-        if self.owner[src] != p or self.owner[dst] != p:
+        if self._teams:
+            most, why = teamlib.fortify_error(self, p, src, dst)
+            if why:
+                raise IllegalAction(why)
+        elif self.owner[src] != p or self.owner[dst] != p:
             raise IllegalAction(
                 f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
             )
-        if src == dst:
+        elif src == dst:
             raise IllegalAction("fortify: source and target are the same territory")
+        else:
+            most = movable_armies(self.armies[src]) + 1 - masterlib.garrison(self, src, p)
         n = action.armies
-        most = movable_armies(self.armies[src]) + 1 - masterlib.garrison(self, src, p)
         if type(n) is not int or not 1 <= n <= most:
             raise IllegalAction(
                 f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (a garrison stays)"
@@ -664,7 +688,9 @@ class Game:
             raise IllegalAction(
                 f"fortify: this strategic move goes into {name(d.target)}, once from each neighbour"
             )
-        if self.rules.fortify in ("adjacent", "many_into_one"):
+        if self._teams:
+            pass  # checked by teamlib.fortify_error
+        elif self.rules.fortify in ("adjacent", "many_into_one"):
             if dst not in self.board.adjacency[src]:
                 raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
         elif not self._connected(p, src, dst):
@@ -673,8 +699,11 @@ class Game:
             )
         if dry:
             return
-        self.armies[src] -= n
-        self.armies[dst] += n
+        if self._teams:
+            teamlib.move(self, p, src, dst, n)
+        else:
+            self.armies[src] -= n
+            self.armies[dst] += n
         self._pending_events.append(Fortified(p, src, dst, n))
         if self.rules.fortify == "many_into_one":
             self._moved_from.append(src)
@@ -761,6 +790,8 @@ class Game:
         player = self.players[seat]
         player.forfeited = True
         player.neutral = True
+        if self._teams:
+            teamlib.pass_hand(self, seat)  # the team's hand stays with the team
         self.discard.extend(player.cards)
         player.cards.clear()
         player.missions = []
@@ -768,7 +799,7 @@ class Game:
         self.out_order.append(seat)
         events = self._pending_events
         events.append(Forfeited(seat, str(reason)[:200]))
-        if len(self.active_players()) <= 1:
+        if len(self.active_players()) <= 1 or (self._teams and teamlib.team_left(self)):
             if self.pending is not None and self.pending.kind is Kind.OCCUPY:
                 self._move_in(self._battle[2])
             self._finish("last player standing")
@@ -1003,6 +1034,8 @@ class Game:
         return next(legal.iter_attacks(self, p), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
+        if self._teams:
+            return teamlib.can_fortify(self, p)
         if self.rules.garrison > 1:
             return any(True for _ in legal.fortifies(self, p))
         owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
@@ -1028,17 +1061,24 @@ class Game:
 
     def _fight(self, defend_dice: int) -> None:
         src, dst, attack_dice = self._battle
-        attacker = self.owner[src]
+        # a team game: the attacker's own armies, maybe on a team-mate's territory (RULES.md §4)
+        attacker = self.current if self._teams else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).roll(attack_dice)
         d = self.rng.defend(defender).roll(defend_dice)
         lost_a, lost_d = compare(a, d)
-        self.armies[src] -= lost_a
-        self.armies[dst] -= lost_d
+        hit: list[int] = []
+        if self._teams:
+            teamlib.add(self, attacker, src, -lost_a)
+            hit = teamlib.lose_defenders(self, dst, lost_d)
+        else:
+            self.armies[src] -= lost_a
+            self.armies[dst] -= lost_d
         events = self._pending_events
         events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
         if self.armies[dst] > 0:
-            self._ask_attack()
+            if not (self._teams and self._team_destroyed(hit, attacker, 0)):
+                self._ask_attack()
             return
         self._take(attacker, dst, 0)
         self._points_due = self.rules.victory != "conquest"
@@ -1048,6 +1088,8 @@ class Game:
         self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
+        if self._teams and self._team_destroyed(hit, attacker, attack_dice):
+            return
         # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.rules.capitals == "on" and self.players[defender].capital == dst:
             self._capture(attacker, defender, dst)
@@ -1059,7 +1101,8 @@ class Game:
                 self._move_in(attack_dice)
                 self._finish("conquest")
                 return
-        most = self.armies[src] - masterlib.garrison(self, src, attacker)
+        own = teamlib.own_armies(self, attacker, src) if self._teams else self.armies[src]
+        most = own - masterlib.garrison(self, src, attacker)
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
@@ -1072,8 +1115,28 @@ class Game:
                 target=dst,
             )
 
+    def _team_destroyed(self, hit: list[int], attacker: int, dice: int) -> bool:
+        """A team game's battle: eliminate each seat ``hit`` that has no armies left (on a
+        shared territory it may lose its last one without a conquest); the first elimination
+        ends the game (seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan
+        jonkun vastapuolen pelaajan joukot"), the conqueror's ``dice`` armies moved in first.
+        Whether it ended."""
+        self._eliminated_now = False
+        for seat in hit:
+            if self.territory_count[seat] == 0 and not self.players[seat].forfeited:
+                self._eliminate(seat, attacker)
+        if self._eliminated_now:
+            if dice:
+                self._move_in(dice)
+            self._finish("team conquest", winner=attacker)
+        return self._eliminated_now
+
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle
+        if self._teams:
+            teamlib.move(self, self.current, src, dst, n)
+            self._pending_events.append(Occupied(self.current, src, dst, n))
+            return
         self.armies[src] -= n
         self.armies[dst] += n
         self._pending_events.append(Occupied(self.owner[src], src, dst, n))
@@ -1126,6 +1189,8 @@ class Game:
             if card >= 0:
                 self.players[seat].cards.append(card)
                 events.append(CardDrawn(seat, card))
+        if self._teams:
+            teamlib.pass_hand(self, seat)  # seed 000: to the next team-mate
         self._battle = (-1, -1, 0)
         nxt = self._next_active(seat)
         n = len(self.players)
@@ -1164,7 +1229,10 @@ class Game:
     def _finish(self, reason: str, winner: int = -1) -> None:
         """End the game: ``winner`` (a mission's) first, the other players still in by
         territories (Risiko! Master Expert: territory values) then armies, then those who
-        left, the last to leave first."""
+        left, the last to leave first (a team game: :func:`hegemon.referee.teams.places`)."""
+        if self._teams:
+            self._end(teamlib.places(self, teamlib.team_of(winner) if winner >= 0 else -1), reason)
+            return
         active = self.active_players()
         key = {
             p: (
@@ -1182,7 +1250,10 @@ class Game:
             places[p] = places[ranked[i - 1]] if tied else i + 1
         for i, p in enumerate(reversed(self.out_order)):
             places[p] = len(active) + i + 1
-        self.places = tuple(places)
+        self._end(tuple(places), reason)
+
+    def _end(self, places: tuple[int, ...], reason: str) -> None:
+        self.places = places
         self.finish_reason = reason
         self.pending = None
         self._pending_events.append(GameOver(self.places, reason))

@@ -13,6 +13,7 @@ from typing import Protocol, cast
 
 from . import cards as cardlib
 from . import formulas, master
+from . import teams as teamlib
 from .actions import (
     Attack,
     Bribe,
@@ -51,6 +52,9 @@ def allies(state: Position, seat: int) -> list[int]:
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most dice) attack ``seat`` may make now, lazily: from its own
     territories, and (active neutrals) from its allies' onto any other colour but its own."""
+    if teamlib.on(state.rules):
+        yield from teamlib.iter_attacks(state, seat)
+        return
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     commanded = {seat, *allies(state, seat)}
     rules = state.rules
@@ -74,12 +78,17 @@ def attacks(state: Position, seat: int) -> list[tuple[int, int, int]]:
 
 
 def own_territories(state: Position, seat: int) -> list[int]:
-    """The territories ``seat`` holds (ascending)."""
+    """The territories ``seat`` holds (ascending); a team game: where it has armies."""
+    if teamlib.on(state.rules):
+        return teamlib.own_territories(state, seat)
     return [t for t, p in enumerate(state.owner) if p == seat]
 
 
 def border_territories(state: Position, seat: int) -> list[int]:
-    """Own territories with at least one enemy neighbour."""
+    """Own territories with at least one enemy neighbour (a team game: where ``seat`` has
+    armies, bordering the other team)."""
+    if teamlib.on(state.rules):
+        return teamlib.border_territories(state, seat)
     owner, neighbours = state.owner, state.board.neighbours
     return [
         t for t, p in enumerate(owner) if p == seat and any(owner[n] != seat for n in neighbours[t])
@@ -113,6 +122,9 @@ def fortifies(
     """Every (source, target, most armies) fortify move under the rule set's ``fortify`` and
     ``garrison`` options; ``into``: only moves into that territory, none from ``used``
     (the rest of a many-into-one strategic move)."""
+    if teamlib.on(state.rules):
+        yield from teamlib.fortifies(state, seat, state.rules.fortify == "adjacent")
+        return
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     if state.rules.garrison > 1 or into >= 0:
         for t in range(len(owner)):
@@ -145,6 +157,8 @@ def trades(hand: Iterable[int], board: Board) -> list[tuple[int, int, int]]:
 
 def defence_dice(state: Position, territory: int) -> int:
     """Most dice the defender of ``territory`` may roll under the rule set."""
+    if teamlib.on(state.rules):
+        return teamlib.defence_dice(state, state.rules, territory)
     rules = state.rules
     dice = formulas.defence_dice(state.armies[territory], rules.defender_two_dice_from)
     if rules.defender_most_dice > formulas.MAX_DEFENCE_DICE:  # Risiko!: up to 3, one per army

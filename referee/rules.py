@@ -195,6 +195,11 @@ OPTIONS: dict[str, Option] = {
             0,
             5,
         ),
+        Option(
+            "teams",
+            ("off", "on"),
+            "team Risk (000): two teams in alternating seats sharing territories",
+        ),
         Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
     )
 }
@@ -232,6 +237,7 @@ class RuleSet:
     victory: str = "conquest"
     victory_quadrants: int = 0
     centre_production: int = 0
+    teams: str = "off"
 
     def options(self) -> dict[str, Any]:
         """Every option and its value (the preset name excluded)."""
@@ -278,6 +284,7 @@ _LATER_OPTIONS: dict[str, Any] = {
     "capitals": "off",
     "two_player": "off",
     **_MASTER_OFF,
+    "teams": "off",
 }
 
 _CLASSIC = {
@@ -300,6 +307,7 @@ _CLASSIC = {
     "turn_limit": 0,
     "two_player": "off",
     **_MASTER_OFF,
+    "teams": "off",
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -335,6 +343,8 @@ PRESETS["mission-2004"] = {
     "card_values": "insignia",
     "missions": "2004",
 }
+# Team Risk (RULES.md §4, seed 000 "JOUKKUE"): the 2004 board with insignia values.
+PRESETS["team-2004"] = {**PRESETS["classic-2004"], "card_values": "insignia", "teams": "on"}
 
 # The two-player editions (RULES.md §5): each on its edition's core rules.
 PRESETS["two-player-2000"] = {
@@ -402,6 +412,8 @@ PRESET_HELP = {
     "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",
     "risiko-master-master": "Risiko! Master, Master level: Expert plus production centres "
     "(3 armies each, at most 15; each adds 1 army to its owner's reinforcements)",
+    "team-2004": "team Risk, 2004 Finnish edition: two teams of 2-3 in alternating seats "
+    "share territories; the first team to destroy one opponent wins",
 }
 
 

@@ -8,9 +8,11 @@ capital.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import teams as teamlib
 from .board import Board
 from .decisions import Decision
 from .rules import RuleSet
@@ -53,6 +55,8 @@ class View:
     missions: tuple[int, ...] = ()
     capital: int = -1
     centres: tuple[int, ...] = ()  # Risiko! Master: territories with a production centre
+    # team game: (territory, seat, armies) of every seat but the controller on a territory
+    stacks: tuple[tuple[int, int, int], ...] = ()
 
     def allies(self, player: int) -> list[int]:
         """The neutral colours allied to ``player`` that still hold territory (active
@@ -81,6 +85,7 @@ class View:
             "missions": list(self.missions),
             "capital": self.capital,
             **({"centres": list(self.centres)} if self.centres else {}),
+            **({"stacks": [list(s) for s in self.stacks]} if self.stacks else {}),
         }
 
 
@@ -100,15 +105,23 @@ def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
 
 def view_for(game: Game, seat: int) -> View:
     """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
-    owner, armies = game.owner, game.armies
+    owner: Sequence[int] = game.owner
+    armies: Sequence[int] = game.armies
     totals = [0] * len(game.players)  # neutral colours' seats too
     for t, p in enumerate(owner):
         if p >= 0:
             totals[p] += armies[t]
+    territories = game.territory_count
+    stacks: tuple[tuple[int, int, int], ...] = ()
+    hand = tuple(game.players[seat].cards)
+    if teamlib.on(game.rules):
+        owner, armies, stacks = teamlib.public_board(game)
+        territories, totals = teamlib.seat_totals(game)
+        hand = team_hand(game, seat)
     seats = tuple(
         SeatInfo(
             p.seat,
-            game.territory_count[p.seat],
+            territories[p.seat],
             totals[p.seat],
             len(p.cards),
             p.eliminated,
@@ -130,7 +143,7 @@ def view_for(game: Game, seat: int) -> View:
         owner=tuple(owner),
         armies=tuple(armies),
         seats=seats,
-        hand=tuple(me.cards),
+        hand=hand,
         trade_count=game.trade_count,
         next_trade_value=game.next_trade_value(),
         round=game.round,
@@ -139,4 +152,15 @@ def view_for(game: Game, seat: int) -> View:
         missions=tuple(me.missions),
         capital=me.capital,
         centres=tuple(game.centres),
+        stacks=stacks,
     )
+
+
+def team_hand(game: Game, seat: int) -> tuple[int, ...]:
+    """A team game's shared hand, which every member of ``seat``'s team sees (seed 000:
+    "Joukkue jakaa aluekortit keskenään"): the cards its team-mates hold; nothing once
+    ``seat`` has left the game."""
+    if not game.players[seat].active:
+        return tuple(game.players[seat].cards)
+    team = teamlib.team_of(seat)
+    return tuple(c for p in game.players if teamlib.team_of(p.seat) == team for c in p.cards)

@@ -47,7 +47,9 @@ from hegemon.sdk import (
     conquest_probability,
     distances,
     own_territories,
+    presence,
     run,
+    team_territories,
     threat,
     trade_options,
 )
@@ -303,17 +305,20 @@ class ContinentalBot(Bot):
     def fortify(self, view, decision):
         if decision.target >= 0:  # the rest of a many-into-one move (Risiko! Master): done
             return Pass()
-        me, owner, armies, board = view.seat, view.owner, view.armies, view.board
+        me, armies, board = view.seat, view.armies, view.board
         borders = border_territories(view)
         if not borders:
             return Pass()
         border_set = set(borders)
-        stacks = [t for t in own_territories(view) if t not in border_set and armies[t] > 1]
+        # a team game: only this seat's own armies move, along its team's territories
+        mine = [held.get(me, 0) for held in presence(view)]
+        friendly = set(team_territories(view))
+        stacks = [t for t in own_territories(view) if t not in border_set and mine[t] > 1]
         if view.rules.capitals == "on":  # the capital's garrison stays home
             stacks = [t for t in stacks if t != view.capital]
         if not stacks:
             return Pass()
-        source = max(stacks, key=lambda t: (armies[t], -t))
+        source = max(stacks, key=lambda t: (mine[t], -t))
         owned = self.owned(view)
 
         def urgency(b):
@@ -321,20 +326,20 @@ class ContinentalBot(Bot):
             return (guard, threat(view, b) - armies[b], -b)
 
         if view.rules.fortify == "connected":
-            reach = distances(view, [source], through=lambda x: owner[x] == me)
+            reach = distances(view, [source], through=friendly.__contains__)
             targets = [b for b in borders if reach[b] > 0]
             if not targets:
                 return Pass()
-            return Fortify(source, max(targets, key=urgency), armies[source] - 1)
+            return Fortify(source, max(targets, key=urgency), mine[source] - 1)
         # adjacent: one step along the shortest own path toward the nearest border
-        dist = distances(view, borders, through=lambda x: owner[x] == me)
+        dist = distances(view, borders, through=friendly.__contains__)
         steps = [
-            n for n in board.neighbours[source] if owner[n] == me and 0 <= dist[n] < dist[source]
+            n for n in board.neighbours[source] if n in friendly and 0 <= dist[n] < dist[source]
         ]
         if not steps:
             return Pass()
         step = min(steps, key=lambda n: (dist[n], -(threat(view, n) if n in border_set else 0), n))
-        return Fortify(source, step, armies[source] - 1)
+        return Fortify(source, step, mine[source] - 1)
 
 
 if __name__ == "__main__":

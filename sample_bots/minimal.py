@@ -1,15 +1,15 @@
 """The README's minimal bot: reinforce the strongest border, attack at good odds."""
 
 from hegemon.sdk import Attack, Bot, Occupy, Pass, Place, run
-from hegemon.sdk import attack_options, border_territories, conquest_probability
+from hegemon.sdk import attack_options, border_territories, conquest_probability, own_territories
 
 
 class Minimal(Bot):
     name = "minimal"
 
     def place(self, view, decision):
-        strongest = max(border_territories(view), key=lambda t: view.armies[t])
-        return Place(((strongest, decision.armies),))
+        front = border_territories(view) or own_territories(view)  # a team game: maybe none
+        return Place(((max(front, key=lambda t: view.armies[t]), decision.armies),))
 
     def attack(self, view, decision):
         odds = [

@@ -100,6 +100,18 @@ if TYPE_CHECKING:
         opponents,
     )
     from hegemon.sdk.server import BotServicer, serve
+    from hegemon.sdk.teams import (
+        armies_of,
+        controlled_territories,
+        friendly_reach,
+        is_enemy_territory,
+        is_team_game,
+        is_team_mate,
+        presence,
+        team_armies,
+        team_mates,
+        team_territories,
+    )
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
 # (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
@@ -174,6 +186,18 @@ _SOURCES = {
         "quadrant_holdings",
     ),
     "hegemon.sdk.server": ("BotServicer", "serve"),
+    "hegemon.sdk.teams": (
+        "armies_of",
+        "controlled_territories",
+        "friendly_reach",
+        "is_enemy_territory",
+        "is_team_game",
+        "is_team_mate",
+        "presence",
+        "team_armies",
+        "team_mates",
+        "team_territories",
+    ),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 
@@ -234,6 +258,7 @@ __all__ = [
     "UnknownGame",
     "allies",
     "ally_attack_options",
+    "armies_of",
     "attack_dice",
     "attack_odds",
     "attack_options",
@@ -245,12 +270,17 @@ __all__ = [
     "capitals_to_win",
     "conquest_probability",
     "continent_holdings",
+    "controlled_territories",
     "defence_dice",
     "distances",
     "enemy_neighbours",
     "fortify_options",
+    "friendly_reach",
     "interior_territories",
+    "is_enemy_territory",
     "is_neutral",
+    "is_team_game",
+    "is_team_mate",
     "known_capitals",
     "least_attack_dice",
     "legal_actions",
@@ -266,10 +296,14 @@ __all__ = [
     "points",
     "points_race",
     "points_to_win",
+    "presence",
     "quadrant_holdings",
     "reinforcements",
     "run",
     "serve",
+    "team_armies",
+    "team_mates",
+    "team_territories",
     "threat",
     "trade_options",
 ]

@@ -209,7 +209,7 @@ def create_season(store, spec: SeasonSpec, bots: Sequence[Bot]) -> Season:
 
     rules = make_rules(spec.preset, {"turn_limit": spec.turn_limit})
     ids = [saved_id(b) for b in bots]
-    schedule = make_schedule(ids, spec.players, spec.games, spec.seed)
+    schedule = make_schedule(ids, spec.players, spec.games, spec.seed, teams=rules.teams == "on")
     season = Season(
         name=spec.name,
         preset=rules.preset,

@@ -146,7 +146,14 @@ def create_command(
         if store.season_by_name(name) is not None:
             fail(f"a season named '{name}' already exists")
         season_seed = new_seed() if seed is None else seed
-        schedule = make_schedule(ids, players, games, season_seed, duplicate)  # type: ignore[arg-type]
+        schedule = make_schedule(
+            ids,  # type: ignore[arg-type]
+            players,
+            games,
+            season_seed,
+            duplicate,
+            teams=rule_set.teams == "on",  # team games spread partnerships too
+        )
         time_control = time_control_of(
             time, startup_time, decision_time, time_bank, max_strikes=max_strikes
         )

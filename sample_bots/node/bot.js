@@ -122,6 +122,9 @@ function decide(game, request) {
   };
   const own = [];
   for (let t = 0; t < owner.length; t++) if (owner[t] === me) own.push(t);
+  // Team game: where this seat has armies but does not control the territory (a team-mate
+  // controls it, or nobody on a tie), its armies are listed in view.stacks.
+  const shared = (view.stacks || []).filter((s) => s.seat === me).map((s) => s.territory);
   const pass = { pass_: {} };
 
   switch (d.kind) {
@@ -129,9 +132,10 @@ function decide(game, request) {
       return { claim: { territory: d.territories.length ? d.territories[0] : owner.indexOf(-1) } };
 
     case 'DECISION_KIND_PLACE': {
-      let best = own[0];
+      const mine = own.length ? own : shared;
+      let best = mine[0];
       let bestCount = -1;
-      for (const t of own) {
+      for (const t of mine) {
         const count = territories[t].neighbours.filter(isEnemy).length;
         if (count > bestCount) { best = t; bestCount = count; }
       }

@@ -477,6 +477,7 @@ def _view_message(view: View, known: tuple[Sequence[int], Sequence[int]] | None 
         missions=view.missions,
         capital=view.capital,
         centres=view.centres,
+        stacks=[pb.Stack(territory=t, seat=s, armies=n) for t, s, n in view.stacks],
     )
 
 
@@ -608,6 +609,7 @@ def view_from_proto(
             missions=tuple(v.missions),
             capital=v.capital,
             centres=tuple(v.centres),
+            stacks=tuple((s.territory, s.seat, s.armies) for s in v.stacks),
         )
     except ProtocolError:
         raise
