@@ -10,7 +10,8 @@ team-mate's territory as another's; :func:`is_enemy_territory` tells the other t
 The legal options (``attack_options``, ``fortify_options``, ``own_territories``,
 ``border_territories``, ``bounds``, ``legal_actions``) follow the team rules already.
 
->>> from hegemon.referee import Game, make_rules, view_for
+>>> from hegemon.referee import Game, make_rules
+>>> from hegemon.referee.view import view_for
 >>> view = view_for(Game(make_rules("team-2004"), players=4, seed=1), 0)
 >>> is_team_game(view), team_mates(view)
 (True, [2])

@@ -49,7 +49,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
         ".doctor:doctor_command",
         "Check bubblewrap, the uid pool, seccomp, cgroups",
     ),
-    ("logs", ".logs:logs_command", "Show a game's seat logs: what each bot printed"),
+    (
+        "logs",
+        ".logs:logs_command",
+        "Show what the bots of a game wrote to stdout and stderr",
+    ),
     ("map", ".map:map_app", "Compose Risiko! Master worlds from tiles, and draw maps."),
     ("web", ".web:web", "Serve the leaderboards, bots, games and replays as web pages"),
     ("report", ".web:report", "Write the web pages as static files"),

@@ -46,9 +46,10 @@ def write_node(folder: Path, name: str) -> list[str]:
     """The JavaScript starter files in ``folder``: the sample bot, renamed, reading its own
     copy of the protocol; their names."""
     from hegemon.referee.runner.bots import NODE_SAMPLE
+    from hegemon.referee.runner.sandbox.binds import project_root
 
-    sample = NODE_SAMPLE.parent
-    proto = sample.parents[1] / "protos" / "hegemon" / "v1" / "bot.proto"
+    sample = NODE_SAMPLE  # the sample bot's folder
+    proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
     if not proto.is_file():
         fail(f"cannot find the protocol file {proto} (a node bot needs hegemon's source tree)")
     for file in ("health.proto", "package-lock.json"):
