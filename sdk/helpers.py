@@ -6,7 +6,7 @@ own seat). Territories, continents and seats are the engine's indices. Lists com
 territory order, so bots that iterate them stay deterministic.
 
 The battle odds of :mod:`hegemon.sdk.odds` are re-exported here (:func:`conquest_probability`,
-:func:`battle_odds`), with :func:`attack_odds` reading the rule set's defence-dice option.
+:func:`battle_odds`), with :func:`attack_odds` reading the rule set's dice options.
 """
 
 from __future__ import annotations
@@ -197,10 +197,9 @@ def reinforcements(view: View, seat: int | None = None) -> int:
 def attack_odds(view: View, source: int, target: int, extra: int = 0) -> BattleOdds:
     """:class:`BattleOdds` of attacking ``target`` from ``source`` to the finish, with
     ``extra`` armies added to ``source`` first (e.g. ones you are about to place), under the
-    view's rule set (``defender_two_dice_from``)."""
-    return battle_odds(
-        view.armies[source] + extra, view.armies[target], view.rules.defender_two_dice_from
-    )
+    view's rule set (``defender_two_dice_from``; Risiko!'s ``defender_most_dice`` and the
+    Expert ``attacker_dice`` rule)."""
+    return battle_odds(view.armies[source] + extra, view.armies[target], view.rules)
 
 
 # ------------------------------------------------------------------ legal options

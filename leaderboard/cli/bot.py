@@ -8,7 +8,18 @@ import typer
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-from .common import console, db_option, errors, fail, open_store, read_store, store_exists
+from .common import (
+    bot_spec_problem,
+    console,
+    db_option,
+    errors,
+    fail,
+    open_store,
+    read_store,
+    registered_names,
+    store_exists,
+    suggest,
+)
 
 BOT_FORMS = (
     "The bot, in any form play --bot takes: a sample bot's name "
@@ -47,7 +58,7 @@ def add_command(
         validate_name(name)
         find_source(path, command)  # fail fast, before opening the database
     except RegistryError as exc:
-        fail(str(exc))
+        fail(_spec_problem(path, command, str(exc)))
     store = open_store(db)
     try:
         with console.status(f"checking {name} in a short game against two random bots…"):
@@ -134,7 +145,10 @@ def check_command(
             with status:  # a bot someone else started: checked where it runs
                 result = check_command(resolve(path))
         else:
-            source = find_source(path, command)
+            try:
+                source = find_source(path, command)
+            except RegistryError as exc:
+                fail(_spec_problem(path, command, str(exc)))
             with status:
                 result = check_source(source, source.name or "candidate")
     except RegistryError as exc:
@@ -179,7 +193,10 @@ def remove_command(
     store = open_store(db, create=False)
     try:
         removed = remove_bots(store, name, version)
-    except (RegistryError, StoreError) as exc:
+    except RegistryError as exc:
+        hint = suggest(name, registered_names(store)) if str(exc).startswith("unknown") else ""
+        fail(str(exc) + hint)
+    except StoreError as exc:
         fail(str(exc))
     finally:
         store.close()
@@ -188,3 +205,11 @@ def remove_command(
         highlight=False,
         soft_wrap=True,
     )
+
+
+def _spec_problem(path: str, command: str | None, message: str) -> str:
+    """``message`` with a "did you mean" when ``path`` may be a mistyped sample bot's name
+    (nothing by that name exists here and no ``--command`` runs it)."""
+    if command is not None or Path(path).exists():
+        return message
+    return bot_spec_problem(path.strip(), message)

@@ -69,14 +69,20 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
-def bot_spec_problem(spec: str, message: str) -> str:
+def bot_spec_problem(spec: str, message: str, registered: Iterable[str] = ()) -> str:
     """``message`` (why ``spec`` names no bot) with a "did you mean" for a mistyped sample
-    bot's name; for every command that takes a bot (``play --bot``, ``bench``, ``bot check``)."""
+    bot's name (or one of the ``registered`` names, where a command has the database open);
+    for every command that takes a bot (``play --bot``, ``bench``, ``bot check``/``add``)."""
     from hegemon.sample_bots.names import NAMES
 
     if any(c in spec for c in "/ .:"):  # a path, a command or host:port: not a name
         return message
-    return message + suggest(spec, (*NAMES, "node"))
+    return message + suggest(spec, dict.fromkeys((*NAMES, "node", *registered)))
+
+
+def registered_names(store: Store) -> list[str]:
+    """The names of the bots registered in ``store`` (sorted), for a "did you mean"."""
+    return sorted({b.name for b in store.bots()})
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

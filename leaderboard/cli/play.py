@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from .common import (
+    bot_spec_problem,
     console,
     decision_time_option,
     fail,
@@ -147,10 +148,12 @@ def play_command(
         Game(rule_set, len(bot), 0)  # the engine's word on the player count
     except GameSetupError as exc:
         fail(f"{exc}; got {len(bot)} --bot")
-    try:
-        commands = [resolve(spec) for spec in bot]
-    except BotSpecError as exc:
-        fail(str(exc))
+    commands = []
+    for spec in bot:
+        try:
+            commands.append(resolve(spec))
+        except BotSpecError as exc:
+            fail(bot_spec_problem(spec, str(exc)))
     time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")

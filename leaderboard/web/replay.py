@@ -7,6 +7,11 @@ detail of another seat's fault) carries a second, redacted text — the one that
 (:func:`hegemon.referee.events.redact`). The viewer's seat selector shows a seat's view with
 only its own hand and the redacted texts; "full" shows everything (a finished game's record,
 seed included, is public).
+
+A team game (``team-2004``) shares territories: besides each territory's primary seat
+(``owner``/``armies``) the data lists every other seat's armies there (``stacks``, and a fourth
+item of a change), which the viewer draws as "3+2". Armies on the board are public in every
+seat's view.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from hegemon.referee.board import Board
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
+from hegemon.referee.teams import on as team_game
 
 from .layout import map_data
 
@@ -165,6 +171,15 @@ def _hands(game: Game) -> list[list[str]]:
     return [[game.board.card_label(c) for c in p.cards] for p in game.players]
 
 
+def _stacks(game: Game) -> list[list[list[int]]]:
+    """Per territory: [seat, armies] of every seat with armies there besides its primary
+    seat, in seat order (team games share territories)."""
+    out: list[list[list[int]]] = [[] for _ in range(game.board.size)]
+    for t, held in game.stacks.items():
+        out[t] = [[s, n] for s, n in sorted(held.items()) if n > 0 and s != game.owner[t]]
+    return out
+
+
 def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     """Everything the viewer draws, from a record's text (raises :class:`RecordError` if the
     engine does not reproduce the record)."""
@@ -177,7 +192,11 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     words = _Words(board, seats)
     owner, armies = list(game.owner), list(game.armies)
     hands = _hands(game)
-    initial = {"owner": list(owner), "armies": list(armies)}
+    initial: dict[str, Any] = {"owner": list(owner), "armies": list(armies)}
+    teams = team_game(game.rules)
+    stacks = _stacks(game) if teams else []
+    if teams:
+        initial["stacks"] = stacks
     steps: list[dict[str, Any]] = []
     pending_faults: list[dict[str, Any]] = []
     opening: list[dict[str, Any]] = []
@@ -205,11 +224,15 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
             got = [e.to_dict() for e in events]
             if got != line.get("events"):
                 raise RecordError(f"line {number}: the engine's events differ from the record")
-            changes = []
+            changes: list[list[Any]] = []
+            now = _stacks(game) if teams else stacks
             for t in range(board.size):
-                if game.owner[t] != owner[t] or game.armies[t] != armies[t]:
-                    changes.append([t, game.owner[t], game.armies[t]])
+                moved = game.owner[t] != owner[t] or game.armies[t] != armies[t]
+                if moved or (teams and now[t] != stacks[t]):
+                    # a team game's change also carries the territory's other stacks
+                    changes.append([t, game.owner[t], game.armies[t], *([now[t]] if teams else [])])
                     owner[t], armies[t] = game.owner[t], game.armies[t]
+            stacks = now
             step: dict[str, Any] = {
                 "p": line.get("player"),
                 "a": words.action(line["action"]),
@@ -218,10 +241,10 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
                 "ch": changes,
             }
             pending_faults = []
-            now = _hands(game)
-            if now != hands:
-                step["h"] = now
-                hands = now
+            held = _hands(game)
+            if held != hands:
+                step["h"] = held
+                hands = held
             if isinstance(action, Capital):  # secret to the others until captured
                 step["ar"] = "chooses a secret capital"
             if isinstance(action, Bribe):  # bribe cards are face down: only their count shows
@@ -243,7 +266,11 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
         "opening": opening,
         "steps": steps,
         "result": result,
-        "final": {"owner": list(game.owner), "armies": list(game.armies)},
+        "final": {
+            "owner": list(game.owner),
+            "armies": list(game.armies),
+            **({"stacks": _stacks(game)} if teams else {}),
+        },
     }
 
 

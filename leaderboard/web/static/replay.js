@@ -9,7 +9,8 @@
   var COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
   var CONTINENT = ["#f3e3c3", "#dcefd0", "#d8e4f2", "#f2dcc8", "#e9e0f0", "#f5d9e4", "#e0f0ee", "#eee"];
   var map = D.map, n = map.territories.length, steps = D.steps;
-  var owner = [], armies = [], hands = [], pos = 0, timer = null;
+  // stacks[t]: [seat, armies] of the other seats sharing territory t (team games)
+  var owner = [], armies = [], stacks = [], hands = [], pos = 0, timer = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function node(tag, attrs, parent) {
@@ -59,12 +60,16 @@
 
   function reset() {
     owner = D.initial.owner.slice(); armies = D.initial.armies.slice();
+    stacks = D.initial.stacks ? D.initial.stacks.slice() : owner.map(function () { return []; });
     hands = D.seats.map(function () { return []; });
     pos = 0;
   }
   function forward() {
     var s = steps[pos];
-    s.ch.forEach(function (c) { owner[c[0]] = c[1]; armies[c[0]] = c[2]; });
+    s.ch.forEach(function (c) {
+      owner[c[0]] = c[1]; armies[c[0]] = c[2];
+      if (c.length > 3) { stacks[c[0]] = c[3]; }
+    });
     if (s.h) { hands = s.h; }
     pos += 1;
   }
@@ -83,12 +88,21 @@
     var viewer = parseInt(seatSel.value, 10);
     for (var i = 0; i < n; i++) {
       var s = spots[i];
+      var others = stacks[i] || [];
       s.circle.setAttribute("fill", colour(owner[i]));
-      s.armies.textContent = owner[i] < 0 ? "" : armies[i];
+      // a shared territory (team game): "3+2", ringed in the first other seat's colour
+      s.armies.textContent = owner[i] < 0 ? "" :
+        [armies[i]].concat(others.map(function (o) { return o[1]; })).join("+");
+      s.armies.setAttribute("class", others.length ? "armies stacked" : "armies");
+      s.circle.style.stroke = others.length ? colour(others[0][0]) : "";
+      s.circle.style.strokeWidth = others.length ? "4" : "";
       s.g.setAttribute("data-owner", owner[i]);
       s.g.setAttribute("data-armies", armies[i]);
-      s.title.textContent = map.territories[i].name + ": " +
-        (owner[i] < 0 ? "free" : D.seats[owner[i]] + ", " + armies[i] + " armies");
+      s.g.setAttribute("data-stack", others.map(function (o) { return o[0] + ":" + o[1]; }).join(","));
+      s.title.textContent = map.territories[i].name + ": " + (owner[i] < 0 ? "free" :
+        [[owner[i], armies[i]]].concat(others).map(function (o) {
+          return D.seats[o[0]] + ", " + o[1] + " armies";
+        }).join("; "));
     }
     // seats: territories, armies, cards (own hand only in a seat's view)
     var table = $("rp-seats");
@@ -99,7 +113,10 @@
     });
     D.seats.forEach(function (name, p) {
       var terr = 0, arm = 0;
-      for (var i = 0; i < n; i++) { if (owner[i] === p) { terr += 1; arm += armies[i]; } }
+      for (var i = 0; i < n; i++) {
+        if (owner[i] === p) { terr += 1; arm += armies[i]; }
+        (stacks[i] || []).forEach(function (o) { if (o[0] === p) { arm += o[1]; } });
+      }
       var row = table.insertRow();
       row.className = "seat-row";
       var sw = row.insertCell();
