@@ -30,6 +30,7 @@ from hegemon.sdk import (
     run,
     trade_options,
 )
+from hegemon.sdk.odds import dice_rule
 
 
 class AggressiveBot(Bot):
@@ -50,7 +51,7 @@ class AggressiveBot(Bot):
 
     def place(self, view, decision):
         owner, armies, me = view.owner, view.armies, view.seat
-        two = view.rules.defender_two_dice_from
+        two = dice_rule(view.rules)
         front = border_territories(view) or own_territories(view)
 
         def best_odds(t):
@@ -66,7 +67,7 @@ class AggressiveBot(Bot):
         return Trade(trade_options(view)[0])
 
     def attack(self, view, decision):
-        armies, two = view.armies, view.rules.defender_two_dice_from
+        armies, two = view.armies, dice_rule(view.rules)
         scored = [
             (conquest_probability(armies[s], armies[t], two), -s, -t, s, t, most)
             for s, t, most in attack_options(view)

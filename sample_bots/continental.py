@@ -54,6 +54,7 @@ from hegemon.sdk import (
     trade_options,
 )
 from hegemon.sdk.helpers import known_capitals, mission_targets
+from hegemon.sdk.odds import dice_rule
 
 
 def set_value(view, cards) -> int:
@@ -258,7 +259,7 @@ class ContinentalBot(Bot):
 
     def attack(self, view, decision):
         me, owner, armies, board = view.seat, view.owner, view.armies, view.board
-        two = view.rules.defender_two_dice_from
+        two = dice_rule(view.rules)
         target, owned = self.target(view), self.owned(view)
         enemy_owned = {
             c.index

@@ -56,6 +56,7 @@ from hegemon.sdk import (
     fortify_options,
     run,
 )
+from hegemon.sdk.odds import dice_rule
 
 from .continental import ContinentalBot
 
@@ -116,7 +117,7 @@ class Position:
         self.cont = [t.continent for t in board.territories]
         self.members = [c.territories for c in board.continents]
         self.bonus = [c.bonus for c in board.continents]
-        self.two = view.rules.defender_two_dice_from
+        self.two = dice_rule(view.rules)
         players = len(view.seats)
         self.active = [not (s.eliminated or s.forfeited or s.neutral) for s in view.seats]
         counts = [0] * players
