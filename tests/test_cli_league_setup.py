@@ -211,6 +211,29 @@ def test_a_season_has_a_chess_clock_and_a_secret_seed_by_default(league):
         assert "secret" in listed.stdout and str(season.seed) not in listed.stdout
 
 
+def test_a_revealed_secret_seed_is_listed_whole_within_80_columns(league, monkeypatch):
+    """Once a season is finished its 39-digit seed is shown, on a line of its own: the table
+    still fits 80 columns and the seed is never cut (it is copied by hand to replay)."""
+    from hegemon.leaderboard.store import FINISHED
+
+    created = run("season", "create", "done", "--bots", "a,b,c", "--players", "3", "--games", "3")
+    assert created.exit_code == 0, created.output
+    with Store() as store:
+        season = store.season_by_name("done")
+        assert season is not None
+        store.set_season_status(saved_id(season), FINISHED)
+    monkeypatch.setenv("COLUMNS", "80")  # read when the console starts: a process of its own
+    cli = "from hegemon.leaderboard.cli.app import main; main()"
+    listed = subprocess.run(
+        [sys.executable, "-c", cli, "season", "list"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f"seed of done: {season.seed}" in listed.stdout
+    assert max(len(line) for line in listed.stdout.splitlines()) <= 80, listed.stdout
+
+
 @pytest.mark.parametrize(
     "args, fragment",
     [

@@ -219,12 +219,10 @@ def list_command(db: str | None = db_option()) -> None:
         "status",
         "created",
     ):
-        table.add_column(
-            column,
-            style="bold" if column == "name" else None,
-            # a seed is copied by hand to reproduce a season: never cut or wrapped
-            min_width=max(len(r[0].seed_shown()) for r in rows) if column == "seed" else None,
-        )
+        table.add_column(column, style="bold" if column == "name" else None)
+    # A seed is copied by hand to reproduce a season: never cut or wrapped. A revealed secret
+    # seed (39 digits) would push the table past 80 columns, so it gets a line of its own.
+    long_seeds = [(r[0].name, r[0].seed_shown()) for r in rows if len(r[0].seed_shown()) > 20]
     for season, progress, bot_count in rows:
         games = f"{progress.done}/{progress.total}"
         if progress.void:
@@ -244,12 +242,14 @@ def list_command(db: str | None = db_option()) -> None:
             str(season.players),
             games,
             str(bot_count),
-            season.seed_shown(),
+            season.seed_shown() if len(season.seed_shown()) <= 20 else "below",
             mode,
             status,
             season.created_at.strftime("%Y-%m-%d %H:%M"),
         )
     console.print(table)
+    for name, seed in long_seeds:
+        console.print(f"seed of {name}: {seed}", soft_wrap=True)
 
 
 def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
