@@ -47,8 +47,10 @@ def play(store: Store, season: Season, count: int, rng: random.Random) -> None:
 
 
 def fits(store: Store) -> list[tuple[str, int, object]]:
+    """The stored boards (not the parts kept beside them: running counts, the Elo chart)."""
     with store.session() as s:
-        return [(f.key, f.games, f.computed_at) for f in s.exec(select(RatingFit)).all()]
+        rows = s.exec(select(RatingFit)).all()
+    return [(f.key, f.games, f.computed_at) for f in rows if "rows" in f.data]
 
 
 def same(a: reports.Board, b: reports.Board) -> None:

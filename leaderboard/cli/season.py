@@ -400,8 +400,8 @@ def status_command(
 ) -> None:
     """A season's progress (games done, in play, by which runner) and its standings so far."""
     from ..rating_cache import season_board
+    from ..reports import render_board
     from ..store import StoreError
-    from .live import print_board
 
     rating = check_method(method)
     if not store_exists(db):
@@ -445,6 +445,6 @@ def status_command(
         )
         console.print(text, highlight=False, soft_wrap=True)
     if board.rows:
-        print_board(board, console)
+        render_board(board, console)
     else:
         console.print("no results yet", highlight=False)

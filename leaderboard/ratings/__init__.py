@@ -61,7 +61,7 @@ from __future__ import annotations
 from . import _blas  # noqa: F401  (before numpy: see the module)
 from .board import PROVISIONAL_GAMES, Rating, rate
 from .elo import EloResult, incremental_elo
-from .games import Game
+from .games import Game, Tally
 from .plackett_luce import (
     ELO_SCALE,
     MEAN_RATING,
@@ -78,6 +78,7 @@ __all__ = [
     "EloResult",
     "Game",
     "Rating",
+    "Tally",
     "bootstrap_intervals",
     "fit_plackett_luce",
     "incremental_elo",

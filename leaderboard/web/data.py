@@ -1,10 +1,10 @@
 """What every page shows, as plain JSON-ready dicts: the JSON API returns these as they are and
 the HTML pages are drawn from them, so a page never shows what the API does not.
 
-Every figure comes from :mod:`hegemon.leaderboard.reports` (boards, crosstables, the games'
-finishing orders) and :mod:`hegemon.leaderboard.ratings` (the incremental Elo history). A board
-is fitted afresh from the stored games; :class:`Arena` keeps the last fit of each board until a
-game is added to its seasons, so a page is drawn from the cache while nothing changes.
+Every figure comes from :mod:`hegemon.leaderboard.rating_cache` (boards with their crosstables
+and the incremental Elo history, stored in the database with the fit and brought up to date
+with the games added since) and :mod:`hegemon.leaderboard.reports`. :class:`Arena` also keeps
+each page's figures in memory until a game is added to its seasons.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import col, func, select
 
 from hegemon.leaderboard import rating_cache, reports
-from hegemon.leaderboard.ratings import PROVISIONAL_GAMES, incremental_elo
+from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 
 MEANING = {
@@ -203,33 +203,13 @@ class Arena:
         return {"boards": boards, "meaning": MEANING}
 
     def season_history(self, season: Season) -> dict[str, Any]:
-        """Each bot's incremental Elo after each of its games, games in schedule order."""
+        """Each bot's incremental Elo after each of its games, games in schedule order (kept
+        with the season's stored board: :func:`rating_cache.history`)."""
         season_id = season.id
         assert season_id is not None
 
         def make() -> dict[str, Any]:
-            games = self.season_games(season)
-            labels = {b.id: b.label for b in self.store.season_bots(season_id)}
-            orders = [
-                reports.finishing_order([labels.get(b, f"bot#{b}") for b in g.seats], g.places)
-                for g in games
-            ]
-            history = incremental_elo(orders).history if orders else {}
-            # x of each point: the game number (in the season's order) it follows
-            xs: dict[str, list[int]] = defaultdict(list)
-            for i, g in enumerate(games, 1):
-                for b in g.seats:
-                    xs[labels.get(b, f"bot#{b}")].append(i)
-            return {
-                "games": len(games),
-                "series": [
-                    {
-                        "bot": bot,
-                        "points": [[x, round(r, 1)] for x, r in zip(xs[bot], rs, strict=True)],
-                    }
-                    for bot, rs in sorted(history.items())
-                ],
-            }
+            return rating_cache.history(self.store, season)
 
         return self.cached(("history", season_id), self.version([season_id]), make)
 
@@ -359,7 +339,7 @@ class Arena:
     def seat_log_text(self, game_id: int, seat: int) -> str | None:
         """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept."""
         found = self.game(game_id)
-        if found is None or not 0 <= seat < len(found[1].seats):
+        if found is None or not found[0].record_path or not 0 <= seat < len(found[1].seats):
             return None
         path = self._log_path(found[0].record_path, seat)
         return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
@@ -460,7 +440,9 @@ class Arena:
                             "seat": seat,
                             "kind": f.get("kind"),
                             "detail": f.get("detail"),
-                            "log": self._log_path(game.record_path, seat).is_file(),
+                            # no record kept (an empty path): no logs either
+                            "log": bool(game.record_path)
+                            and self._log_path(game.record_path, seat).is_file(),
                         }
                     )
         return {
