@@ -13,14 +13,15 @@ on the multiset of games and the seed).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .ratings import rate
 from .reports import Board, BoardRow, board_seed, build_board, load_games
 from .reports.boards import Method, bootstrap_samples
-from .reports.tallies import BoardState, load_rows
 from .store import Season, Store
 from .store.rating_fits import Coverage, coverage, fit_key, load_fit, load_part, save_fit
+
+if TYPE_CHECKING:  # numpy: imported when a board is (re)fitted, not when it is read
+    from .reports.tallies import BoardState
 
 
 def season_board(
@@ -85,6 +86,17 @@ def pooled_board(
         return _board(store, data, title, preset, method, season, seed, with_crosstable)
     if method != "pl":  # the Elo board depends on the order: made from every game
         return _fresh(store, key, ids, now, title, preset, method, seed, season, with_crosstable)
+    board = _refit(store, key, ids, title, preset, seed, season)
+    if not with_crosstable:
+        board.cross = None
+    return board
+
+
+def _refit(
+    store: Store, key: str, ids: list[int], title: str, preset: str, seed: int, season: str | None
+) -> Board:
+    """The Plackett–Luce board refitted from the running counts brought up to date, stored
+    with them (and, for a season, its Elo chart)."""
     state = _state(store, key, ids, keep_elo=season is not None)
     bots = store.bots_by_id(set(state.faults) | {b for a, b in state.cross})
     labels = {b: bot.label for b, bot in bots.items()}
@@ -95,25 +107,36 @@ def pooled_board(
     parts = {"state": state.dump()}
     if state.elo is not None:
         parts["history"] = state.dump_history()
+        parts["chart"] = _chart(state)
     save_fit(store, key, covered, _dump(board), parts)
-    if not with_crosstable:
-        board.cross = None
     return board
 
 
-def history(store: Store, season: Season) -> dict[str, Any]:
+CHART_POINTS = 300
+"""Points a bot of the chart drawn on a page (:func:`history` with ``full=False``)."""
+
+
+def history(store: Store, season: Season, full: bool = True) -> dict[str, Any]:
     """The season's incremental Elo chart, ``{"games": N, "series": [{"bot": label, "points":
     [[game number, rating], ...]}, ...]}`` (bots by label), kept with the season's board (made
-    with it when games were added)."""
+    with it when games were added). ``full=False``: at most about :data:`CHART_POINTS` points
+    a bot (:func:`thin`), what a page draws — a small read."""
     assert season.id is not None
-    board = season_board(store, season)
     key = fit_key({"seasons": [season.id], "method": "pl", "seed": int(season.seed)})
-    stored = load_part(store, key, "history")
-    if stored is None or stored[1].get("games") != board.games:
+    now = coverage(store, [season.id])
+    part = "history" if full else "chart"
+    stored = load_part(store, key, part)
+    if stored is None or stored[0] != now:  # made with the board: brought up to date with it
+        title = f"season {season.name} · {season.preset}"
+        _refit(store, key, [season.id], title, season.preset, int(season.seed), season.name)
+        stored = load_part(store, key, part)
+    if stored is None or stored[0] != now:
+        from .reports.tallies import BoardState, load_rows
+
         # not storable here (a read-only database): count every game again
         state = BoardState(elo={})
         state.add(load_rows(store, [season.id]))
-        data = state.dump_history()
+        data = state.dump_history() if full else _chart(state)
     else:
         data = stored[1]
     labels = {b.id: b.label for b in store.season_bots(season.id)}
@@ -126,10 +149,31 @@ def history(store: Store, season: Season) -> dict[str, Any]:
     }
 
 
+def thin(points: list[Any], most: int = CHART_POINTS) -> list[Any]:
+    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
+    chart is a few hundred pixels wide: more points only make the page heavy).
+
+    >>> thin(list(range(10)), most=4)
+    [0, 2, 5, 7, 9]
+    """
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    kept = [points[int(i * step)] for i in range(most)]
+    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
+
+
+def _chart(state: BoardState) -> dict[str, Any]:
+    series = {str(b): thin(p, CHART_POINTS) for b, p in state.history.items()}
+    return {"games": state.games, "series": series}
+
+
 def _state(store: Store, key: str, ids: list[int], keep_elo: bool) -> BoardState:
     """The stored running counts brought up to date with the games added since; counted
     again from every game when there are none, or when a game with a lower id than the newest
     counted one was stored since (a concurrent writer), or the Elo cannot simply continue."""
+    from .reports.tallies import BoardState, load_rows
+
     stored = load_part(store, key, "state")
     history_part = load_part(store, key, "history") if keep_elo else None
     state = BoardState.load(
@@ -160,6 +204,8 @@ def _from_state(
     seed: int,
     season: str | None,
 ) -> Board:
+    from .ratings import rate
+
     by_label = {label: b for b, label in labels.items()}
     samples = bootstrap_samples(state.games)
     ratings = rate(state.tally(labels), bootstrap_samples=samples, seed=seed) if state.games else []

@@ -204,3 +204,17 @@ def test_the_elo_chart_is_kept_with_the_fit_and_recounted_when_games_finish_out_
         rating_cache.season_board(store, season, with_crosstable=True),
         reports.season_board(store, season, with_crosstable=True),
     )
+
+
+def test_the_page_chart_is_the_full_chart_thinned(store: Store, monkeypatch) -> None:
+    season = new_season(store, "s")
+    play(store, season, 12, random.Random(7))
+    monkeypatch.setattr(rating_cache, "CHART_POINTS", 4)
+    full = rating_cache.history(store, season)
+    chart = rating_cache.history(store, season, full=False)
+    assert chart["games"] == full["games"] == 12
+    assert chart["series"] == [
+        {"bot": s["bot"], "points": rating_cache.thin(s["points"], 4)} for s in full["series"]
+    ]
+    assert any(len(s["points"]) > 5 for s in full["series"])
+    assert all(len(s["points"]) <= 5 for s in chart["series"])

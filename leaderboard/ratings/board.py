@@ -10,10 +10,7 @@ from typing import Literal
 from .elo import incremental_elo
 from .games import Game, Tally, canonical
 from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
-
-PROVISIONAL_GAMES = 10
-"""A bot with fewer games than this is marked provisional: its rating rests mostly on the
-prior, and its interval is wide."""
+from .provisional import PROVISIONAL_GAMES
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from sqlmodel import col, select
 
-from ..ratings import PROVISIONAL_GAMES, rate
+from ..ratings import PROVISIONAL_GAMES
 from ..store import Bot, Game, Match, Season, Store
 
 BOOTSTRAP_SAMPLES = 1000
@@ -157,6 +157,8 @@ def build_board(
     samples: int | None = None,
 ) -> Board:
     """The board of ``games`` (ratings fitted from scratch; ``seed`` seeds the bootstrap)."""
+    from ..ratings import rate  # numpy: only when fitting
+
     labels = {bot_id: bot.label for bot_id, bot in bots.items()}
     for g in games:
         for b in g.seats:

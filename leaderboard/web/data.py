@@ -76,20 +76,6 @@ def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
     }
 
 
-def thin(points: list[Any], most: int = 300) -> list[Any]:
-    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
-    chart is a few hundred pixels wide: more points only make the page heavy).
-
-    >>> thin(list(range(10)), most=4)
-    [0, 2, 5, 7, 9]
-    """
-    if len(points) <= most:
-        return points
-    step = len(points) / most
-    kept = [points[int(i * step)] for i in range(most)]
-    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
-
-
 class Arena:
     """Read-only views of one arena database, with the fitted boards cached."""
 
@@ -217,10 +203,14 @@ class Arena:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season.id)
-        history = self.season_history(season)
+        chart = self.cached(
+            ("chart", season.id),
+            self.version([season.id]),
+            lambda: rating_cache.history(self.store, season, full=False),
+        )
         data["history"] = {
-            "games": history["games"],
-            "series": [{"bot": x["bot"], "points": thin(x["points"])} for x in history["series"]],
+            "games": chart["games"],
+            "series": chart["series"],
             "note": "at most about 300 points a bot; every point: /api/seasons/{name}/history",
         }
         return data
