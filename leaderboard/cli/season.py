@@ -371,6 +371,8 @@ def _runner_lines(holders: dict[str, tuple[int, Any]]) -> dict[str, tuple[int, s
     machine whose process is gone, or one whose claims went unrenewed past
     :data:`~hegemon.leaderboard.store.claims.SILENT_AFTER` (every live runner renews them at
     least every ``HEARTBEAT_MAX`` seconds)."""
+    if not holders:  # a finished season: no need to load the runner (trio, the referee)
+        return {}
     from ..season_runner import format_duration, worker_is_dead
     from ..store import utcnow
     from ..store.claims import SILENT_AFTER
