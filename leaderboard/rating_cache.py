@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .reports import Board, BoardRow, board_seed, build_board, load_games
-from .reports.boards import Method, bootstrap_samples
+from .reports.boards import Method, board_rows, bootstrap_samples
 from .store import Season, Store
 from .store.rating_fits import Coverage, coverage, fit_key, load_fit, load_part, save_fit
 
@@ -209,15 +209,7 @@ def _from_state(
     by_label = {label: b for b, label in labels.items()}
     samples = bootstrap_samples(state.games)
     ratings = rate(state.tally(labels), bootstrap_samples=samples, seed=seed) if state.games else []
-    rows = []
-    for rank, r in enumerate(ratings, 1):
-        bot_id = by_label[r.bot]
-        bot = bots.get(bot_id)
-        name, version = (bot.name, bot.version) if bot is not None else (r.bot, 0)
-        rows.append(
-            BoardRow(rank, bot_id, name, version, r.rating, r.low, r.high, r.games, r.wins,
-                     r.mean_place, state.faults.get(bot_id, 0), r.p_stronger_than_next)
-        )  # fmt: skip
+    rows = board_rows(ratings, by_label, bots, state.faults)
     board = Board(title, preset, "pl", season, state.games, rows, seed=seed)
     board.cross = {pair: (float(v[0]), int(v[1])) for pair, v in state.cross.items()}
     return board

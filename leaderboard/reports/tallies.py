@@ -111,9 +111,10 @@ class BoardState:
         for i, seats in enumerate(rows.seats):
             by_size.setdefault(len(seats), []).append(i)
         for idx in by_size.values():
-            seats = np.array([rows.seats[i] for i in idx], dtype=np.int64)
-            places = np.array([rows.places[i] for i in idx], dtype=np.int64)
-            self._count(seats, places)
+            self._count(
+                np.array([rows.seats[i] for i in idx], dtype=np.int64),
+                np.array([rows.places[i] for i in idx], dtype=np.int64),
+            )
         for seats, faulty in zip(rows.seats, rows.faults, strict=True):
             for seat in faulty:
                 if 0 <= seat < len(seats):

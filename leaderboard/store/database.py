@@ -255,9 +255,9 @@ def _script_head() -> str | None:
         }
         if not found.get("revision"):
             return None
-        revisions.add(found["revision"])  # type: ignore[arg-type]
+        revisions.add(found["revision"])
         if found.get("down_revision"):
-            parents.add(found["down_revision"])  # type: ignore[arg-type]
+            parents.add(found["down_revision"])
     heads = revisions - parents
     return heads.pop() if len(heads) == 1 else None
 

@@ -57,7 +57,7 @@ def fit_key(identity: dict[str, Any]) -> str:
 def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) -> Coverage:
     """The finished games of these seasons now (one aggregate query); with ``up_to``, only
     those with an id up to it."""
-    where = [col(Match.season_id).in_(list(season_ids))]
+    where: list[Any] = [col(Match.season_id).in_(list(season_ids))]
     if up_to is not None:
         where.append(col(Game.id) <= up_to)
     with store.session() as s:
