@@ -13,7 +13,7 @@ from hegemon.leaderboard.ratings import PROVISIONAL_GAMES, incremental_elo
 from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.store import GameOutcome, RatingFit, Season, Store
 from hegemon.leaderboard.store.rating_fits import fit_key, load_part, part_key
-from league_fixtures import saved_id
+from league_fixtures import pg_server, pg_url, saved_id  # noqa: F401  (fixtures)
 
 GAMES = 24
 
@@ -218,3 +218,26 @@ def test_the_page_chart_is_the_full_chart_thinned(store: Store, monkeypatch) -> 
     ]
     assert any(len(s["points"]) > 5 for s in full["series"])
     assert all(len(s["points"]) <= 5 for s in chart["series"])
+
+
+@pytest.mark.postgres
+def test_stored_counts_on_postgresql(pg_url: str) -> None:
+    # the JSON columns are read as text there too, and the schema check passes on reopening
+    rng = random.Random(8)
+    with Store(pg_url) as store:
+        season = new_season(store, "s")
+        play(store, season, 6, rng)
+        rating_cache.season_board(store, season)
+        play(store, season, 3, rng)
+    with Store(pg_url) as store:
+        season = store.season_by_name("s")
+        assert season is not None
+        same(
+            rating_cache.season_board(store, season, with_crosstable=True),
+            reports.season_board(store, season, with_crosstable=True),
+        )
+        assert stored_state(store, season)["games"] == 9
+        chart = rating_cache.history(store, season)
+        expected = full_history(store, season)
+        for s in chart["series"]:
+            assert [r for _, r in s["points"]] == pytest.approx(expected[s["bot"]], abs=0.051)
