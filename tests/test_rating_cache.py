@@ -230,8 +230,9 @@ def test_stored_counts_on_postgresql(pg_url: str) -> None:
         rating_cache.season_board(store, season)
         play(store, season, 3, rng)
     with Store(pg_url) as store:
-        season = store.season_by_name("s")
-        assert season is not None
+        reopened = store.season_by_name("s")
+        assert reopened is not None
+        season = reopened
         same(
             rating_cache.season_board(store, season, with_crosstable=True),
             reports.season_board(store, season, with_crosstable=True),
