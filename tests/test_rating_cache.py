@@ -9,10 +9,11 @@ import pytest
 from sqlmodel import select
 
 from hegemon.leaderboard import rating_cache, reports
-from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
+from hegemon.leaderboard.ratings import PROVISIONAL_GAMES, incremental_elo
 from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.store import GameOutcome, RatingFit, Season, Store
-from league_fixtures import saved_id
+from hegemon.leaderboard.store.rating_fits import fit_key, load_part, part_key
+from league_fixtures import pg_server, pg_url, saved_id  # noqa: F401  (fixtures)
 
 GAMES = 24
 
@@ -47,8 +48,10 @@ def play(store: Store, season: Season, count: int, rng: random.Random) -> None:
 
 
 def fits(store: Store) -> list[tuple[str, int, object]]:
+    """The stored boards (not the parts kept beside them: running counts, the Elo chart)."""
     with store.session() as s:
-        return [(f.key, f.games, f.computed_at) for f in s.exec(select(RatingFit)).all()]
+        rows = s.exec(select(RatingFit)).all()
+    return [(f.key, f.games, f.computed_at) for f in rows if "rows" in f.data]
 
 
 def same(a: reports.Board, b: reports.Board) -> None:
@@ -123,3 +126,119 @@ def test_an_empty_season_gives_an_empty_board(store: Store) -> None:
     season = new_season(store, "s")
     board = rating_cache.season_board(store, season)
     assert board.rows == [] and board.games == 0
+
+
+def stored_state(store: Store, season: Season) -> dict:
+    key = fit_key({"seasons": [saved_id(season)], "method": "pl", "seed": int(season.seed)})
+    part = load_part(store, key, "state")
+    assert part is not None
+    return part[1]
+
+
+def full_history(store: Store, season: Season) -> dict[str, list[float]]:
+    """The incremental Elo of every game of the season, recounted, by bot label."""
+    labels = {b.id: b.label for b in store.season_bots(saved_id(season))}
+    games = reports.load_games(store, saved_id(season))
+    orders = [reports.finishing_order([labels[b] for b in g.seats], g.places) for g in games]
+    return incremental_elo(orders).history
+
+
+def test_a_refit_counts_only_the_games_added_since_the_stored_fit(store: Store) -> None:
+    rng = random.Random(5)
+    season = new_season(store, "s")
+    play(store, season, 6, rng)
+    rating_cache.season_board(store, season)
+    state = stored_state(store, season)
+    assert state["games"] == 6 and sum(state["patterns"].values()) == 6
+
+    play(store, season, 3, rng)
+    refit = rating_cache.season_board(store, season, with_crosstable=True)
+    same(refit, reports.season_board(store, season, with_crosstable=True))
+    assert stored_state(store, season)["games"] == 9
+
+    # the stored counts are what the refit starts from: a count planted in them (as if an
+    # earlier game had been counted) shows in the next board, so the old games were not read
+    state = stored_state(store, season)
+    planted = next(iter(state["patterns"]))
+    state["patterns"][planted] += 1
+    key = fit_key({"seasons": [saved_id(season)], "method": "pl", "seed": int(season.seed)})
+    with store.session(write=True) as s:
+        row = s.exec(select(RatingFit).where(RatingFit.key == part_key(key, "state"))).one()
+        row.data = state
+        s.add(row)
+    play(store, season, 1, rng)
+    board = rating_cache.season_board(store, season)
+    assert sum(r.games for r in board.rows) == 10 * 3 + len(planted.replace("|", ",").split(","))
+
+
+def test_the_elo_chart_is_kept_with_the_fit_and_recounted_when_games_finish_out_of_order(
+    store: Store,
+) -> None:
+    rng = random.Random(6)
+    season = new_season(store, "s")
+    play(store, season, 5, rng)
+    chart = rating_cache.history(store, season)
+    assert chart["games"] == 5
+
+    def check(chart: dict) -> None:
+        expected = full_history(store, season)
+        assert {s["bot"] for s in chart["series"]} == set(expected)
+        for s in chart["series"]:
+            assert [r for _, r in s["points"]] == pytest.approx(expected[s["bot"]], abs=0.051)
+            assert len({x for x, _ in s["points"]}) == len(s["points"])
+
+    check(chart)
+    play(store, season, 2, rng)  # in schedule order: the chart continues
+    check(rating_cache.history(store, season))
+    # two matches claimed, the later one finished (and charted) first: when the earlier one
+    # comes in, the Elo is counted again in schedule order
+    first, second = (store.claim_match(saved_id(season), "w") for _ in range(2))
+    for match in (second, first):
+        assert match is not None
+        outcome = GameOutcome("", rng.sample(range(1, 4), 3), [], "conquest")
+        assert store.finish_match(saved_id(match), "w", outcome)
+        chart = rating_cache.history(store, season)
+    assert chart["games"] == 9
+    check(chart)
+    same(
+        rating_cache.season_board(store, season, with_crosstable=True),
+        reports.season_board(store, season, with_crosstable=True),
+    )
+
+
+def test_the_page_chart_is_the_full_chart_thinned(store: Store, monkeypatch) -> None:
+    season = new_season(store, "s")
+    play(store, season, 12, random.Random(7))
+    monkeypatch.setattr(rating_cache, "CHART_POINTS", 4)
+    full = rating_cache.history(store, season)
+    chart = rating_cache.history(store, season, full=False)
+    assert chart["games"] == full["games"] == 12
+    assert chart["series"] == [
+        {"bot": s["bot"], "points": rating_cache.thin(s["points"], 4)} for s in full["series"]
+    ]
+    assert any(len(s["points"]) > 5 for s in full["series"])
+    assert all(len(s["points"]) <= 5 for s in chart["series"])
+
+
+@pytest.mark.postgres
+def test_stored_counts_on_postgresql(pg_url: str) -> None:
+    # the JSON columns are read as text there too, and the schema check passes on reopening
+    rng = random.Random(8)
+    with Store(pg_url) as store:
+        season = new_season(store, "s")
+        play(store, season, 6, rng)
+        rating_cache.season_board(store, season)
+        play(store, season, 3, rng)
+    with Store(pg_url) as store:
+        reopened = store.season_by_name("s")
+        assert reopened is not None
+        season = reopened
+        same(
+            rating_cache.season_board(store, season, with_crosstable=True),
+            reports.season_board(store, season, with_crosstable=True),
+        )
+        assert stored_state(store, season)["games"] == 9
+        chart = rating_cache.history(store, season)
+        expected = full_history(store, season)
+        for s in chart["series"]:
+            assert [r for _, r in s["points"]] == pytest.approx(expected[s["bot"]], abs=0.051)

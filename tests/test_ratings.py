@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hegemon.leaderboard.ratings import (
     ELO_SCALE,
     Rating,
+    Tally,
     bootstrap_intervals,
     fit_plackett_luce,
     incremental_elo,
@@ -449,3 +450,25 @@ def test_no_games() -> None:
     assert fit_plackett_luce([]) == {}
     assert rate([]) == []
     assert incremental_elo([]) == ({}, {})
+
+
+def test_a_tally_of_the_games_rates_as_the_games_do() -> None:
+    games = [solo("a", "b", "c"), solo("b", "a", "c"), [["c"], ["a", "b"]], solo("a", "b", "c")]
+    tally = Tally()
+    for game in ([["a"], ["b"], ["c"]], [["b"], ["a"], ["c"]], [["c"], ["b", "a"]]):
+        tally[tuple(tuple(g) for g in game)] = 0
+    tally[(("a",), ("b",), ("c",))] = 2
+    tally[(("b",), ("a",), ("c",))] = 1
+    tally[(("c",), ("b", "a"))] = 1  # groups need not be sorted: they are checked as games are
+    assert rate(tally, bootstrap_samples=50, seed=3) == rate(games, bootstrap_samples=50, seed=3)
+    with pytest.raises(ValueError, match="in order"):
+        rate(tally, method="elo")
+
+
+def test_elo_continues_from_given_ratings() -> None:
+    games = [solo("a", "b", "c"), solo("c", "a"), solo("b", "c", "a"), solo("a", "c")]
+    whole = incremental_elo(games)
+    first = incremental_elo(games[:2])
+    rest = incremental_elo(games[2:], start=first.ratings)
+    assert rest.ratings == whole.ratings
+    assert {b: first.history.get(b, []) + h for b, h in rest.history.items()} == whole.history

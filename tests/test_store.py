@@ -471,3 +471,17 @@ def test_a_secret_season_seed_is_shown_only_once_the_season_is_finished():
     assert season.seed_shown() == str(secret)
     season.seed, season.status = 7, RUNNING
     assert season.seed_shown() == "7 (public)"
+
+
+def test_the_head_read_from_the_migration_files_is_alembics(tmp_path):
+    # opening a database already at head skips alembic on this reading of the files
+    from hegemon.leaderboard.store.database import _at_head, _script_head
+
+    assert _script_head() == head_revision()
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'a.db'}")
+    assert not _at_head(engine)  # no schema yet
+    upgrade(engine, INITIAL_REVISION)
+    assert not _at_head(engine)
+    upgrade(engine, "head")
+    assert _at_head(engine)
+    engine.dispose()

@@ -49,9 +49,8 @@ def leaderboard_command(
     """The leaderboard: rating ± interval, games, wins, mean place, faults, P(stronger than
     the next bot). Computed afresh from the stored results."""
     from ..rating_cache import all_time_boards, season_board
-    from ..reports import to_csv, to_json
+    from ..reports import render_board, to_csv, to_json
     from ..store import StoreError
-    from .live import print_board
 
     rating = check_method(method)
     if as_json and as_csv:
@@ -90,8 +89,8 @@ def leaderboard_command(
     elif as_json:
         sys.stdout.write(to_json(boards, single=season is not None) + "\n")
     else:
-        for board in boards:
-            print_board(board, console)
+        for board in boards:  # (not live.print_board: live.py imports the season runner)
+            render_board(board, console)
 
 
 def _no_results(as_json: bool, as_csv: bool, message: str, board: Board | None = None) -> None:

@@ -371,6 +371,8 @@ def _runner_lines(holders: dict[str, tuple[int, Any]]) -> dict[str, tuple[int, s
     machine whose process is gone, or one whose claims went unrenewed past
     :data:`~hegemon.leaderboard.store.claims.SILENT_AFTER` (every live runner renews them at
     least every ``HEARTBEAT_MAX`` seconds)."""
+    if not holders:  # a finished season: no need to load the runner (trio, the referee)
+        return {}
     from ..season_runner import format_duration, worker_is_dead
     from ..store import utcnow
     from ..store.claims import SILENT_AFTER
@@ -400,8 +402,8 @@ def status_command(
 ) -> None:
     """A season's progress (games done, in play, by which runner) and its standings so far."""
     from ..rating_cache import season_board
+    from ..reports import render_board
     from ..store import StoreError
-    from .live import print_board
 
     rating = check_method(method)
     if not store_exists(db):
@@ -445,6 +447,6 @@ def status_command(
         )
         console.print(text, highlight=False, soft_wrap=True)
     if board.rows:
-        print_board(board, console)
+        render_board(board, console)
     else:
         console.print("no results yet", highlight=False)

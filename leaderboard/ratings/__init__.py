@@ -58,17 +58,49 @@ Modelling choices (documented here once):
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from . import _blas  # noqa: F401  (before numpy: see the module)
-from .board import PROVISIONAL_GAMES, Rating, rate
-from .elo import EloResult, incremental_elo
-from .games import Game
-from .plackett_luce import (
-    ELO_SCALE,
-    MEAN_RATING,
-    BootstrapResult,
-    bootstrap_intervals,
-    fit_plackett_luce,
-)
+from .provisional import PROVISIONAL_GAMES
+
+if TYPE_CHECKING:
+    from .board import Rating, rate
+    from .elo import EloResult, incremental_elo
+    from .games import Game, Tally
+    from .plackett_luce import (
+        ELO_SCALE,
+        MEAN_RATING,
+        BootstrapResult,
+        bootstrap_intervals,
+        fit_plackett_luce,
+    )
+
+_LAZY = {
+    "Rating": "board",
+    "rate": "board",
+    "EloResult": "elo",
+    "incremental_elo": "elo",
+    "Game": "games",
+    "Tally": "games",
+    "ELO_SCALE": "plackett_luce",
+    "MEAN_RATING": "plackett_luce",
+    "BootstrapResult": "plackett_luce",
+    "bootstrap_intervals": "plackett_luce",
+    "fit_plackett_luce": "plackett_luce",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The rest on first use: they import numpy, which a board read from its stored fit (the
+    CLI's common case) never needs."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ELO_SCALE",
@@ -78,6 +110,7 @@ __all__ = [
     "EloResult",
     "Game",
     "Rating",
+    "Tally",
     "bootstrap_intervals",
     "fit_plackett_luce",
     "incremental_elo",

@@ -8,12 +8,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .elo import incremental_elo
-from .games import Game, canonical
+from .games import Game, Tally, canonical
 from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
-
-PROVISIONAL_GAMES = 10
-"""A bot with fewer games than this is marked provisional: its rating rests mostly on the
-prior, and its interval is wide."""
+from .provisional import PROVISIONAL_GAMES
 
 
 @dataclass(frozen=True)
@@ -42,7 +39,7 @@ class Rating:
 
 
 def rate(
-    games: Sequence[Game],
+    games: Sequence[Game] | Tally,
     method: Literal["pl", "elo"] = "pl",
     bootstrap_samples: int = 200,
     seed: int = 0,
@@ -55,19 +52,20 @@ def rate(
 
     ``method="pl"``: Plackett–Luce fit with bootstrap intervals (``bootstrap_samples``
     resamples; 0 disables them).  ``method="elo"``: :func:`incremental_elo` in the
-    given game order, without intervals.
+    given game order, without intervals (not from a :class:`~.games.Tally`, which has none).
     """
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     places: Counter[str] = Counter()
-    for game in games:
+    counted = games.items() if isinstance(games, Tally) else ((g, 1) for g in games)
+    for game, count in counted:
         place = 1
         for group in canonical(game):
             for name in group:
-                played[name] += 1
-                places[name] += place
+                played[name] += count
+                places[name] += place * count
                 if place == 1:
-                    won[name] += 1
+                    won[name] += count
             place += len(group)
 
     low: dict[str, float] = {}
@@ -83,6 +81,8 @@ def rate(
         else:
             ratings = fit_plackett_luce(games, prior=prior)
     elif method == "elo":
+        if isinstance(games, Tally):
+            raise ValueError("method 'elo' needs the games in order, not their counts")
         ratings = incremental_elo(games, k=k).ratings
     else:
         raise ValueError(f"method must be 'pl' or 'elo', got {method!r}")

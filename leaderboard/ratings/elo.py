@@ -17,7 +17,12 @@ class EloResult(NamedTuple):
     """Per bot, its rating after each game it played, in game order (for a chart)."""
 
 
-def incremental_elo(games: Sequence[Game], k: float = 32.0, initial: float = 1500.0) -> EloResult:
+def incremental_elo(
+    games: Sequence[Game],
+    k: float = 32.0,
+    initial: float = 1500.0,
+    start: dict[str, float] | None = None,
+) -> EloResult:
     """Classic multiplayer Elo, applied game by game in the given order.
 
     Each game counts as every pair of its players: a better place scores 1, a shared
@@ -25,9 +30,11 @@ def incremental_elo(games: Sequence[Game], k: float = 32.0, initial: float = 150
     ``1 / (1 + 10 ** ((R_other - R_self) / 400))``.  Each player's change is
     ``K / (players - 1) * Σ_pairs (score - expected)``, computed from the ratings
     before the game and applied after it.  Bots start at ``initial`` when first seen.
-    The sum of all ratings is conserved.
+    The sum of all ratings is conserved. ``start``: the ratings after earlier games (the run
+    continues from them, exactly as if those games came first; the history holds only the new
+    games).
     """
-    ratings: dict[str, float] = {}
+    ratings: dict[str, float] = dict(start or {})
     history: dict[str, list[float]] = {}
     for game in games:
         key = canonical(game)
@@ -35,7 +42,7 @@ def incremental_elo(games: Sequence[Game], k: float = 32.0, initial: float = 150
         for name, _ in players:
             if name not in ratings:
                 ratings[name] = initial
-                history[name] = []
+            history.setdefault(name, [])
         before = [ratings[name] for name, _ in players]
         factor = k / (len(players) - 1)
         deltas = [0.0] * len(players)

@@ -62,8 +62,12 @@ class Segments:
         self.present, self.starts = np.unique(sorted_keys, return_index=True)
         self.source = source[order]
         self.n_out = n_out
+        self.full = bool(self.present.size == n_out and n_out > 0)
 
     def sum(self, src: Floats) -> Floats:
+        if self.full:  # every key has terms: the sums are the output as they are
+            sums: Floats = np.add.reduceat(src[:, self.source], self.starts, axis=1)
+            return sums
         out = np.zeros((src.shape[0], self.n_out))
         if self.source.size:
             out[:, self.present] = np.add.reduceat(src[:, self.source], self.starts, axis=1)
@@ -98,8 +102,29 @@ class Compiled:
         return self.wins_by_bot.sum(counts), self.events_by_set.sum(counts)
 
 
-def compile_games(games: Sequence[Game]) -> Compiled:
+class Tally(dict[Key, int]):
+    """Games given as counts of their finishing patterns (``{pattern: games}``, each pattern a
+    finishing order as in :data:`Game`, as a tuple of tuples): the same fit as the list of
+    games it counts, without the list (a stored board keeps these counts and adds new games)."""
+
+
+def tally_of(games: Sequence[Game] | Tally) -> Counter[Key]:
+    """The games as counts of their canonical patterns (every pattern checked)."""
+    if isinstance(games, Tally):
+        out: Counter[Key] = Counter()
+        for key, count in games.items():
+            if count > 0:
+                out[canonical(key)] += int(count)
+        return out
+    return _tally(games)
+
+
+def compile_games(games: Sequence[Game] | Tally) -> Compiled:
     """Check the games and collapse them into pattern counts (see the module docstring)."""
+    return _compile(tally_of(games))
+
+
+def _tally(games: Sequence[Game]) -> Counter[Key]:
     # equal games are checked once (a string is iterable too: the first game as given is
     # what canonical() checks)
     raw: Counter[tuple[object, ...]] = Counter()
@@ -118,6 +143,10 @@ def compile_games(games: Sequence[Game]) -> Compiled:
     tally: Counter[Key] = Counter()
     for given, count in raw.items():
         tally[canonical(first[given])] += count
+    return tally
+
+
+def _compile(tally: Counter[Key]) -> Compiled:
     keys = sorted(tally)
     bots = sorted({name for key in keys for group in key for name in group})
     index = {name: i for i, name in enumerate(bots)}

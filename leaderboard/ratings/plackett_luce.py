@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .games import Compiled, Floats, Game, compile_games
+from .games import Compiled, Floats, Game, Tally, compile_games
 from .solver import Problem
 
 ELO_SCALE: float = 400.0 / math.log(10.0)
@@ -43,7 +43,7 @@ class _Fit(NamedTuple):
     prior: float
 
 
-def _fit(games: Sequence[Game], prior: float, tol: float, max_iter: int) -> _Fit | None:
+def _fit(games: Sequence[Game] | Tally, prior: float, tol: float, max_iter: int) -> _Fit | None:
     compiled = compile_games(games)
     if not compiled.bots:
         return None
@@ -56,7 +56,7 @@ def _fit(games: Sequence[Game], prior: float, tol: float, max_iter: int) -> _Fit
 
 
 def fit_plackett_luce(
-    games: Sequence[Game],
+    games: Sequence[Game] | Tally,
     *,
     prior: float = 1.0,
     tol: float = 1e-10,
@@ -65,7 +65,8 @@ def fit_plackett_luce(
     """Maximum a-posteriori Plackett–Luce ratings on the Elo scale.
 
     Args:
-        games: finishing orders, each a list of place groups (place 1 first).
+        games: finishing orders, each a list of place groups (place 1 first), or their
+            counts as a :class:`~.games.Tally`.
         prior: virtual wins *and* virtual losses each bot has against a reference
             player of strength 1 (must be > 0; see the package docstring).
         tol: convergence tolerance on the largest change of a log-strength per
@@ -122,7 +123,7 @@ def _virtual_games(prior: float, rows: int, n: int, rng: np.random.Generator | N
 
 
 def bootstrap_intervals(
-    games: Sequence[Game],
+    games: Sequence[Game] | Tally,
     samples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,

@@ -1,7 +1,8 @@
 """Leaderboards from the stored results: ``hegemon leaderboard`` and ``hegemon season status``.
 
-Ratings are always computed afresh from the stored finishing orders (``games.places``; a
-forfeited seat is already placed below every survivor), never kept as running totals:
+Ratings are always fitted afresh from the stored finishing orders (``games.places``; a
+forfeited seat is already placed below every survivor) — :mod:`hegemon.leaderboard.rating_cache`
+keeps them as counts of finishing patterns (:mod:`.tallies`), which give the same fit:
 
 * ``pl`` (default): the Plackett–Luce maximum-likelihood fit of all finishing orders with
   bootstrap 95 % intervals and P(stronger than the next bot). The fit depends only on the

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from sqlmodel import col, select
 
-from ..ratings import PROVISIONAL_GAMES, rate
+from ..ratings import PROVISIONAL_GAMES
 from ..store import Bot, Game, Match, Season, Store
 
 BOOTSTRAP_SAMPLES = 1000
@@ -144,6 +144,23 @@ def crosstable(games: Sequence[GameRow]) -> dict[tuple[int, int], tuple[float, i
     return {pair: (ahead.get(pair, 0), n) for pair, n in met.items()}
 
 
+def board_rows(
+    ratings: Sequence[Any], by_label: dict[str, int], bots: dict[int, Bot], faults: Any
+) -> list[BoardRow]:
+    """The rows of rated bots (``ratings``: :class:`hegemon.leaderboard.ratings.Rating`, best
+    first), with their bots' names and ``faults`` (a mapping bot id → faults)."""
+    rows = []
+    for rank, r in enumerate(ratings, 1):
+        bot_id = by_label[r.bot]
+        bot = bots.get(bot_id)
+        name, version = (bot.name, bot.version) if bot is not None else (r.bot, 0)
+        rows.append(
+            BoardRow(rank, bot_id, name, version, r.rating, r.low, r.high, r.games, r.wins,
+                     r.mean_place, faults.get(bot_id, 0), r.p_stronger_than_next)
+        )  # fmt: skip
+    return rows
+
+
 def build_board(
     games: Sequence[GameRow],
     bots: dict[int, Bot],
@@ -157,6 +174,8 @@ def build_board(
     samples: int | None = None,
 ) -> Board:
     """The board of ``games`` (ratings fitted from scratch; ``seed`` seeds the bootstrap)."""
+    from ..ratings import rate  # numpy: only when fitting
+
     labels = {bot_id: bot.label for bot_id, bot in bots.items()}
     for g in games:
         for b in g.seats:
@@ -175,27 +194,7 @@ def build_board(
         for seat in g.faults:
             if 0 <= seat < len(g.seats):
                 faults[g.seats[seat]] += 1
-    rows = []
-    for rank, r in enumerate(ratings, 1):
-        bot_id = by_label[r.bot]
-        bot = bots.get(bot_id)
-        name, version = (bot.name, bot.version) if bot is not None else (r.bot, 0)
-        rows.append(
-            BoardRow(
-                rank,
-                bot_id,
-                name,
-                version,
-                r.rating,
-                r.low,
-                r.high,
-                r.games,
-                r.wins,
-                r.mean_place,
-                faults[bot_id],
-                r.p_stronger_than_next,
-            )
-        )
+    rows = board_rows(ratings, by_label, bots, faults)
     board = Board(title, preset, method, season, len(games), rows, seed=seed)
     if with_crosstable:
         board.cross = crosstable(games)

@@ -107,7 +107,8 @@ class Database:
             self._prepare_sqlite_file(create)
         self.engine = self._make_engine(echo)
         try:
-            upgrade(self.engine, "head")
+            if not _at_head(self.engine):
+                upgrade(self.engine, "head")
         except StoreError:
             self.engine.dispose()
             raise
@@ -234,6 +235,47 @@ def alembic_config() -> Any:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     return config
+
+
+_REVISION_LINE = re.compile(
+    r"^(down_revision|revision)\s*(?::[^=]*)?=\s*(?:\"([^\"]*)\"|'([^']*)'|None)", re.M
+)
+
+
+def _script_head() -> str | None:
+    """The head revision read straight from the migration files (no alembic import: opening a
+    database that is already at head then costs one query). ``None`` if the files do not form
+    one simple chain (alembic then decides)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS_DIR / "versions").glob("[0-9]*.py"):
+        found = {
+            m.group(1): m.group(2) or m.group(3)
+            for m in _REVISION_LINE.finditer(path.read_text(encoding="utf-8"))
+        }
+        if not found.get("revision"):
+            return None
+        revisions.add(found["revision"])
+        if found.get("down_revision"):
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def _at_head(engine: Engine) -> bool:
+    """Whether the database's schema is already at the head revision (the common case on every
+    open, checked with one read; anything unusual — no version table, several rows, another
+    revision — is left to :func:`upgrade`)."""
+    head = _script_head()
+    if head is None:
+        return False
+    try:
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql("SELECT version_num FROM alembic_version").fetchall()
+            conn.rollback()
+    except SQLAlchemyError:
+        return False
+    return len(rows) == 1 and rows[0][0] == head
 
 
 def head_revision() -> str:

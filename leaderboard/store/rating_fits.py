@@ -21,7 +21,7 @@ from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
 from .database import StoreError
 from .models import Game, Match, UTCDateTime, utcnow
 
-FORMAT = 1
+FORMAT = 2
 """Version of the stored ``data``: a fit stored in another format is made again."""
 
 
@@ -54,13 +54,17 @@ def fit_key(identity: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def coverage(store: Any, season_ids: Sequence[int]) -> Coverage:
-    """The finished games of these seasons now (one aggregate query)."""
+def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) -> Coverage:
+    """The finished games of these seasons now (one aggregate query); with ``up_to``, only
+    those with an id up to it."""
+    where: list[Any] = [col(Match.season_id).in_(list(season_ids))]
+    if up_to is not None:
+        where.append(col(Game.id) <= up_to)
     with store.session() as s:
         count, newest = s.exec(
             select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
             .join(Match, col(Match.id) == col(Game.match_id))
-            .where(col(Match.season_id).in_(list(season_ids)))
+            .where(*where)
         ).one()
     return Coverage(int(count or 0), int(newest or 0))
 
@@ -75,17 +79,41 @@ def load_fit(store: Any, key: str, now: Coverage) -> dict[str, Any] | None:
     return data
 
 
-def save_fit(store: Any, key: str, covered: Coverage, data: dict[str, Any]) -> bool:
-    """Keep a fit (replacing the one of the same key). ``False`` if the database would not
-    take it (read-only, busy, another writer first): the caller has its fit anyway."""
+def part_key(key: str, part: str) -> str:
+    """The key of a part stored beside a fit (its running counts, its chart): own rows, so
+    reading the board never reads them."""
+    return hashlib.sha256(f"{key}:{part}".encode()).hexdigest()
+
+
+def load_part(store: Any, key: str, part: str) -> tuple[Coverage, dict[str, Any]] | None:
+    """A part stored with ``key``'s fit, with the games it covers (whatever they are)."""
+    with store.session() as s:
+        row = s.exec(select(RatingFit).where(col(RatingFit.key) == part_key(key, part))).first()
+    if row is None:
+        return None
+    return Coverage(row.games, row.last_game_id), row.data
+
+
+def save_fit(
+    store: Any,
+    key: str,
+    covered: Coverage,
+    data: dict[str, Any],
+    parts: dict[str, dict[str, Any]] | None = None,
+) -> bool:
+    """Keep a fit and its ``parts`` (replacing those of the same key), in one transaction.
+    ``False`` if the database would not take it (read-only, busy, another writer first): the
+    caller has its fit anyway."""
+    rows = {key: data, **{part_key(key, p): d for p, d in (parts or {}).items()}}
     try:
         with store.session(write=True) as s:
-            row = s.exec(select(RatingFit).where(col(RatingFit.key) == key)).first()
-            if row is None:
-                row = RatingFit(key=key, games=0, last_game_id=0, data={})
-            row.games, row.last_game_id = covered.games, covered.last_game_id
-            row.data, row.computed_at = data, utcnow()
-            s.add(row)
+            for k, value in rows.items():
+                row = s.exec(select(RatingFit).where(col(RatingFit.key) == k)).first()
+                if row is None:
+                    row = RatingFit(key=k, games=0, last_game_id=0, data={})
+                row.games, row.last_game_id = covered.games, covered.last_game_id
+                row.data, row.computed_at = value, utcnow()
+                s.add(row)
     except StoreError:
         return False
     return True

@@ -1,10 +1,10 @@
 """What every page shows, as plain JSON-ready dicts: the JSON API returns these as they are and
 the HTML pages are drawn from them, so a page never shows what the API does not.
 
-Every figure comes from :mod:`hegemon.leaderboard.reports` (boards, crosstables, the games'
-finishing orders) and :mod:`hegemon.leaderboard.ratings` (the incremental Elo history). A board
-is fitted afresh from the stored games; :class:`Arena` keeps the last fit of each board until a
-game is added to its seasons, so a page is drawn from the cache while nothing changes.
+Every figure comes from :mod:`hegemon.leaderboard.rating_cache` (boards with their crosstables
+and the incremental Elo history, stored in the database with the fit and brought up to date
+with the games added since) and :mod:`hegemon.leaderboard.reports`. :class:`Arena` also keeps
+each page's figures in memory until a game is added to its seasons.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import col, func, select
 
 from hegemon.leaderboard import rating_cache, reports
-from hegemon.leaderboard.ratings import PROVISIONAL_GAMES, incremental_elo
+from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 
 MEANING = {
@@ -74,20 +74,6 @@ def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
         "arena_faults": p.attempts,
         "workers": p.workers,
     }
-
-
-def thin(points: list[Any], most: int = 300) -> list[Any]:
-    """At most about ``most`` evenly spaced points of a series, the last one always kept (a
-    chart is a few hundred pixels wide: more points only make the page heavy).
-
-    >>> thin(list(range(10)), most=4)
-    [0, 2, 5, 7, 9]
-    """
-    if len(points) <= most:
-        return points
-    step = len(points) / most
-    kept = [points[int(i * step)] for i in range(most)]
-    return kept if kept[-1] is points[-1] else [*kept, points[-1]]
 
 
 class Arena:
@@ -203,33 +189,13 @@ class Arena:
         return {"boards": boards, "meaning": MEANING}
 
     def season_history(self, season: Season) -> dict[str, Any]:
-        """Each bot's incremental Elo after each of its games, games in schedule order."""
+        """Each bot's incremental Elo after each of its games, games in schedule order (kept
+        with the season's stored board: :func:`rating_cache.history`)."""
         season_id = season.id
         assert season_id is not None
 
         def make() -> dict[str, Any]:
-            games = self.season_games(season)
-            labels = {b.id: b.label for b in self.store.season_bots(season_id)}
-            orders = [
-                reports.finishing_order([labels.get(b, f"bot#{b}") for b in g.seats], g.places)
-                for g in games
-            ]
-            history = incremental_elo(orders).history if orders else {}
-            # x of each point: the game number (in the season's order) it follows
-            xs: dict[str, list[int]] = defaultdict(list)
-            for i, g in enumerate(games, 1):
-                for b in g.seats:
-                    xs[labels.get(b, f"bot#{b}")].append(i)
-            return {
-                "games": len(games),
-                "series": [
-                    {
-                        "bot": bot,
-                        "points": [[x, round(r, 1)] for x, r in zip(xs[bot], rs, strict=True)],
-                    }
-                    for bot, rs in sorted(history.items())
-                ],
-            }
+            return rating_cache.history(self.store, season)
 
         return self.cached(("history", season_id), self.version([season_id]), make)
 
@@ -237,10 +203,14 @@ class Arena:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season.id)
-        history = self.season_history(season)
+        chart = self.cached(
+            ("chart", season.id),
+            self.version([season.id]),
+            lambda: rating_cache.history(self.store, season, full=False),
+        )
         data["history"] = {
-            "games": history["games"],
-            "series": [{"bot": x["bot"], "points": thin(x["points"])} for x in history["series"]],
+            "games": chart["games"],
+            "series": chart["series"],
             "note": "at most about 300 points a bot; every point: /api/seasons/{name}/history",
         }
         return data
@@ -359,7 +329,7 @@ class Arena:
     def seat_log_text(self, game_id: int, seat: int) -> str | None:
         """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept."""
         found = self.game(game_id)
-        if found is None or not 0 <= seat < len(found[1].seats):
+        if found is None or not found[0].record_path or not 0 <= seat < len(found[1].seats):
             return None
         path = self._log_path(found[0].record_path, seat)
         return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
@@ -460,7 +430,9 @@ class Arena:
                             "seat": seat,
                             "kind": f.get("kind"),
                             "detail": f.get("detail"),
-                            "log": self._log_path(game.record_path, seat).is_file(),
+                            # no record kept (an empty path): no logs either
+                            "log": bool(game.record_path)
+                            and self._log_path(game.record_path, seat).is_file(),
                         }
                     )
         return {
