@@ -423,6 +423,17 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", name)[:64] or "bot"
 
 
+def _open_to_all(path: Path) -> bool:
+    """Whether any uid may read ``path``: it is readable by others and every folder above it
+    may be entered by others."""
+    try:
+        if not os.stat(path).st_mode & stat.S_IROTH:
+            return False
+        return all(os.stat(folder).st_mode & stat.S_IXOTH for folder in path.parents)
+    except OSError:
+        return False
+
+
 async def spawn(
     command: BotCommand,
     log_dir: Path | None = None,
@@ -437,7 +448,11 @@ async def spawn(
     limits = limits or SandboxLimits()
     kind = sandbox.resolve_mode(mode)
     proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
-    if proto.is_file() and PROTO_ENV not in dict(command.env):
+    # Without bubblewrap's binds a pool uid reads the checkout only where it is open to all: a
+    # clone in a private folder would hand the bot a path it cannot open (it then finds its
+    # own copy of the protocol, as before).
+    readable = kind == BUBBLEWRAP or not sandbox.is_root() or _open_to_all(proto)
+    if readable and proto.is_file() and PROTO_ENV not in dict(command.env):
         command = replace(command, env=((PROTO_ENV, str(proto)), *command.env))
     if log_dir is None and os.environ.get(LOG_DIR_ENV, "").strip():
         log_dir = Path(os.environ[LOG_DIR_ENV].strip())
