@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from test_season_run import check_played_once, prepare
+from test_season_run import run_and_replay
 
-from hegemon.referee.record import replay
-from league_fixtures import SeasonSpec, hegemon
+from league_fixtures import SeasonSpec
 
 pytestmark = pytest.mark.slow
 
@@ -15,14 +14,7 @@ pytestmark = pytest.mark.slow
 @pytest.mark.parametrize("preset", ["mission-2000", "mission-2004", "capital-2000"])
 def test_a_season_of_each_preset(preset, tmp_path, monkeypatch):
     spec = SeasonSpec(name=preset, games=4, players=4, turn_limit=15, seed=11, preset=preset)
-    prepare(tmp_path, spec, monkeypatch)
-    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    check_played_once(tmp_path, spec)
-    for path in sorted((tmp_path / "records" / spec.name).glob("*.jsonl")):
-        text = path.read_text()
-        verdict = replay(text)
-        assert verdict.ok, f"{path.name}: {verdict.message}"
+    for name, text, verdict in run_and_replay(tmp_path, spec, monkeypatch):
         assert verdict.game is not None
         assert verdict.game.rules.preset == preset
-        assert '"forfeit"' not in text, f"{path.name}: a bot was forfeited"
+        assert '"forfeit"' not in text, f"{name}: a bot was forfeited"

@@ -98,6 +98,23 @@ def check_played_once(home_dir: Path, spec: SeasonSpec) -> None:
     assert len(records) == spec.games
 
 
+def run_and_replay(home_dir: Path, spec: SeasonSpec, monkeypatch: pytest.MonkeyPatch):
+    """Create ``spec`` in ``home_dir``, run it at concurrency 2, check every game was played
+    once, and replay each record through the engine: (record name, text, verdict) of each,
+    every verdict asserted ok."""
+    prepare(home_dir, spec, monkeypatch)
+    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=home_dir)
+    assert out.returncode == 0, out.stdout + out.stderr
+    check_played_once(home_dir, spec)
+    replays = []
+    for path in sorted((home_dir / "records" / spec.name).glob("*.jsonl")):
+        text = path.read_text()
+        verdict = replay(text)
+        assert verdict.ok, f"{path.name}: {verdict.message}"
+        replays.append((path.name, text, verdict))
+    return replays
+
+
 @dataclass
 class Reference:
     home: Path  # where the reference season was played at concurrency 1

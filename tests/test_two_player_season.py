@@ -9,11 +9,10 @@ import csv
 import io
 
 import pytest
-from test_season_run import board_csv, check_played_once, prepare
+from test_season_run import board_csv, run_and_replay
 from two_player_helpers import PRESETS
 
-from hegemon.referee.record import replay
-from league_fixtures import SeasonSpec, hegemon
+from league_fixtures import SeasonSpec
 
 pytestmark = pytest.mark.slow
 
@@ -21,17 +20,10 @@ pytestmark = pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_season_of_each_two_player_preset(preset, tmp_path, monkeypatch):
     spec = SeasonSpec(name=preset, games=4, players=2, turn_limit=8, seed=12, preset=preset)
-    prepare(tmp_path, spec, monkeypatch)
-    out = hegemon("season", "run", spec.name, "--concurrency", "2", "--quiet", home=tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    check_played_once(tmp_path, spec)
-    for path in sorted((tmp_path / "records" / spec.name).glob("*.jsonl")):
-        text = path.read_text()
-        verdict = replay(text)
-        assert verdict.ok, f"{path.name}: {verdict.message}"
+    for name, text, verdict in run_and_replay(tmp_path, spec, monkeypatch):
         assert verdict.game is not None and verdict.game.rules.preset == preset
         assert len(verdict.game.places or ()) == 2
-        assert '"forfeit"' not in text and '"type":"fault"' not in text, path.name
+        assert '"forfeit"' not in text and '"type":"fault"' not in text, name
     table = board_csv(tmp_path, spec.name)
     rows = list(csv.DictReader(io.StringIO(table)))
     assert len(rows) == 4 and sum(int(r["games"]) for r in rows) == 2 * spec.games, table

@@ -208,6 +208,10 @@ def list_command(db: str | None = db_option()) -> None:
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
         return
     table = Table(title="Seasons")
+    # A seed is copied by hand to reproduce a season: never cut or wrapped. A revealed secret
+    # seed (39 digits) would push the table past 80 columns, so it gets a line of its own.
+    long_seeds = [(r[0].name, r[0].seed_shown()) for r in rows if len(r[0].seed_shown()) > 20]
+    short_seeds = [r[0].seed_shown() for r in rows if len(r[0].seed_shown()) <= 20]
     for column in (
         "name",
         "rules",
@@ -219,10 +223,13 @@ def list_command(db: str | None = db_option()) -> None:
         "status",
         "created",
     ):
-        table.add_column(column, style="bold" if column == "name" else None)
-    # A seed is copied by hand to reproduce a season: never cut or wrapped. A revealed secret
-    # seed (39 digits) would push the table past 80 columns, so it gets a line of its own.
-    long_seeds = [(r[0].name, r[0].seed_shown()) for r in rows if len(r[0].seed_shown()) > 20]
+        seed = column == "seed"
+        table.add_column(
+            column,
+            style="bold" if column == "name" else None,
+            no_wrap=seed,
+            min_width=max(map(len, short_seeds), default=5) if seed else None,
+        )
     for season, progress, bot_count in rows:
         games = f"{progress.done}/{progress.total}"
         if progress.void:
