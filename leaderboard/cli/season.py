@@ -223,12 +223,12 @@ def list_command(db: str | None = db_option()) -> None:
         "status",
         "created",
     ):
-        seed = column == "seed"
+        is_seed = column == "seed"
         table.add_column(
             column,
             style="bold" if column == "name" else None,
-            no_wrap=seed,
-            min_width=max(map(len, short_seeds), default=5) if seed else None,
+            no_wrap=is_seed,
+            min_width=max(map(len, short_seeds), default=5) if is_seed else None,
         )
     for season, progress, bot_count in rows:
         games = f"{progress.done}/{progress.total}"
