@@ -100,8 +100,6 @@ _KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
 }
 _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
-# Actions of later editions: the protocol names them, the engine cannot take them yet.
-_LATER_ACTIONS: frozenset[str] = frozenset()
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
 # Proto fields that hold (source, target, armies) moves.
@@ -783,8 +781,6 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
         return FortifyAlly(m.source, m.target, m.armies)
     if which == "build_centre":
         return BuildCentre(sub.territory)
-    if which in _LATER_ACTIONS:
-        raise _fail(f"{which} is not an action this engine knows yet")
     raise _fail(f"{which} is not an action this referee knows")
 
 
