@@ -13,31 +13,42 @@ planner, seats rotating) twice:
 asked per game, in-process, with the bots' orders (blitz attacks, standing defence and
 occupation policies) and with orders ignored (every decision asked; target: at most half).
 
+The **transport floor**: the very Decide requests of the measured games sent again, one at a
+time through the referee's trio bridge, to a server that answers each with a prepared reply
+(benchmarks/echo_server.py): the CPU of both processes per round trip is what grpcio alone
+costs a decision, and ``floor`` is the overhead a referee that cost nothing at all would reach
+with that many round trips.
+
 Last line: ``overhead: R``.
 """
 
 from __future__ import annotations
 
 import inspect
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import grpc
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hegemon.referee.rules import make_rules  # noqa: E402
+from hegemon.referee.runner import bridge  # noqa: E402
 from hegemon.referee.runner.bots import resolve  # noqa: E402
-from hegemon.referee.runner.link import TimeControl  # noqa: E402
+from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 from hegemon.sample_bots.aggressive import AggressiveBot  # noqa: E402
 from hegemon.sample_bots.continental import ContinentalBot  # noqa: E402
 from hegemon.sample_bots.planner import PlannerBot  # noqa: E402
 from hegemon.sample_bots.random import RandomBot  # noqa: E402
 from hegemon.sdk import play_local  # noqa: E402
+from hegemon.sdk.protocol import bot_pb2 as pb  # noqa: E402
 
 GAMES = 4
 TURN_LIMIT = 40
@@ -51,9 +62,17 @@ def seating(n: int, items: list) -> list:
     return items[n % 4 :] + items[: n % 4]
 
 
-async def real_games() -> tuple[float, int, list[str]]:
-    """CPU seconds of the measured games (referee + bots), decisions asked, the records."""
+async def real_games(sent: list[Any]) -> tuple[float, int, list[str]]:
+    """CPU seconds of the measured games (referee + bots), decisions asked, the records; every
+    Decide request of the measured games is appended to ``sent``."""
     commands = [resolve(name) for name in BOTS]
+    build = BotLink.decide_request
+
+    def keeping(self: BotLink, ask: Any) -> Any:
+        request = build(self, ask)
+        sent.append(request)  # a reference: no work that the referee would not do
+        return request
+
     time_control = TimeControl(decision=5, bank=300)
     links = []
     records = []
@@ -70,6 +89,7 @@ async def real_games() -> tuple[float, int, list[str]]:
         # warm-up: start every bot process once (its start-up is not a game's cost)
         await play_game(pool, seating(0, commands), RULES, seed=SEED - 1, game_id="warm-up")
         links = list(pool._all)
+        BotLink.decide_request = keeping  # type: ignore[method-assign]
         referee0, bots0 = time.process_time(), bots_cpu()
         for n in range(GAMES):
             result = await play_game(
@@ -77,8 +97,9 @@ async def real_games() -> tuple[float, int, list[str]]:
             )
             decisions += result.decisions
             records.append(result.record)
-        assert list(pool._all) == links, "a bot process was restarted: not comparable"
         referee, bots = time.process_time() - referee0, bots_cpu() - bots0
+        BotLink.decide_request = build  # type: ignore[method-assign]
+        assert list(pool._all) == links, "a bot process was restarted: not comparable"
     print(f"real: referee {referee / GAMES:.3f} CPU-s per game, bots {bots / GAMES:.3f}")
     return referee + bots, decisions, records
 
@@ -98,8 +119,46 @@ def local_games(orders: bool | None) -> tuple[float, int]:
     return time.process_time() - cpu0, decisions
 
 
+async def transport_floor(requests: list[Any]) -> float:
+    """CPU seconds (this process + the echo server) per round trip of ``requests``."""
+    with tempfile.TemporaryDirectory() as folder:
+        address = f"unix:{folder}/echo.sock"
+        server = subprocess.Popen(
+            [sys.executable, str(ROOT / "benchmarks" / "echo_server.py"), address],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert server.stdin is not None and server.stdout is not None
+        assert server.stdout.readline().strip() == "ready"
+
+        def server_cpu() -> float:
+            server.stdin.write("\n")
+            server.stdin.flush()
+            return float(server.stdout.readline())
+
+        channel = grpc.insecure_channel(address)
+        decide = channel.unary_unary(
+            "/hegemon.v1.Bot/Decide",
+            request_serializer=pb.DecideRequest.SerializeToString,
+            response_deserializer=pb.DecideReply.FromString,
+        )
+        for request in requests[:100]:  # warm-up
+            await bridge.call(decide, request, timeout=5)
+        client0, server0 = time.process_time(), server_cpu()
+        for request in requests:
+            await bridge.call(decide, request, timeout=5)
+        spent = time.process_time() - client0 + server_cpu() - server0
+        channel.close()
+        server.stdin.close()
+        server.wait()
+    return spent / len(requests)
+
+
 def main() -> None:
-    real_cpu, real_decisions, _ = trio.run(real_games)
+    sent: list[Any] = []
+    real_cpu, real_decisions, _ = trio.run(real_games, sent)
+    floor = trio.run(transport_floor, sent)
     local_cpu, local_decisions = local_games(None)
     _, all_decisions = local_games(False)
     print(f"{GAMES} four-player classic games (turn limit {TURN_LIMIT}), bots: {', '.join(BOTS)}")
@@ -114,6 +173,12 @@ def main() -> None:
     print(
         f"decisions asked per game: {local_decisions / GAMES:.0f} with orders, "
         f"{all_decisions / GAMES:.0f} without (ratio {local_decisions / all_decisions:.2f})"
+    )
+    floor_cpu = floor * real_decisions / GAMES
+    print(
+        f"transport floor: {floor * 1e3:.3f} ms CPU per round trip (grpcio, both sides), "
+        f"{floor_cpu:.3f} CPU-s per game; "
+        f"floor: {(local_cpu / GAMES + floor_cpu) / (local_cpu / GAMES):.2f}"
     )
     print(f"overhead: {real_cpu / local_cpu:.2f}")
 

@@ -57,7 +57,10 @@ async def measure() -> tuple[list[float], list[float]]:
             started = time.perf_counter()
             result = await referee.play()
             referee_costs.append((time.perf_counter() - started) / result.decisions)
-            # the bare calls: the same requests to the same bots, a plain blocking stub
+            # the bare calls: the same requests to the same bots, a plain blocking stub (the
+            # referee leaves every bot paused after a game: let them run for these)
+            for link in links:
+                await link.resume()
             started = time.perf_counter()
             for link, request in sent:
                 link.stub.Decide(request, timeout=5)
