@@ -441,7 +441,11 @@ class Game:
         d = self.pending
         if d is None:
             raise IllegalAction("the game is over")
-        return next(legal.actions(self, d, self.players[d.player].cards))
+        for action in legal.actions(self, d, self.players[d.player].cards):
+            return action
+        # every decision the engine poses has an answer (the fuzz tests check it); a bare
+        # StopIteration here would surface inside a trio task as an unrelated RuntimeError
+        raise RuntimeError(f"the engine posed a decision with no legal answer: {d}")
 
     # ------------------------------------------------------------------ handlers
     # Each handler checks its action first, raising IllegalAction with nothing changed; with

@@ -137,8 +137,13 @@ FAULTS = [
 
 @pytest.mark.parametrize("mode,kind", FAULTS)
 def test_a_misbehaving_bot_is_contained(mode, kind, started_pids):
+    # a 50 MB answer takes the bot's gRPC server a while to send on a loaded machine: a longer
+    # deadline keeps its fault the refused message, not a timeout
     time_control = TimeControl(
-        startup=3 if mode == "never_starts" else 10, decision=0.5, bank=4.0, max_strikes=3
+        startup=3 if mode == "never_starts" else 10,
+        decision=5.0 if mode == "huge_answer" else 0.5,
+        bank=20.0 if mode == "huge_answer" else 4.0,
+        max_strikes=3,
     )
     commands = [misbehaving(mode), resolve("random"), resolve("aggressive")]
     result = play(commands, seed=3, time_control=time_control)
