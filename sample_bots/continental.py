@@ -331,12 +331,12 @@ class ContinentalBot(Bot):
         referee answers the conquest's OCCUPY as :meth:`occupy` would, without asking."""
         action = super().answer(view)
         decision = view.pending
-        if decision.kind is not Kind.ATTACK or type(action) not in (Attack, Blitz):
+        if decision.kind is not Kind.ATTACK or not isinstance(action, (Attack, Blitz)):
             return action
         s, t = action.source, action.target
         if type(self).occupy is not ContinentalBot.occupy or not share_is_exact(view, s, t):
             return action
-        if type(action) is Attack:  # a blitz whose box is this board: it stops after one roll
+        if isinstance(action, Attack):  # a blitz whose box is this board: it stops after one roll
             a, d = view.armies[s], view.armies[t]
             action = Blitz(s, t, action.dice, until=a - 1, until_target=max(d - 1, 0))
         return replace(action, occupy=pressure_share(view, s, t) or ALL)

@@ -4,6 +4,7 @@ played with them is byte for byte the game played by asking every decision."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 import trio
@@ -127,7 +128,8 @@ def test_the_occupy_share_answers_only_its_blitz_conquest():
 
 
 def test_an_occupy_share_is_whole_numbers_in_range():
-    for numerator, denominator in ((1, 0), (-1, 2), (0, -3), (2**31, 1), (1.5, 2), (True, 2)):
+    bad: list[tuple[Any, Any]] = [(1, 0), (-1, 2), (0, -3), (2**31, 1), (1.5, 2), (True, 2)]
+    for numerator, denominator in bad:
         with pytest.raises(ValueError, match="occupy share"):
             OccupyShare(numerator, denominator)
     # changed behind the class's back (a bot in the referee's process): the bot is asked
@@ -155,19 +157,24 @@ def test_the_occupy_share_crosses_the_protocol_and_bad_ones_are_refused():
                 read(bad.SerializeToString(), "g")
 
 
+def fronts(view) -> list[tuple[int, int]]:
+    """(source, target): every attack from an own territory of more than 3 armies."""
+    return [
+        (s, t)
+        for s in range(view.board.size)
+        if view.owner[s] == view.seat and view.armies[s] > 3
+        for t in view.board.neighbours[s]
+        if view.owner[t] != view.seat
+    ]
+
+
 class BadShare(Bot):
     """Blitzes with an occupy share whose denominator it sets to 0 behind the class's back."""
 
     name = "bad-share"
 
     def attack(self, view, decision):
-        options = [
-            (s, t)
-            for s in range(view.board.size)
-            if view.owner[s] == view.seat and view.armies[s] > 3
-            for t in view.board.neighbours[s]
-            if view.owner[t] != view.seat
-        ]
+        options = fronts(view)
         if not options:
             return super().attack(view, decision)
         share = OccupyShare(1, 2)
@@ -208,30 +215,32 @@ class AskedContinental(ContinentalBot):
         return action
 
 
-BOTS = [RandomBot, AggressiveBot, AskedContinental, PlannerBot]
+BOTS: list[type[Bot]] = [RandomBot, AggressiveBot, AskedContinental, PlannerBot]
 
 
 @pytest.mark.parametrize("protocol", [False, True])
 def test_orders_play_the_very_same_game_with_fewer_decisions(protocol):
     seats = [cls() for cls in BOTS]
     with_orders = play_local(seats, RULES, seed=11, protocol=protocol)
-    continental = seats[2]
+    mine = seats[2]
     seats = [cls() for cls in BOTS]
     asked_all = play_local(seats, RULES, seed=11, protocol=protocol, orders=False)
+    theirs = seats[2]
+    assert isinstance(mine, AskedContinental) and isinstance(theirs, AskedContinental)
     assert with_orders.record == asked_all.record  # byte-equal: the same dice and events
     assert with_orders.actions == asked_all.actions
     assert sum(with_orders.decisions) < 0.75 * sum(asked_all.decisions)
     assert with_orders.decisions[0] == asked_all.decisions[0]  # random gives no orders
     # continental states its occupation with each attack: no OCCUPY is asked of it any more
-    assert seats[2].asked[Kind.OCCUPY] > 10
-    assert continental.asked[Kind.OCCUPY] == 0
-    assert set(continental.shares) == {"all", "fewest", "split"}
+    assert theirs.asked[Kind.OCCUPY] > 10
+    assert mine.asked[Kind.OCCUPY] == 0
+    assert set(mine.shares) == {"all", "fewest", "split"}
 
 
 # Editions where continental conquers a lot, or where its share must not be attached (a team
 # game; an ally's or an unknown capital's conquest): the same game with and without orders.
 C, A = AskedContinental, AggressiveBot
-EDITIONS = {
+EDITIONS: dict[str, list[type[Bot]]] = {
     "classic-2004": [C, A, C],
     "risiko-master-base": [C, A, C],
     "two-player-2004-active": [C, A],
@@ -294,13 +303,7 @@ class Blitzer(Bot):
         order = view.context.memory.pop("blitz", None)
         if order is not None and blitz_attack(order, view.seat, view.owner, view.armies):
             self.covered.append(f"attack {order} asked with {view.armies[order.source]} left")
-        options = [
-            (view.armies[s] - view.armies[t], -s, -t, s, t)
-            for s in range(view.board.size)
-            if view.owner[s] == view.seat and view.armies[s] > 3
-            for t in view.board.neighbours[s]
-            if view.owner[t] != view.seat
-        ]
+        options = [(view.armies[s] - view.armies[t], -s, -t, s, t) for s, t in fronts(view)]
         if not options:
             return super().attack(view, decision)
         *_, s, t = max(options)
