@@ -10,6 +10,8 @@
   ``target_odds``; breaks an enemy's whole continent at ``break_odds``; otherwise takes one
   territory a turn (for the card) at ``card_odds``. Most dice always.
 - Occupy: splits the armies between the two territories by the enemy armies each now faces.
+  That share does not depend on the dice, so each attack goes out as a blitz (one roll at
+  least) that carries it: the referee answers the conquest's OCCUPY without asking.
 - Fortify: inward to outward — the largest interior stack moves toward the most threatened
   border (along the shortest own path; straight there when ``fortify`` is ``connected``).
 - Trade: when forced, or when the best set is worth at least ``trade_at`` armies (the
@@ -28,14 +30,20 @@ The thresholds are class attributes, so a subclass can tune them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hegemon.referee import cards as cardlib
+from hegemon.referee.orders import OccupyShare, occupy_share
+from hegemon.referee.teams import on as team_game
 from hegemon.sdk import (
     Attack,
+    Blitz,
     Bot,
     BuildCentre,
     Claim,
     DefendPolicy,
     Fortify,
+    Kind,
     Occupy,
     Pass,
     Place,
@@ -81,24 +89,50 @@ def best_trade(view):
     return max(sets, key=key)
 
 
-def occupy_split(view, decision) -> int:
-    """Armies to move so source and target keep armies in proportion to their threats."""
-    s, t, me = decision.source, decision.target, view.seat
+def pressures(view, source: int, target: int) -> tuple[int, int]:
+    """The enemy armies next to ``source`` and next to ``target``, ``target`` taken: they sum
+    other territories' armies, so a conquest's dice do not change them."""
+    me = view.seat
     owner = list(view.owner)
-    owner[t] = me  # the view may already say so; make sure
-    armies = view.armies
+    owner[target] = me  # the view may already say so; make sure
+    armies, neighbours = view.armies, view.board.neighbours
 
     def pressure(x):
-        return sum(armies[n] for n in view.board.neighbours[x] if owner[n] != me and owner[n] >= 0)
+        return sum(armies[n] for n in neighbours[x] if owner[n] != me and owner[n] >= 0)
 
-    ps, pt = pressure(s), pressure(t)
+    return pressure(source), pressure(target)
+
+
+def pressure_share(view, source: int, target: int) -> OccupyShare | None:
+    """The share of the armies to move into ``target`` so the two keep armies in proportion
+    to their threats; None: all of them (the source faces no enemy)."""
+    ps, pt = pressures(view, source, target)
     if ps == 0:
+        return None
+    return OccupyShare(pt, ps + pt)  # 0/ps when the target faces no enemy: the fewest
+
+
+ALL = OccupyShare(1)  # pressure_share's None, stated for the referee
+
+
+def occupy_split(view, decision) -> int:
+    """Armies to move so source and target keep armies in proportion to their threats."""
+    share = pressure_share(view, decision.source, decision.target)
+    if share is None:
         return decision.maximum
-    if pt == 0:
-        return decision.minimum
-    total = armies[s] - 1 + (armies[t] if owner[t] == me else 0)
-    want = round(total * pt / (ps + pt))
-    return max(decision.minimum, min(decision.maximum, want))
+    return occupy_share(share, decision, view.armies).armies
+
+
+def share_is_exact(view, source: int, target: int) -> bool:
+    """Does the referee's rule see at the conquest's OCCUPY what :func:`occupy_split` would?
+    Not from a team-mate's or an ally's territory (the pressure would count it, and its armies
+    fall with the dice), not in a team game (the view shows one seat's armies where the
+    referee counts another's), not against a capital not yet known (its capture changes
+    owners around it)."""
+    foe = view.owner[target]
+    if view.owner[source] != view.seat or foe < 0 or team_game(view.rules):
+        return False
+    return view.rules.capitals != "on" or view.seats[foe].capital >= 0
 
 
 class ContinentalBot(Bot):
@@ -291,6 +325,21 @@ class ContinentalBot(Bot):
 
     def occupy(self, view, decision):
         return Occupy(occupy_split(view, decision))
+
+    def answer(self, view):
+        """Each attack as a blitz (one roll at least) that also says how it occupies: the
+        referee answers the conquest's OCCUPY as :meth:`occupy` would, without asking."""
+        action = super().answer(view)
+        decision = view.pending
+        if decision.kind is not Kind.ATTACK or not isinstance(action, (Attack, Blitz)):
+            return action
+        s, t = action.source, action.target
+        if type(self).occupy is not ContinentalBot.occupy or not share_is_exact(view, s, t):
+            return action
+        if isinstance(action, Attack):  # a blitz whose box is this board: it stops after one roll
+            a, d = view.armies[s], view.armies[t]
+            action = Blitz(s, t, action.dice, until=a - 1, until_target=max(d - 1, 0))
+        return replace(action, occupy=pressure_share(view, s, t) or ALL)
 
     def build_centre(self, view, decision):
         """Risiko! Master: a production centre on the safest own territory (no enemy

@@ -412,18 +412,28 @@ class Trade(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[int]] = ..., bonus_territory: _Optional[int] = ...) -> None: ...
 
 class Attack(_message.Message):
-    __slots__ = ("source", "target", "dice", "until", "until_target")
+    __slots__ = ("source", "target", "dice", "until", "until_target", "occupy")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
     UNTIL_TARGET_FIELD_NUMBER: _ClassVar[int]
+    OCCUPY_FIELD_NUMBER: _ClassVar[int]
     source: int
     target: int
     dice: int
     until: int
     until_target: int
-    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ..., until: _Optional[int] = ..., until_target: _Optional[int] = ...) -> None: ...
+    occupy: OccupyShare
+    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., dice: _Optional[int] = ..., until: _Optional[int] = ..., until_target: _Optional[int] = ..., occupy: _Optional[_Union[OccupyShare, _Mapping]] = ...) -> None: ...
+
+class OccupyShare(_message.Message):
+    __slots__ = ("numerator", "denominator")
+    NUMERATOR_FIELD_NUMBER: _ClassVar[int]
+    DENOMINATOR_FIELD_NUMBER: _ClassVar[int]
+    numerator: int
+    denominator: int
+    def __init__(self, numerator: _Optional[int] = ..., denominator: _Optional[int] = ...) -> None: ...
 
 class Defend(_message.Message):
     __slots__ = ("dice",)

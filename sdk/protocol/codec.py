@@ -43,7 +43,7 @@ from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import EVENT_TYPES, Event, redact
 from hegemon.referee.missions import deck_of
-from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
+from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
 from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
@@ -637,15 +637,19 @@ def action_to_proto(action: Action | Blitz) -> pb.Action:
             attack=pb.Attack(source=action.source, target=action.target, dice=action.dice)
         )
     if type(action) is Blitz:
-        return pb.Action(
-            attack=pb.Attack(
-                source=action.source,
-                target=action.target,
-                dice=action.dice,
-                until=action.until,
-                until_target=action.until_target,
-            )
+        attack = pb.Attack(
+            source=action.source,
+            target=action.target,
+            dice=action.dice,
+            until=action.until,
+            until_target=action.until_target,
         )
+        if action.occupy is not None:
+            share = action.occupy
+            attack.occupy.CopyFrom(
+                pb.OccupyShare(numerator=share.numerator, denominator=share.denominator)
+            )
+        return pb.Action(attack=attack)
     if type(action) is Defend:
         return pb.Action(defend=pb.Defend(dice=action.dice))
     if type(action) is Occupy:
@@ -747,7 +751,8 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
         return Trade((sub.cards[0], sub.cards[1], sub.cards[2]), bonus)
     if which == "attack":
         if sub.HasField("until"):
-            return Blitz(sub.source, sub.target, sub.dice, sub.until, sub.until_target)
+            share = _occupy_share(sub.occupy) if sub.HasField("occupy") else None
+            return Blitz(sub.source, sub.target, sub.dice, sub.until, sub.until_target, share)
         return Attack(sub.source, sub.target, sub.dice)
     if which == "defend":
         return Defend(sub.dice)
@@ -782,6 +787,14 @@ def _action_from_proto(msg: Any, game_id: str | None) -> Action | Blitz:
     if which == "build_centre":
         return BuildCentre(sub.territory)
     raise _fail(f"{which} is not an action this referee knows")
+
+
+def _occupy_share(msg: Any) -> OccupyShare:
+    """A blitz's Attack.occupy, checked (the referee divides by its denominator)."""
+    try:
+        return OccupyShare(msg.numerator, msg.denominator)
+    except ValueError as exc:
+        raise _fail(f"attack.occupy: {exc}") from None
 
 
 def _check_tables() -> None:
