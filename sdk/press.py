@@ -53,6 +53,10 @@ def press(
     mine: dict[int, SeatInfo] = {}  # the seats' public totals, by the armies left
     theirs: dict[int, SeatInfo] = {}
     board = copy.copy(view)  # one view, its board changed in place for each probe (fast)
+    # every probe is a board after this attack's first roll, where no attack is forced any
+    # more (Risiko! Master expert's "obbligo di attacco" is met by one attack)
+    after = replace(decision, forced=False)
+    object.__setattr__(board, "pending", after)
     asked = 0
 
     def same(a2: int, d2: int) -> bool:
@@ -67,7 +71,7 @@ def press(
         object.__setattr__(board, "armies", tuple(armies))
         object.__setattr__(board, "seats", tuple(seats))
         try:
-            answer = decide(board, decision)
+            answer = decide(board, after)
         except Exception:  # e.g. no legal attack on that board (Risiko! Master's dice rules)
             return False  # a probe the bot cannot answer ends the box; the real one may differ
         return answer == Attack(s, t, min(attack.dice, attack_dice(a2)))

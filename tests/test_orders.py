@@ -275,6 +275,20 @@ def test_continental_occupies_by_its_share_exactly_in_every_edition(preset):
         assert kept == 0
 
 
+def test_a_blitz_pressed_from_a_forced_attack_stops_where_the_bot_would_pass():
+    """Risiko! Master expert forces a turn's first attack after 3 armies placed; every later
+    attack is free. The aggressive bot attacks anything when forced, so the probes of its pressed
+    blitz must be asked as free attacks, or the blitz rolls on where the bot itself passes
+    (seed 2: record line 191, found by comparing both records)."""
+    rules = make_rules("risiko-master-expert", {"turn_limit": 20})
+    assert rules.must_attack_after == 3
+    records = []
+    for orders in (True, False):
+        bots = [ContinentalBot(), AggressiveBot(), ContinentalBot()]
+        records.append(play_local(bots, rules, seed=2, orders=orders, protocol=True).record)
+    assert records[0] == records[1]
+
+
 def test_a_share_against_an_unknown_capital_would_not_be_exact(monkeypatch):
     """Why continental attaches no share against a capital it does not know: taking it changes
     the owners around it (capital Risk), so the pressures at the OCCUPY are not the ones it
