@@ -129,13 +129,14 @@ async def transport_floor(requests: list[Any]) -> float:
             stdout=subprocess.PIPE,
             text=True,
         )
-        assert server.stdin is not None and server.stdout is not None
-        assert server.stdout.readline().strip() == "ready"
+        talk, hear = server.stdin, server.stdout
+        assert talk is not None and hear is not None
+        assert hear.readline().strip() == "ready"
 
         def server_cpu() -> float:
-            server.stdin.write("\n")
-            server.stdin.flush()
-            return float(server.stdout.readline())
+            talk.write("\n")
+            talk.flush()
+            return float(hear.readline())
 
         channel = grpc.insecure_channel(address)
         decide = channel.unary_unary(
@@ -150,7 +151,7 @@ async def transport_floor(requests: list[Any]) -> float:
             await bridge.call(decide, request, timeout=5)
         spent = time.process_time() - client0 + server_cpu() - server0
         channel.close()
-        server.stdin.close()
+        talk.close()
         server.wait()
     return spent / len(requests)
 

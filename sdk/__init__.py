@@ -48,7 +48,7 @@ if TYPE_CHECKING:
         Trade,
     )
     from hegemon.referee.decisions import Decision, Kind
-    from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, Policies
+    from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
     from hegemon.sdk.bot import Bot
     from hegemon.sdk.context import BotView, GameContext, UnknownGame, make_view
     from hegemon.sdk.helpers import (
@@ -134,7 +134,13 @@ _SOURCES = {
         "Trade",
     ),
     "hegemon.referee.decisions": ("Decision", "Kind"),
-    "hegemon.referee.orders": ("Blitz", "DefendPolicy", "OccupyPolicy", "Policies"),
+    "hegemon.referee.orders": (
+        "Blitz",
+        "DefendPolicy",
+        "OccupyPolicy",
+        "OccupyShare",
+        "Policies",
+    ),
     "hegemon.sdk.bot": ("Bot",),
     "hegemon.sdk.context": ("BotView", "GameContext", "UnknownGame", "make_view"),
     "hegemon.sdk.helpers": (
@@ -248,6 +254,7 @@ __all__ = [
     "LocalGame",
     "Occupy",
     "OccupyPolicy",
+    "OccupyShare",
     "Pass",
     "Place",
     "PlaceNeutral",
