@@ -545,6 +545,65 @@ def test_the_sandboxes_die_with_the_referee(tmp_path, mode, state, open_node_bot
     assert not left, f"bot processes outlived the referee: {left}"
 
 
+# A referee that starts one sandboxed bot and dies the instant its Popen returns, before
+# bubblewrap has set its own parent-death signal
+DIES_AT_ONCE = textwrap.dedent("""
+    import os, subprocess, sys
+    from hegemon.referee.runner import sandbox
+    launch = sandbox.bubblewrap_launch(
+        (sys.executable, "-c", "import time; time.sleep(120)", sys.argv[1]), None, (),
+        sandbox.SandboxLimits(), None,
+    )
+    child = subprocess.Popen(
+        launch.argv, env=launch.env, cwd="/", pass_fds=launch.pass_fds,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    print(child.pid, flush=True)
+    os._exit(0)
+""")
+
+
+@needs_bwrap
+def test_a_referee_dead_before_bubblewrap_took_hold_leaves_no_bot_behind():
+    """The referee may die between forking a bot and bwrap's own --die-with-parent (a runner
+    killed as a game starts): the bot's first process must not go on to start a bot nobody
+    will stop. (Before the parent-death signal was set ahead of bwrap, the chaos test caught
+    such a bot alive after its runner's SIGKILL.)"""
+    token = f"hegemon-orphan-test-{os.getpid()}-{time.monotonic_ns()}"  # on every command line
+    survivors: list[int] = []
+    for _ in range(5):  # the race is won or lost each time; every round must leave nothing
+        referee = subprocess.run(
+            [sys.executable, "-c", DIES_AT_ONCE, token], capture_output=True, text=True, cwd=ROOT
+        )
+        assert referee.returncode == 0, referee.stderr
+        deadline = time.monotonic() + 10
+        while (left := _carrying(token)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        survivors += left
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+    assert not survivors, f"bots outlived a referee that died as they started: {survivors}"
+
+
+def _carrying(token: str) -> list[int]:
+    """The live processes (not zombies nobody reaps) with ``token`` on their command line:
+    bwrap (which forks away from the process the referee started) and the bot itself."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if token.encode() not in f.read():
+                    continue
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry))
+        except (OSError, IndexError):
+            continue
+    return found
+
+
 LISTENER = textwrap.dedent("""
     import os, socket, sys
     path = sys.argv[sys.argv.index("--address") + 1][len("unix:"):]

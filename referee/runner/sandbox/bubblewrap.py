@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -91,6 +92,23 @@ def _scratch_args(limits: SandboxLimits, made: set[str]) -> list[str]:
     ]
 
 
+# The referee may die after it forked a bot's first process but before bwrap set its own
+# parent-death signal: bwrap would then start a bot that nothing ever stops. setpriv sets the
+# signal first; the shell it execs checks that the referee is still its parent (if not, the
+# death came first and the signal will never fire) and only then execs the rest.
+_STILL_OURS = '[ "$PPID" = "$1" ] || exit 125; shift; exec "$@"'
+
+
+def die_with_referee() -> list[str]:
+    """A command-line prefix that kills what follows when this process (its forking thread)
+    dies, from the first instant on; empty without util-linux's setpriv."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return []
+    check = ["/bin/sh", "-c", _STILL_OURS, "hegemon-parent", str(os.getpid())]
+    return [setpriv, "--pdeathsig", "KILL", "--", *check]
+
+
 def bubblewrap_launch(
     argv: Sequence[str],
     cwd: str | None,
@@ -109,7 +127,8 @@ def bubblewrap_launch(
     inner_socket = f"{INNER_SOCKET_DIR}/{SOCKET_NAME}"
     address = f"unix:{inner_socket}"
     fds: list[int] = []
-    args = [*prefix, bwrap, *_NAMESPACES, "--unshare-cgroup-try", "--hostname", "hegemon-bot"]
+    args = [*die_with_referee(), *prefix, bwrap, *_NAMESPACES]
+    args += ["--unshare-cgroup-try", "--hostname", "hegemon-bot"]
     args.append("--die-with-parent")
     if uid is None:
         # an unprivileged referee: bwrap makes a user namespace and forbids nested ones
