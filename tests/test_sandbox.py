@@ -545,30 +545,29 @@ def test_the_sandboxes_die_with_the_referee(tmp_path, mode, state, open_node_bot
     assert not left, f"bot processes outlived the referee: {left}"
 
 
-# A referee that starts one sandboxed bot and dies the instant its Popen returns, before
-# bubblewrap has set its own parent-death signal
+# A referee that starts one bot (as its runner does: sandbox, cgroups, ceiling) and dies the
+# instant the start returns, while bwrap is still setting the sandbox up
 DIES_AT_ONCE = textwrap.dedent("""
-    import os, subprocess, sys
-    from hegemon.referee.runner import sandbox
-    launch = sandbox.bubblewrap_launch(
-        (sys.executable, "-c", "import time; time.sleep(120)", sys.argv[1]), None, (),
-        sandbox.SandboxLimits(), None,
-    )
-    child = subprocess.Popen(
-        launch.argv, env=launch.env, cwd="/", pass_fds=launch.pass_fds,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    print(child.pid, flush=True)
-    os._exit(0)
+    import os, sys, trio
+    from hegemon.referee.runner.process import BotCommand, spawn
+
+    async def main():
+        argv = (sys.executable, "-c", "import time; time.sleep(120)", sys.argv[1])
+        bot = await spawn(BotCommand("sleeper", argv))
+        print(bot.rundir, flush=True)
+        os._exit(0)
+
+    trio.run(main)
 """)
 
 
 @needs_bwrap
-def test_a_referee_dead_before_bubblewrap_took_hold_leaves_no_bot_behind():
-    """The referee may die between forking a bot and bwrap's own --die-with-parent (a runner
-    killed as a game starts): the bot's first process must not go on to start a bot nobody
-    will stop. (Before the parent-death signal was set ahead of bwrap, the chaos test caught
-    such a bot alive after its runner's SIGKILL.)"""
+def test_a_referee_dead_while_its_bot_starts_leaves_nothing_behind():
+    """The referee may die between forking a bot and bwrap arming --die-with-parent, in its
+    first process or in the sandbox's PID 1 (a runner killed as a game starts): nothing of the
+    bot may live on. (The chaos test caught such bots alive after their runner's SIGKILL.)
+    setpriv arms the signal before bwrap runs, and where the referee has cgroups its guard
+    kills whatever is in its bots' cgroups once it is dead."""
     token = f"hegemon-orphan-test-{os.getpid()}-{time.monotonic_ns()}"  # on every command line
     survivors: list[int] = []
     for _ in range(5):  # the race is won or lost each time; every round must leave nothing
@@ -579,6 +578,7 @@ def test_a_referee_dead_before_bubblewrap_took_hold_leaves_no_bot_behind():
         deadline = time.monotonic() + 10
         while (left := _carrying(token)) and time.monotonic() < deadline:
             time.sleep(0.05)
+        shutil.rmtree(referee.stdout.strip(), ignore_errors=True)
         survivors += left
         for pid in left:
             os.kill(pid, signal.SIGKILL)

@@ -31,12 +31,15 @@ _names = itertools.count()
 _lock = threading.Lock()
 _swept: set[Path] = set()
 # Frozen tasks of a cgroup v1 freezer do not die of SIGKILL until thawed, so a bot frozen when
-# its referee dies would never see --die-with-parent act. This guard (one per referee, outside
-# every bot cgroup) waits for the referee's death and then thaws its bots. It forks away from
-# the referee's process tree, so killing that whole tree (kill -9 of every descendant) leaves
-# it standing to do its work; it waits on a pidfd, not on being its child.
+# its referee dies would never see --die-with-parent act. And a referee killed while bwrap
+# sets up a sandbox may die before bwrap's inner process has armed its own parent-death
+# signal: that process (the sandbox's PID 1) and the bot would live on. This guard (one per
+# referee, outside every bot cgroup) waits for the referee's death, then kills every process
+# in its bots' cgroups and thaws them so the kill lands. It forks away from the referee's
+# process tree, so killing that whole tree (kill -9 of every descendant) leaves it standing to
+# do its work; it waits on a pidfd, not on being its child.
 _GUARD = """\
-import glob, os, select, sys
+import glob, os, select, signal, sys, time
 referee, pattern = int(sys.argv[1]), sys.argv[2]
 try:
     watch = os.pidfd_open(referee)
@@ -51,12 +54,28 @@ for fd in (0, 1, 2):
     os.dup2(quiet, fd)
 if watch is not None:
     select.select([watch], [], [])
-for path in glob.glob(pattern):
-    try:
-        with open(path, "w") as f:
-            f.write("THAWED")
-    except OSError:
-        pass
+for _ in range(20):  # a process forked while we kill the others is caught next round
+    left = 0
+    for path in glob.glob(pattern):
+        try:
+            with open(os.path.join(os.path.dirname(path), "cgroup.procs")) as f:
+                pids = [int(line) for line in f if line.strip()]
+        except (OSError, ValueError):
+            pids = []
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        left += len(pids)
+        try:
+            with open(path, "w") as f:
+                f.write("THAWED")
+        except OSError:
+            pass
+    if not left:
+        break
+    time.sleep(0.05)
 """
 _guard_pids: list[int] = []  # this referee's guard, once started
 
