@@ -22,7 +22,7 @@ import trio
 from hegemon.referee.record import parse
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import process as process_module
-from hegemon.referee.runner import sandbox
+from hegemon.referee.runner import rundirs, sandbox
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.match import printable
@@ -583,6 +583,41 @@ def test_a_referee_dead_while_its_bot_starts_leaves_nothing_behind():
         for pid in left:
             os.kill(pid, signal.SIGKILL)
     assert not survivors, f"bots outlived a referee that died as they started: {survivors}"
+
+
+def test_run_folders_a_killed_referee_left_are_swept_by_the_next(tmp_path, monkeypatch):
+    """A referee killed mid-game cannot remove its bots' run folders (log, socket): the next
+    referee to start a bot removes those of referees no longer running, and only those (not a
+    live referee's, not a file, not what a link points to)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(rundirs, "_swept", set())
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead = int(gone.stdout)  # a pid that has just ended (reused so soon, it is only kept)
+    stale = tmp_path / f"{rundirs.PREFIX}{dead}-abc"
+    (stale / "sock").mkdir(parents=True)
+    (stale / "bot-1.log").write_text("the killed referee's bot\n")
+    live = tmp_path / f"{rundirs.PREFIX}{os.getpid()}-def"
+    live.mkdir()
+    kept_file = tmp_path / f"{rundirs.PREFIX}{dead}-file"
+    kept_file.write_text("not a run folder")
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (target / "precious").write_text("x")
+    (tmp_path / f"{rundirs.PREFIX}{dead}-link").symlink_to(target)
+    fresh = rundirs.make()
+    assert fresh.parent == tmp_path and fresh.name.startswith(f"{rundirs.PREFIX}{os.getpid()}-")
+    assert not stale.exists() or Path(f"/proc/{dead}").exists()
+    assert live.is_dir() and kept_file.is_file() and (target / "precious").is_file()
+    assert oct(fresh.stat().st_mode & 0o777) == "0o700"
+    again = tmp_path / f"{rundirs.PREFIX}{dead}-ghi"
+    again.mkdir()
+    rundirs.make()  # one sweep per process and temporary directory: start-up cost only once
+    assert again.is_dir()
 
 
 def _carrying(token: str) -> list[int]:

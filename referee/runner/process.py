@@ -23,7 +23,6 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +30,7 @@ from typing import Any
 
 import trio
 
-from . import botlog, sandbox
+from . import botlog, rundirs, sandbox
 from .sandbox import BUBBLEWRAP, RLIMITS, Ceiling, SandboxError, SandboxLimits, UidLease
 from .sandbox.binds import is_within, project_root
 from .sandbox.ceiling import cpu_of, tree
@@ -457,7 +456,7 @@ async def spawn(
     if log_dir is None and os.environ.get(LOG_DIR_ENV, "").strip():
         log_dir = Path(os.environ[LOG_DIR_ENV].strip())
         log_dir.mkdir(parents=True, exist_ok=True)
-    rundir = Path(tempfile.mkdtemp(prefix="hegemon-"))
+    rundir = rundirs.make()
     lease = None
     log = None
     launch = None
