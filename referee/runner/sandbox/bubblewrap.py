@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -99,10 +101,26 @@ def _scratch_args(limits: SandboxLimits, made: set[str]) -> list[str]:
 _STILL_OURS = '[ "$PPID" = "$1" ] || exit 125; shift; exec "$@"'
 
 
+@functools.cache
+def _setpriv() -> str | None:
+    """util-linux's setpriv, if it knows ``--pdeathsig`` (2.33 and later)."""
+    found = shutil.which("setpriv")
+    if found is None:
+        return None
+    try:
+        usage = subprocess.run(
+            [found, "--help"], check=False, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if "--pdeathsig" in usage.stdout else None
+
+
 def die_with_referee() -> list[str]:
     """A command-line prefix that kills what follows when this process (its forking thread)
-    dies, from the first instant on; empty without util-linux's setpriv."""
-    setpriv = shutil.which("setpriv")
+    dies, from the first instant on; empty without a setpriv that can (bwrap's own
+    --die-with-parent then acts a moment later)."""
+    setpriv = _setpriv()
     if setpriv is None:
         return []
     check = ["/bin/sh", "-c", _STILL_OURS, "hegemon-parent", str(os.getpid())]
