@@ -249,13 +249,14 @@ class Ceiling:
             if self._fault is not None:
                 return
             self._fault = (kind, detail)
-        self.kill()
+        # the note goes first: whoever waits for the bot's end may read its log at once
         if self.log_path is not None:
             try:
                 with open(self.log_path, "a") as log:
                     log.write(f"\nhegemon: {kind} fault: {detail}: stopped\n")
             except OSError:
                 pass
+        self.kill()
 
     def kill(self) -> None:
         """SIGKILL every process of the bot, frozen or stopped ones included."""
