@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -149,6 +149,18 @@ def kill_all(pids: Sequence[int]) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def wait_for(
+    what: str, condition: Callable[[], object], timeout: float = 180, every: float = 0.2
+) -> None:
+    """Poll ``condition`` until it holds; a test that waits longer than ``timeout`` fails as
+    hung (a guard against hanging, not a measure of speed)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(every)
 
 
 def wait_gone(pids: Sequence[int], timeout: float = 10) -> list[int]:
@@ -321,6 +333,24 @@ def pg_server() -> Iterator[PgServer]:
     if given:
         yield PgServer(given, own_cluster=False)
         return
+    with private_cluster() as server:
+        yield server
+
+
+@pytest.fixture
+def own_pg_server(pg_server: PgServer) -> Iterator[PgServer]:
+    """A server this test may stop and start: the session's when the tests started it, else
+    (``HEGEMON_TEST_PG_URL`` names someone else's) a private cluster of its own."""
+    if pg_server.own_cluster:
+        yield pg_server
+        return
+    with private_cluster() as server:
+        yield server
+
+
+@contextlib.contextmanager
+def private_cluster() -> Iterator[PgServer]:
+    """A private PostgreSQL cluster from Debian's ``postgresql`` package, removed afterwards."""
     bindir = _pg_bindir()
     if bindir is None:
         pytest.fail(

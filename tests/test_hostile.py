@@ -10,6 +10,7 @@ PostgreSQL port when it is free), an abstract unix socket and a unix socket file
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -169,6 +170,8 @@ class Arena:
             "HOSTILE_REFEREE_PID": str(os.getpid()),
             "HOSTILE_REFEREE_SOURCE": str(REFEREE_SOURCE),
             "HOSTILE_GIT": str(GIT_FILE),
+            "HOSTILE_USER_HOME": str(Path.home()),
+            "HOSTILE_BESIDE_CHECKOUT": str(CHECKOUT.parent),
         }
         return BotCommand(
             f"hostile-{mode}",
@@ -288,6 +291,16 @@ def refused(result: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ the attacks
+def bound_below(folder: Path) -> set[str]:
+    """The entries of ``folder`` that lead to what the sandbox binds in for a Python bot."""
+    bound = {Path(sys.prefix), Path(sys.base_prefix), CHECKOUT}
+    return {
+        p.resolve().relative_to(folder.resolve()).parts[0]
+        for p in bound
+        if p.resolve().is_relative_to(folder.resolve()) and p.resolve() != folder.resolve()
+    }
+
+
 def test_network_out_of_the_sandbox_is_refused(arena):
     arena.play("network")
     reports = check_contained(arena, "network")
@@ -348,7 +361,15 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
         "write root",
     ):
         assert refused(reports[what]), (what, reports[what])
-    assert reports["list /root"] in ("ok ['.pyenv']", "ok []") or refused(reports["list /root"])
+    # of the referee's home and the checkout's folder, a bot sees at most the path down to what
+    # the sandbox binds in (the interpreter, the virtual environment, the checkout's SDK)
+    for what, folder in (
+        ("list referee home", Path.home()),
+        ("list beside checkout", CHECKOUT.parent),
+    ):
+        report = reports[what]
+        if not refused(report):
+            assert set(ast.literal_eval(report.removeprefix("ok "))) <= bound_below(folder), report
     assert reports["processes seen"] == "ok [1, 2]"  # its own PID namespace: itself and init
     assert SECRET not in arena.log("files")
     for name in ("REFEREE_SECRET", "HEGEMON_DB", "HEGEMON_HOME"):

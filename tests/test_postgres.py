@@ -8,7 +8,6 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,11 +25,13 @@ from league_fixtures import (  # noqa: F401
     hegemon,
     home,
     kill_all,
+    own_pg_server,
     pg_server,
     pg_url,
     register_samples,
     saved_id,
     start_hegemon,
+    wait_for,
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -125,13 +126,6 @@ def test_unknown_season_on_postgres(home, pg_url, command):
 
 
 # ---------------------------------------------------------------------------------- many machines
-def _wait_for(what: str, condition: Callable[[], object], timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
-
-
 class Restartable:
     """Stops and starts the test's own PostgreSQL cluster, with the options it was started
     with (``postmaster.opts``): a real outage, every connection dropped."""
@@ -139,8 +133,7 @@ class Restartable:
     def __init__(self, pg_server: PgServer):
         import psycopg
 
-        if not pg_server.own_cluster:
-            pytest.skip("the outage test stops the server: it needs its own cluster")
+        assert pg_server.own_cluster, "the outage test stops the server: it needs its own"
         with psycopg.connect(pg_server.url("postgres"), autocommit=True) as conn:
             row = conn.execute("SHOW data_directory").fetchone()
         assert row is not None
@@ -169,14 +162,14 @@ class Restartable:
 
 
 def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_stale_claims(
-    pg_server, tmp_path, monkeypatch
+    own_pg_server, tmp_path, monkeypatch
 ):
     """Three "machines" (homes with their own bot caches) and one database: the bots are
     registered on the first only; a runner on the third dies holding a claim, which status
     shows as stale and the others take over; the server restarts mid-season; every game is
     stored exactly once."""
-    server = Restartable(pg_server)
-    url = pg_server.create_database()
+    server = Restartable(own_pg_server)
+    url = own_pg_server.create_database()
     homes = {name: tmp_path / name for name in ("a", "b", "c")}
     for folder in homes.values():
         folder.mkdir()
@@ -196,7 +189,7 @@ def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_st
     # A runner on machine c claims a game, then its machine is lost (SIGKILL, no goodbye).
     with Store(url) as store:
         doomed = runner("gone", homes["c"])
-        _wait_for("a claim of the doomed runner", lambda: "gone" in store.claim_holders(season_id))
+        wait_for("a claim of the doomed runner", lambda: "gone" in store.claim_holders(season_id))
         kill_all([doomed.pid, *descendants(doomed.pid)])
         doomed.wait()
         # Its silence, as if minutes passed: its last heartbeat ten minutes ago.
@@ -216,12 +209,12 @@ def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_st
     runners = {"m1": runner("m1", homes["a"]), "m2": runner("m2", homes["b"])}
     try:
         with Store(url) as store:
-            _wait_for("three games", lambda: store.progress(season_id).done >= 3)
+            wait_for("three games", lambda: store.progress(season_id).done >= 3)
         server.stop()
         try:
             # Both notice: each is mostly mid-game, so its first call to fail is usually the
             # commit of a game finished during the outage.
-            _wait_for(
+            wait_for(
                 "both runners to notice the outage",
                 lambda: all("database unreachable" in logs[n].read_text() for n in runners),
             )
@@ -247,4 +240,4 @@ def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_st
     assert sorted(p.name for p in (homes["b"] / "bots").iterdir()) == sorted(
         p.name for p in (homes["a"] / "bots").iterdir()
     ), "machine b materialised every bot it played"
-    pg_server.drop_database(url)
+    own_pg_server.drop_database(url)

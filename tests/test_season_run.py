@@ -41,6 +41,7 @@ from league_fixtures import (
     register_samples,
     saved_id,
     start_hegemon,
+    wait_for,
     wait_gone,
 )
 
@@ -211,15 +212,14 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
-            deadline = time.monotonic() + 120
-            while True:
+
+            def six_done_and_more_claimed() -> bool:
                 assert runner.poll() is None, (tmp_path / "first.log").read_text()
                 bots.update(descendants(runner.pid))
                 progress = store.progress(saved_id(season))
-                if progress.done >= 6 and progress.claimed > 0:
-                    break
-                assert time.monotonic() < deadline, "no games finished"
-                time.sleep(0.05)
+                return progress.done >= 6 and progress.claimed > 0
+
+            wait_for("six games done, more in play", six_done_and_more_claimed, 120, 0.05)
             bots.update(descendants(runner.pid))
             runner.send_signal(signal.SIGKILL)
             runner.wait(timeout=10)
@@ -271,15 +271,14 @@ def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monke
     bots: set[int] = set()
     try:
         with Store(home_dir / "arena.db") as store:
-            deadline = time.monotonic() + 120
-            while True:
+
+            def one_done_two_in_play() -> bool:
                 assert runner.poll() is None, (tmp_path / "run.log").read_text()
                 bots.update(descendants(runner.pid))
                 progress = store.progress(season.id)
-                if progress.done >= 1 and progress.claimed == 2:
-                    break
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+                return progress.done >= 1 and progress.claimed == 2
+
+            wait_for("a game done and two in play", one_done_two_in_play, 120, 0.05)
             bots.update(descendants(runner.pid))
             runner.send_signal(signal.SIGINT)
             assert runner.wait(timeout=30) == 130, (tmp_path / "run.log").read_text()
