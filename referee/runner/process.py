@@ -422,17 +422,6 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", name)[:64] or "bot"
 
 
-def _open_to_all(path: Path) -> bool:
-    """Whether any uid may read ``path``: it is readable by others and every folder above it
-    may be entered by others."""
-    try:
-        if not os.stat(path).st_mode & stat.S_IROTH:
-            return False
-        return all(os.stat(folder).st_mode & stat.S_IXOTH for folder in path.parents)
-    except OSError:
-        return False
-
-
 async def spawn(
     command: BotCommand,
     log_dir: Path | None = None,
@@ -447,11 +436,7 @@ async def spawn(
     limits = limits or SandboxLimits()
     kind = sandbox.resolve_mode(mode)
     proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
-    # Without bubblewrap's binds a pool uid reads the checkout only where it is open to all: a
-    # clone in a private folder would hand the bot a path it cannot open (it then finds its
-    # own copy of the protocol, as before).
-    readable = kind == BUBBLEWRAP or not sandbox.is_root() or _open_to_all(proto)
-    if readable and proto.is_file() and PROTO_ENV not in dict(command.env):
+    if proto.is_file() and PROTO_ENV not in dict(command.env):
         command = replace(command, env=((PROTO_ENV, str(proto)), *command.env))
     if log_dir is None and os.environ.get(LOG_DIR_ENV, "").strip():
         log_dir = Path(os.environ[LOG_DIR_ENV].strip())
@@ -491,6 +476,8 @@ async def spawn(
                 os.chmod(rundir, 0o711)
             socket_path = sock_dir / "bot.sock"
             dir_fd = os.open(sock_dir, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            stage = rundir / "root"  # the bot's fresh root is built on it
+            stage.mkdir(mode=0o700)
             launch = sandbox.rlimits_launch(
                 command.argv,
                 command.cwd,
@@ -498,7 +485,9 @@ async def spawn(
                 limits,
                 uid,
                 socket_path,
+                stage,
                 ceiling.join_files(),
+                command.share,
             )
         note = (
             f"hegemon: {command.name} starts in sandbox {kind}"

@@ -45,7 +45,7 @@ Remote bots (``host:port``) are not started by the referee and are not sandboxed
 from __future__ import annotations
 
 from .binds import BindPlan, bind_plan
-from .bubblewrap import INNER_SOCKET_DIR, SOCKET_NAME, bubblewrap_launch
+from .bubblewrap import SOCKET_NAME, bubblewrap_launch
 from .ceiling import CPU, MEMORY, Ceiling
 from .fallback import check_runnable, rlimits_launch
 from .launch import Launch, bot_env
@@ -62,6 +62,7 @@ from .mode import (
     warn,
 )
 from .seccomp import seccomp_program, seccomp_status
+from .tree import INNER_SOCKET_DIR
 from .uids import (
     UID_BASE,
     UID_COUNT,

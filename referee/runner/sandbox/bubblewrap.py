@@ -9,89 +9,33 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .binds import SYSTEM_TOP, bind_plan
 from .launch import Launch, bot_env, drop_privileges, prlimit
 from .limits import SandboxLimits
 from .mode import BUBBLEWRAP, SandboxError, bwrap_path
 from .seccomp import data_fd, seccomp_program
+from .tree import INNER_SOCKET_DIR, Step, bot_tree
 
-INNER_SOCKET_DIR = "/tmp/hegemon-bot"  # inside the sandbox
 SOCKET_NAME = "bot.sock"
-
-ETC_FILES = (
-    "ld.so.cache",
-    "ld.so.conf",
-    "ld.so.conf.d",
-    "localtime",
-    "timezone",
-    "nsswitch.conf",
-    "hosts",
-    "host.conf",
-    "gai.conf",
-    "protocols",
-    "services",
-    "mime.types",
-    "ssl",
-    "ca-certificates",
-    "alternatives",
-    "os-release",
-    "debian_version",
-    "locale.alias",
-    "java-17-openjdk",
-    "java-21-openjdk",
-)
 _NAMESPACES = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
 
 
-def _passwd_files(uid: int) -> tuple[bytes, bytes]:
-    passwd = (
-        f"root:x:0:0:root:/root:/usr/sbin/nologin\n"
-        f"bot:x:{uid}:{uid}:hegemon bot:/tmp:/usr/sbin/nologin\n"
-        f"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
-    )
-    group = f"root:x:0:\nbot:x:{uid}:\nnogroup:x:65534:\n"
-    return passwd.encode(), group.encode()
-
-
-def _dirs_for(path: Path, made: set[str], args: list[str]) -> None:
-    """``--dir`` for each missing ancestor of ``path`` with mode 0755 (bwrap would make them
-    0700, which an unprivileged bot cannot enter)."""
-    for parent in reversed(path.parents):
-        text = str(parent)
-        if text == "/" or text in made:
-            continue
-        made.add(text)
-        args += ["--perms", "0755", "--dir", text]
-
-
-def _system_args(made: set[str]) -> list[str]:
-    args: list[str] = []
-    for top in SYSTEM_TOP:
-        host = Path("/") / top
-        if host.is_symlink():
-            args += ["--symlink", os.readlink(host), str(host)]
-        elif host.is_dir():
-            args += ["--ro-bind", str(host), str(host)]
-        made.add(str(host))
-    args += ["--perms", "0755", "--dir", "/etc"]
-    made.add("/etc")
-    for name in ETC_FILES:
-        path = Path("/etc") / name
-        if path.exists():
-            args += ["--ro-bind", str(path), str(path)]
-    return args
-
-
-def _scratch_args(limits: SandboxLimits, made: set[str]) -> list[str]:
-    """/proc, /dev and the private, size-limited /tmp and /dev/shm."""
-    size = str(limits.tmp_bytes)
-    made.update({"/proc", "/dev", "/tmp", INNER_SOCKET_DIR})
-    return [
-        *("--proc", "/proc", "--dev", "/dev"),
-        *("--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"),
-        *("--perms", "1777", "--size", size, "--tmpfs", "/tmp"),
-        *("--perms", "0777", "--dir", INNER_SOCKET_DIR),
-    ]
+def _step_args(step: Step, fds: list[int]) -> list[str]:
+    """bubblewrap's options for one step of the bot's tree (see :mod:`.tree`)."""
+    if step.op in ("ro-bind", "bind"):
+        return [f"--{step.op}", step.source, step.dest]
+    if step.op == "symlink":
+        return ["--symlink", step.source, step.dest]
+    if step.op in ("proc", "dev"):
+        return [f"--{step.op}", step.dest]
+    perms = ["--perms", f"{step.perms:04o}"]
+    if step.op == "dir":
+        return [*perms, "--dir", step.dest]
+    if step.op == "tmpfs":
+        return [*perms, "--size", str(step.size), "--tmpfs", step.dest]
+    assert step.op == "file", step
+    fd = data_fd(step.data.encode())
+    fds.append(fd)
+    return [*perms, "--ro-bind-data", str(fd), step.dest]
 
 
 # The referee may die after it forked a bot's first process but before bwrap set its own
@@ -141,7 +85,7 @@ def bubblewrap_launch(
     bwrap = bwrap_path()
     if bwrap is None:
         raise SandboxError("bubblewrap is not available")
-    plan = bind_plan(argv, cwd, share)
+    steps, plan = bot_tree(argv, cwd, share, limits, uid if uid is not None else os.getuid())
     inner_socket = f"{INNER_SOCKET_DIR}/{SOCKET_NAME}"
     address = f"unix:{inner_socket}"
     fds: list[int] = []
@@ -155,21 +99,8 @@ def bubblewrap_launch(
     os.set_inheritable(write, False)
     fds.append(write)
     args += ["--info-fd", str(write)]
-    made: set[str] = set()
-    args += _system_args(made)
-    passwd, group = _passwd_files(uid if uid is not None else os.getuid())
-    for data, dest in ((passwd, "/etc/passwd"), (group, "/etc/group")):
-        fd = data_fd(data)
-        fds.append(fd)
-        args += ["--perms", "0644", "--ro-bind-data", str(fd), dest]
-    args += _scratch_args(limits, made)
-    for paths, how in ((plan.read_only, "--ro-bind"), (plan.writable, "--bind")):
-        for path in paths:
-            _dirs_for(path, made, args)
-            args += [how, str(path), str(path)]
-            made.add(str(path))
-    if plan.chdir not in made:
-        _dirs_for(Path(plan.chdir) / "x", made, args)
+    for step in steps:
+        args += _step_args(step, fds)
     args += ["--remount-ro", "/", "--chdir", plan.chdir, "--clearenv"]
     for key, value in bot_env(env_extra, address, limits).items():
         args += ["--setenv", key, value]

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 
 from .cgroups import CONTROLLERS, places
 from .fallback import check_runnable
-from .mode import SandboxError, bwrap_path, bwrap_problem, requested_mode
+from .mode import (
+    BUBBLEWRAP,
+    RLIMITS,
+    SandboxError,
+    bwrap_path,
+    bwrap_problem,
+    fallback_problem,
+    requested_mode,
+)
 from .seccomp import seccomp_status
 from .uids import UID_BASE, UID_COUNT, is_root, processes_of
 
@@ -47,7 +54,36 @@ def report() -> list[Check]:
         checks.append(Check("mode", True, f"HEGEMON_SANDBOX={mode}"))
     except SandboxError as exc:
         checks.append(Check("mode", False, str(exc), "unset HEGEMON_SANDBOX or fix its value"))
+        return checks
+    checks.append(_isolation(mode))
     return checks
+
+
+def _isolation(mode: str) -> Check:
+    """The mechanism that isolates a bot started now, as ``mode`` and this machine decide."""
+    if mode != RLIMITS and bwrap_path() is not None:
+        return Check("isolation", True, "bubblewrap isolation")
+    if mode == BUBBLEWRAP:
+        return Check(
+            "isolation",
+            False,
+            "NONE: HEGEMON_SANDBOX=bubblewrap and bubblewrap is missing, seasons refuse to start",
+            "apt-get install bubblewrap",
+        )
+    problem = fallback_problem()
+    if problem:
+        return Check(
+            "isolation",
+            False,
+            f"NONE: no bubblewrap and {problem}, seasons refuse to start",
+            "apt-get install bubblewrap, or allow user namespaces",
+        )
+    return Check(
+        "isolation",
+        True,
+        "the rlimits fallback's isolation (a fresh root in a private mount namespace: the "
+        "files bubblewrap shows; no network)",
+    )
 
 
 def _bubblewrap() -> Check:
@@ -61,7 +97,7 @@ def _bubblewrap() -> Check:
     return Check(
         "bubblewrap",
         False,
-        f"missing ({bwrap_problem()}): bots get no network or file-system isolation",
+        f"missing ({bwrap_problem()}): bots get the rlimits fallback at best (see isolation)",
         "apt-get install bubblewrap",
     )
 
@@ -110,16 +146,12 @@ def _fallback() -> Check:
     """Can the rlimits fallback run a Python bot here (as a pool uid when root)?"""
     if shutil.which("prlimit") is None or shutil.which("setpriv") is None:
         return Check("fallback", False, "prlimit or setpriv missing", "apt-get install util-linux")
-    flags = ["--pid", "--fork"] if is_root() else ["--user", "--pid", "--fork"]
-    unshare = shutil.which("unshare")
-    made = unshare is not None and (
-        subprocess.run([unshare, *flags, "true"], capture_output=True, check=False).returncode == 0
-    )
-    if not made:
+    problem = fallback_problem()
+    if problem:
         return Check(
             "fallback",
             bwrap_path() is not None,
-            "refuses to run: no PID namespace here, so a bot could outlive the referee",
+            f"refuses to run: {problem}, so a bot would see the arena's files",
             "install bubblewrap, or allow user namespaces",
         )
     if is_root():
@@ -127,15 +159,19 @@ def _fallback() -> Check:
             check_runnable([sys.executable], os.getcwd())
         except SandboxError as exc:
             return Check("fallback", bwrap_path() is not None, f"Python bots refused: {exc}")
-    return Check("fallback", True, "rlimits, seccomp, ceiling and death with the referee hold")
+    return Check(
+        "fallback",
+        True,
+        "a fresh root (the files bubblewrap shows), rlimits, seccomp, ceiling and death with "
+        "the referee hold",
+    )
 
 
 def protection(checks: list[Check]) -> str:
     """One sentence: what a bot on this machine is held by."""
     by_name = {c.name: c for c in checks}
-    isolation = (
-        "bubblewrap isolation" if by_name["bubblewrap"].ok else "NO isolation (rlimits only)"
-    )
+    found = by_name.get("isolation")
+    isolation = "NO isolation (HEGEMON_SANDBOX is invalid)" if found is None else found.detail
     memory = by_name[_MEANING["memory"]].detail.split(" beneath")[0].split(":")[0]
     freezing = by_name[_MEANING["freezer"]].detail.split(" beneath")[0].split(":")[0]
     return (

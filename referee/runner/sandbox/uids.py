@@ -107,17 +107,21 @@ def lease_uid(base: int = UID_BASE, count: int = UID_COUNT) -> UidLease:
     raise SandboxError(f"all {count} sandbox uids ({base}–{base + count - 1}) are in use")
 
 
-def unreadable_by_others(path: Path | str) -> Path | None:
+def unreadable_by_others(path: Path | str, ancestors: bool = True) -> Path | None:
     """The first folder on the way to ``path`` that a uid that is neither owner nor group
-    cannot enter (or ``path`` itself, if it cannot read it); None when all is open to it."""
+    cannot enter (or ``path`` itself, if it cannot read it, or enter it if a folder); None
+    when all is open to it. ``ancestors`` False: ``path`` alone (bound into a tree whose own
+    folders lead to it)."""
     given = Path(os.path.abspath(os.fspath(path)))
     real = Path(os.path.realpath(given))
     try:
         # the folders on the way as named (a link is followed by the bot from there) and real
-        for folder in [*reversed(given.parents), *reversed(real.parents)]:
+        for folder in [*reversed(given.parents), *reversed(real.parents)] if ancestors else []:
             if not os.stat(folder).st_mode & stat.S_IXOTH:
                 return folder
-        return None if os.stat(real).st_mode & stat.S_IROTH else real
+        mode = os.stat(real).st_mode
+        needed = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+        return None if mode & needed == needed else real
     except OSError:
         return real
 
