@@ -18,6 +18,7 @@ import shutil
 import socket
 import sqlite3
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -100,6 +101,9 @@ class Arena:
             con.execute("insert into secret values (?)", (SECRET,))
         con.close()
         self.digests = self._digests()
+        self.tmp_mark = (
+            f"hegemon-hostile-{os.getpid()}-{time.monotonic_ns()}"  # in the host's /tmp?
+        )
         monkeypatch.setenv("HEGEMON_HOME", str(self.home))
         monkeypatch.setenv("HEGEMON_DB", f"sqlite:///{self.db}")
         monkeypatch.setenv("REFEREE_SECRET", SECRET)
@@ -172,6 +176,7 @@ class Arena:
             "HOSTILE_GIT": str(GIT_FILE),
             "HOSTILE_USER_HOME": str(Path.home()),
             "HOSTILE_BESIDE_CHECKOUT": str(CHECKOUT.parent),
+            "HOSTILE_TMP_MARK": self.tmp_mark,
         }
         return BotCommand(
             f"hostile-{mode}",
@@ -339,11 +344,26 @@ def test_the_network_namespace_alone_refuses_it_too(arena, monkeypatch):
     assert "lo" in reports["interfaces"] and "eth" not in reports["interfaces"]
 
 
-def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
+@pytest.mark.parametrize("mechanism", ["bubblewrap", "rlimits"])
+def test_the_database_records_other_bots_and_the_referee_are_invisible(
+    arena, monkeypatch, mechanism
+):
+    """Under either mechanism (the rlimits fallback builds the tree bubblewrap shows in a
+    mount namespace of its own): the database, the records, another bot's folder and the
+    referee's home are not there to read, and nothing it writes reaches the host."""
     assert REFEREE_SOURCE.is_file() and GIT_FILE.exists()  # there to be read, on the host
-    arena.play("files")
+    monkeypatch.setenv("HEGEMON_SANDBOX", mechanism)
+    host_tmp = Path(tempfile.gettempdir()) / arena.tmp_mark
+    try:
+        arena.play("files")
+    finally:
+        written = host_tmp.exists()
+        host_tmp.unlink(missing_ok=True)
     reports = check_contained(arena, "files")
     assert arena.fault_kinds() == []
+    assert arena.hostile_bot("files").sandbox == mechanism
+    assert reports["write /tmp"].startswith("ok") and not written  # its /tmp, not the host's
+    assert not (arena.home / "pwned.txt").exists()
     # of HEGEMON_HOME it sees only the folders leading to its own (bwrap makes them empty)
     assert reports["list hegemon home"] in ("ok ['bots']", "ok []"), reports["list hegemon home"]
     for what in (
@@ -359,6 +379,7 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
         "parent environ",
         "write own folder",
         "write root",
+        "write hegemon home",
     ):
         assert refused(reports[what]), (what, reports[what])
     # of the referee's home and the checkout's folder, a bot sees at most the path down to what
@@ -370,7 +391,8 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(arena):
         report = reports[what]
         if not refused(report):
             assert set(ast.literal_eval(report.removeprefix("ok "))) <= bound_below(folder), report
-    assert reports["processes seen"] == "ok [1, 2]"  # its own PID namespace: itself and init
+    # its own PID namespace: itself and bwrap's init, or itself alone (the fallback's pid 1)
+    assert reports["processes seen"] == ("ok [1, 2]" if mechanism == "bubblewrap" else "ok [1]")
     assert SECRET not in arena.log("files")
     for name in ("REFEREE_SECRET", "HEGEMON_DB", "HEGEMON_HOME"):
         assert name not in reports["environment"]

@@ -7,7 +7,8 @@ then plays on legally — or misbehaves on purpose where that is the attack.
 Where to aim comes from its environment (set by the test, since a bot never sees the
 referee's): HOSTILE_TCP_PORT, HOSTILE_UDP_PORT, HOSTILE_PG_PORT, HOSTILE_ABSTRACT,
 HOSTILE_UNIX_PATH, HOSTILE_DB, HOSTILE_HOME, HOSTILE_OTHER_BOT, HOSTILE_RECORDS,
-HOSTILE_REFEREE_PID. Every address is on the loopback or this machine's own sockets.
+HOSTILE_REFEREE_PID, HOSTILE_TMP_MARK. Every address is on the loopback or this machine's own
+sockets.
 
 Modes: network, files, disk, fork_bomb, fork_bomb_left, memory, kill, escape, spin_decide,
 spin_background, answer_100mb, malformed, late, flood, socket_swap_start, socket_swap_later,
@@ -126,6 +127,9 @@ def files() -> None:
     attempt("processes seen", lambda: sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
     attempt("write own folder", lambda: write("pwned.txt", "w", "x"))
     attempt("write root", lambda: write("/pwned.txt", "w", "x"))
+    attempt("write hegemon home", lambda: write(f"{ENV['HOSTILE_HOME']}/pwned.txt", "w", "x"))
+    # its own /tmp is private: what it writes there must not reach the host's
+    attempt("write /tmp", lambda: write(f"/tmp/{ENV['HOSTILE_TMP_MARK']}", "w", "x"))
     attempt("environment", lambda: sorted(os.environ))
     attempt("uid", lambda: (os.getuid(), os.geteuid(), os.getgid(), os.getgroups()))
 
