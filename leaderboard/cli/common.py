@@ -91,6 +91,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def sandbox_ready() -> None:
+    """Refuse (one line) to start bots where no sandbox can keep the arena from them."""
+    from hegemon.referee.runner.sandbox import SandboxError, resolve_mode
+
+    try:
+        resolve_mode()
+    except SandboxError as exc:
+        fail(str(exc))
+
+
 # ---------------------------------------------------------------------------------- options
 def db_option() -> Any:
     """``--db``: the league database."""

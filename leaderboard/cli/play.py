@@ -16,6 +16,7 @@ from .common import (
     parse_rules,
     quiet_option,
     rules_option,
+    sandbox_ready,
     startup_time_option,
     time_bank_option,
     time_control_of,
@@ -154,6 +155,8 @@ def play_command(
             commands.append(resolve(spec))
         except BotSpecError as exc:
             fail(bot_spec_problem(spec, str(exc)))
+    if any(c.remote is None for c in commands):
+        sandbox_ready()
     time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")

@@ -26,6 +26,7 @@ from .common import (
     read_store,
     rules_option,
     rules_text,
+    sandbox_ready,
     startup_time_option,
     store_exists,
     time_bank_option,
@@ -336,6 +337,7 @@ def run_command(
                 soft_wrap=True,
             )
             return
+        sandbox_ready()
         console.print(
             f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
             f"{season.players} players, {season.games} games · {concurrency} at once"

@@ -74,10 +74,10 @@ def bwrap_problem() -> str:
 NAMESPACES = """\
 # mount, PID, network and IPC namespaces; a user namespace too unless root
 user = os.geteuid() != 0
+me, group = os.getuid(), os.getgid()  # (inside a user namespace not mapped yet: nobody)
 if libc.unshare(0x68020000 | (0x10000000 if user else 0)) != 0:
     fail("no private mount and PID namespace here: " + os.strerror(ctypes.get_errno()))
 if user:  # mapping only its own uid
-    me, group = os.getuid(), os.getgid()
     for name, text in (("setgroups", "deny"), ("uid_map", f"{me} {me} 1"),
                        ("gid_map", f"{group} {group} 1")):
         with open("/proc/self/" + name, "w") as f:
