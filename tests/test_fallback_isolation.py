@@ -108,6 +108,12 @@ def test_without_any_isolation_a_season_does_not_start(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ unprivileged
+def as_nobody(launch: sandbox.Launch) -> dict:
+    """How to start ``launch`` as an unprivileged referee would: as :data:`NOBODY`."""
+    ids = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    return {**ids, "pass_fds": launch.pass_fds, "timeout": 60, "check": False}
+
+
 PEEK = textwrap.dedent("""
     import json, os
     out = {}
@@ -162,17 +168,7 @@ def test_an_unprivileged_referees_bot_sees_only_its_tree(tmp_path, monkeypatch):
     try:
         with open(log, "wb") as out:
             done = subprocess.run(
-                argv,
-                env=launch.env,
-                cwd=launch.cwd,
-                stdout=out,
-                stderr=out,
-                pass_fds=launch.pass_fds,
-                user=NOBODY,
-                group=NOBODY,
-                extra_groups=[],
-                timeout=60,
-                check=False,
+                argv, env=launch.env, cwd=launch.cwd, stdout=out, stderr=out, **as_nobody(launch)
             )
         launch.close_parent_fds()
         text = log.read_text()

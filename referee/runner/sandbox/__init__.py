@@ -29,16 +29,18 @@ A bot is other people's code. Under **bubblewrap** (``bwrap``, the Debian packag
   ``memfd_create`` and every socket family but unix;
 * ``--die-with-parent``: when the referee dies, the sandbox dies with it.
 
-Where bubblewrap is missing (or ``HEGEMON_SANDBOX=rlimits``), bots fall back to the same rlimits,
-seccomp filter, ceiling and death with the referee in a process session of their own, under a
-pool uid when the referee is root (:mod:`.fallback`; a bot no pool uid can read is refused,
-never run as root) — and the referee says so loudly on stderr and writes
-``"sandbox": "rlimits"`` into each game record's header.
+Where bubblewrap is missing (or ``HEGEMON_SANDBOX=rlimits``), bots fall back to the same file
+tree (a fresh root built from the same steps, in private mount, PID, network and IPC
+namespaces), rlimits, seccomp filter, ceiling and death with the referee, under a pool uid when
+the referee is root (:mod:`.fallback`; a bot no pool uid can read is refused, never run as
+root) — and the referee says so loudly on stderr and writes ``"sandbox": "rlimits"`` into each
+game record's header. Where those namespaces cannot be made either, no bot starts
+(:func:`resolve_mode` refuses with one line).
 
-One module per job: :mod:`.binds` (what the bot sees), :mod:`.bubblewrap` and :mod:`.fallback`
-(the two launches), :mod:`.uids` (the uid pool), :mod:`.seccomp`, :mod:`.limits`,
-:mod:`.cgroups` and :mod:`.ceiling` (the per-bot ceiling and freezing), :mod:`.mode`, and
-:mod:`.doctor` (what protection this machine gives).
+One module per job: :mod:`.binds` (what the bot sees), :mod:`.tree` (the steps building it),
+:mod:`.bubblewrap` and :mod:`.fallback` (the two launches), :mod:`.uids` (the uid pool),
+:mod:`.seccomp`, :mod:`.limits`, :mod:`.cgroups` and :mod:`.ceiling` (the per-bot ceiling and
+freezing), :mod:`.mode`, and :mod:`.doctor` (what protection this machine gives).
 Remote bots (``host:port``) are not started by the referee and are not sandboxed.
 """
 
@@ -57,6 +59,7 @@ from .mode import (
     SANDBOX_ENV,
     SandboxError,
     bwrap_path,
+    fallback_problem,
     requested_mode,
     resolve_mode,
     warn,
@@ -96,6 +99,7 @@ __all__ = [
     "bubblewrap_launch",
     "bwrap_path",
     "check_runnable",
+    "fallback_problem",
     "is_root",
     "kill_uid",
     "lease_uid",
