@@ -53,6 +53,8 @@ uid = spec["uid"]
     + NAMESPACES
     + """\
 def become(uid):
+    for cap in range(64):  # an empty bounding set, as setpriv leaves it under bubblewrap
+        libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (past the last capability: EINVAL)
     os.setgroups([]); os.setresgid(uid, uid, uid); os.setresuid(uid, uid, uid)
     if os.getresuid() != (uid, uid, uid): fail("could not switch uid")
     if libc.prctl(1, 9, 0, 0, 0) != 0: fail("PR_SET_PDEATHSIG failed")
