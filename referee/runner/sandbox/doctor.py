@@ -81,8 +81,8 @@ def _isolation(mode: str) -> Check:
     return Check(
         "isolation",
         True,
-        "the rlimits fallback's isolation (a fresh root in a private mount namespace: the "
-        "files bubblewrap shows; no network)",
+        "the rlimits fallback's isolation (a fresh root in private mount and network "
+        "namespaces: the files bubblewrap shows)",
     )
 
 
