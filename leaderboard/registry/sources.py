@@ -194,8 +194,10 @@ def find_source(spec: str, command: str | None = None) -> BotSource:
 
 
 def _whole_folder(entry: Path) -> bool:
-    """Does a bot file need its whole folder (a JavaScript bot with its ``package.json``)?"""
-    return entry.suffix in (".js", ".mjs", ".cjs") and (entry.parent / "package.json").is_file()
+    """Does a bot file need its whole folder? Every bot but a Python file does, as the quoted
+    command form does: a JavaScript bot its ``package.json``, a Ruby or compiled bot the stubs
+    and libraries beside it. A Python file takes just the modules of its folder it imports."""
+    return entry.suffix != ".py"
 
 
 def _local_modules(entry: Path) -> dict[str, Path]:
@@ -250,7 +252,8 @@ def _with_command(spec: str, command: str) -> BotSource:
         raise RegistryError(f"--command {command!r}: {exc}") from None
     if not argv:
         raise RegistryError("--command is empty")
-    return BotSource(files, argv, language_of(argv), str(path), name=path.stem)
+    folder = path if path.is_dir() else path.parent
+    return BotSource(files, argv, language_of(argv, folder), str(path), name=path.stem)
 
 
 # ---------------------------------------------------------------------------------- running
