@@ -191,3 +191,69 @@ def test_a_bot_runs_with_its_folder_as_working_directory_read_only(tmp_path):
     out = run("bot", "check", bot)
     assert out.exit_code == 0, out.output
     assert not (bot / "written.txt").exists()
+
+
+# ------------------------------------------------------------------ bots in any language
+STUBS = "from hegemon.sdk import Bot, run\n\n\ndef main():\n    run(Bot())\n"
+
+
+def script_bot(folder: Path, name: str) -> Path:
+    """A bot in 'another language': an executable with a ``#!`` line and no ``.py`` suffix,
+    which loads the generated stubs beside it (as a Ruby or Go bot loads its ``bot_pb``)."""
+    folder.mkdir(parents=True)
+    (folder / "stubs.py").write_text(STUBS)
+    script = folder / name
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import os, sys\n"
+        "sys.path.append(os.path.dirname(os.path.abspath(__file__)))\n"
+        "import stubs\n"
+        "stubs.main()\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def test_a_bot_file_in_another_language_is_checked_and_stored_with_its_folder(tmp_path):
+    script = script_bot(tmp_path / "rubyish", "bot.rb")
+    checked = run("bot", "check", str(script))
+    assert checked.exit_code == 0, checked.output
+    assert set(find_source(str(script)).files) == {"bot.rb", "stubs.py"}
+    added = run("bot", "add", "stubby", str(script))
+    assert added.exit_code == 0, added.output
+    (stored,) = (tmp_path / "home" / "bots").iterdir()
+    assert sorted(p.name for p in stored.iterdir()) == ["bot.rb", "stubs.py"]
+    listed = run("bot", "list")
+    assert "stubby" in listed.output and "ruby" in listed.output
+
+
+def test_a_folder_holding_an_executable_bot_is_a_bot(tmp_path):
+    script_bot(tmp_path / "compiled", "bot")
+    spec = resolve_spec(str(tmp_path / "compiled"))
+    assert (spec.kind, spec.argv, spec.language) == ("folder", ("./bot",), "python")
+    checked = run("bot", "check", str(tmp_path / "compiled"))
+    assert checked.exit_code == 0, checked.output
+    # a file named bot that is not executable is data, not an entry point
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "bot").write_text("weights")
+    assert "a bot folder needs one of" in run("bot", "check", str(tmp_path / "data")).output
+
+
+def test_bot_list_names_a_sensible_language(tmp_path):
+    from hegemon.referee.runner.bots import language_of
+
+    native = tmp_path / "native"
+    shutil.copy("/bin/true", native)
+    ruby = tmp_path / "bot"
+    ruby.write_text("#!/usr/bin/env ruby\nputs 1\n")
+    cases = {
+        ("python", "bot.py"): "python",
+        ("node", "bot.js"): "javascript",
+        ("ruby", "bot.rb"): "ruby",
+        ("./bot.rb",): "ruby",
+        ("./native",): "compiled",
+        ("./bot",): "ruby",
+        ("java", "-jar", "bot.jar"): "java",
+    }
+    got = {argv: language_of(argv, tmp_path) for argv in cases}
+    assert got == cases

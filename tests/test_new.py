@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from hegemon.referee.rules import PRESETS, make_rules
+from hegemon.sample_bots.random import RandomBot
+from hegemon.sdk import play_local
+
 HEGEMON = str(Path(sys.executable).parent / "hegemon")
 
 
@@ -60,3 +64,23 @@ def test_new_refuses_a_bad_name_a_full_folder_and_an_unknown_language(tmp_path):
     assert "not empty" in hegemon("new", "taken", cwd=tmp_path).stderr
     wrong = hegemon("new", "ok", "--lang", "pyhton", cwd=tmp_path)
     assert wrong.returncode == 2 and "did you mean 'python'" in wrong.stderr
+
+
+def _new_bot_class():
+    """The class of the ``bot.py`` that ``hegemon new my-bot`` writes, loaded as a module."""
+    import types
+
+    from hegemon.leaderboard.cli.new import python_bot
+
+    module = types.ModuleType("new_bot")
+    exec(compile(python_bot("my-bot"), "bot.py", "exec"), module.__dict__)
+    return module.MyBot
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_new_bot_plays_every_preset_without_a_fault(preset):
+    """strict, through the protocol codec: any refused answer or exception fails the game."""
+    seats = 2 if make_rules(preset).two_player != "off" else 4
+    bots = [_new_bot_class()(), *(RandomBot() for _ in range(seats - 1))]
+    game = play_local(bots, preset, seed=3, options={"turn_limit": 30}, strict=True, protocol=True)
+    assert not game.faults and sorted(game.places)[0] == 1

@@ -31,15 +31,36 @@ def class_name(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name) if part)
 
 
+def python_bot(name: str) -> str:
+    """The starter ``bot.py``: the docs' minimal bot (``hegemon.sample_bots.minimal``, which the
+    tests play on every preset), under the new bot's name and class, after the template's
+    opening docstring."""
+    from hegemon.sample_bots import minimal
+
+    source = Path(minimal.__file__).read_text(encoding="utf-8")
+    body = source[source.index("from hegemon.sdk") :]
+    cls = class_name(name)
+    renamed = (
+        body.replace("class Minimal(Bot):", f"class {cls}(Bot):")
+        .replace('    name = "minimal"\n', f'    name = "{name}"\n    version = "0.1"\n')
+        .replace("run(Minimal())", f"run({cls}())")
+    )
+    if "Minimal" in renamed or f'name = "{name}"' not in renamed:
+        raise RuntimeError("sample_bots/minimal.py no longer has the shape hegemon new renames")
+    header = (TEMPLATES / "python" / "bot.py.head").read_text(encoding="utf-8")
+    return Template(header).substitute(name=name) + "\n" + renamed
+
+
 def write_python(folder: Path, name: str) -> list[str]:
-    """The Python starter files in ``folder``, from the templates; their names."""
+    """The Python starter files in ``folder``: ``bot.py`` and the templates; their names."""
     values = {"name": name, "class_name": class_name(name)}
-    written = []
+    (folder / "bot.py").write_text(python_bot(name), encoding="utf-8")
+    written = ["bot.py"]
     for template in sorted((TEMPLATES / "python").glob("*.tmpl")):
         target = folder / template.name.removesuffix(".tmpl")
         target.write_text(Template(template.read_text(encoding="utf-8")).substitute(values))
         written.append(target.name)
-    return written
+    return sorted(written)
 
 
 def write_node(folder: Path, name: str) -> list[str]:

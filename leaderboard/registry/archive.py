@@ -17,29 +17,50 @@ import io
 import os
 import shutil
 import tarfile
+import tempfile
 import uuid
+import zlib
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .. import paths
 from ..store import Bot, Store
-from .sources import RegistryError, _executable, bot_files, content_hash
+from .limits import FileLimits
+from .sources import RegistryError, _executable, bot_files, bounded, content_hash, is_skipped
 
 
-def pack(folder: Path) -> tuple[bytes, int, int]:
-    """The archive of the bot files in ``folder``: (bytes, unpacked size, number of files)."""
-    raw = io.BytesIO()
+def pack(folder: Path, limits: FileLimits | None = None) -> tuple[bytes, int, int]:
+    """The archive of the bot files in ``folder``: (bytes, unpacked size, number of files).
+
+    Files are streamed into the archive (none is read whole); the archive itself is built in a
+    temporary file that stays in memory while small. Refuses a folder over ``limits`` (default:
+    the arena's) before reading it."""
+    files = bot_files(folder, limits or FileLimits.from_env())
+    bounded(dict(files), str(folder), limits)
     size = count = 0
-    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for rel, full in bot_files(folder):
-            data = full.read_bytes()
-            info = tarfile.TarInfo(rel)
-            info.size = len(data)
-            info.mode = 0o755 if _executable(full) else 0o644
-            info.mtime = 0
-            tar.addfile(info, io.BytesIO(data))
-            size += len(data)
-            count += 1
-    return gzip.compress(raw.getvalue(), mtime=0), size, count
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        with (
+            gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0) as zipped,
+            tarfile.open(fileobj=zipped, mode="w|", format=tarfile.PAX_FORMAT) as tar,
+        ):
+            for rel, full in files:
+                with open(full, "rb") as source:
+                    info = tarfile.TarInfo(rel)
+                    info.size = os.fstat(source.fileno()).st_size
+                    info.mode = 0o755 if _executable(full) else 0o644
+                    info.mtime = 0
+                    tar.addfile(info, source)
+                size += info.size
+                count += 1
+        spool.seek(0)
+        return spool.read(), size, count
+
+
+SPOOL_BYTES = 8 * 1024 * 1024
+"""An archive larger than this is built on disk rather than in memory."""
+
+TAR_OVERHEAD = 4 * 1024
+"""Bytes of tar headers allowed per file beyond its contents (a header, a long-name record)."""
 
 
 def _safe_member(name: str) -> bool:
@@ -47,15 +68,48 @@ def _safe_member(name: str) -> bool:
     return bool(name) and not path.is_absolute() and ".." not in path.parts and "\\" not in name
 
 
-def unpack(data: bytes, target: Path) -> None:
+class _Budget(io.RawIOBase):
+    """A stream that reads at most ``limit`` decompressed bytes from ``source``: past that it
+    raises, so a decompression bomb stops at the budget, not at the memory's end."""
+
+    def __init__(self, source: gzip.GzipFile, limit: int) -> None:
+        self.source = source
+        self.left = limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        want = min(len(view), self.left + 1)
+        data = self.source.read(want)
+        if len(data) > self.left:
+            raise RegistryError("the archive unpacks to more than the arena's limit for a bot")
+        self.left -= len(data)
+        view[: len(data)] = data
+        return len(data)
+
+
+def unpack(data: bytes, target: Path, limits: FileLimits | None = None) -> None:
     """Write the archive's files into the (empty) folder ``target``; raises
-    :class:`RegistryError` on anything but plain regular files."""
+    :class:`RegistryError` on anything but plain regular files of a bot — no links, devices,
+    sparse files, unsafe or skipped names (compiled Python, ``__pycache__``, ``.git``) — and on
+    an archive over ``limits`` (default: the arena's), judged before anything is written. The
+    caller removes ``target`` on failure."""
+    limits = limits or FileLimits.from_env()
+    budget = limits.max_bytes + (limits.max_files + 1) * TAR_OVERHEAD
+    size = count = 0
     try:
-        raw = gzip.decompress(data)
-        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as tar:
-            for member in tar.getmembers():
-                if not member.isfile() or not _safe_member(member.name):
-                    raise RegistryError(f"the archive holds a forbidden entry {member.name!r}")
+        with (
+            gzip.GzipFile(fileobj=io.BytesIO(data), mode="rb") as zipped,
+            io.BufferedReader(_Budget(zipped, budget)) as stream,
+            tarfile.open(fileobj=stream, mode="r|") as tar,
+        ):
+            for member in tar:
+                _admit(member)
+                count += 1
+                size += member.size
+                limits.check(size, count, "the archive")
                 source = tar.extractfile(member)
                 assert source is not None
                 dest = target.joinpath(*PurePosixPath(member.name).parts)
@@ -63,8 +117,16 @@ def unpack(data: bytes, target: Path) -> None:
                 with open(dest, "xb") as out:
                     shutil.copyfileobj(source, out)
                 os.chmod(dest, 0o755 if member.mode & 0o111 else 0o644)
-    except (OSError, EOFError, tarfile.TarError) as exc:
+    except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
         raise RegistryError(f"the archive is unreadable: {exc}") from None
+
+
+def _admit(member: tarfile.TarInfo) -> None:
+    """Refuse a member that is not a plain file a bot's folder would pack."""
+    if not member.isfile() or member.issparse() or not _safe_member(member.name):
+        raise RegistryError(f"the archive holds a forbidden entry {member.name!r}")
+    if is_skipped(member.name):
+        raise RegistryError(f"the archive holds {member.name!r}, which a bot's files never include")
 
 
 def store_archive(store: Store, folder: Path, digest: str) -> bool:

@@ -12,29 +12,37 @@ import shutil
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .. import paths
 from ..store import Bot
+from .errors import RegistryError as RegistryError  # noqa: PLC0414  (re-exported)
+from .limits import FileLimits
 
 SKIPPED_DIRS = frozenset({"__pycache__", ".git"})
 PYTHON_NAMES = ("python", "python3")
 
 
-class RegistryError(Exception):
-    """A bot that cannot be registered, checked or run; ``str(exc)`` is one line for the user.
-    ``check`` is the failed check game's result when that is why."""
-
-    check: Any = None
-
-
 # ---------------------------------------------------------------------------------- files
-def bot_files(root: Path) -> list[tuple[str, Path]]:
+CHUNK = 1 << 20
+"""Bytes read at a time when hashing: a bot's largest file never sits in memory whole."""
+
+
+def is_skipped(rel: str) -> bool:
+    """Is ``rel`` (a posix path below a bot's folder) left out of the bot's files: inside a
+    ``__pycache__`` or ``.git`` folder, or compiled Python (``*.pyc``)? What is left out is
+    neither hashed nor packed, so it must never be unpacked either."""
+    parts = PurePosixPath(rel).parts
+    return rel.endswith(".pyc") or any(part in SKIPPED_DIRS for part in parts[:-1])
+
+
+def bot_files(root: Path, limits: FileLimits | None = None) -> list[tuple[str, Path]]:
     """The files that make up the bot in ``root`` (a folder or one file): (relative posix path,
     real path), sorted by relative path. Skips ``__pycache__``/``.git`` folders, ``*.pyc``,
     symlinked folders and anything that is not a regular file (symlinked files count as their
-    target's content)."""
+    target's content). With ``limits``, stops walking (:class:`FileLimitError`) as soon as the
+    folder holds more files than they allow."""
     if root.is_file():
         return [(root.name, root)]
     found: list[tuple[str, Path]] = []
@@ -47,6 +55,8 @@ def bot_files(root: Path) -> list[tuple[str, Path]]:
             if name.endswith(".pyc") or not full.is_file():
                 continue
             found.append((full.relative_to(root).as_posix(), full))
+            if limits is not None:
+                limits.check_files(len(found), str(root))
     found.sort(key=lambda item: item[0])
     return found
 
@@ -56,15 +66,30 @@ def _executable(path: Path) -> bool:
 
 
 def content_hash(root: Path) -> str:
-    """The sha256 (hex) of the bot's files in ``root`` (see the module docstring)."""
+    """The sha256 (hex) of the bot's files in ``root``: per file in order, its relative path,
+    whether it is executable, its size and its bytes (read a chunk at a time)."""
     digest = hashlib.sha256()
     for rel, full in bot_files(root):
-        data = full.read_bytes()
-        digest.update(rel.encode("utf-8") + b"\0")
-        digest.update(b"x\0" if _executable(full) else b"-\0")
-        digest.update(str(len(data)).encode() + b"\0")
-        digest.update(data)
+        with open(full, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            digest.update(rel.encode("utf-8") + b"\0")
+            digest.update(b"x\0" if _executable(full) else b"-\0")
+            digest.update(str(size).encode() + b"\0")
+            read = 0
+            while chunk := stream.read(CHUNK):
+                read += len(chunk)
+                digest.update(chunk)
+        if read != size:
+            raise RegistryError(f"{full}: the file changed while it was being read")
     return digest.hexdigest()
+
+
+def bounded(files: dict[str, Path], what: str, limits: FileLimits | None = None) -> None:
+    """Refuse (:class:`FileLimitError`) ``files`` over the arena's limits, judged by their sizes
+    on disk before a byte of them is read (a sparse file counts at its full size)."""
+    limits = limits or FileLimits.from_env()
+    limits.check_files(len(files), what)
+    limits.check(sum(path.stat().st_size for path in files.values()), len(files), what)
 
 
 # ---------------------------------------------------------------------------------- sources
@@ -162,23 +187,17 @@ def find_source(spec: str, command: str | None = None) -> BotSource:
     if found.kind == "file" and entry is not None and not _whole_folder(entry):
         files = {entry.name: entry, **_local_modules(entry)}
     else:
-        files = dict(bot_files(found.folder))
-        if len(files) > MAX_FILES:
-            raise RegistryError(
-                f"{spec}: its folder {found.folder} holds {len(files)} files (at most "
-                f"{MAX_FILES}): give a folder that holds just the bot"
-            )
+        files = dict(bot_files(found.folder, FileLimits.from_env()))
+    bounded(files, spec)
     origin = str(entry if found.kind == "file" and entry is not None else found.folder)
     return BotSource(files, found.argv, found.language, origin, name=found.name)
 
 
-MAX_FILES = 5000
-"""The most files a registered bot may have (``node_modules`` included)."""
-
-
 def _whole_folder(entry: Path) -> bool:
-    """Does a bot file need its whole folder (a JavaScript bot with its ``package.json``)?"""
-    return entry.suffix in (".js", ".mjs", ".cjs") and (entry.parent / "package.json").is_file()
+    """Does a bot file need its whole folder? Every bot but a Python file does, as the quoted
+    command form does: a JavaScript bot its ``package.json``, a Ruby or compiled bot the stubs
+    and libraries beside it. A Python file takes just the modules of its folder it imports."""
+    return entry.suffix != ".py"
 
 
 def _local_modules(entry: Path) -> dict[str, Path]:
@@ -223,16 +242,18 @@ def _with_command(spec: str, command: str) -> BotSource:
     if not path.exists():
         raise RegistryError(f"{spec}: no such file or folder")
     path = path.resolve()
-    files = dict(bot_files(path))
+    files = dict(bot_files(path, FileLimits.from_env()))
     if not files:
         raise RegistryError(f"{spec}: the folder holds no files")
+    bounded(files, spec)
     try:
         argv = tuple(shlex.split(command))
     except ValueError as exc:
         raise RegistryError(f"--command {command!r}: {exc}") from None
     if not argv:
         raise RegistryError("--command is empty")
-    return BotSource(files, argv, language_of(argv), str(path), name=path.stem)
+    folder = path if path.is_dir() else path.parent
+    return BotSource(files, argv, language_of(argv, folder), str(path), name=path.stem)
 
 
 # ---------------------------------------------------------------------------------- running

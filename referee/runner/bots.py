@@ -5,7 +5,8 @@ Accepted forms (:func:`resolve_spec`):
 
 * a sample bot's name (``random``, ``planner``, …) and ``node`` (the JavaScript sample);
 * a file: ``bot.py`` (this Python), ``bot.js`` (node), an executable file;
-* a folder holding one of ``bot.py``, ``main.py``, ``bot.js``, ``index.js``;
+* a folder holding one of ``bot.py``, ``main.py``, ``bot.js``, ``index.js``, or an executable
+  ``bot`` (a compiled bot, or a script with a ``#!`` line);
 * a whole command line in quotes (``"node sample_bots/node/bot.js"``): its relative paths are
   taken from the current directory, and it runs in the folder of its first file argument;
 * ``host:port`` of a remote bot that is already serving.
@@ -34,9 +35,10 @@ from typing import Any
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .process import BotCommand
+from .sandbox.binds import shebang
 
 NODE_SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "node"
-FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js")
+FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js", "bot")
 REMOTE = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):\d{1,5}$")
 PYTHON_NAMES = ("python", "python3")
 PYBOOT = Path(__file__).resolve().parent / "pyboot.py"
@@ -105,22 +107,53 @@ def runnable_argv(argv: Sequence[str], folder: Path | None) -> tuple[str, ...]:
     return (found, *rest)
 
 
-def language_of(argv: Sequence[str]) -> str:
-    """``python``, ``javascript``, ``executable`` or the program's name."""
+SUFFIX_LANGUAGES = {
+    ".py": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".rb": "ruby",
+    ".pl": "perl",
+    ".sh": "shell",
+    ".lua": "lua",
+    ".php": "php",
+    ".jar": "java",
+}
+"""The language a bot file's suffix names (``bot list``'s language column)."""
+
+SHEBANG_NAMES = {"python3": "python", "node": "javascript", "bash": "shell", "sh": "shell"}
+
+
+def language_of(argv: Sequence[str], folder: Path | None = None) -> str:
+    """The bot's language for people (``bot list``): ``python``, ``javascript``, ``ruby``, …,
+    ``compiled`` for a native executable; from the program, its script's suffix, or (for
+    ``./x`` in ``folder``) the file itself: its ``#!`` line or its machine code."""
     program = Path(argv[0]).name if argv else ""
     if program.startswith("python"):
         return "python"
     if program in ("node", "nodejs", "deno", "bun"):
         return "javascript"
     for arg in argv[1:2]:
-        suffix = Path(arg).suffix
-        if suffix == ".py":
-            return "python"
-        if suffix in (".js", ".mjs"):
-            return "javascript"
-    if program.startswith("./"):
-        return "executable"
+        if Path(arg).suffix in SUFFIX_LANGUAGES:
+            return SUFFIX_LANGUAGES[Path(arg).suffix]
+    if argv and argv[0].startswith(("./", "../", "/")):
+        return _file_language((folder or Path.cwd()) / argv[0])
     return program[:32] or "executable"
+
+
+def _file_language(path: Path) -> str:
+    """An executable file's language: by suffix, ``#!`` line or ELF header."""
+    if path.suffix in SUFFIX_LANGUAGES:
+        return SUFFIX_LANGUAGES[path.suffix]
+    words = shebang(path)
+    if words:
+        name = Path(words[1] if Path(words[0]).name == "env" and len(words) > 1 else words[0]).name
+        return SHEBANG_NAMES.get(name, name.rstrip("0123456789.")) or "executable"
+    try:
+        with open(path, "rb") as f:
+            return "compiled" if f.read(4) == b"\x7fELF" else "executable"
+    except OSError:
+        return "executable"
 
 
 def file_argv(rel: str, path: Path) -> tuple[str, ...]:
@@ -164,7 +197,8 @@ def resolve_spec(spec: str, cwd: Path | None = None) -> BotSpec:
     if path.is_file():
         found = path.resolve()
         argv = file_argv(found.name, found)
-        return BotSpec(given, "file", found.stem, argv, found.parent, found, language_of(argv))
+        language = language_of(argv, found.parent)
+        return BotSpec(given, "file", found.stem, argv, found.parent, found, language)
     if REMOTE.match(spec):
         return BotSpec(given, "remote", spec, remote=spec)
     if any(ch.isspace() for ch in spec):
@@ -178,13 +212,15 @@ def resolve_spec(spec: str, cwd: Path | None = None) -> BotSpec:
 def _folder_spec(given: str, path: Path, name: str | None = None) -> BotSpec:
     folder = path.resolve()
     for entry in FOLDER_ENTRY_POINTS:
-        if (folder / entry).is_file():
-            argv = file_argv(entry, folder / entry)
-            label = name or folder.name
-            return BotSpec(given, "folder", label, argv, folder, folder / entry, language_of(argv))
+        path = folder / entry
+        if path.is_file() and (path.suffix or os.access(path, os.X_OK)):
+            argv = file_argv(entry, path)
+            label, language = name or folder.name, language_of(argv, folder)
+            return BotSpec(given, "folder", label, argv, folder, path, language)
     raise BotSpecError(
-        f"{given.strip()}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS)} "
-        '(or give the command that runs it in quotes, e.g. "ruby bot.rb")'
+        f"{given.strip()}: a bot folder needs one of {', '.join(FOLDER_ENTRY_POINTS[:-1])} "
+        "or an executable 'bot' (or give the command that runs it in quotes, e.g. "
+        '"ruby bot.rb")'
     )
 
 
@@ -224,7 +260,7 @@ def _command_spec(given: str, spec: str, base: Path) -> BotSpec:
     name = entry.stem if entry is not None else Path(program).name
     if entry is not None and entry.stem in ("bot", "main", "index"):
         name = folder.name
-    return BotSpec(given, "command", name, argv, folder, entry, language_of(argv))
+    return BotSpec(given, "command", name, argv, folder, entry, language_of(argv, folder))
 
 
 def _is_path(base: Path, arg: str) -> bool:

@@ -75,6 +75,25 @@ def is_python(program: Path) -> bool:
     return found == real(sys.executable) or any(is_within(found, p) for p in prefixes)
 
 
+def shebang(path: Path) -> list[str]:
+    """The words of a script's ``#!`` line (``["/usr/bin/env", "ruby"]``), or ``[]``."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return []
+    if not head.startswith(b"#!"):
+        return []
+    return head[2:].split(b"\n")[0].decode("utf-8", "replace").split()
+
+
+def interpreter_of(program: Path) -> Path:
+    """What really runs for ``program``: the interpreter its ``#!`` line names (the bot's own
+    virtualenv's Python, say, which its sandbox must then show it), else ``program`` itself."""
+    words = shebang(program) if program.is_absolute() else []
+    return Path(words[0]) if words and Path(words[0]).name != "env" else program
+
+
 @dataclass
 class BindPlan:
     """Host paths bound into a bot's sandbox (same path inside), and where it starts."""
@@ -101,6 +120,10 @@ def bind_plan(argv: Sequence[str], cwd: str | None, share: Sequence[str] = ()) -
     plan = BindPlan()
     protected = protected_paths()
     program = Path(argv[0]) if argv else Path("/nonexistent")
+    script = program
+    program = interpreter_of(program)
+    if script != program:
+        _add_argument(plan, script, protected)
     if is_python(program):
         # the interpreter's prefix (pyenv: under root's 0700 home), the virtualenv, the SDK
         plan.add(Path(sys.base_prefix))
