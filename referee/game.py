@@ -1065,7 +1065,7 @@ class Game:
 
     def _fight(self, defend_dice: int) -> None:
         src, dst, attack_dice = self._battle
-        # a team game: the attacker's own armies, maybe on a team-mate's territory (RULES.md §4)
+        # team game: the attacker's own armies, maybe on a team-mate's territory (RULES.md §4)
         attacker = self.current if self._teams else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).roll(attack_dice)

@@ -1,4 +1,4 @@
-"""The map loader: the classic map's data (MAPDATA.md §1) and every kind of broken map file."""
+"""The map loader: the classic map's data (MAPDATA.md §1) and each kind of broken map file."""
 
 from __future__ import annotations
 

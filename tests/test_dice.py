@@ -15,7 +15,7 @@ from hegemon.referee.decisions import Kind
 from hegemon.referee.dice import compare, outcome_counts, roll
 from hegemon.referee.events import Battle
 
-# MAPDATA.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): numerator}
+# MAPDATA.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): count}
 TABLE = {
     (1, 1): {(0, 1): 15, (1, 0): 21},
     (2, 1): {(0, 1): 125, (1, 0): 91},

@@ -1,5 +1,5 @@
-"""mission-2000 (RULES.md §2, seed 001 Norwegian 2000 edition; MAPDATA.md §2): each rule tested
-from its rulebook text, played through ``Game.apply``."""
+"""mission-2000 (RULES.md §2, seed 001 Norwegian 2000 edition; MAPDATA.md §2): each rule
+tested from its rulebook text, played through ``Game.apply``."""
 
 from __future__ import annotations
 
@@ -91,8 +91,8 @@ def test_fulfilling_your_mission_in_your_turn_wins_at_once():
 
 
 def test_one_elimination_completing_two_missions_the_own_one_wins():
-    # the German rules (MAPDATA.md §2.2, P6): B, holding Asia + Africa, destroys the last green
-    # army and so also completes A's "destroy green"; B wins
+    # the German rules (MAPDATA.md §2.2, P6): B, holding Asia + Africa, destroys the last
+    # green army and so also completes A's "destroy green"; B wins
     game, me, _victim, holder, ural, ukraine = asia_africa_position(destroyed_by_other="completed")
     take_ural(game, ural, ukraine)
     assert game.over and game.places[me] == 1 and game.places[holder] != 1
