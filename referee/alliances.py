@@ -1,4 +1,4 @@
-"""Active neutrals (RULES.md §5, ``two-player-2004-active``; seed 000 "AKTIIVINEN
+"""Active neutrals (docs/rules.md §5, ``two-player-2004-active``; seed 000 "AKTIIVINEN
 PUOLUEETTOMUUSPELI"): bribes, the three-position alliance tracks, allies reinforced, attacking
 and fortifying for their player, and the die after attacks on or with neutrals.
 

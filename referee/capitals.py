@@ -1,4 +1,4 @@
-"""Capital Risk (RULES.md §3, seed 001 "Erobring av hovedsteder"): how many capitals win, and
+"""Capital Risk (docs/rules.md §3, seed 001 "Erobring av hovedsteder"): how many capitals win, and
 what capturing a capital does to the board.
 
 >>> capitals_needed(4)

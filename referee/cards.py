@@ -1,4 +1,4 @@
-"""Card sets and their values (RULES.md §1 "Trading cards")."""
+"""Card sets and their values (docs/rules.md §1 "Trading cards")."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def escalating_value(nth: int) -> int:
 
 
 def golden_cavalry_value(nth: int) -> int:
-    """The golden cavalry track (MAPDATA.md §3.1): 4, 6, 8, 10, 15, ..., 60, then stays at 60."""
+    """The golden cavalry track (docs/map-data.md §3.1): 4, 6, 8, 10, 15, ..., 60, then 60 again."""
     return GOLDEN_CAVALRY[min(nth, len(GOLDEN_CAVALRY) - 1)]
 
 

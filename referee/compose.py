@@ -1,4 +1,4 @@
-"""Compose a Risiko! Master world from six tiles (seed 003 "I QUADRANTI"; RULES.md §7).
+"""Compose a Risiko! Master world from six tiles (seed 003 "I QUADRANTI"; docs/rules.md §7).
 
 A layout is rows of tile names, written as a *map spec*:
 ``tiles:Delta,Tau,Epsilon/Omega,Alfa,Sigma`` (rows north to south, tiles west to east). The

@@ -9,7 +9,7 @@ from typing import Any
 
 
 class Phase(StrEnum):
-    """Where the game stands (RULES.md §1): which decisions it may pose next."""
+    """Where the game stands (docs/rules.md §1): which decisions it may pose next."""
 
     SETUP = "setup"  # being set up (no decision posed yet)
     CLAIM = "claim"  # set-up: players claim free territories in turn
@@ -31,7 +31,7 @@ class Kind(StrEnum):
     DEFEND = "defend"  # defender dice, 1..`maximum`
     OCCUPY = "occupy"  # armies to move into `target`, `minimum`..`maximum`
     FORTIFY = "fortify"  # one move (source, target, armies) or skip
-    # Later editions (RULES.md §2–§7): the state machine and protocol already name them.
+    # Later editions (docs/rules.md §2–§7): the state machine and protocol already name them.
     PLACE_NEUTRAL = "place_neutral"  # place armies on a neutral's territories
     CAPITAL = "capital"  # choose a secret capital
     BRIBE = "bribe"  # give cards to a neutral

@@ -1,4 +1,4 @@
-"""The rule formulas (RULES.md §1), each in one copy, on plain values.
+"""The rule formulas (docs/rules.md §1), each in one copy, on plain values.
 
 The engine (:mod:`hegemon.referee.game`), the legal options (:mod:`hegemon.referee.legal`), the
 SDK helpers and the battle odds all read these, so a bot's arithmetic is the referee's.

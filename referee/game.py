@@ -1,4 +1,4 @@
-"""The game as a state machine (RULES.md §1): one pending decision, one action at a time.
+"""The game as a state machine (docs/rules.md §1): one pending decision, one action at a time.
 
 >>> from hegemon.referee import Game, make_rules
 >>> game = Game(make_rules("classic"), players=4, seed=7)
@@ -105,7 +105,7 @@ class Player:
     eliminated: bool = False
     forfeited: bool = False
     neutral: bool = False
-    # Later editions (RULES.md §2–§5); carried by the state model already.
+    # Later editions (docs/rules.md §2–§5); carried by the state model already.
     team: int = -1  # team game: seats of one team share a number
     ally_of: int = -1  # two-player active neutrals: the seat this neutral is allied to
     missions: list[int] = field(default_factory=list)
@@ -153,7 +153,7 @@ class Game:
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
         self.territory_count: list[int] = [0] * seats
-        # Team play: extra armies of other players sharing a territory (RULES.md §4).
+        # Team play: extra armies of other players sharing a territory (docs/rules.md §4).
         self.stacks: dict[int, dict[int, int]] = {}
         self.deck: list[int] = []  # the top of the deck is the end of the list
         self.discard: list[int] = []
@@ -166,7 +166,7 @@ class Game:
         self.finish_reason = ""
         self.history: list[Action] = []
         self.out_order: list[int] = []  # seats in the order they left the game
-        # secret missions (RULES.md §2)
+        # secret missions (docs/rules.md §2)
         self.mission_deck = missionlib.deck_of(rules.missions)
         if self.mission_deck is not None:
             missionlib.check_board(self.mission_deck, self.board)
@@ -174,7 +174,7 @@ class Game:
         self.declared: list[list[int]] = [[] for _ in range(seats)]  # missions shown as done
         self.conquests_this_turn = 0
         self._declared_this_turn = False
-        # capital Risk (RULES.md §3): a seat's capital becomes public once captured
+        # capital Risk (docs/rules.md §3): a seat's capital becomes public once captured
         self.capital_known: list[bool] = [False] * seats
         # the capitals' territory cards, set aside face down for the whole game (seed 001)
         self.set_aside: list[int] = []
@@ -184,7 +184,7 @@ class Game:
         self.bonus_this_turn = 0
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
-        # Risiko! Master (RULES.md §7): production centres; this turn's placing and attacking
+        # Risiko! Master (docs/rules.md §7): production centres; this turn's placing and attacking
         self.centres: list[int] = []
         self.placed_this_turn = 0
         self.attacked_this_turn = False
@@ -580,7 +580,7 @@ class Game:
         self.reserve += value
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
         if d.forced and self._phase is Phase.REINFORCE:
-            # RULES.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
+            # docs/rules.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
             self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
         self._ask_trade_or_place()
 
@@ -1065,7 +1065,7 @@ class Game:
 
     def _fight(self, defend_dice: int) -> None:
         src, dst, attack_dice = self._battle
-        # a team game: the attacker's own armies, maybe on a team-mate's territory (RULES.md §4)
+        # team game: the attacker's own armies, maybe on a team-mate's territory (docs/rules.md §4)
         attacker = self.current if self._teams else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).roll(attack_dice)

@@ -1,4 +1,4 @@
-"""Risiko! Master rules (seed 003; RULES.md §7): the Base, Expert and Master levels.
+"""Risiko! Master rules (seed 003; docs/rules.md §7): the Base, Expert and Master levels.
 
 Pure functions on a game or a view (:class:`hegemon.referee.position.Position`), called from small
 hooks in :mod:`hegemon.referee.game` and :mod:`hegemon.referee.legal`. Each reads one rule-set

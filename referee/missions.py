@@ -1,4 +1,4 @@
-"""Secret missions (RULES.md §2): the mission decks as data files, and whether a seat has done
+"""Secret missions (docs/rules.md §2): the mission decks as data files, and whether a seat has done
 one.
 
 The decks live in ``data/missions/``: ``mission-2000.json`` holds the 14 cards of the 2000

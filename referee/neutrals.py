@@ -1,4 +1,4 @@
-"""Two players and neutral armies (RULES.md §5): the neutral colours' set-up, the 2000
+"""Two players and neutral armies (docs/rules.md §5): the neutral colours' set-up, the 2000
 edition's neutral reinforcements, and who rolls a neutral's defence.
 
 A two-player game has seats 0 and 1 for the players and, after them, one seat per neutral

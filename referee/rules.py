@@ -1,4 +1,4 @@
-"""Rule sets: named presets of named options (RULES.md §6), each option overridable by name.
+"""Rule sets: named presets of named options (docs/rules.md §6), each option overridable by name.
 
 >>> rules = make_rules("classic", {"fortify": "connected"})
 >>> rules.fortify, rules.card_values
@@ -147,10 +147,10 @@ OPTIONS: dict[str, Option] = {
         Option(
             "two_player",
             ("off", "2000", "classic", "2004_passive", "2004_active"),
-            "two players and neutral armies (RULES.md §5): off | one neutral of 28 (001) | "
+            "two players and neutral armies (docs/rules.md §5): off | one neutral of 28 (001) | "
             "one neutral of 40 (002) | four passive neutrals of 24 (000) | four active ones",
         ),
-        # Risiko! Master (RULES.md §7, seed 003)
+        # Risiko! Master (docs/rules.md §7, seed 003)
         Option(
             "reinforcement_minimum",
             ("three", "none", "expert"),
@@ -263,7 +263,7 @@ class RuleSet:
         return {k: v for k, v in self.options().items() if base[k] != v}
 
 
-# Risiko! Master options (RULES.md §7) and their value in the other editions.
+# Risiko! Master options (docs/rules.md §7) and their value in the other editions.
 _MASTER_OFF: dict[str, Any] = {
     "reinforcement_minimum": "three",
     "defender_most_dice": 2,
@@ -331,7 +331,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "elimination_trade_at": 5,
     },
 }
-# The editions with a secret objective (RULES.md §2–§3, §6).
+# The editions with a secret objective (docs/rules.md §2–§3, §6).
 PRESETS["mission-2000"] = {
     **PRESETS["classic-2000"],
     "card_values": "insignia",
@@ -343,10 +343,10 @@ PRESETS["mission-2004"] = {
     "card_values": "insignia",
     "missions": "2004",
 }
-# Team Risk (RULES.md §4, seed 000 "JOUKKUE"): the 2004 board with insignia values.
+# Team Risk (docs/rules.md §4, seed 000 "JOUKKUE"): the 2004 board with insignia values.
 PRESETS["team-2004"] = {**PRESETS["classic-2004"], "card_values": "insignia", "teams": "on"}
 
-# The two-player editions (RULES.md §5): each on its edition's core rules.
+# The two-player editions (docs/rules.md §5): each on its edition's core rules.
 PRESETS["two-player-2000"] = {
     **PRESETS["classic-2000"],
     "card_values": "insignia",  # 001's basic game, of which the two-player game is part
@@ -355,7 +355,7 @@ PRESETS["two-player-2000"] = {
 PRESETS["two-player-classic"] = {**PRESETS["classic"], "two_player": "classic"}
 PRESETS["two-player-2004-passive"] = {**PRESETS["classic-2004"], "two_player": "2004_passive"}
 PRESETS["two-player-2004-active"] = {**PRESETS["classic-2004"], "two_player": "2004_active"}
-# Risiko! Master (seed 003, RULES.md §7). The default map is the rulebook's victory example
+# Risiko! Master (seed 003, docs/rules.md §7). The default map is the rulebook's victory example
 # (Alfa, Delta, Omega, Tau, Epsilon, Sigma: 175 points, 60 territories, so 3 to 6 players).
 PRESETS["risiko-master-base"] = {
     **_CLASSIC,

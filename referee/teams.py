@@ -1,4 +1,4 @@
-"""Team Risk (RULES.md §4; seed 000, the section "JOUKKUE", 4–6 players in two teams).
+"""Team Risk (docs/rules.md §4; seed 000, the section "JOUKKUE", 4–6 players in two teams).
 
 The rulebook's text, which each rule here follows (seed ``000_3f7912df253811fb.txt``):
 

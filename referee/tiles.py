@@ -1,4 +1,4 @@
-"""Risiko! Master map tiles (RULES.md §7, MAPDATA.md §5): hegemon's own 12 quadrants, as data.
+"""Risiko! Master tiles (docs/rules.md §7, docs/map-data.md §5): hegemon's 12 quadrants as data.
 
 Seed 003 prints 12 quadrants that are laid six at a time into a world; the printed tiles are not
 public, so ``referee/data/tiles/*.json`` holds tiles of hegemon's own design in that spirit. Six

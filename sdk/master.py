@@ -1,4 +1,4 @@
-"""Risiko! Master helpers for bots (seed 003; RULES.md §7): territory values, quadrants and the
+"""Risiko! Master helpers for bots (seed 003; docs/rules.md §7): territory values, quadrants and the
 points race.
 
 Everything here reads a :class:`~hegemon.referee.view.View` (what a bot is sent) and computes

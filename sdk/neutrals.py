@@ -1,4 +1,4 @@
-"""Helpers for the two-player games' neutral armies and allies (RULES.md §5), and the safe
+"""Helpers for the two-player games' neutral armies and allies (docs/rules.md §5), and the safe
 defaults :class:`hegemon.sdk.Bot` answers their decisions with.
 
 In a two-player game the players hold seats 0 and 1 and each neutral colour a seat after

@@ -1,4 +1,4 @@
-"""Team-game helpers for a bot (preset ``team-2004``, rules option ``teams``; RULES.md §4).
+"""Team-game helpers for a bot (preset ``team-2004``, rules option ``teams``; docs/rules.md §4).
 
 In a team game a territory may hold armies of several team-mates: the view's ``owner[t]`` is
 the seat *controlling* it (the most armies; -1 on a tie), ``armies[t]`` that seat's armies and

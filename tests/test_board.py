@@ -1,4 +1,4 @@
-"""The map loader: the classic map's data (MAPDATA.md §1) and every kind of broken map file."""
+"""The map loader: the classic map's data (docs/map-data.md §1) and each kind of broken map file."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hegemon.referee.board import MAPS_DIR
 
 CLASSIC = MAPS_DIR / "classic.json"
 
-# MAPDATA.md §1.1
+# docs/map-data.md §1.1
 CONTINENTS = {
     "North America": (9, 5),
     "South America": (4, 2),
@@ -23,7 +23,7 @@ CONTINENTS = {
     "Australia": (4, 2),
 }
 
-# MAPDATA.md §1.3, the 83 borders
+# docs/map-data.md §1.3, the 83 borders
 BORDERS = """
 Alaska;Northwest Territory|Alaska;Alberta|Alaska;Kamchatka|Northwest Territory;Greenland
 Northwest Territory;Alberta|Northwest Territory;Ontario|Greenland;Ontario|Greenland;Quebec

@@ -1,4 +1,4 @@
-"""capital-2000 (RULES.md §3, seed 001 Norwegian 2000 edition, "Erobring av hovedsteder"): each
+"""capital-2000 (docs/rules.md §3, seed 001 Norwegian 2000 edition, "Erobring av hovedsteder"): each
 rule tested from the rulebook text, played through ``Game.apply``."""
 
 from __future__ import annotations

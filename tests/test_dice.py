@@ -1,4 +1,4 @@
-"""Battle dice: exact outcome counts against MAPDATA.md §4, the rulebooks' examples, and a
+"""Battle dice: exact outcome counts against docs/map-data.md §4, the rulebooks' examples, and a
 seeded chi-square test of the dice the engine really rolls (keyed streams: referee/chance.py)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hegemon.referee.decisions import Kind
 from hegemon.referee.dice import compare, outcome_counts, roll
 from hegemon.referee.events import Battle
 
-# MAPDATA.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): numerator}
+# docs/map-data.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): count}
 TABLE = {
     (1, 1): {(0, 1): 15, (1, 0): 21},
     (2, 1): {(0, 1): 125, (1, 0): 91},
@@ -97,7 +97,7 @@ def exact(attack: int, defend: int) -> dict:
 
 @pytest.mark.parametrize("attack, defend", sorted(TABLE))
 def test_rolled_battles_follow_the_exact_odds(attack, defend):
-    """Chi-square of 20,000 seeded battles per combination against MAPDATA.md §4."""
+    """Chi-square of 20,000 seeded battles per combination against docs/map-data.md §4."""
     chance = Chance(1000 * attack + defend)
     a, d = chance.attack(0), chance.defend(1)
     n = 20_000

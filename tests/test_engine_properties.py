@@ -80,7 +80,7 @@ def is_int(x):
 
 
 def oracle(game, action) -> bool:
-    """Whether the rules (RULES.md §1) allow ``action`` for the pending decision."""
+    """Whether the rules (docs/rules.md §1) allow ``action`` for the pending decision."""
     d = game.pending
     if d is None:
         return False

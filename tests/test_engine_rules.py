@@ -1,4 +1,4 @@
-"""The rulebooks' own examples, table-driven, played through ``Game.apply`` (RULES.md §1)."""
+"""The rulebooks' own examples, table-driven, played through ``Game.apply`` (docs/rules.md §1)."""
 
 from __future__ import annotations
 

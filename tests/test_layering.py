@@ -1,4 +1,4 @@
-"""Dependencies point one way (DESIGN.md "Layout"): checked on what importing really loads."""
+"""Dependencies point one way (docs/design.md "Layout"): checked on what importing really loads."""
 
 import ast
 import json

@@ -1,5 +1,5 @@
 """Risiko! Master for bots: hidden information per preset, the SDK helpers (values, quadrants,
-the points race), and every sample bot playing each preset legally (seed 003; RULES.md §7)."""
+the points race), and every sample bot playing each preset legally (seed 003; docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Risiko! Master's Base, Expert and Master rules, each from its rulebook text (seed 003,
-``003_42a7c49e87aa0720.txt``; RULES.md §7), played through ``Game.apply``."""
+``003_42a7c49e87aa0720.txt``; docs/rules.md §7), played through ``Game.apply``."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_card_sets_8_10_12(insignia, value):
 
 def test_cards_with_extra_armies_add_them_when_traded():
     """Seed 003: "Su alcune carte è presente anche la sagoma di uno o due carri. Questi carri
-    supplementa-[ri]" (the sentence is cut off; RULES.md §7: "added when the card is
+    supplementa-[ri]" (the sentence is cut off; docs/rules.md §7: "added when the card is
     traded")."""
     game = setup_done(BASE)
     me = game.current
@@ -235,7 +235,7 @@ def test_the_defender_may_roll_three_dice():
 
 
 def test_battle_counts_for_three_defender_dice_match_mapdata():
-    """MAPDATA.md §4, enumerated over every roll: 1 v 3, 2 v 3 and 3 v 3 (the Risiko! rule of
+    """docs/map-data.md §4, enumerated over every roll: 1 v 3, 2 v 3 and 3 v 3 (the Risiko! rule of
     seed 003: "Il dado dell'attaccante con il valore più alto con quello di valore più alto del
     difensore ... In caso di parità, vince sempre il difensore")."""
     expected = {

@@ -1,5 +1,5 @@
-"""Risiko! Master tiles and the map composer (seed 003, "I QUADRANTI"; RULES.md §7;
-MAPDATA.md §5)."""
+"""Risiko! Master tiles and the map composer (seed 003, "I QUADRANTI"; docs/rules.md §7;
+docs/map-data.md §5)."""
 
 from __future__ import annotations
 

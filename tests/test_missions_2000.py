@@ -1,5 +1,5 @@
-"""mission-2000 (RULES.md §2, seed 001 Norwegian 2000 edition; MAPDATA.md §2): each rule tested
-from its rulebook text, played through ``Game.apply``."""
+"""mission-2000 (docs/rules.md §2, seed 001 Norwegian 2000 edition; docs/map-data.md §2): each rule
+tested from its rulebook text, played through ``Game.apply``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ DESTROY = {colour: 8 + colour for colour in range(6)}
 
 
 def test_the_deck_holds_the_14_cards():
-    # seed 001 p. 3: "14 oppdragskort"; MAPDATA.md §2.1 lists them
+    # seed 001 p. 3: "14 oppdragskort"; docs/map-data.md §2.1 lists them
     assert len(DECK.missions) == 14
     assert [m.destroy for m in DECK.missions[8:]] == list(range(6))
     assert DECK.fallback() == OCCUPY_24
@@ -91,8 +91,8 @@ def test_fulfilling_your_mission_in_your_turn_wins_at_once():
 
 
 def test_one_elimination_completing_two_missions_the_own_one_wins():
-    # the German rules (MAPDATA.md §2.2, P6): B, holding Asia + Africa, destroys the last green
-    # army and so also completes A's "destroy green"; B wins
+    # the German rules (docs/map-data.md §2.2, P6): B, holding Asia + Africa, destroys the last
+    # green army and so also completes A's "destroy green"; B wins
     game, me, _victim, holder, ural, ukraine = asia_africa_position(destroyed_by_other="completed")
     take_ural(game, ural, ukraine)
     assert game.over and game.places[me] == 1 and game.places[holder] != 1
@@ -121,7 +121,7 @@ def test_completed_in_another_players_turn_is_claimed_on_the_holders_turn():
 
 
 def test_destroyed_by_another_falls_back_to_24_territories():
-    # MAPDATA.md §2.2 (a), the card text: "... or they have already been destroyed by another
+    # docs/map-data.md §2.2 (a), the card text: "... or they have already been destroyed by another
     # player, your mission is: Occupy 24 territories" (option destroyed_by_other=fallback_24)
     game, _me, _victim, holder, _events = me_destroys_victim_without_winning()
     assert game.players[holder].missions == [OCCUPY_24]

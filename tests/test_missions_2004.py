@@ -1,4 +1,4 @@
-"""mission-2004 (RULES.md §2, seed 000 Finnish 2004 edition, "Tehtävä RISK"): each rule tested
+"""mission-2004 (docs/rules.md §2, seed 000 Finnish 2004 edition, "Tehtävä RISK"): each rule tested
 from the rulebook text, played through ``Game.apply``. The 28 card texts are hegemon's own
 (the printed ones are not public); the rules around them are the rulebook's."""
 
@@ -28,7 +28,7 @@ ONE_CONTINENT_AT_START = 6  # captain, declared at the start of the turn
 
 def test_four_ranks_of_seven():
     # seed 000: the mission cards are sorted by the rank on their back (kapteeni, majuri,
-    # eversti, kenraali); 28 cards, so 7 a rank (MAPDATA.md §3.2)
+    # eversti, kenraali); 28 cards, so 7 a rank (docs/map-data.md §3.2)
     assert len(DECK.missions) == 28
     for rank in RANKS_2004:
         assert len(DECK.of_rank(rank)) == 7

@@ -1,4 +1,4 @@
-"""The forced trade of RULES.md §1 (issue 11 item 4): a full hand obliges one set, not a hand
+"""The forced trade of docs/rules.md §1 (issue 11 item 4): a full hand obliges one set, not a hand
 below the limit. Each test names the rulebook it follows."""
 
 from __future__ import annotations

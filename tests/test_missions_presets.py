@@ -1,5 +1,5 @@
 """The presets of issue 11 as rule sets: listed and described (``hegemon rules``), built from
-their edition's core preset (RULES.md §6), and written to records so that a classic record
+their edition's core preset (docs/rules.md §6), and written to records so that a classic record
 stays what it was before these options existed."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def test_the_new_presets_are_listed_and_described():
 @pytest.mark.parametrize(
     "preset, base, options",
     [
-        # RULES.md §6: mission-2000 is classic-2000 with insignia values and §2
+        # docs/rules.md §6: mission-2000 is classic-2000 with insignia values and §2
         ("mission-2000", "classic-2000", {"card_values": "insignia", "missions": "2000"}),
         # mission-2004 is classic-2004 with insignia values (no golden cavalry, seed 000)
         ("mission-2004", "classic-2004", {"card_values": "insignia", "missions": "2004"}),

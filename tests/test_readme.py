@@ -1,8 +1,9 @@
-"""The README's examples run as printed, from a fresh clone, as a user would.
+"""The README's and the docs' examples run as printed, from a fresh clone, as a user would.
 
-Every ```bash block of README.md runs, in order, in one clone of this working tree placed in a
+Every ```bash block of README.md and of every page of docs/ runs, page after page in the order
+the docs index (docs/README.md) lists them, in one clone of this working tree placed in a
 directory other users cannot enter (mode 0700, also the run's ``$HOME``), with the environment
-activated: the blocks are extracted from the README, so README and test never drift. A block is
+activated: the blocks are extracted from the pages, so pages and test never drift. A block is
 left out only with a ``<!-- readme-test: skip: REASON -->`` line right above it (the test suite
 itself, which this test is part of). The clone reuses this checkout's ``.venv`` (a symlink), so
 no dependency is installed again.
@@ -24,12 +25,26 @@ FENCE = re.compile(
     r"(?:<!-- readme-test: skip: (?P<why>[^>]*?) -->\n)?```(?P<lang>[\w-]*)\n(?P<body>.*?)```", re.S
 )
 SHELLS = ("sh", "shell", "console", "zsh")
+INDEX = ROOT / "docs" / "README.md"
+LOCAL_PAGE = re.compile(r"\]\((?P<page>[\w-]+\.md)(?:#[^)]*)?\)")
+
+
+def pages() -> list[Path]:
+    """README.md, the docs index, then the docs pages in the order the index links them (a
+    page's commands may use what an earlier page's made: the bot author's ``mybot``)."""
+    linked = dict.fromkeys(m["page"] for m in LOCAL_PAGE.finditer(INDEX.read_text("utf-8")))
+    listed = [INDEX.parent / name for name in linked if (INDEX.parent / name).is_file()]
+    return [ROOT / "README.md", INDEX, *listed]
 
 
 def blocks(lang: str) -> list[tuple[str, str | None]]:
-    """Every fenced block of README.md in ``lang``: (its text, why it is skipped or None)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [(m["body"], m["why"]) for m in FENCE.finditer(text) if m["lang"] == lang]
+    """Every fenced block in ``lang`` of every page: (its text, why it is skipped or None)."""
+    return [
+        (m["body"], m["why"])
+        for page in pages()
+        for m in FENCE.finditer(page.read_text(encoding="utf-8"))
+        if m["lang"] == lang
+    ]
 
 
 def python_blocks() -> list[str]:
@@ -78,15 +93,27 @@ def clone(tmp_path_factory) -> tuple[Path, dict[str, str]]:
 
 
 # ------------------------------------------------------------------------ the tests
+def test_every_docs_page_is_in_the_index_so_its_commands_run():
+    listed = set(pages())
+    unlisted = [p.name for p in sorted((ROOT / "docs").glob("*.md")) if p not in listed]
+    assert not unlisted, f"link these pages from docs/README.md: {unlisted}"
+
+
 def test_every_shell_block_is_a_bash_block_and_skips_say_why():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for lang in SHELLS:
-        assert f"```{lang}\n" not in text, f"a ```{lang} block would escape this test: use bash"
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for lang in SHELLS:
+            assert f"```{lang}\n" not in text, (
+                f"{page.name}: a ```{lang} block would escape this test"
+            )
     skipped = [why for _, why in blocks("bash") if why is not None]
     assert len(skipped) <= 2 and all(why.strip() for why in skipped), skipped
     assert len(blocks("bash")) - len(skipped) >= 4
 
 
+# the whole journey (a demo season, a bench until its SPRT decides, a season) took 11 minutes at
+# load 14 on two cores, beyond the suite's 10-minute default
+@pytest.mark.timeout(1800)
 def test_every_bash_block_runs_from_a_fresh_private_clone(clone):
     checkout, env = clone
     assert (checkout.parent.stat().st_mode & 0o777) == 0o700
@@ -102,10 +129,11 @@ def test_every_bash_block_runs_from_a_fresh_private_clone(clone):
             text=True,
             timeout=1200,
         )
-        assert done.returncode == 0, f"README block failed:\n{body}\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, f"docs block failed:\n{body}\n{done.stdout}\n{done.stderr}"
         said.append(done.stdout)
     out = "\n".join(said)
-    # what the README says these commands do
+    # what the pages say these commands do
+    assert "classic-2004" in out and "golden_cavalry" in out  # the README's hegemon rules
     assert "2 passed" in out  # hegemon new's bot passes its own tests
     assert (checkout / "docs" / "api" / "hegemon" / "sdk.html").is_file()
     assert "OK, matches" in out  # verify
@@ -140,7 +168,7 @@ def test_readme_play_local_example_finishes():
     assert sorted(places) == [1, 2, 3] and out.stdout.rstrip().endswith("[]")  # no faults
 
 
-def test_readme_minimal_bot_is_the_tested_sample_and_under_30_lines():
+def test_the_guides_minimal_bot_is_the_tested_sample_and_under_30_lines():
     minimal = (ROOT / "sample_bots" / "minimal.py").read_text(encoding="utf-8")
     assert minimal in python_blocks()
     assert len(minimal.strip().splitlines()) < 30

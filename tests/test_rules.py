@@ -1,4 +1,4 @@
-"""Rule-set presets and options (RULES.md §6): the table, overrides, and every kind of bad input."""
+"""Rule-set presets and options (docs/rules.md §6): the table, overrides, every bad input."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hegemon.referee import PRESETS, RulesError, make_rules
 from hegemon.referee.rules import OPTIONS, parse_overrides, rules_from_dict, with_options
 
-# RULES.md §6, one column per preset ("on (2 per turn at most)" is per_turn, plain "on" per_set)
+# docs/rules.md §6, a column per preset ("on (2 per turn at most)" is per_turn, plain "on" per_set)
 TABLE = {
     "setup": ("claim", "claim", "deal"),
     "first_player": ("first_placer", "reroll", "random"),

@@ -16,7 +16,7 @@ from hegemon.referee.view import view_for
 from hegemon.sdk import GameContext, attack_odds, battle_odds, conquest_probability, make_view
 from hegemon.sdk.odds import DiceRule, dice_rule, roll_outcomes
 
-# MAPDATA.md §4, the Risiko! rows: (attacker losses, defender losses) -> rolls of 6^(a+3)
+# docs/map-data.md §4, the Risiko! rows: (attacker losses, defender losses) -> rolls of 6^(a+3)
 MAPDATA_3_DEFENDERS = {
     1: {(0, 1): 225, (1, 0): 1071},
     2: {(0, 2): 979, (1, 1): 1981, (2, 0): 4816},

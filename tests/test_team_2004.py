@@ -1,4 +1,4 @@
-"""Team Risk, preset ``team-2004`` (RULES.md §4): each rule tested from its rulebook text, seed
+"""Team Risk, preset ``team-2004`` (docs/rules.md §4): each rule tested from its rulebook text, seed
 ``000_3f7912df253811fb.txt`` (the 2004 Finnish edition, section "JOUKKUE"), quoted in each
 test; property tests; the hidden information; the sample bots (Python and Node) playing it."""
 

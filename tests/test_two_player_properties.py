@@ -1,5 +1,5 @@
 """Property tests of the two-player presets: random legal play from any seed keeps the
-invariants of RULES.md §5, every listed answer is accepted, and the game replays identically
+invariants of docs/rules.md §5, every listed answer is accepted, and the game replays identically
 from its record."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The two-player editions (RULES.md §5), a test per rule, each quoting its rulebook:
+"""The two-player editions (docs/rules.md §5), a test per rule, each quoting its rulebook:
 seed 001 (``/work/shared/seeds/001_f03a81e7fef51d36.txt``, Norwegian 2000) for
 ``two-player-2000``, seed 002 (``002_1bde8207fa067e2b.txt``, Estonian) for
 ``two-player-classic``, seed 000 (``000_3f7912df253811fb.txt``, Finnish 2004) for

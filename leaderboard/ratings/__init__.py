@@ -8,7 +8,7 @@ place::
 
     [["red"], ["blue", "green"], ["black"]]   # red 1st, blue and green tied 2nd, black 4th
 
-Two methods are provided (see DESIGN.md, "Ratings"):
+Two methods are provided (see docs/design.md, "Ratings"):
 
 ``fit_plackett_luce``
     Maximum a-posteriori Plackett–Luce strengths (Newton's method on the games collapsed
