@@ -12,7 +12,7 @@ game's seeded ``context.rng``):
 - ``planner``     — scores every candidate action by the position it leads to (exact battle
   odds, continent values, exposure to the enemies' next turn, a one-turn lookahead of attack
   sequences with expected outcomes); the strongest.
-- ``minimal``     — the README's complete bot in under 30 lines.
+- ``minimal``     — the bot author's guide's complete bot in under 30 lines.
 
 Measured strength (mean place in 4-player classic games, every seating, turn limit 60):
 planner < continental < aggressive < random; see ``tests/test_sample_bots.py``.

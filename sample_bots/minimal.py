@@ -1,4 +1,4 @@
-"""The README's minimal bot: reinforce the strongest border, attack at good odds."""
+"""The guide's minimal bot, as `hegemon new` writes it: reinforce the front, attack at odds."""
 
 from hegemon.sdk import Attack, Bot, Occupy, Pass, Place, run
 from hegemon.sdk import attack_options, border_territories, conquest_probability, own_territories
