@@ -17,15 +17,15 @@ The state is plain lists of integers, so the hot path copies nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from . import alliances as alliancelib
 from . import cards as cardlib
-from . import legal
+from . import checks, legal
 from . import master as masterlib
 from . import neutrals as neutrallib
 from . import teams as teamlib
@@ -71,9 +71,7 @@ from .events import (
     TurnStarted,
 )
 from .formulas import (
-    attack_dice,
     continent_reinforcements,
-    movable_armies,
     territory_reinforcements,
 )
 from .master import MasterPart
@@ -498,12 +496,7 @@ class Game:
         raise IllegalAction(f"not an action: {type(action).__name__}")
 
     def _on_claim(self, action: Claim, dry: bool) -> None:
-        d = self.expect(Kind.CLAIM, "claim")
-        t = self.territory(action.territory, "claim:")
-        if self.owner[t] >= 0:
-            raise IllegalAction(f"claim: {self.board.name_of(t)} is already taken")
-        if t not in d.territories:  # Risiko! Master: the quadrant being claimed comes first
-            raise IllegalAction(f"claim: {self.board.name_of(t)} is not in the quadrant to fill")
+        d, t = checks.claim(self, action)
         if dry:
             return
         armies = masterlib.claim_armies(self.rules)
@@ -515,31 +508,10 @@ class Game:
         self.ask_setup()
 
     def _on_place(self, action: Place, dry: bool) -> None:
-        d = self.expect(Kind.PLACE, "place")
-        placements = action.placements
-        if not isinstance(placements, tuple) or not placements or len(placements) > self.board.size:
-            raise IllegalAction(f"place: give one to {self.board.size} (territory, armies) pairs")
-        total = 0
-        owner = self.owner
-        for pair in placements:
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
-            t = self.territory(pair[0], "place:")
-            n = pair[1]
-            if owner[t] != d.player and not self._team:
-                raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
-            if type(n) is not int or n <= 0:
-                raise IllegalAction(
-                    f"place: {n!r} armies on {self.board.name_of(t)} must be at least 1"
-                )
-            total += n
-        if total != d.armies:
-            raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
-        why = teamlib.place_error(self, d.player, placements) if self._team else ""
-        if why:
-            raise IllegalAction(why)
+        d = checks.place(self, action)
         if dry:
             return
+        placements = action.placements
         armies = self.armies
         for t, n in placements:
             if self._team:
@@ -558,34 +530,10 @@ class Game:
                 self.ask_attack()
 
     def _on_trade(self, action: Trade, dry: bool) -> None:
-        d = self.expect(Kind.TRADE, "trade")
-        player = self.players[d.player]
-        chosen = action.cards
-        if (
-            not isinstance(chosen, tuple)
-            or len(chosen) != 3
-            or any(type(c) is not int for c in chosen)
-        ):
-            raise IllegalAction("trade: give exactly three card numbers")
-        if len(set(chosen)) != 3:
-            raise IllegalAction("trade: the three cards must be different")
-        hand = player.cards
-        missing = [c for c in chosen if c not in hand]
-        if missing:
-            raise IllegalAction(f"trade: you do not hold card {missing[0]}")
-        insignia = [self.board.card_insignia[c] for c in chosen]
-        if not cardlib.is_set(insignia):
-            raise IllegalAction(f"trade: {', '.join(insignia)} is not a set")
-        pictured = [c for c in chosen if c < self.board.size and self.owner[c] == d.player]
-        bonus_at = action.bonus_territory
-        if type(bonus_at) is not int:
-            raise IllegalAction("trade: bonus_territory must be a territory number or -1")
-        if bonus_at != -1 and bonus_at not in pictured:
-            raise IllegalAction(
-                "trade: the bonus territory must be an own territory shown on a traded card"
-            )
+        d, chosen, insignia, pictured = checks.trade(self, action)
         if dry:
             return
+        hand, bonus_at = self.players[d.player].cards, action.bonus_territory
         value = self.next_trade_value(insignia)
         value += sum(self.board.extra_armies(c) for c in chosen)  # Risiko! Master cards
         self.trade_count += 1
@@ -611,39 +559,7 @@ class Game:
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:
-        d = self.expect(Kind.ATTACK, "attack")
-        p = d.player
-        src = self.territory(action.source, "attack: source")
-        dst = self.territory(action.target, "attack: target")
-        name = self.board.name_of
-        if not self._team and not self.commands(p, self.owner[src]):
-            raise IllegalAction(f"attack: {name(src)} is not yours")
-        if dst not in self.board.adjacency[src]:
-            raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
-        if self._team:
-            most, why = teamlib.attack_error(self, p, src, dst)
-            if why:
-                raise IllegalAction(why)
-        elif self.owner[dst] == p:
-            raise IllegalAction(f"attack: {name(dst)} is yours")
-        elif self.owner[dst] == self.owner[src]:
-            raise IllegalAction(f"attack: {name(dst)} is your ally's, as {name(src)} is")
-        else:
-            most = attack_dice(self.armies[src])
-        if most < 1:
-            raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
-        dice = action.dice
-        least = masterlib.least_attack_dice(self, dst)
-        if type(dice) is not int or not least <= dice <= most:
-            raise IllegalAction(
-                f"attack: {dice!r} dice; from {name(src)} against {name(dst)} "
-                f"you may roll {least} to {most}"
-            )
-        if masterlib.protected(self, dst):
-            raise IllegalAction(
-                f"attack: {name(dst)} is its owner's last territory; no one may be eliminated "
-                f"before round {self.rules.eliminate_from_round}"
-            )
+        src, dst, dice = checks.attack(self, action)
         if dry:
             return
         for part in self._parts:
@@ -684,43 +600,10 @@ class Game:
             self._occupy(n)
 
     def _on_fortify(self, action: Fortify, dry: bool) -> None:
-        d = self.expect(Kind.FORTIFY, "fortify")
-        p = d.player
-        src = self.territory(action.source, "fortify: source")
-        dst = self.territory(action.target, "fortify: target")
-        name = self.board.name_of
-        if self._team:
-            most, why = teamlib.fortify_error(self, p, src, dst)
-            if why:
-                raise IllegalAction(why)
-        elif self.owner[src] != p or self.owner[dst] != p:
-            raise IllegalAction(
-                f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
-            )
-        elif src == dst:
-            raise IllegalAction("fortify: source and target are the same territory")
-        else:
-            most = movable_armies(self.armies[src]) + 1 - masterlib.garrison(self, src, p)
-        n = action.armies
-        if type(n) is not int or not 1 <= n <= most:
-            raise IllegalAction(
-                f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (a garrison stays)"
-            )
-        if d.target >= 0 and (dst != d.target or src not in d.territories):
-            raise IllegalAction(
-                f"fortify: this strategic move goes into {name(d.target)}, once from each neighbour"
-            )
-        if self._team:
-            pass  # checked by teamlib.fortify_error
-        elif self.rules.fortify in ("adjacent", "many_into_one"):
-            if dst not in self.board.adjacency[src]:
-                raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
-        elif not self._connected(p, src, dst):
-            raise IllegalAction(
-                f"fortify: no chain of your territories joins {name(src)} to {name(dst)}"
-            )
+        d, src, dst, n = checks.fortify(self, action)
         if dry:
             return
+        p = d.player
         if self._team:
             teamlib.move(self, p, src, dst, n)
         else:
@@ -908,19 +791,6 @@ class Game:
                 for n in neighbours[t]:
                     if owner[n] == p:
                         return True
-        return False
-
-    def _connected(self, p: int, src: int, dst: int) -> bool:
-        owner, neighbours = self.owner, self.board.neighbours
-        seen = {src}
-        queue = deque((src,))
-        while queue:
-            for n in neighbours[queue.popleft()]:
-                if n == dst:
-                    return True
-                if n not in seen and owner[n] == p:
-                    seen.add(n)
-                    queue.append(n)
         return False
 
     def _fight(self, defend_dice: int) -> None:
@@ -1115,18 +985,7 @@ class Game:
         for name, value in self.__dict__.items():
             other.__dict__[name] = list(value) if isinstance(value, list) else value
         other.players = [
-            Player(
-                p.seat,
-                list(p.cards),
-                p.reserve,
-                p.eliminated,
-                p.forfeited,
-                p.neutral,
-                p.team,
-                p.ally_of,
-                list(p.missions),
-                p.capital,
-            )
+            dataclasses.replace(p, cards=list(p.cards), missions=list(p.missions))
             for p in self.players
         ]
         other._adopt([part.copy() for part in self._parts])
