@@ -50,6 +50,7 @@ from .compose import map_board
 from .decisions import Decision, Kind, Phase
 from .dice import compare
 from .edition import Edition
+from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
 from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
 from .events import (
     Battle,
@@ -84,10 +85,6 @@ _P = TypeVar("_P", bound=Edition)
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
-
-
-class GameSetupError(ValueError):
-    """A game that cannot be set up as asked (e.g. a player count the rule set does not allow)."""
 
 
 @dataclass(slots=True)
