@@ -13,6 +13,11 @@ is :meth:`Game.default_action`). Decisions with exactly one legal answer (an occ
 minimum is its maximum, a single defence die, an attack or fortify phase with no legal move)
 are applied without asking.
 The state is plain lists of integers, so the hot path copies nothing.
+
+The game plays the classic rules; each later edition is a part (:mod:`hegemon.referee.edition`)
+holding its own state and rules, called at the moments its hooks name. A game holds only the
+parts its rule set plays (:attr:`Game.parts`). The classic actions' checks are
+:mod:`hegemon.referee.checks`.
 """
 
 from __future__ import annotations
@@ -97,7 +102,8 @@ class Player:
     eliminated: bool = False
     forfeited: bool = False
     neutral: bool = False
-    # Later editions (RULES.md §2–§5); carried by the state model already.
+    # The later editions' per-seat facts (RULES.md §2–§5), which views show; the rest of an
+    # edition's state is its part's (edition.py).
     team: int = -1  # team game: seats of one team share a number
     ally_of: int = -1  # two-player active neutrals: the seat this neutral is allied to
     missions: list[int] = field(default_factory=list)
