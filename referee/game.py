@@ -529,7 +529,7 @@ class Game:
                 self.ask_setup()
         else:
             self.reserve = 0
-            if not any(part.after_place(self, d.armies) for part in self._parts):
+            if not (self._parts and any(part.after_place(self, d.armies) for part in self._parts)):
                 self.ask_attack()
 
     def _on_trade(self, action: Trade, dry: bool) -> None:
@@ -715,7 +715,7 @@ class Game:
         if self.places is not None:
             return
         self._phase = Phase.REINFORCE
-        if not any(part.reinforcing(self) for part in self._parts):
+        if not (self._parts and any(part.reinforcing(self) for part in self._parts)):
             self.begin_reinforce()
 
     def begin_reinforce(self) -> None:
@@ -744,7 +744,7 @@ class Game:
     def ask_place(self, build: bool = True) -> None:
         """Ask the player to move to place its reserve (the parts first: ``build``), else go
         on to the attacks."""
-        if build and any(part.before_place(self) for part in self._parts):
+        if build and self._parts and any(part.before_place(self) for part in self._parts):
             return
         if self.reserve > 0:
             self.pending = Decision(Kind.PLACE, self.current, armies=self.reserve)
@@ -755,7 +755,8 @@ class Game:
         """Ask the player to move to attack, else go on to the fortify move."""
         self._phase = Phase.ATTACK
         if self._can_attack(self.current):
-            forced = any(part.attack_forced(self) for part in self._parts)
+            # (a classic game has no parts: no generator on the hot path)
+            forced = bool(self._parts) and any(part.attack_forced(self) for part in self._parts)
             self.pending = Decision(Kind.ATTACK, self.current, forced=forced)
         else:
             self._ask_fortify()
@@ -909,7 +910,7 @@ class Game:
     def end_turn(self) -> None:
         """End the turn of the player to move (the parts' last steps first): its card, then
         the next player's turn (or the turn limit)."""
-        if any(part.turn_ending(self) for part in self._parts):
+        if self._parts and any(part.turn_ending(self) for part in self._parts):
             return
         seat = self.current
         events = self._pending_events
