@@ -1,6 +1,5 @@
-"""The engine's refusal of an action, in a module of its own so that the rule modules the game
-delegates to (:mod:`hegemon.referee.neutrals`, :mod:`hegemon.referee.alliances`) can raise it
-without importing the game."""
+"""The engine's refusals (an action, a game set-up), in a module of their own so that the
+edition parts (:mod:`hegemon.referee.edition`) can raise them without importing the game."""
 
 from __future__ import annotations
 
@@ -11,3 +10,7 @@ class IllegalAction(ValueError):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be set up as asked (e.g. a player count the rule set does not allow)."""

@@ -13,54 +13,53 @@ is :meth:`Game.default_action`). Decisions with exactly one legal answer (an occ
 minimum is its maximum, a single defence die, an attack or fortify phase with no legal move)
 are applied without asking.
 The state is plain lists of integers, so the hot path copies nothing.
+
+The game plays the classic rules; each later edition is a part (:mod:`hegemon.referee.edition`)
+holding its own state and rules, called at the moments its hooks name. A game holds only the
+parts its rule set plays (:attr:`Game.parts`). The classic actions' checks are
+:mod:`hegemon.referee.checks`.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from . import alliances as alliancelib
-from . import capitals as capitallib
 from . import cards as cardlib
-from . import legal
+from . import checks, legal
 from . import master as masterlib
-from . import missions as missionlib
 from . import neutrals as neutrallib
 from . import teams as teamlib
 from .actions import (
     Action,
     Attack,
-    Bribe,
-    BuildCentre,
-    Capital,
     Claim,
     Defend,
     Forfeit,
     Fortify,
-    FortifyAlly,
     Occupy,
     Pass,
     Place,
-    PlaceNeutral,
     PlayerAction,
-    ReinforceAlly,
     Trade,
 )
+from .alliances import AlliancesPart
 from .board import Board
+from .capitals import CapitalsPart
 from .chance import Chance
 from .compose import map_board
 from .decisions import Decision, Kind, Phase
 from .dice import compare
+from .edition import Edition
+from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
 from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
 from .events import (
     Battle,
-    CapitalChosen,
-    CapitalConquered,
     CardDrawn,
-    CentreBuilt,
     Claimed,
     Conquered,
     Dealt,
@@ -71,7 +70,6 @@ from .events import (
     Forfeited,
     Fortified,
     GameOver,
-    MissionShown,
     Occupied,
     Placed,
     Reinforced,
@@ -79,20 +77,19 @@ from .events import (
     TurnStarted,
 )
 from .formulas import (
-    attack_dice,
     continent_reinforcements,
-    continents_held,
-    movable_armies,
     territory_reinforcements,
 )
+from .master import MasterPart
+from .missions import Deck, MissionsPart
+from .parts import EDITION_ACTIONS, parts_for
 from .rules import RuleSet
+from .teams import TeamsPart
+
+_P = TypeVar("_P", bound=Edition)
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
-
-
-class GameSetupError(ValueError):
-    """A game that cannot be set up as asked (e.g. a player count the rule set does not allow)."""
 
 
 @dataclass(slots=True)
@@ -105,7 +102,8 @@ class Player:
     eliminated: bool = False
     forfeited: bool = False
     neutral: bool = False
-    # Later editions (docs/rules.md §2–§5); carried by the state model already.
+    # The later editions' per-seat facts (docs/rules.md §2–§5), which views show; the rest of an
+    # edition's state is its part's (edition.py).
     team: int = -1  # team game: seats of one team share a number
     ally_of: int = -1  # two-player active neutrals: the seat this neutral is allied to
     missions: list[int] = field(default_factory=list)
@@ -135,8 +133,7 @@ class Game:
             raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
         self._players_seated = players  # the players' seats; neutral colours' seats follow
         seats = players + neutrals
-        self._teams = teamlib.on(rules)
-        if self._teams and players not in teamlib.TEAM_PLAYERS:
+        if teamlib.on(rules) and players not in teamlib.TEAM_PLAYERS:
             raise GameSetupError(f"rule set '{rules.preset}' is for 4 to 6 players, not {players}")
         self.rules = rules
         self.board = board if board is not None else map_board(rules.map)
@@ -147,14 +144,10 @@ class Game:
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
         self.players = [Player(i, neutral=i >= players) for i in range(seats)]
-        if self._teams:
-            teamlib.assign(self)
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
         self.territory_count: list[int] = [0] * seats
-        # Team play: extra armies of other players sharing a territory (docs/rules.md §4).
-        self.stacks: dict[int, dict[int, int]] = {}
         self.deck: list[int] = []  # the top of the deck is the end of the list
         self.discard: list[int] = []
         self.trade_count = 0
@@ -166,38 +159,20 @@ class Game:
         self.finish_reason = ""
         self.history: list[Action] = []
         self.out_order: list[int] = []  # seats in the order they left the game
-        # secret missions (docs/rules.md §2)
-        self.mission_deck = missionlib.deck_of(rules.missions)
-        if self.mission_deck is not None:
-            missionlib.check_board(self.mission_deck, self.board)
-        self.destroyed_by: list[int] = [-1] * seats  # who took each colour's last army
-        self.declared: list[list[int]] = [[] for _ in range(seats)]  # missions shown as done
-        self.conquests_this_turn = 0
-        self._declared_this_turn = False
-        # capital Risk (docs/rules.md §3): a seat's capital becomes public once captured
-        self.capital_known: list[bool] = [False] * seats
-        # the capitals' territory cards, set aside face down for the whole game (seed 001)
-        self.set_aside: list[int] = []
         # the turn in progress
         self.reserve = 0
         self.conquered_this_turn = False
         self.bonus_this_turn = 0
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
-        # Risiko! Master (docs/rules.md §7): production centres; this turn's placing and attacking
-        self.centres: list[int] = []
-        self.placed_this_turn = 0
-        self.attacked_this_turn = False
         self._moved_from: list[int] = []  # sources of this turn's many-into-one move
-        self._last_claimed = -1  # its quadrant is claimed first
-        self._points_due = False  # a points victory to check (ownership may have changed)
+        self._last_claimed = -1  # Risiko! Master: its quadrant is claimed first
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
-        # active neutrals (alliances.py): allies still to ask this turn; the conquest attempt
-        self.ally_todo: list[int] = []
-        self.attempt: tuple[int, int, int, int] = alliancelib.NO_ATTEMPT
         self._setup_next = 0
         self._phase = Phase.SETUP
         self._pending_events: list[Event] = []
+        # the later editions' parts (edition.py): only those the rule set plays
+        self._adopt(parts_for(self))
         self._setup()
         self.opening_events: list[Event] = self._pending_events
 
@@ -211,20 +186,17 @@ class Game:
         """The players' seats (those a bot plays); neutral colours' seats come after them."""
         return self._players_seated
 
-    def is_enemy(self, player: int, territory: int) -> bool:
-        return self.owner[territory] != player
-
     def allies(self, player: int) -> list[int]:
         """The neutral colours allied to ``player`` (two-player-2004-active), else none."""
-        return alliancelib.allies(self, player) if alliancelib.active(self) else []
+        return alliancelib.allies(self, player) if self.part(AlliancesPart) else []
 
     def commands(self, player: int, seat: int) -> bool:
         """Whether ``player`` moves ``seat``'s armies: its own, or an ally's (active
         neutrals)."""
         return seat == player or (
             seat >= self.player_count
-            and alliancelib.active(self)
             and self.players[seat].ally_of == player
+            and self.part(AlliancesPart) is not None
         )
 
     def active_players(self) -> list[int]:
@@ -235,23 +207,19 @@ class Game:
         """The phase of play the pending decision belongs to."""
         return self._phase
 
-    def continents_owned(self, player: int) -> list[int]:
-        return continents_held(self.board, self.owner, player)
-
     def reinforcements(self, player: int) -> tuple[int, int]:
         """Armies due at the start of ``player``'s turn: (from territories and production
         centres, from continents)."""
-        if self._teams:
-            return teamlib.reinforcements(self.board, teamlib.controllers(self), player)
-        rules = self.rules
-        count = self.territory_count[player]
-        return (
+        minimum, count = self.rules.reinforcement_minimum, self.territory_count[player]
+        due = (
             territory_reinforcements(count)
-            if rules.reinforcement_minimum == "three"
-            else masterlib.territory_reinforcements(rules.reinforcement_minimum, count)
-            + masterlib.centre_armies(rules, self.owner, self.centres, player),
+            if minimum == "three"
+            else masterlib.territory_reinforcements(minimum, count),
             continent_reinforcements(self.board, self.owner, player),
         )
+        for part in self._parts:
+            due = part.reinforcements(self, player, due)
+        return due
 
     def next_trade_value(
         self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")
@@ -264,13 +232,107 @@ class Game:
         """``seat``'s capital if everyone knows it (it was captured), else -1."""
         return self.players[seat].capital if self.capital_known[seat] else -1
 
-    def total_armies(self) -> int:
-        return sum(self.armies) + sum(sum(s.values()) for s in self.stacks.values())
+    # ------------------------------------------------------------------ the editions' state
+    @property
+    def parts(self) -> tuple[Edition, ...]:
+        """The later editions' parts this game plays (none in a classic game)."""
+        return tuple(self._parts)
+
+    def part(self, kind: type[_P]) -> _P | None:
+        """The game's part of edition ``kind`` (e.g. ``MissionsPart``), None if not played."""
+        for part in self._parts:
+            if type(part) is kind:
+                return part
+        return None
+
+    @property
+    def mission_deck(self) -> Deck | None:
+        """The secret missions' deck (None: no missions)."""
+        missions = self.part(MissionsPart)
+        return missions.deck if missions else None
+
+    @property
+    def declared(self) -> list[list[int]]:
+        """Per seat: the missions it showed as done."""
+        missions = self.part(MissionsPart)
+        return missions.declared if missions else [[] for _ in self.players]
+
+    def mission_done(self, seat: int, mission: int) -> bool:
+        """Whether ``seat`` has achieved ``mission`` in the present position."""
+        missions = self.part(MissionsPart)
+        return missions.done(self, seat, mission) if missions else False
+
+    @property
+    def capital_known(self) -> list[bool]:
+        """Per seat: whether its capital is public (it was captured)."""
+        capitals = self.part(CapitalsPart)
+        return capitals.known if capitals else [False] * len(self.players)
+
+    @property
+    def set_aside(self) -> list[int]:
+        """The capitals' territory cards, set aside face down for the whole game."""
+        capitals = self.part(CapitalsPart)
+        return capitals.set_aside if capitals else []
+
+    @property
+    def centres(self) -> list[int]:
+        """Risiko! Master's production centres (territories)."""
+        master = self.part(MasterPart)
+        return master.centres if master else []
+
+    @property
+    def stacks(self) -> dict[int, dict[int, int]]:
+        """Team play: the armies of seats other than a territory's primary (docs/rules.md §4)."""
+        return self._team.stacks if self._team else {}
+
+    def _adopt(self, parts: list[Edition]) -> None:
+        self._parts = parts
+        self._team = next((p for p in parts if isinstance(p, TeamsPart)), None)
+
+    # ------------------------------------------------------------------ the parts' engine API
+    # What an edition part may do to the game besides its public state (edition.py).
+    def emit(self, event: Event) -> None:
+        """Add ``event`` to those the action being applied causes."""
+        self._pending_events.append(event)
+
+    def ask(self, decision: Decision, phase: Phase | None = None) -> None:
+        """Pose ``decision`` (in ``phase``, if given)."""
+        self.pending = decision
+        if phase is not None:
+            self._phase = phase
+
+    def take(self, seat: int, territory: int, armies: int) -> None:
+        """Give ``territory`` to ``seat`` with ``armies`` on it."""
+        previous = self.owner[territory]
+        if previous >= 0:
+            self.territory_count[previous] -= 1
+        self.owner[territory] = seat
+        self.armies[territory] = armies
+        self.territory_count[seat] += 1
+
+    def expect(self, kind: Kind, what: str) -> Decision:
+        """The pending decision if it is of ``kind``; else refuse the action ``what``."""
+        d = self.pending
+        if d is None or d.kind is not kind:
+            asked = d.kind.value if d is not None else "nothing"
+            raise IllegalAction(f"{what} is not allowed now: the pending decision is {asked}")
+        return d
+
+    def territory(self, value: object, what: str) -> int:
+        """``value`` as a territory number; else refuse it, saying ``what`` it is."""
+        if type(value) is not int or not 0 <= value < self.board.size:
+            raise IllegalAction(f"{what} {value!r} is not a territory (0..{self.board.size - 1})")
+        return value
+
+    def start_setup(self, phase: Phase, first: int) -> None:
+        """Begin the set-up steps of ``phase`` (CLAIM or SETUP_PLACE) with seat ``first``."""
+        self._phase = phase
+        self._setup_next = first
+        self.ask_setup()
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
-        if self.rules.two_player != "off":
-            neutrallib.setup(self)
+        if any(part.deal(self) for part in self._parts):
             return
         n = len(self.players)
         events = self._pending_events
@@ -287,7 +349,7 @@ class Game:
                 dealt[(first + i) % n].append(card)
             for seat in range(n):
                 for t in sorted(dealt[seat]):
-                    self._take(seat, t, 1)
+                    self.take(seat, t, 1)
                 self.players[seat].reserve -= len(dealt[seat])
                 events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
             self.first_player = first
@@ -300,30 +362,13 @@ class Game:
             self._phase = Phase.CLAIM
         self.deck = list(range(self.board.card_count))
         self.rng.deck.shuffle(self.deck)
-        if self.mission_deck is not None:
-            self._deal_missions(self.mission_deck)
+        for part in self._parts:
+            part.dealt(self)
         self._setup_next = first
-        self._ask_setup()
+        self.ask_setup()
 
-    def _deal_missions(self, deck: missionlib.Deck) -> None:
-        """One secret mission each (2000), or one of each rank (2004); the rest stay unseen."""
-        rng = self.rng.missions
-        if self.rules.missions == "2000":
-            cards = deck.dealable(len(self.players))
-            rng.shuffle(cards)
-            for p in self.players:
-                card = cards.pop()
-                # seed 001 / the card text: your own colour means "occupy 24 territories"
-                p.missions = [deck.fallback() if deck.missions[card].destroy == p.seat else card]
-            return
-        for rank in missionlib.RANKS_2004:
-            pile = deck.of_rank(rank)
-            rng.shuffle(pile)
-            for p in self.players:
-                p.missions.append(pile.pop())
-
-    def _ask_setup(self) -> None:
-        """Pose the next set-up decision, or start the first turn when set-up is done."""
+    def ask_setup(self) -> None:
+        """Pose the next set-up decision, or begin play when set-up is done."""
         n = len(self.players)
         if self._phase is Phase.CLAIM:
             if self.rules.setup == "quadrants":
@@ -346,27 +391,19 @@ class Game:
                 self.pending = Decision(Kind.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
-        self._ask_capital()
+        self.ask_before_play()
 
     def _setup_armies(self, seat: int) -> int:
         """Armies a player places at one set-up step."""
-        if self.rules.two_player != "off":
-            return neutrallib.setup_armies(self, seat)
-        return 1
+        armies = 1
+        for part in self._parts:
+            armies = part.setup_armies(self, seat, armies)
+        return armies
 
-    def _ask_capital(self) -> None:
-        """Capital Risk: after the set-up, each player in turn secretly picks an own territory
-        as capital (seed 001); then play begins."""
-        if self.rules.capitals == "on":
-            n = len(self.players)
-            for step in range(n):
-                player = self.players[(self.first_player + step) % n]
-                if player.active and player.capital < 0:
-                    self._phase = Phase.CAPITALS
-                    own = tuple(legal.own_territories(self, player.seat))
-                    self.pending = Decision(Kind.CAPITAL, player.seat, territories=own)
-                    return
-        self._begin_play()
+    def ask_before_play(self) -> None:
+        """Set-up is done: the parts' last set-up decisions (capitals), then play begins."""
+        if not any(part.before_play(self) for part in self._parts):
+            self._begin_play()
 
     def _begin_play(self) -> None:
         events = self._pending_events
@@ -391,13 +428,10 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
-        if self.places is None:
-            if self._points_due and self._won_on_points():
-                self._finish("points", winner=self.current)
-            elif self.rules.missions == "2000":
-                self._claim_mission_2000()
-            elif self.rules.capitals == "on":
-                self._claim_capitals()
+        for part in self._parts:
+            if self.places is not None:
+                break
+            part.check_end(self)
         return events
 
     def check(self, action: Action) -> None:
@@ -454,68 +488,36 @@ class Game:
         if self.places is not None:
             raise IllegalAction("the game is over")
         handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"not an action: {type(action).__name__}")
-        return handler
-
-    def _expect(self, kind: Kind, what: str) -> Decision:
-        d = self.pending
-        if d is None or d.kind is not kind:
-            asked = d.kind.value if d is not None else "nothing"
-            raise IllegalAction(f"{what} is not allowed now: the pending decision is {asked}")
-        return d
-
-    def _territory(self, value: object, what: str) -> int:
-        if type(value) is not int or not 0 <= value < self.board.size:
-            raise IllegalAction(f"{what} {value!r} is not a territory (0..{self.board.size - 1})")
-        return value
+        if handler is not None:
+            return handler
+        for part in self._parts:
+            own = part.handlers.get(type(action))
+            if own is not None:
+                return functools.partial(own, part)
+        if type(action) in EDITION_ACTIONS:
+            self.expect(*EDITION_ACTIONS[type(action)])  # raises: no part poses its decision
+        raise IllegalAction(f"not an action: {type(action).__name__}")
 
     def _on_claim(self, action: Claim, dry: bool) -> None:
-        d = self._expect(Kind.CLAIM, "claim")
-        t = self._territory(action.territory, "claim:")
-        if self.owner[t] >= 0:
-            raise IllegalAction(f"claim: {self.board.name_of(t)} is already taken")
-        if t not in d.territories:  # Risiko! Master: the quadrant being claimed comes first
-            raise IllegalAction(f"claim: {self.board.name_of(t)} is not in the quadrant to fill")
+        d, t = checks.claim(self, action)
         if dry:
             return
         armies = masterlib.claim_armies(self.rules)
         self._last_claimed = t
-        self._take(d.player, t, armies)
+        self.take(d.player, t, armies)
         self.players[d.player].reserve -= armies
         self._pending_events.append(Claimed(d.player, t))
         self._setup_next = (d.player + 1) % len(self.players)
-        self._ask_setup()
+        self.ask_setup()
 
     def _on_place(self, action: Place, dry: bool) -> None:
-        d = self._expect(Kind.PLACE, "place")
-        placements = action.placements
-        if not isinstance(placements, tuple) or not placements or len(placements) > self.board.size:
-            raise IllegalAction(f"place: give one to {self.board.size} (territory, armies) pairs")
-        total = 0
-        owner = self.owner
-        for pair in placements:
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
-            t = self._territory(pair[0], "place:")
-            n = pair[1]
-            if owner[t] != d.player and not self._teams:
-                raise IllegalAction(f"place: {self.board.name_of(t)} is not yours")
-            if type(n) is not int or n <= 0:
-                raise IllegalAction(
-                    f"place: {n!r} armies on {self.board.name_of(t)} must be at least 1"
-                )
-            total += n
-        if total != d.armies:
-            raise IllegalAction(f"place: placed {total} armies, must place exactly {d.armies}")
-        why = teamlib.place_error(self, d.player, placements) if self._teams else ""
-        if why:
-            raise IllegalAction(why)
+        d = checks.place(self, action)
         if dry:
             return
+        placements = action.placements
         armies = self.armies
         for t, n in placements:
-            if self._teams:
+            if self._team:
                 teamlib.add(self, d.player, t, n)
             else:
                 armies[t] += n
@@ -523,43 +525,18 @@ class Game:
         if self._phase is Phase.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
-            if self.rules.two_player == "off" or not neutrallib.ask_setup_neutrals(self, d.player):
-                self._ask_setup()
+            if not any(part.after_setup_place(self, d.player) for part in self._parts):
+                self.ask_setup()
         else:
-            self.placed_this_turn += d.armies
             self.reserve = 0
-            if not self._after_reinforce(d.armies):
-                self._ask_attack()
+            if not (self._parts and any(part.after_place(self, d.armies) for part in self._parts)):
+                self.ask_attack()
 
     def _on_trade(self, action: Trade, dry: bool) -> None:
-        d = self._expect(Kind.TRADE, "trade")
-        player = self.players[d.player]
-        chosen = action.cards
-        if (
-            not isinstance(chosen, tuple)
-            or len(chosen) != 3
-            or any(type(c) is not int for c in chosen)
-        ):
-            raise IllegalAction("trade: give exactly three card numbers")
-        if len(set(chosen)) != 3:
-            raise IllegalAction("trade: the three cards must be different")
-        hand = player.cards
-        missing = [c for c in chosen if c not in hand]
-        if missing:
-            raise IllegalAction(f"trade: you do not hold card {missing[0]}")
-        insignia = [self.board.card_insignia[c] for c in chosen]
-        if not cardlib.is_set(insignia):
-            raise IllegalAction(f"trade: {', '.join(insignia)} is not a set")
-        pictured = [c for c in chosen if c < self.board.size and self.owner[c] == d.player]
-        bonus_at = action.bonus_territory
-        if type(bonus_at) is not int:
-            raise IllegalAction("trade: bonus_territory must be a territory number or -1")
-        if bonus_at != -1 and bonus_at not in pictured:
-            raise IllegalAction(
-                "trade: the bonus territory must be an own territory shown on a traded card"
-            )
+        d, chosen, insignia, pictured = checks.trade(self, action)
         if dry:
             return
+        hand, bonus_at = self.players[d.player].cards, action.bonus_territory
         value = self.next_trade_value(insignia)
         value += sum(self.board.extra_armies(c) for c in chosen)  # Risiko! Master cards
         self.trade_count += 1
@@ -585,45 +562,13 @@ class Game:
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:
-        d = self._expect(Kind.ATTACK, "attack")
-        p = d.player
-        src = self._territory(action.source, "attack: source")
-        dst = self._territory(action.target, "attack: target")
-        name = self.board.name_of
-        if not self._teams and not self.commands(p, self.owner[src]):
-            raise IllegalAction(f"attack: {name(src)} is not yours")
-        if dst not in self.board.adjacency[src]:
-            raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
-        if self._teams:
-            most, why = teamlib.attack_error(self, p, src, dst)
-            if why:
-                raise IllegalAction(why)
-        elif not self.is_enemy(p, dst):
-            raise IllegalAction(f"attack: {name(dst)} is yours")
-        elif self.owner[dst] == self.owner[src]:
-            raise IllegalAction(f"attack: {name(dst)} is your ally's, as {name(src)} is")
-        else:
-            most = attack_dice(self.armies[src])
-        if most < 1:
-            raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
-        dice = action.dice
-        least = masterlib.least_attack_dice(self, dst)
-        if type(dice) is not int or not least <= dice <= most:
-            raise IllegalAction(
-                f"attack: {dice!r} dice; from {name(src)} against {name(dst)} "
-                f"you may roll {least} to {most}"
-            )
-        if masterlib.protected(self, dst):
-            raise IllegalAction(
-                f"attack: {name(dst)} is its owner's last territory; no one may be eliminated "
-                f"before round {self.rules.eliminate_from_round}"
-            )
+        src, dst, dice = checks.attack(self, action)
         if dry:
             return
-        if alliancelib.active(self) and not alliancelib.attempt_starts(self, src, dst):
-            self._ask_attack()  # the last attempt's die turned that ally away: ask again
-            return
-        self.attacked_this_turn = True
+        for part in self._parts:
+            if not part.attack_starts(self, src, dst):
+                self.ask_attack()  # e.g. the attempt's die turned that ally away: ask again
+                return
         self._battle = (src, dst, dice)
         chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
@@ -636,21 +581,13 @@ class Game:
 
     def _defence_chooser(self, defender: int) -> int:
         """The seat that chooses ``defender``'s defence dice (-1: nobody, the most dice)."""
-        if self.rules.two_player != "off":
-            return neutrallib.defence_chooser(self, defender)
-        return defender if self.players[defender].active else -1
-
-    def _after_reinforce(self, placed: int) -> bool:
-        """Hook after the turn's reinforcements are placed: True if it posed a decision
-        (the 2000 neutral's share; the active neutrals' ally reinforcements)."""
-        if self._phase is not Phase.REINFORCE or self.rules.two_player == "off":
-            return False
-        if alliancelib.active(self):
-            return alliancelib.ask_reinforce_ally(self, first=True)
-        return neutrallib.after_reinforce(self, placed + self.bonus_this_turn)
+        chooser = defender if self.players[defender].active else -1
+        for part in self._parts:
+            chooser = part.defence_chooser(self, defender, chooser)
+        return chooser
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
-        d = self._expect(Kind.DEFEND, "defend")
+        d = self.expect(Kind.DEFEND, "defend")
         dice = action.dice
         if type(dice) is not int or not 1 <= dice <= d.maximum:
             raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
@@ -658,7 +595,7 @@ class Game:
             self._fight(dice)
 
     def _on_occupy(self, action: Occupy, dry: bool) -> None:
-        d = self._expect(Kind.OCCUPY, "occupy")
+        d = self.expect(Kind.OCCUPY, "occupy")
         n = action.armies
         if type(n) is not int or not d.minimum <= n <= d.maximum:
             raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
@@ -666,44 +603,11 @@ class Game:
             self._occupy(n)
 
     def _on_fortify(self, action: Fortify, dry: bool) -> None:
-        d = self._expect(Kind.FORTIFY, "fortify")
-        p = d.player
-        src = self._territory(action.source, "fortify: source")
-        dst = self._territory(action.target, "fortify: target")
-        name = self.board.name_of
-        if self._teams:
-            most, why = teamlib.fortify_error(self, p, src, dst)
-            if why:
-                raise IllegalAction(why)
-        elif self.owner[src] != p or self.owner[dst] != p:
-            raise IllegalAction(
-                f"fortify: {name(src) if self.owner[src] != p else name(dst)} is not yours"
-            )
-        elif src == dst:
-            raise IllegalAction("fortify: source and target are the same territory")
-        else:
-            most = movable_armies(self.armies[src]) + 1 - masterlib.garrison(self, src, p)
-        n = action.armies
-        if type(n) is not int or not 1 <= n <= most:
-            raise IllegalAction(
-                f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (a garrison stays)"
-            )
-        if d.target >= 0 and (dst != d.target or src not in d.territories):
-            raise IllegalAction(
-                f"fortify: this strategic move goes into {name(d.target)}, once from each neighbour"
-            )
-        if self._teams:
-            pass  # checked by teamlib.fortify_error
-        elif self.rules.fortify in ("adjacent", "many_into_one"):
-            if dst not in self.board.adjacency[src]:
-                raise IllegalAction(f"fortify: {name(dst)} does not border {name(src)}")
-        elif not self._connected(p, src, dst):
-            raise IllegalAction(
-                f"fortify: no chain of your territories joins {name(src)} to {name(dst)}"
-            )
+        d, src, dst, n = checks.fortify(self, action)
         if dry:
             return
-        if self._teams:
+        p = d.player
+        if self._team:
             teamlib.move(self, p, src, dst, n)
         else:
             self.armies[src] -= n
@@ -717,66 +621,37 @@ class Game:
             if sources:
                 self.pending = Decision(Kind.FORTIFY, p, target=dst, territories=sources)
                 return
-        self._end_turn()
-
-    def _on_capital(self, action: Capital, dry: bool) -> None:
-        d = self._expect(Kind.CAPITAL, "capital")
-        t = self._territory(action.territory, "capital:")
-        if t not in d.territories:
-            raise IllegalAction(f"capital: {self.board.name_of(t)} is not yours")
-        if dry:
-            return
-        self.players[d.player].capital = t
-        # seed 001: "De plasserer det RISK-kortet som representerer dette området foran seg -
-        # med billedsiden ned": the capital's card leaves the deck
-        if t in self.deck:
-            self.deck.remove(t)
-            self.set_aside.append(t)
-        self._pending_events.append(CapitalChosen(d.player, t))
-        self._ask_capital()
+        self.end_turn()
 
     def _on_pass(self, action: Pass, dry: bool) -> None:
         d = self.pending
         kind = d.kind if d is not None else None
-        if kind in (Kind.BRIBE, Kind.REINFORCE_ALLY, Kind.FORTIFY_ALLY):
-            if not dry:
-                alliancelib.on_pass(self, kind)
-            return
+        for part in self._parts:
+            if kind in part.passes:
+                if not dry:
+                    part.passed(self, kind)
+                return
         if kind is Kind.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
         if kind is Kind.ATTACK and d is not None and d.forced:
+            master = self.part(MasterPart)
+            placed = master.placed_this_turn if master else 0
             raise IllegalAction(
-                f"pass is not allowed now: you placed {self.placed_this_turn} armies, so you "
+                f"pass is not allowed now: you placed {placed} armies, so you "
                 "must attack at least once this turn (Risiko! Master Expert)"
             )
-        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY, Kind.BUILD_CENTRE):
+        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
             asked = kind.value if kind is not None else "nothing"
             raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
         if dry:
             return
         if kind is Kind.TRADE:
             self._trade_until = 1 << 30
-            self._ask_place()
-        elif kind is Kind.BUILD_CENTRE:
-            self._ask_place(build=False)
+            self.ask_place()
         elif kind is Kind.ATTACK:
             self._ask_fortify()
         else:
-            self._end_turn()
-
-    def _on_build_centre(self, action: BuildCentre, dry: bool) -> None:
-        d = self._expect(Kind.BUILD_CENTRE, "build_centre")
-        t = self._territory(action.territory, "build_centre:")
-        if t not in d.territories:
-            raise IllegalAction(
-                f"build_centre: {self.board.name_of(t)} is not yours or already has a centre"
-            )
-        if dry:
-            return
-        self.centres.append(t)
-        self.reserve -= d.armies
-        self._pending_events.append(CentreBuilt(d.player, t, d.armies))
-        self._ask_place()
+            self.end_turn()
 
     def _on_forfeit(self, action: Forfeit, dry: bool) -> None:
         seat = action.player
@@ -787,15 +662,14 @@ class Game:
         ):
             raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
         if not dry:
-            self.forfeit_now(seat, action.reason)
+            self._forfeit(seat, action.reason)
 
-    # ------------------------------------------------------------------ forfeits
-    def forfeit_now(self, seat: int, reason: str) -> None:
+    def _forfeit(self, seat: int, reason: str) -> None:
         player = self.players[seat]
         player.forfeited = True
         player.neutral = True
-        if self._teams:
-            teamlib.pass_hand(self, seat)  # the team's hand stays with the team
+        for part in self._parts:
+            part.seat_left(self, seat)
         self.discard.extend(player.cards)
         player.cards.clear()
         player.missions = []
@@ -803,22 +677,22 @@ class Game:
         self.out_order.append(seat)
         events = self._pending_events
         events.append(Forfeited(seat, str(reason)[:200]))
-        if len(self.active_players()) <= 1 or (self._teams and teamlib.team_left(self)):
+        if len(self.active_players()) <= 1 or any(part.decided(self) for part in self._parts):
             if self.pending is not None and self.pending.kind is Kind.OCCUPY:
                 self._move_in(self._battle[2])
-            self._finish("last player standing")
+            self.finish("last player standing")
             return
         d = self.pending
         if d is None:
             return
         if self._phase is Phase.CAPITALS:
             if d.player == seat:
-                self._ask_capital()
+                self.ask_before_play()
             return
         if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
             if d.player == seat:
                 self._setup_next = (seat + 1) % len(self.players)
-                self._ask_setup()
+                self.ask_setup()
             return
         if d.kind is Kind.DEFEND and d.player == seat:
             self._fight(d.maximum)
@@ -827,143 +701,25 @@ class Game:
                 self._move_in(self._battle[2])
             self.reserve = 0
             self.conquered_this_turn = False
-            self._end_turn()
-
-    # ------------------------------------------------------------------ missions
-    def mission_done(self, seat: int, mission: int) -> bool:
-        """Whether ``seat`` has achieved ``mission`` in the present position."""
-        deck = self.mission_deck
-        if deck is None:
-            return False
-        m = deck.missions[mission]
-        if m.destroy >= 0 and m.destroy != seat and self.destroyed_by[m.destroy] >= 0:
-            # destroyed by another: with fallback_24 the card was already turned into
-            # "occupy 24" (see _destroyed); this is option destroyed_by_other=completed
-            return True
-        return missionlib.progress(
-            m,
-            self.board,
-            self.owner,
-            self.armies,
-            seat,
-            self.destroyed_by,
-            self.conquests_this_turn,
-        ).done
-
-    def _won_on_points(self) -> bool:
-        """Risiko! Master: the player to move holds enough points and quadrants (checked once
-        the armies of a conquest have moved in)."""
-        seat, d = self.current, self.pending
-        if d is not None and d.kind is Kind.OCCUPY:
-            return False
-        self._points_due = False
-        if seat < 0 or self.round == 0 or not self.players[seat].active:
-            return False
-        return masterlib.has_won(self.board, self.owner, seat, self.rules)
-
-    def _claim_mission_2000(self) -> None:
-        """The player whose turn it is wins as soon as its mission is fulfilled; a mission
-        fulfilled in another's turn is claimed when its holder's turn comes (seed 001: "en
-        spiller kun kan erklære seier under sin tur")."""
-        d = self.pending
-        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
-            return
-        seat = self.current
-        held = self.players[seat].missions
-        if held and self.mission_done(seat, held[0]):
-            self._pending_events.append(MissionShown(seat, held[0], True))
-            self._finish("mission", winner=seat)
-
-    def _claim_capitals(self) -> None:
-        """The player whose turn it is wins holding enough capitals, its own included."""
-        d = self.pending
-        if d is None or self.round == 0 or d.player != self.current or d.kind is Kind.OCCUPY:
-            return
-        capitals = [p.capital for p in self.players]
-        if capitallib.has_won(self.owner, capitals, self.current):
-            self._finish("capitals", winner=self.current)
-
-    def _declare_2004(self, moment: str) -> None:
-        """Declare at most one fulfilled mission of the current player whose card names this
-        ``moment`` (seed 000: one a turn, "at the moment the card states"); a declared mission
-        stays done. After three, the fourth is shown to all; after four, the player wins."""
-        deck = self.mission_deck
-        seat = self.current
-        player = self.players[seat]
-        if deck is None or self._declared_this_turn or not player.active:
-            return
-        declared = self.declared[seat]
-        for m in player.missions:
-            if m in declared or deck.missions[m].moment != moment:
-                continue
-            if not self.mission_done(seat, m):
-                continue
-            declared.append(m)
-            self._declared_this_turn = True
-            events = self._pending_events
-            events.append(MissionShown(seat, m, True))
-            if len(declared) == len(player.missions):
-                self._finish("missions", winner=seat)
-            elif len(declared) == len(player.missions) - 1:
-                last = next(x for x in player.missions if x not in declared)
-                events.append(MissionShown(seat, last, False))
-            return
-
-    def _capture(self, by: int, loser: int, capital: int) -> None:
-        """``by`` took ``loser``'s capital (seed 001): the loser announces it and hands over
-        every card; its armies on that continent are taken off, and each such territory gets
-        one army of the conqueror from reserve (new armies, none from the board)."""
-        if self.capital_known[loser]:
-            return  # announced at its first capture; later it is a captured capital like any
-        self.capital_known[loser] = True
-        victim = self.players[loser]
-        taken = victim.cards
-        self.players[by].cards.extend(taken)
-        victim.cards = []
-        replaced = capitallib.replaced_on_capture(self.board, self.owner, capital, loser)
-        removed = sum(self.armies[t] for t in replaced)
-        for t in replaced:
-            self._take(by, t, 1)
-        self._pending_events.append(
-            CapitalConquered(by, loser, capital, len(taken), replaced, removed)
-        )
-
-    def _destroyed(self, loser: int, by: int) -> None:
-        """``by`` took ``loser``'s last army: record it for the "destroy" missions."""
-        self.destroyed_by[loser] = by
-        deck = self.mission_deck
-        if deck is None or self.rules.destroyed_by_other != "fallback_24":
-            return
-        fallback = deck.fallback()
-        if self.rules.missions != "2000":
-            return
-        for p in self.players:
-            if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
-                p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+            self.end_turn()
 
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.conquered_this_turn = False
         self.bonus_this_turn = 0
-        self.conquests_this_turn = 0
-        self._declared_this_turn = False
-        self.placed_this_turn = 0
-        self.attacked_this_turn = False
         self._moved_from = []
-        self._points_due = self.rules.victory != "conquest"
-        events = self._pending_events
-        events.append(TurnStarted(seat, self.round))
-        if self.rules.missions == "2004":
-            self._declare_2004("turn_start")
-            if self.places is not None:
-                return
-        self._phase = Phase.REINFORCE
-        if alliancelib.active(self) and alliancelib.ask_bribe(self):
+        self._pending_events.append(TurnStarted(seat, self.round))
+        for part in self._parts:
+            part.turn_started(self)
+        if self.places is not None:
             return
-        self._begin_reinforce()
+        self._phase = Phase.REINFORCE
+        if not (self._parts and any(part.reinforcing(self) for part in self._parts)):
+            self.begin_reinforce()
 
-    def _begin_reinforce(self) -> None:
+    def begin_reinforce(self) -> None:
+        """Count the reinforcements of the player to move and ask it to trade or place."""
         seat = self.current
         from_territories, from_continents = self.reinforcements(seat)
         self._pending_events.append(Reinforced(seat, from_territories, from_continents))
@@ -983,45 +739,36 @@ class Game:
             if self._phase is Phase.REINFORCE:
                 self.pending = Decision(Kind.TRADE, seat)
                 return
-        self._ask_place()
+        self.ask_place()
 
-    def _ask_place(self, build: bool = True) -> None:
-        sites = (
-            masterlib.centre_sites(self.rules, self.owner, self.centres, self.reserve, self.current)
-            if build
-            else ()
-        )
-        if sites:
-            self.pending = Decision(
-                Kind.BUILD_CENTRE,
-                self.current,
-                armies=masterlib.CENTRE_COST,
-                territories=sites,
-            )
+    def ask_place(self, build: bool = True) -> None:
+        """Ask the player to move to place its reserve (the parts first: ``build``), else go
+        on to the attacks."""
+        if build and self._parts and any(part.before_place(self) for part in self._parts):
             return
         if self.reserve > 0:
             self.pending = Decision(Kind.PLACE, self.current, armies=self.reserve)
         else:
-            self._ask_attack()
+            self.ask_attack()
 
-    def _ask_attack(self) -> None:
+    def ask_attack(self) -> None:
+        """Ask the player to move to attack, else go on to the fortify move."""
         self._phase = Phase.ATTACK
         if self._can_attack(self.current):
-            forced = masterlib.must_attack(
-                self.rules, self.placed_this_turn, self.attacked_this_turn
-            )
+            # (a classic game has no parts: no generator on the hot path)
+            forced = bool(self._parts) and any(part.attack_forced(self) for part in self._parts)
             self.pending = Decision(Kind.ATTACK, self.current, forced=forced)
         else:
             self._ask_fortify()
 
     def _ask_fortify(self) -> None:
-        if alliancelib.active(self):
-            alliancelib.end_attempt(self)  # the attacks are over
+        for part in self._parts:
+            part.attempt_over(self)  # the attacks are over
         self._phase = Phase.FORTIFY
         if self._can_fortify(self.current):
             self.pending = Decision(Kind.FORTIFY, self.current)
         else:
-            self._end_turn()
+            self.end_turn()
 
     def _can_attack(self, p: int) -> bool:
         owner, armies = self.owner, self.armies
@@ -1038,7 +785,7 @@ class Game:
         return next(legal.iter_attacks(self, p), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
-        if self._teams:
+        if self._team:
             return teamlib.can_fortify(self, p)
         if self.rules.garrison > 1:
             return any(True for _ in legal.fortifies(self, p))
@@ -1050,29 +797,16 @@ class Game:
                         return True
         return False
 
-    def _connected(self, p: int, src: int, dst: int) -> bool:
-        owner, neighbours = self.owner, self.board.neighbours
-        seen = {src}
-        queue = deque((src,))
-        while queue:
-            for n in neighbours[queue.popleft()]:
-                if n == dst:
-                    return True
-                if n not in seen and owner[n] == p:
-                    seen.add(n)
-                    queue.append(n)
-        return False
-
     def _fight(self, defend_dice: int) -> None:
         src, dst, attack_dice = self._battle
-        # team game: the attacker's own armies, maybe on a team-mate's territory (docs/rules.md §4)
-        attacker = self.current if self._teams else self.owner[src]
+        # team game: the attacker's own armies, maybe on a team-mate's land (docs/rules.md §4)
+        attacker = self.current if self._team else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).roll(attack_dice)
         d = self.rng.defend(defender).roll(defend_dice)
         lost_a, lost_d = compare(a, d)
         hit: list[int] = []
-        if self._teams:
+        if self._team:
             teamlib.add(self, attacker, src, -lost_a)
             hit = teamlib.lose_defenders(self, dst, lost_d)
         else:
@@ -1081,31 +815,30 @@ class Game:
         events = self._pending_events
         events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
         if self.armies[dst] > 0:
-            if not (self._teams and self._team_destroyed(hit, attacker, 0)):
-                self._ask_attack()
+            if not (self._team and self._team_destroyed(hit, attacker, 0)):
+                self.ask_attack()
             return
-        self._take(attacker, dst, 0)
-        self._points_due = self.rules.victory != "conquest"
+        self.take(attacker, dst, 0)
         # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
         # käyttäessäsi liittolaista alueen valtaamisessa")
         self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
-        self.conquests_this_turn += 1
         events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
-        if self._teams and self._team_destroyed(hit, attacker, attack_dice):
+        if self._team and self._team_destroyed(hit, attacker, attack_dice):
             return
-        # a forfeited seat already left the game: taking its last territory eliminates no one
-        if self.rules.capitals == "on" and self.players[defender].capital == dst:
-            self._capture(attacker, defender, dst)
+        for part in self._parts:
+            part.after_conquest(self, attacker, defender, dst)
         if self.territory_count[defender] == 0:
-            self._destroyed(defender, self.current)
+            for part in self._parts:
+                part.colour_destroyed(self, defender, self.current)
+        # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, self.current)  # an ally's victim's cards: its player's
             if len(self.active_players()) <= 1:
                 self._move_in(attack_dice)
-                self._finish("conquest")
+                self.finish("conquest")
                 return
-        own = teamlib.own_armies(self, attacker, src) if self._teams else self.armies[src]
+        own = teamlib.own_armies(self, attacker, src) if self._team else self.armies[src]
         most = own - masterlib.garrison(self, src, attacker)
         if most <= attack_dice:
             self._occupy(attack_dice)
@@ -1132,12 +865,12 @@ class Game:
         if self._eliminated_now:
             if dice:
                 self._move_in(dice)
-            self._finish("team conquest", winner=attacker)
+            self.finish("team conquest", winner=attacker)
         return self._eliminated_now
 
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle
-        if self._teams:
+        if self._team:
             teamlib.move(self, self.current, src, dst, n)
             self._pending_events.append(Occupied(self.current, src, dst, n))
             return
@@ -1147,8 +880,8 @@ class Game:
 
     def _occupy(self, n: int) -> None:
         self._move_in(n)
-        if alliancelib.active(self):
-            alliancelib.end_attempt(self)  # the conquest ends the attempt
+        for part in self._parts:
+            part.attempt_over(self)  # the conquest ends the attempt
         seat = self.current
         if (
             self._eliminated_now
@@ -1160,7 +893,7 @@ class Game:
             self.reserve = 0
             self._ask_trade_or_place()
             return
-        self._ask_attack()
+        self.ask_attack()
 
     def _eliminate(self, loser: int, by: int) -> None:
         victim = self.players[loser]
@@ -1174,27 +907,20 @@ class Game:
             self.out_order.append(loser)
         self._eliminated_now = True
 
-    def _end_turn(self) -> None:
-        if (
-            alliancelib.active(self)
-            and self.players[self.current].active
-            and not alliancelib.fortify_allies_done(self)
-            and alliancelib.ask_fortify_ally(self, first=True)
-        ):
+    def end_turn(self) -> None:
+        """End the turn of the player to move (the parts' last steps first): its card, then
+        the next player's turn (or the turn limit)."""
+        if self._parts and any(part.turn_ending(self) for part in self._parts):
             return
         seat = self.current
         events = self._pending_events
-        if self.rules.missions == "2004":
-            self._declare_2004("turn_end")
-            if self.places is not None:
-                return
         if self.conquered_this_turn and self.players[seat].active:
             card = self._draw()
             if card >= 0:
                 self.players[seat].cards.append(card)
                 events.append(CardDrawn(seat, card))
-        if self._teams:
-            teamlib.pass_hand(self, seat)  # seed 000: to the next team-mate
+        for part in self._parts:
+            part.turn_ended(self, seat)
         self._battle = (-1, -1, 0)
         nxt = self._next_active(seat)
         n = len(self.players)
@@ -1202,7 +928,7 @@ class Game:
             self.round += 1
             limit = self.rules.turn_limit
             if limit and self.round > limit:
-                self._finish("turn limit")
+                self.finish("turn limit")
                 return
         self._start_turn(nxt)
 
@@ -1222,21 +948,15 @@ class Game:
             self._pending_events.append(DeckReshuffled(len(self.deck)))
         return self.deck.pop() if self.deck else -1
 
-    def _take(self, seat: int, territory: int, armies: int) -> None:
-        previous = self.owner[territory]
-        if previous >= 0:
-            self.territory_count[previous] -= 1
-        self.owner[territory] = seat
-        self.armies[territory] = armies
-        self.territory_count[seat] += 1
-
-    def _finish(self, reason: str, winner: int = -1) -> None:
+    def finish(self, reason: str, winner: int = -1) -> None:
         """End the game: ``winner`` (a mission's) first, the other players still in by
         territories (Risiko! Master Expert: territory values) then armies, then those who
-        left, the last to leave first (a team game: :func:`hegemon.referee.teams.places`)."""
-        if self._teams:
-            self._end(teamlib.places(self, teamlib.team_of(winner) if winner >= 0 else -1), reason)
-            return
+        left, the last to leave first (or as a part ranks them: a team game)."""
+        for part in self._parts:
+            ranked_by_part = part.places(self, winner)
+            if ranked_by_part is not None:
+                self._end(ranked_by_part, reason)
+                return
         active = self.active_players()
         key = {
             p: (
@@ -1269,22 +989,10 @@ class Game:
         for name, value in self.__dict__.items():
             other.__dict__[name] = list(value) if isinstance(value, list) else value
         other.players = [
-            Player(
-                p.seat,
-                list(p.cards),
-                p.reserve,
-                p.eliminated,
-                p.forfeited,
-                p.neutral,
-                p.team,
-                p.ally_of,
-                list(p.missions),
-                p.capital,
-            )
+            dataclasses.replace(p, cards=list(p.cards), missions=list(p.missions))
             for p in self.players
         ]
-        other.stacks = {t: dict(s) for t, s in self.stacks.items()}
-        other.declared = [list(d) for d in self.declared]
+        other._adopt([part.copy() for part in self._parts])
         other.rng = self.rng.copy()
         return other
 
@@ -1299,11 +1007,5 @@ _HANDLERS: dict[type, _Handler] = {
     Occupy: Game._on_occupy,
     Fortify: Game._on_fortify,
     Pass: Game._on_pass,
-    Capital: Game._on_capital,
-    BuildCentre: Game._on_build_centre,
     Forfeit: Game._on_forfeit,
-    PlaceNeutral: neutrallib.on_place_neutral,
-    Bribe: alliancelib.on_bribe,
-    ReinforceAlly: alliancelib.on_reinforce_ally,
-    FortifyAlly: alliancelib.on_fortify_ally,
 }

@@ -1,8 +1,10 @@
 """Risiko! Master rules (seed 003; docs/rules.md §7): the Base, Expert and Master levels.
 
-Pure functions on a game or a view (:class:`hegemon.referee.position.Position`), called from small
-hooks in :mod:`hegemon.referee.game` and :mod:`hegemon.referee.legal`. Each reads one rule-set
-option, so under the classic presets each one is the identity (or a no-op).
+Pure functions on a game or a view (:class:`hegemon.referee.position.Position`), called from
+:mod:`hegemon.referee.game` and :mod:`hegemon.referee.legal`. Each reads one rule-set option, so
+under the classic presets each one is the identity (or a no-op). The part
+:class:`MasterPart` plays the production centres, the obligation to attack and the points
+victory in a game.
 
 >>> territory_reinforcements("none", 8), territory_reinforcements("none", 2)
 (2, 0)
@@ -15,11 +17,21 @@ option, so under the classic presets each one is the identity (or a no-op).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
 
+from .actions import BuildCentre
 from .board import Board
+from .decisions import Decision, Kind
+from .edition import Edition, Handler
+from .errors import IllegalAction
+from .events import CentreBuilt
 from .formulas import MIN_REINFORCEMENT, TERRITORIES_PER_ARMY, continents_held
 from .position import Position
 from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .game import Game
 
 CLAIM_ARMIES = 2  # seed 003: "occupa un territorio a sua scelta con DUE carri"
 CENTRE_COST = 3  # seed 003: "Un Centro di Produzione costa come 3 carri"
@@ -170,3 +182,92 @@ def centre_sites(
         return ()
     built = set(centres)
     return tuple(t for t, p in enumerate(owner) if p == seat and t not in built)
+
+
+# ------------------------------------------------------------------------ the part in a game
+@dataclass(slots=True)
+class MasterPart(Edition):
+    """Risiko! Master in play: the production centres, this turn's placing and attacking (the
+    obligation to attack), and whether a points victory is to be checked."""
+
+    centres: list[int] = field(default_factory=list)
+    placed_this_turn: int = 0
+    attacked_this_turn: bool = False
+    points_due: bool = False  # ownership may have changed: a points victory to check
+
+    @classmethod
+    def create(cls, game: Game) -> MasterPart | None:
+        rules = game.rules
+        on = rules.centre_production or rules.must_attack_after or rules.victory != "conquest"
+        return cls() if on else None
+
+    def copy(self) -> MasterPart:
+        return MasterPart(
+            list(self.centres), self.placed_this_turn, self.attacked_this_turn, self.points_due
+        )
+
+    def turn_started(self, game: Game) -> None:
+        self.placed_this_turn = 0
+        self.attacked_this_turn = False
+        self.points_due = game.rules.victory != "conquest"
+
+    def reinforcements(self, game: Game, player: int, due: tuple[int, int]) -> tuple[int, int]:
+        if game.rules.reinforcement_minimum == "three":
+            return due
+        return due[0] + centre_armies(game.rules, game.owner, self.centres, player), due[1]
+
+    def before_place(self, game: Game) -> bool:
+        """Offer a production centre while the reserve pays for one."""
+        sites = centre_sites(game.rules, game.owner, self.centres, game.reserve, game.current)
+        if not sites:
+            return False
+        game.ask(Decision(Kind.BUILD_CENTRE, game.current, armies=CENTRE_COST, territories=sites))
+        return True
+
+    def on_build_centre(self, game: Game, action: BuildCentre, dry: bool) -> None:
+        d = game.expect(Kind.BUILD_CENTRE, "build_centre")
+        t = game.territory(action.territory, "build_centre:")
+        if t not in d.territories:
+            raise IllegalAction(
+                f"build_centre: {game.board.name_of(t)} is not yours or already has a centre"
+            )
+        if dry:
+            return
+        self.centres.append(t)
+        game.reserve -= d.armies
+        game.emit(CentreBuilt(d.player, t, d.armies))
+        game.ask_place()
+
+    handlers: ClassVar[dict[type, Handler]] = {BuildCentre: on_build_centre}
+    passes: ClassVar[frozenset[Kind]] = frozenset({Kind.BUILD_CENTRE})
+
+    def passed(self, game: Game, kind: Kind) -> None:
+        game.ask_place(build=False)
+
+    def after_place(self, game: Game, placed: int) -> bool:
+        self.placed_this_turn += placed
+        return False
+
+    def attack_forced(self, game: Game) -> bool:
+        return must_attack(game.rules, self.placed_this_turn, self.attacked_this_turn)
+
+    def attack_starts(self, game: Game, source: int, target: int) -> bool:
+        self.attacked_this_turn = True
+        return True
+
+    def after_conquest(self, game: Game, attacker: int, defender: int, target: int) -> None:
+        self.points_due = game.rules.victory != "conquest"
+
+    def check_end(self, game: Game) -> None:
+        """The player to move holds enough points and quadrants (checked once the armies of
+        a conquest have moved in)."""
+        if not self.points_due:
+            return
+        seat, d = game.current, game.pending
+        if d is not None and d.kind is Kind.OCCUPY:
+            return
+        self.points_due = False
+        if seat < 0 or game.round == 0 or not game.players[seat].active:
+            return
+        if has_won(game.board, game.owner, seat, game.rules):
+            game.finish("points", winner=seat)

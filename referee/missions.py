@@ -1,5 +1,5 @@
-"""Secret missions (docs/rules.md §2): the mission decks as data files, and whether a seat has done
-one.
+"""Secret missions (docs/rules.md §2): the mission decks as data files, whether a seat has done one,
+and the part (:class:`MissionsPart`) that deals, declares and claims them in a game.
 
 The decks live in ``data/missions/``: ``mission-2000.json`` holds the 14 cards of the 2000
 edition (seed 001); ``mission-2004.json`` holds 4 ranks x 7 missions of hegemon's own design,
@@ -24,9 +24,15 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
+from .decisions import Kind
+from .edition import Edition
+from .events import MissionShown
+
+if TYPE_CHECKING:
+    from .game import Game
 
 RANKS_2004 = ("captain", "major", "colonel", "general")
 MOMENTS = ("turn_start", "turn_end")
@@ -202,3 +208,132 @@ def progress(
         gaps.append(max(0, mission.eliminations - done))
     remaining = sum(gaps)
     return Progress(mission.id, mission.text, remaining == 0, remaining)
+
+
+# ------------------------------------------------------------------ the part in a game
+@dataclass(slots=True)
+class MissionsPart(Edition):
+    """Secret missions in play (docs/rules.md §2): the deck, who destroyed whom, the missions
+    shown as done, and this turn's conquests and declaration."""
+
+    deck: Deck
+    destroyed_by: list[int]  # per colour: who took its last army (-1: nobody yet)
+    declared: list[list[int]]  # per seat: the missions shown as done
+    conquests_this_turn: int = 0
+    declared_this_turn: bool = False
+
+    @classmethod
+    def create(cls, game: Game) -> MissionsPart | None:
+        deck = deck_of(game.rules.missions)
+        if deck is None:
+            return None
+        check_board(deck, game.board)
+        seats = len(game.players)
+        return cls(deck, [-1] * seats, [[] for _ in range(seats)])
+
+    def copy(self) -> MissionsPart:
+        return MissionsPart(
+            self.deck,
+            list(self.destroyed_by),
+            [list(d) for d in self.declared],
+            self.conquests_this_turn,
+            self.declared_this_turn,
+        )
+
+    def dealt(self, game: Game) -> None:
+        """One secret mission each (2000), or one of each rank (2004); the rest stay unseen."""
+        rng, deck = game.rng.missions, self.deck
+        if game.rules.missions == "2000":
+            cards = deck.dealable(len(game.players))
+            rng.shuffle(cards)
+            for p in game.players:
+                card = cards.pop()
+                # seed 001 / the card text: your own colour means "occupy 24 territories"
+                p.missions = [deck.fallback() if deck.missions[card].destroy == p.seat else card]
+            return
+        for rank in RANKS_2004:
+            pile = deck.of_rank(rank)
+            rng.shuffle(pile)
+            for p in game.players:
+                p.missions.append(pile.pop())
+
+    def done(self, game: Game, seat: int, mission: int) -> bool:
+        """Whether ``seat`` has achieved ``mission`` in the present position."""
+        m = self.deck.missions[mission]
+        if m.destroy >= 0 and m.destroy != seat and self.destroyed_by[m.destroy] >= 0:
+            # destroyed by another: with fallback_24 the card was already turned into
+            # "occupy 24" (see colour_destroyed); this is option destroyed_by_other=completed
+            return True
+        return progress(
+            m,
+            game.board,
+            game.owner,
+            game.armies,
+            seat,
+            self.destroyed_by,
+            self.conquests_this_turn,
+        ).done
+
+    def turn_started(self, game: Game) -> None:
+        self.conquests_this_turn = 0
+        self.declared_this_turn = False
+        self._declare_2004(game, "turn_start")
+
+    def turn_ending(self, game: Game) -> bool:
+        return self._declare_2004(game, "turn_end")
+
+    def after_conquest(self, game: Game, attacker: int, defender: int, target: int) -> None:
+        self.conquests_this_turn += 1
+
+    def colour_destroyed(self, game: Game, loser: int, by: int) -> None:
+        """Record who destroyed ``loser`` for the "destroy" missions (2000: another's destroy
+        card for that colour becomes "occupy 24")."""
+        self.destroyed_by[loser] = by
+        if game.rules.destroyed_by_other != "fallback_24" or game.rules.missions != "2000":
+            return
+        deck = self.deck
+        fallback = deck.fallback()
+        for p in game.players:
+            if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
+                p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+
+    def check_end(self, game: Game) -> None:
+        """2000: the player whose turn it is wins as soon as its mission is fulfilled; a
+        mission fulfilled in another's turn is claimed when its holder's turn comes (seed 001:
+        "en spiller kun kan erklære seier under sin tur")."""
+        d = game.pending
+        if game.rules.missions != "2000" or d is None or game.round == 0:
+            return
+        if d.player != game.current or d.kind is Kind.OCCUPY:
+            return
+        seat = game.current
+        held = game.players[seat].missions
+        if held and self.done(game, seat, held[0]):
+            game.emit(MissionShown(seat, held[0], True))
+            game.finish("mission", winner=seat)
+
+    def _declare_2004(self, game: Game, moment: str) -> bool:
+        """Declare at most one fulfilled mission of the current player whose card names this
+        ``moment`` (seed 000: one a turn, "at the moment the card states"); a declared mission
+        stays done. After three, the fourth is shown to all; after four, the player wins.
+        Whether the game ended."""
+        seat = game.current
+        player = game.players[seat]
+        if game.rules.missions != "2004" or self.declared_this_turn or not player.active:
+            return False
+        declared = self.declared[seat]
+        for m in player.missions:
+            if m in declared or self.deck.missions[m].moment != moment:
+                continue
+            if not self.done(game, seat, m):
+                continue
+            declared.append(m)
+            self.declared_this_turn = True
+            game.emit(MissionShown(seat, m, True))
+            if len(declared) == len(player.missions):
+                game.finish("missions", winner=seat)
+            elif len(declared) == len(player.missions) - 1:
+                last = next(x for x in player.missions if x not in declared)
+                game.emit(MissionShown(seat, last, False))
+            break
+        return game.over

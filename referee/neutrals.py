@@ -4,7 +4,7 @@ edition's neutral reinforcements, and who rolls a neutral's defence.
 A two-player game has seats 0 and 1 for the players and, after them, one seat per neutral
 colour (``Player.neutral``, never a turn, never a place in the result): one in
 ``two-player-2000`` (seed 001) and ``two-player-classic`` (seed 002), four in the 2004
-editions (seed 000). The game calls the functions here from small hooks; the active
+editions (seed 000). :class:`NeutralsPart` plugs these rules into a game; the active
 neutrals' alliances are :mod:`hegemon.referee.alliances`.
 
 Readings where the seeds are silent (each documented in the README's two-player section):
@@ -25,61 +25,17 @@ Readings where the seeds are silent (each documented in the README's two-player 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from .actions import PlaceNeutral
-from .chance import Chance
 from .decisions import Decision, Kind, Phase
+from .edition import Edition, Handler
 from .errors import IllegalAction
-from .events import Dealt, Event, FirstPlayer, NeutralPlaced
-from .position import Position
+from .events import Dealt, FirstPlayer, NeutralPlaced
 
-
-class Seat(Protocol):
-    """What these rules read and change of a seat (a :class:`hegemon.referee.game.Player`)."""
-
-    seat: int
-    cards: list[int]
-    reserve: int
-    neutral: bool
-    ally_of: int
-
-    @property
-    def active(self) -> bool: ...
-
-
-class Game(Position, Protocol):
-    """The game as these rules see it (:class:`hegemon.referee.game.Game`, which calls them:
-    named structurally so that the game and its rule modules do not import each other)."""
-
-    rng: Chance
-    pending: Decision | None
-    deck: list[int]
-    first_player: int
-    current: int
-    ally_todo: list[int]
-    attempt: tuple[int, int, int, int]
-    _phase: Phase
-    _setup_next: int
-    _pending_events: list[Event]
-
-    @property
-    def armies(self) -> list[int]: ...
-    @property
-    def players(self) -> Sequence[Seat]: ...
-    @property
-    def territory_count(self) -> list[int]: ...
-    @property
-    def player_count(self) -> int: ...
-    def commands(self, player: int, seat: int) -> bool: ...
-    def _take(self, seat: int, territory: int, armies: int) -> None: ...
-    def _expect(self, kind: Kind, what: str) -> Decision: ...
-    def _territory(self, value: object, what: str) -> int: ...
-    def _ask_setup(self) -> None: ...
-    def _ask_attack(self) -> None: ...
-    def _begin_reinforce(self) -> None: ...
-    def _end_turn(self) -> None: ...
+if TYPE_CHECKING:
+    from .game import Game
 
 
 #: Per ``two_player`` option: each player's starting armies, and each neutral's.
@@ -140,7 +96,6 @@ def setup(game: Game) -> None:
     for p, armies in zip(game.players[PLAYERS:], neutral, strict=True):
         p.reserve = armies
     rng = game.rng.setup
-    events = game._pending_events
     first = rng.below(PLAYERS)  # 001: left of the dealer; 000, 002: who rolls highest
     cards = list(range(game.board.size))
     rng.shuffle(cards)
@@ -151,20 +106,19 @@ def setup(game: Game) -> None:
         if not hand:
             continue
         for t in hand:
-            game._take(seat, t, 1)
+            game.take(seat, t, 1)
         game.players[seat].reserve -= len(hand)
-        events.append(Dealt(seat, tuple(hand)))
+        game.emit(Dealt(seat, tuple(hand)))
     if game.rules.two_player == "classic":
-        events.append(FirstPlayer(first, "place"))
-        game._phase = Phase.CLAIM
+        game.emit(FirstPlayer(first, "place"))
+        phase = Phase.CLAIM
     else:
-        events.append(FirstPlayer(first, "play" if game.rules.two_player == "2000" else "place"))
-        game._phase = Phase.SETUP_PLACE
+        game.emit(FirstPlayer(first, "play" if game.rules.two_player == "2000" else "place"))
+        phase = Phase.SETUP_PLACE
     game.first_player = first
     game.deck = list(range(game.board.card_count))  # the wild cards back in, reshuffled
     game.rng.deck.shuffle(game.deck)
-    game._setup_next = first
-    game._ask_setup()
+    game.start_setup(phase, first)
 
 
 def setup_armies(game: Game, seat: int) -> int:
@@ -183,7 +137,7 @@ def ask_setup_neutrals(game: Game, seat: int) -> bool:
     )
     if not seats:
         return False
-    game.pending = Decision(Kind.PLACE_NEUTRAL, seat, armies=len(seats), maximum=1, seats=seats)
+    game.ask(Decision(Kind.PLACE_NEUTRAL, seat, armies=len(seats), maximum=1, seats=seats))
     return True
 
 
@@ -200,9 +154,7 @@ def after_reinforce(game: Game, received: int) -> bool:
     half = received // 2
     if not seats or half <= 0:
         return False
-    game.pending = Decision(
-        Kind.PLACE_NEUTRAL, opponent(game, game.current), armies=half, seats=seats
-    )
+    game.ask(Decision(Kind.PLACE_NEUTRAL, opponent(game, game.current), armies=half, seats=seats))
     return True
 
 
@@ -219,7 +171,7 @@ def placed_per_seat(
     for pair in placements:
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise IllegalAction(f"{what}: {pair!r} is not a (territory, armies) pair")
-        t = game._territory(pair[0], f"{what}:")
+        t = game.territory(pair[0], f"{what}:")
         n = pair[1]
         if game.owner[t] not in seats:
             whose = " or ".join(map(str, seats))
@@ -235,7 +187,7 @@ def placed_per_seat(
 
 def on_place_neutral(game: Game, action: PlaceNeutral, dry: bool) -> None:
     """Check (and unless ``dry`` apply) armies placed for the neutrals of the decision."""
-    d = game._expect(Kind.PLACE_NEUTRAL, "place_neutral")
+    d = game.expect(Kind.PLACE_NEUTRAL, "place_neutral")
     placements = action.placements
     per_seat = placed_per_seat(game, placements, "place_neutral", d.seats, d.armies)
     if d.maximum:
@@ -248,16 +200,16 @@ def on_place_neutral(game: Game, action: PlaceNeutral, dry: bool) -> None:
         return
     for t, n in placements:
         game.armies[t] += n
-    setup = game._phase is Phase.SETUP_PLACE
+    setup = game.phase is Phase.SETUP_PLACE
     for seat in sorted(per_seat):
         if setup:
             game.players[seat].reserve -= per_seat[seat]
         mine = tuple(p for p in placements if game.owner[p[0]] == seat)
-        game._pending_events.append(NeutralPlaced(d.player, seat, mine))
+        game.emit(NeutralPlaced(d.player, seat, mine))
     if setup:
-        game._ask_setup()
+        game.ask_setup()
     else:
-        game._ask_attack()
+        game.ask_attack()
 
 
 # ------------------------------------------------------------------ defence
@@ -272,3 +224,40 @@ def defence_chooser(game: Game, defender: int) -> int:
         other = opponent(game, game.current)
         return other if game.players[other].active else -1
     return -1
+
+
+# ------------------------------------------------------------------ the part in a game
+@dataclass(slots=True)
+class NeutralsPart(Edition):
+    """A two-player game's neutral colours (their state is their seats: ``Player.neutral``,
+    ``reserve``, ``cards``); the active neutrals' alliances are a part of their own."""
+
+    @classmethod
+    def create(cls, game: Game) -> NeutralsPart | None:
+        return cls() if neutral_count(game.rules.two_player) else None
+
+    def copy(self) -> NeutralsPart:
+        return NeutralsPart()
+
+    def deal(self, game: Game) -> bool:
+        setup(game)
+        return True
+
+    def setup_armies(self, game: Game, seat: int, armies: int) -> int:
+        return setup_armies(game, seat)
+
+    def after_setup_place(self, game: Game, seat: int) -> bool:
+        return ask_setup_neutrals(game, seat)
+
+    def after_place(self, game: Game, placed: int) -> bool:
+        if game.phase is not Phase.REINFORCE:
+            return False
+        return after_reinforce(game, placed + game.bonus_this_turn)
+
+    def defence_chooser(self, game: Game, defender: int, chooser: int) -> int:
+        return defence_chooser(game, defender)
+
+    def on_place_neutral(self, game: Game, action: PlaceNeutral, dry: bool) -> None:
+        on_place_neutral(game, action, dry)
+
+    handlers: ClassVar[dict[type, Handler]] = {PlaceNeutral: on_place_neutral}

@@ -43,12 +43,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import formulas
+from .edition import Edition
 
 if TYPE_CHECKING:
     from .board import Board
+    from .game import Game
     from .rules import RuleSet
 
 TEAM_PLAYERS = (4, 5, 6)  # seed 000: "4 6 pelaajaa kahdessa joukkueessa"
@@ -83,11 +86,12 @@ class TeamState(Protocol):
     rules: RuleSet
     owner: list[int]
     armies: list[int]
-    stacks: dict[int, dict[int, int]]
     territory_count: list[int]
     players: list[Any]
     out_order: list[int]
 
+    @property
+    def stacks(self) -> dict[int, dict[int, int]]: ...
     @property
     def player_count(self) -> int: ...
 
@@ -431,3 +435,39 @@ def move(game: TeamState, seat: int, src: int, dst: int, n: int) -> None:
 def team_left(game: TeamState) -> bool:
     """Whether a team has no seat still playing (all its members forfeited)."""
     return len({team_of(s) for s in game.active_players()}) < TEAMS
+
+
+# ------------------------------------------------------------------ the part in a game
+@dataclass(slots=True)
+class TeamsPart(Edition):
+    """Team Risk in play: the armies of seats other than a territory's primary
+    (``stacks[t] = {seat: armies}``; the game shows them as ``Game.stacks``). The engine asks
+    this part about shared territories wherever a placement, an attack, a battle or a move
+    touches them."""
+
+    stacks: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, game: Game) -> TeamsPart | None:
+        if not on(game.rules):
+            return None
+        assign(game)
+        return cls()
+
+    def copy(self) -> TeamsPart:
+        return TeamsPart({t: dict(s) for t, s in self.stacks.items()})
+
+    def reinforcements(self, game: Game, player: int, due: tuple[int, int]) -> tuple[int, int]:
+        return reinforcements(game.board, controllers(game), player)
+
+    def turn_ended(self, game: Game, seat: int) -> None:
+        pass_hand(game, seat)  # seed 000: to the next team-mate
+
+    def seat_left(self, game: Game, seat: int) -> None:
+        pass_hand(game, seat)  # the team's hand stays with the team
+
+    def decided(self, game: Game) -> bool:
+        return team_left(game)
+
+    def places(self, game: Game, winner: int) -> tuple[int, ...] | None:
+        return places(game, team_of(winner) if winner >= 0 else -1)

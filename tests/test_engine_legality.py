@@ -36,6 +36,7 @@ from hegemon.referee import (
     make_rules,
     player_action_from_list,
 )
+from hegemon.referee.formulas import continents_held
 from hegemon.referee.view import view_for
 from hegemon.sdk import helpers, odds
 
@@ -174,7 +175,7 @@ def test_the_sdk_reads_the_engines_formulas():
     for seat in range(3):
         view = view_for(game, seat)
         assert helpers.reinforcements(view) == sum(game.reinforcements(seat))
-        assert helpers.owned_continents(view) == game.continents_owned(seat)
+        assert helpers.owned_continents(view) == continents_held(game.board, game.owner, seat)
 
 
 @settings(max_examples=30, **SETTINGS)

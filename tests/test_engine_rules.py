@@ -50,6 +50,7 @@ from hegemon.referee.events import (
     Traded,
     TurnStarted,
 )
+from hegemon.referee.formulas import continents_held
 
 
 def of(events, cls):
@@ -126,7 +127,7 @@ def test_reinforcements_from_territories(preset, territories, armies):
     seat = next_seat(game)
     others = [p for p in range(4) if p != seat]
     arrange(game, spread_owner(game, seat, territories, others))
-    assert game.continents_owned(seat) == []
+    assert continents_held(game.board, game.owner, seat) == []
     assert game.reinforcements(seat) == (armies, 0)
     events = pass_turn(game)
     assert of(events, TurnStarted)[-1].player == seat
