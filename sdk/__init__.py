@@ -114,7 +114,7 @@ if TYPE_CHECKING:
     )
 
 # Names are imported on first use (PEP 562), so that importing the generated protocol code
-# (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
+# (``hegemon.referee.wire``) — as the referee does — never loads the SDK's bot-side logic.
 _SOURCES = {
     "hegemon.referee.actions": (
         "Action",

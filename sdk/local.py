@@ -14,7 +14,7 @@ the board as neutral. ``strict=True`` raises :class:`LocalFault` at the first fa
 The game is untimed unless a ``time_control`` is given (a bot in this process cannot be
 interrupted: an answer that took too long is refused once it comes). With ``protocol=True``
 every request and answer also goes through the protocol messages
-(:mod:`hegemon.sdk.protocol.codec`), exactly as over gRPC but without a socket (full views:
+(:mod:`hegemon.referee.wire.codec`), exactly as over gRPC but without a socket (full views:
 no view deltas). The bots' orders (:mod:`hegemon.referee.orders`: policies, blitz attacks) are
 played out by the referee's core as in a real game; ``orders=False`` ignores them, so every
 decision is asked (the game is the same; only fewer decisions reach the bots with orders).
@@ -37,9 +37,9 @@ from hegemon.referee.game import Game
 from hegemon.referee.orders import Blitz, Policies
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.timecontrol import TimeControl
+from hegemon.referee.wire import codec
 
 from .bot import Bot, GameContext, make_view
-from .protocol import codec
 from .server import BotServicer
 
 __all__ = ["LocalFault", "LocalGame", "play_local"]

@@ -28,7 +28,7 @@ from hegemon.referee.policies import attack_happy_action
 from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import new_game_id, play_one
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2 as pb
 
 
 # ---------------------------------------------------------------------------------- the spy

@@ -46,7 +46,7 @@ def test_the_referee_core_uses_trio_for_its_clock_and_nothing_of_a_transport():
 
 def test_the_match_runner_uses_the_protocol_code_but_not_the_sdks_bot_side():
     modules = loaded_after("import hegemon.referee.runner.session, hegemon.referee.runner.match")
-    assert "hegemon.sdk.protocol.bot_pb2" in modules
+    assert "hegemon.referee.wire.bot_pb2" in modules
     assert (
         not {
             "hegemon.sdk.bot",

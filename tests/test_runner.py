@@ -26,7 +26,7 @@ from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game, play_one
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"

@@ -33,6 +33,7 @@ from hegemon.referee import (
 )
 from hegemon.referee.dice import compare, roll
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import bot_pb2_grpc, codec
 from hegemon.sdk import (
     Bot,
     BotView,
@@ -55,7 +56,6 @@ from hegemon.sdk import (
     threat,
 )
 from hegemon.sdk.odds import roll_outcomes
-from hegemon.sdk.protocol import bot_pb2_grpc, codec
 from hegemon.sdk.server import BotServicer, CallError
 
 ROOT = Path(__file__).resolve().parent.parent

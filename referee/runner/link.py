@@ -13,13 +13,12 @@ import grpc
 import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc, codec
-
 from .. import timecontrol
 from ..actions import Action
 from ..arbiter import Ask, Failure, Fault, GameStart
 from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS
+from ..wire import bot_pb2, bot_pb2_grpc, codec
 from . import botlog, bridge
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
