@@ -38,9 +38,9 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner.bots import resolve  # noqa: E402
 from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 from hegemon.referee.wire import bot_pb2 as pb  # noqa: E402

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hegemon.leaderboard.botspec import resolve_spec, runnable_argv
 from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.registry import check, find_source
-from hegemon.referee.runner.bots import resolve_spec, runnable_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "sample_bots" / "node"

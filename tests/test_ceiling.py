@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.runner import bridge
-from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import BotLink, TimeControl
 from hegemon.referee.runner.process import BotCommand, spawn
 from hegemon.referee.runner.sandbox import Ceiling, SandboxLimits, cgroups, doctor

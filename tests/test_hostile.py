@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
 from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner import sandbox
-from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.sandbox import SandboxLimits

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee import Attack, Decision, Defend, Game, Kind, Occupy, make_rules
 from hegemon.referee.orders import (
     Blitz,
@@ -20,7 +21,6 @@ from hegemon.referee.orders import (
     blitz_attack,
     occupy_share,
 )
-from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import link_pool, play_game
 from hegemon.referee.view import view_for

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import parse
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner import rundirs, sandbox
-from hegemon.referee.runner.bots import resolve
 from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.match import printable
 from hegemon.referee.runner.process import BotCommand, BotProcess, spawn
@@ -456,7 +456,7 @@ REFEREE = textwrap.dedent("""
     import json, os, sys, trio
     from hegemon.referee.rules import make_rules
     from hegemon.referee.runner import process
-    from hegemon.referee.runner.bots import resolve
+    from hegemon.leaderboard.botspec import resolve
     from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.session import play_one
 

@@ -116,7 +116,7 @@ def _process_player(new: str, old: str, rules: Any, players: int, play: Any) -> 
     """``play(seed, deal)`` with both bots as sandboxed processes."""
     import trio
 
-    from hegemon.referee.runner.bots import BotSpecError, resolve
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.referee.runner.link import TimeControl
 
     commands = []

@@ -135,10 +135,11 @@ def play_command(
     lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted."""
     import trio
 
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.botlog import logs_dir
-    from hegemon.referee.runner.bots import BotSpecError, number_duplicates, resolve
+    from hegemon.referee.runner.labels import number_duplicates
     from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one

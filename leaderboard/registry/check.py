@@ -67,8 +67,8 @@ async def check_command_async(
 ) -> CheckResult:
     """Play the check game (trio): ``command`` in seat 0 against :data:`CHECK_OPPONENTS`,
     ``turn_limit`` rounds (default :data:`CHECK_TURN_LIMIT`)."""
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.referee.rules import make_rules
-    from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.session import play_one
 
     try:

@@ -17,7 +17,7 @@ import trio
 from ..game import Game
 from ..rules import RuleSet
 from .botlog import logs_dir, write_seat_logs
-from .bots import seat_labels
+from .labels import seat_labels
 from .link import BotLink, TimeControl
 from .match import GameResult, Referee
 from .process import BotCommand
