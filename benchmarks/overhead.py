@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT))
 from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
+from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
+from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 from hegemon.referee.wire import bot_pb2 as pb  # noqa: E402
 from hegemon.sample_bots.aggressive import AggressiveBot  # noqa: E402
 from hegemon.sample_bots.continental import ContinentalBot  # noqa: E402

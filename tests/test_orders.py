@@ -21,8 +21,8 @@ from hegemon.referee.orders import (
     blitz_attack,
     occupy_share,
 )
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import link_pool, play_game
+from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.view import view_for
 from hegemon.referee.wire import codec
 from hegemon.sample_bots import continental

@@ -113,9 +113,10 @@ def play_over_grpc(address: str, seed: int, seats: int = 3, game_id: str = "g1")
     """A whole game refereed by the match runner (the referee's core over gRPC), every seat
     answered by the bot serving at ``address``; any fault (an illegal or malformed answer,
     a reply for another game) fails the test."""
-    from hegemon.referee.runner.link import BotLink, TimeControl
+    from hegemon.referee.runner.link import BotLink
     from hegemon.referee.runner.match import Referee
     from hegemon.referee.runner.process import BotCommand
+    from hegemon.referee.timecontrol import TimeControl
 
     time_control = TimeControl(decision=10, bank=600)
 

@@ -117,7 +117,7 @@ def _process_player(new: str, old: str, rules: Any, players: int, play: Any) -> 
     import trio
 
     from hegemon.leaderboard.botspec import BotSpecError, resolve
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.timecontrol import TimeControl
 
     commands = []
     for spec, label in ((new, "new"), (old, "old")):

@@ -140,7 +140,6 @@ def play_command(
     from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.botlog import logs_dir
     from hegemon.referee.runner.labels import number_duplicates
-    from hegemon.referee.runner.link import TimeControl
     from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
 
@@ -155,7 +154,7 @@ def play_command(
             commands.append(resolve(spec))
         except BotSpecError as exc:
             fail(bot_spec_problem(spec, str(exc)))
-    time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
+    time_control = time_control_of(time, startup_time, decision_time, time_bank)
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed

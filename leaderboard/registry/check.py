@@ -53,7 +53,7 @@ def check_time_control() -> Any:
     """The check game's limits: exactly a season's defaults (start-up, decision, bank, the
     sandbox's ceiling — ``hegemon season create`` without time options), except that the first
     fault ends the check (no strikes: any fault refuses the bot anyway)."""
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.timecontrol import TimeControl
 
     return replace(TimeControl(), max_strikes=0)
 
