@@ -21,8 +21,11 @@ Dependencies: the SDK uses the wire (:mod:`hegemon.referee.wire`: the generated 
 its codec) and the pure rules engine, never the referee's match runner.
 
 Each public name is imported below once, as ``name as name`` (an explicit re-export, which type
-checkers honour): that list is the SDK's public API.
+checkers honour): that list is the SDK's public API. ``__all__`` is derived from it, for
+``from hegemon.sdk import *`` and for the API reference (pdoc lists what ``__all__`` names).
 """
+
+from types import ModuleType as _ModuleType
 
 from hegemon.referee.actions import (
     Action as Action,
@@ -138,3 +141,9 @@ from .teams import (
     team_mates as team_mates,
     team_territories as team_territories,
 )
+
+__all__ = [
+    name
+    for name, value in globals().items()
+    if not name.startswith("_") and not isinstance(value, _ModuleType)
+]

@@ -28,19 +28,25 @@ def exports() -> dict[str, str]:
         if node.level:
             module = "hegemon.sdk" + ("." + module if module else "")
         for alias in node.names:
+            if (alias.asname or alias.name).startswith("_"):
+                continue  # a private helper of the module
             assert alias.asname == alias.name, f"{alias.name}: not an explicit re-export"
             assert alias.name not in found, f"{alias.name} imported twice"
             found[alias.name] = module
     return found
 
 
-def test_the_package_is_its_docstring_and_one_list_of_re_exports():
-    body = ast.parse(INIT.read_text()).body
-    docstring, *imports = body
+def test_the_package_is_its_docstring_one_list_of_re_exports_and_all_derived_from_it():
+    docstring, *imports, derived = ast.parse(INIT.read_text()).body
     assert isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant)
     assert imports and all(isinstance(node, ast.ImportFrom) for node in imports), [
         ast.unparse(node) for node in imports if not isinstance(node, ast.ImportFrom)
     ]
+    assert isinstance(derived, ast.Assign) and ast.unparse(derived.targets[0]) == "__all__"
+    assert sdk.__all__ == list(exports())
+    namespace: dict[str, object] = {}
+    exec("from hegemon.sdk import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(exports())
 
 
 def test_every_exported_name_is_the_object_of_its_home_module():
