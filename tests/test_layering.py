@@ -211,6 +211,14 @@ def test_the_match_runner_speaks_the_wire():
     assert "hegemon.referee.wire.bot_pb2" in modules
 
 
+def test_a_bot_that_serves_loads_neither_trio_nor_the_referees_core():
+    """Every bot process starts this way: local play's trio and the referee's core load only
+    when a game is played in-process (``play_local``), not with ``import hegemon.sdk``."""
+    modules = loaded_after("import hegemon.sample_bots.planner, hegemon.sdk.server")
+    assert not {m for m in modules if m.split(".")[0] == "trio"}
+    assert "hegemon.referee.arbiter" not in modules
+
+
 def test_the_rule_formulas_import_nothing_but_the_board():
     """``formulas`` is the one copy of the rule formulas that the engine, the SDK helpers and
     the odds all read: it stays a leaf on top of the board (read from its source, as importing
