@@ -16,7 +16,7 @@ from pathlib import Path
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2 as pb
 
 REPLY = pb.DecideReply(action=pb.Action(pass_=pb.Pass())).SerializeToString()
 

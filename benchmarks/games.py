@@ -18,10 +18,10 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner.bots import resolve  # noqa: E402
-from hegemon.referee.runner.link import TimeControl  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
+from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 GAMES = 8
 TURN_LIMIT = 40

@@ -38,17 +38,18 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner.bots import resolve  # noqa: E402
-from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
+from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
+from hegemon.referee.timecontrol import TimeControl  # noqa: E402
+from hegemon.referee.wire import bot_pb2 as pb  # noqa: E402
 from hegemon.sample_bots.aggressive import AggressiveBot  # noqa: E402
 from hegemon.sample_bots.continental import ContinentalBot  # noqa: E402
 from hegemon.sample_bots.planner import PlannerBot  # noqa: E402
 from hegemon.sample_bots.random import RandomBot  # noqa: E402
 from hegemon.sdk import play_local  # noqa: E402
-from hegemon.sdk.protocol import bot_pb2 as pb  # noqa: E402
 
 GAMES = 4
 TURN_LIMIT = 40

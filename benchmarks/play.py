@@ -34,10 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.rules import RuleSet, make_rules
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import BotLink, TimeControl
+from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.session import play_one
+from hegemon.referee.timecontrol import TimeControl
 
 CLI = "import sys; from hegemon.leaderboard.cli import main; sys.argv[0] = 'hegemon'; main()"
 

@@ -23,9 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.referee.game import Game  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
+from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
+from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3

@@ -33,13 +33,14 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import sandbox  # noqa: E402
-from hegemon.referee.runner.bots import resolve  # noqa: E402
-from hegemon.referee.runner.link import BotLink, TimeControl  # noqa: E402
+from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.process import BotCommand, BotProcess  # noqa: E402
 from hegemon.referee.runner.sandbox import cgroups  # noqa: E402
 from hegemon.referee.runner.session import play_one  # noqa: E402
+from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 STARTS = 6
 GAMES = 3

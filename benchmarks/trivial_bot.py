@@ -13,8 +13,8 @@ from grpc_health import v1 as _health_v1  # noqa: F401
 from grpc_health.v1 import health, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hegemon.sdk.protocol import bot_pb2 as pb
-from hegemon.sdk.protocol import bot_pb2_grpc as pbg
+from hegemon.referee.wire import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2_grpc as pbg
 
 K = pb.DecisionKind
 PASS = pb.Action(pass_=pb.Pass())

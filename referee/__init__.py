@@ -1,5 +1,6 @@
-"""hegemon's referee: the pure rules engine (this package's top level) and, in
-:mod:`hegemon.referee.runner`, the match runner that plays bots over gRPC.
+"""hegemon's referee: the pure rules engine (this package's top level); in
+:mod:`hegemon.referee.wire`, the bot protocol's generated code and codec, which the referee and
+the SDK both speak; in :mod:`hegemon.referee.runner`, the match runner that plays bots over gRPC.
 
 The rules engine does no I/O and imports nothing from the rest of hegemon.
 """

@@ -76,11 +76,6 @@ class TimeControl:
         """The ``--time`` form: ``60+0.1`` (or ``60`` without increment)."""
         return f"{self.bank:g}" + (f"+{self.increment:g}" if self.increment else "")
 
-    @property
-    def first_deadline(self) -> float:
-        """The deadline of a seat's first decision."""
-        return min(self.decision, self.bank)
-
     def max_seat_wall_time(self, decisions: int) -> float:
         """The most one seat can add to the wall time of a game in which it is asked
         ``decisions`` times: its start-up, StartGame and EndGame deadlines, one wait to see a

@@ -32,9 +32,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hegemon.referee import cards as cardlib
-from hegemon.referee.orders import OccupyShare, occupy_share
-from hegemon.referee.teams import on as team_game
 from hegemon.sdk import (
     Attack,
     Blitz,
@@ -45,6 +42,7 @@ from hegemon.sdk import (
     Fortify,
     Kind,
     Occupy,
+    OccupyShare,
     Pass,
     Place,
     Policies,
@@ -54,9 +52,12 @@ from hegemon.sdk import (
     bribe_choice,
     conquest_probability,
     distances,
+    is_team_game,
+    occupy_share,
     own_territories,
     presence,
     run,
+    set_value,
     team_territories,
     threat,
     trade_options,
@@ -65,10 +66,10 @@ from hegemon.sdk.helpers import known_capitals, mission_targets
 from hegemon.sdk.odds import dice_rule
 
 
-def set_value(view, cards) -> int:
+def set_worth(view, cards) -> int:
     """Armies a set is worth now, with the +2 territory bonus when it applies."""
     insignia = [view.board.card_insignia[c] for c in cards]
-    value = cardlib.set_value(view.rules.card_values, view.trade_count, insignia)
+    value = set_value(view.rules.card_values, view.trade_count, insignia)
     if view.rules.card_territory_bonus != "off" and any(
         c < view.board.size and view.owner[c] == view.seat for c in cards
     ):
@@ -84,7 +85,7 @@ def best_trade(view):
     wild = view.board.size
 
     def key(cards):
-        return (set_value(view, cards), -sum(c >= wild for c in cards), [-c for c in cards])
+        return (set_worth(view, cards), -sum(c >= wild for c in cards), [-c for c in cards])
 
     return max(sets, key=key)
 
@@ -130,7 +131,7 @@ def share_is_exact(view, source: int, target: int) -> bool:
     referee counts another's), not against a capital not yet known (its capture changes
     owners around it)."""
     foe = view.owner[target]
-    if view.owner[source] != view.seat or foe < 0 or team_game(view.rules):
+    if view.owner[source] != view.seat or foe < 0 or is_team_game(view):
         return False
     return view.rules.capitals != "on" or view.seats[foe].capital >= 0
 
@@ -287,7 +288,7 @@ class ContinentalBot(Bot):
 
     def trade(self, view, decision):
         cards = best_trade(view)
-        if decision.forced or set_value(view, cards) >= self.trade_at:
+        if decision.forced or set_worth(view, cards) >= self.trade_at:
             return Trade(cards)
         return Pass()
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hegemon.referee.formulas import territory_reinforcements
 from hegemon.sdk import (
     Attack,
     Fortify,
@@ -55,6 +54,7 @@ from hegemon.sdk import (
     conquest_probability,
     fortify_options,
     run,
+    territory_reinforcements,
 )
 from hegemon.sdk.odds import dice_rule
 

@@ -17,300 +17,133 @@ territory, trade only when forced, stop attacking, most defence dice, occupy the
 fortify). :mod:`hegemon.sdk.helpers` lists legal options and answers map questions and battle odds;
 :func:`play_local` plays a game between Python bots in-process, without gRPC.
 
-Dependencies: the SDK uses the generated protocol code and the pure rules engine, never the
-referee's match runner.
+Dependencies: the SDK uses the wire (:mod:`hegemon.referee.wire`: the generated protocol code and
+its codec) and the pure rules engine, never the referee's match runner.
+
+Each public name is imported below once, as ``name as name`` (an explicit re-export, which type
+checkers honour): that list is the SDK's public API. ``__all__`` is derived from it, for
+``from hegemon.sdk import *`` and for the API reference (pdoc lists what ``__all__`` names).
 """
 
-from __future__ import annotations
+from types import ModuleType as _ModuleType
 
-from collections.abc import Sequence
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from hegemon.referee.actions import (
+    Action as Action,
+    Attack as Attack,
+    Bribe as Bribe,
+    BuildCentre as BuildCentre,
+    Capital as Capital,
+    Claim as Claim,
+    Defend as Defend,
+    Fortify as Fortify,
+    FortifyAlly as FortifyAlly,
+    Occupy as Occupy,
+    Pass as Pass,
+    Place as Place,
+    PlaceNeutral as PlaceNeutral,
+    ReinforceAlly as ReinforceAlly,
+    Trade as Trade,
+)
+from hegemon.referee.cards import (
+    set_value as set_value,
+)
+from hegemon.referee.decisions import (
+    Decision as Decision,
+    Kind as Kind,
+)
+from hegemon.referee.formulas import (
+    territory_reinforcements as territory_reinforcements,
+)
+from hegemon.referee.orders import (
+    Blitz as Blitz,
+    DefendPolicy as DefendPolicy,
+    OccupyPolicy as OccupyPolicy,
+    OccupyShare as OccupyShare,
+    Policies as Policies,
+    occupy_share as occupy_share,
+)
 
-if TYPE_CHECKING:
-    # What type checkers and editors see; at run time the same names are imported lazily from
-    # _SOURCES below (tests/test_exports.py checks that the two lists agree).
-    from hegemon.referee.actions import (
-        Action,
-        Attack,
-        Bribe,
-        BuildCentre,
-        Capital,
-        Claim,
-        Defend,
-        Fortify,
-        FortifyAlly,
-        Occupy,
-        Pass,
-        Place,
-        PlaceNeutral,
-        ReinforceAlly,
-        Trade,
-    )
-    from hegemon.referee.decisions import Decision, Kind
-    from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
-    from hegemon.sdk.bot import Bot
-    from hegemon.sdk.context import BotView, GameContext, UnknownGame, make_view
-    from hegemon.sdk.helpers import (
-        BattleOdds,
-        Bounds,
-        CaptureEffect,
-        Holding,
-        Progress,
-        attack_dice,
-        attack_odds,
-        attack_options,
-        battle_odds,
-        border_territories,
-        bounds,
-        capital_capture,
-        capitals_to_win,
-        conquest_probability,
-        continent_holdings,
-        defence_dice,
-        distances,
-        enemy_neighbours,
-        fortify_options,
-        interior_territories,
-        known_capitals,
-        legal_actions,
-        mission_progress,
-        mission_targets,
-        neighbours,
-        own_territories,
-        owned_continents,
-        reinforcements,
-        threat,
-        trade_options,
-    )
-    from hegemon.sdk.local import LocalFault, LocalGame, play_local
-    from hegemon.sdk.master import (
-        least_attack_dice,
-        points,
-        points_race,
-        points_to_win,
-        quadrant_holdings,
-    )
-    from hegemon.sdk.neutrals import (
-        allies,
-        ally_attack_options,
-        bribe_choice,
-        is_neutral,
-        neutral_seats,
-        opponents,
-    )
-    from hegemon.sdk.server import BotServicer, serve
-    from hegemon.sdk.teams import (
-        armies_of,
-        controlled_territories,
-        friendly_reach,
-        is_enemy_territory,
-        is_team_game,
-        is_team_mate,
-        presence,
-        team_armies,
-        team_mates,
-        team_territories,
-    )
-
-# Names are imported on first use (PEP 562), so that importing the generated protocol code
-# (``hegemon.sdk.protocol``) — as the referee does — never loads the SDK's bot-side logic.
-_SOURCES = {
-    "hegemon.referee.actions": (
-        "Action",
-        "Attack",
-        "Bribe",
-        "BuildCentre",
-        "Capital",
-        "Claim",
-        "Defend",
-        "Fortify",
-        "FortifyAlly",
-        "Occupy",
-        "Pass",
-        "Place",
-        "PlaceNeutral",
-        "ReinforceAlly",
-        "Trade",
-    ),
-    "hegemon.referee.decisions": ("Decision", "Kind"),
-    "hegemon.referee.orders": (
-        "Blitz",
-        "DefendPolicy",
-        "OccupyPolicy",
-        "OccupyShare",
-        "Policies",
-    ),
-    "hegemon.sdk.bot": ("Bot",),
-    "hegemon.sdk.context": ("BotView", "GameContext", "UnknownGame", "make_view"),
-    "hegemon.sdk.helpers": (
-        "BattleOdds",
-        "Bounds",
-        "CaptureEffect",
-        "Holding",
-        "Progress",
-        "attack_dice",
-        "attack_odds",
-        "attack_options",
-        "battle_odds",
-        "border_territories",
-        "bounds",
-        "capital_capture",
-        "capitals_to_win",
-        "conquest_probability",
-        "continent_holdings",
-        "defence_dice",
-        "distances",
-        "enemy_neighbours",
-        "fortify_options",
-        "interior_territories",
-        "known_capitals",
-        "legal_actions",
-        "mission_progress",
-        "mission_targets",
-        "neighbours",
-        "own_territories",
-        "owned_continents",
-        "reinforcements",
-        "threat",
-        "trade_options",
-    ),
-    "hegemon.sdk.local": ("LocalFault", "LocalGame", "play_local"),
-    "hegemon.sdk.neutrals": (
-        "allies",
-        "ally_attack_options",
-        "bribe_choice",
-        "is_neutral",
-        "neutral_seats",
-        "opponents",
-    ),
-    "hegemon.sdk.master": (
-        "least_attack_dice",
-        "points",
-        "points_race",
-        "points_to_win",
-        "quadrant_holdings",
-    ),
-    "hegemon.sdk.server": ("BotServicer", "serve"),
-    "hegemon.sdk.teams": (
-        "armies_of",
-        "controlled_territories",
-        "friendly_reach",
-        "is_enemy_territory",
-        "is_team_game",
-        "is_team_mate",
-        "presence",
-        "team_armies",
-        "team_mates",
-        "team_territories",
-    ),
-}
-_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
-    """Serve ``bot`` over gRPC until SIGTERM/SIGINT (see :func:`hegemon.sdk.server.run`)."""
-    from .server import run as _run
-
-    _run(bot, argv)
-
+from .bot import (
+    Bot as Bot,
+)
+from .context import (
+    BotView as BotView,
+    GameContext as GameContext,
+    UnknownGame as UnknownGame,
+    make_view as make_view,
+)
+from .helpers import (
+    BattleOdds as BattleOdds,
+    Bounds as Bounds,
+    CaptureEffect as CaptureEffect,
+    Holding as Holding,
+    Progress as Progress,
+    attack_dice as attack_dice,
+    attack_odds as attack_odds,
+    attack_options as attack_options,
+    battle_odds as battle_odds,
+    border_territories as border_territories,
+    bounds as bounds,
+    capital_capture as capital_capture,
+    capitals_to_win as capitals_to_win,
+    conquest_probability as conquest_probability,
+    continent_holdings as continent_holdings,
+    defence_dice as defence_dice,
+    distances as distances,
+    enemy_neighbours as enemy_neighbours,
+    fortify_options as fortify_options,
+    interior_territories as interior_territories,
+    known_capitals as known_capitals,
+    legal_actions as legal_actions,
+    mission_progress as mission_progress,
+    mission_targets as mission_targets,
+    neighbours as neighbours,
+    own_territories as own_territories,
+    owned_continents as owned_continents,
+    reinforcements as reinforcements,
+    threat as threat,
+    trade_options as trade_options,
+)
+from .local import (
+    LocalFault as LocalFault,
+    LocalGame as LocalGame,
+    play_local as play_local,
+)
+from .master import (
+    least_attack_dice as least_attack_dice,
+    points as points,
+    points_race as points_race,
+    points_to_win as points_to_win,
+    quadrant_holdings as quadrant_holdings,
+)
+from .neutrals import (
+    allies as allies,
+    ally_attack_options as ally_attack_options,
+    bribe_choice as bribe_choice,
+    is_neutral as is_neutral,
+    neutral_seats as neutral_seats,
+    opponents as opponents,
+)
+from .server import (
+    BotServicer as BotServicer,
+    run as run,
+    serve as serve,
+)
+from .teams import (
+    armies_of as armies_of,
+    controlled_territories as controlled_territories,
+    friendly_reach as friendly_reach,
+    is_enemy_territory as is_enemy_territory,
+    is_team_game as is_team_game,
+    is_team_mate as is_team_mate,
+    presence as presence,
+    team_armies as team_armies,
+    team_mates as team_mates,
+    team_territories as team_territories,
+)
 
 __all__ = [
-    "Action",
-    "Attack",
-    "BattleOdds",
-    "Blitz",
-    "Bot",
-    "BotServicer",
-    "BotView",
-    "Bounds",
-    "Bribe",
-    "BuildCentre",
-    "Capital",
-    "CaptureEffect",
-    "Claim",
-    "Decision",
-    "Defend",
-    "DefendPolicy",
-    "Fortify",
-    "FortifyAlly",
-    "GameContext",
-    "Holding",
-    "Kind",
-    "LocalFault",
-    "LocalGame",
-    "Occupy",
-    "OccupyPolicy",
-    "OccupyShare",
-    "Pass",
-    "Place",
-    "PlaceNeutral",
-    "Policies",
-    "Progress",
-    "ReinforceAlly",
-    "Trade",
-    "UnknownGame",
-    "allies",
-    "ally_attack_options",
-    "armies_of",
-    "attack_dice",
-    "attack_odds",
-    "attack_options",
-    "battle_odds",
-    "border_territories",
-    "bounds",
-    "bribe_choice",
-    "capital_capture",
-    "capitals_to_win",
-    "conquest_probability",
-    "continent_holdings",
-    "controlled_territories",
-    "defence_dice",
-    "distances",
-    "enemy_neighbours",
-    "fortify_options",
-    "friendly_reach",
-    "interior_territories",
-    "is_enemy_territory",
-    "is_neutral",
-    "is_team_game",
-    "is_team_mate",
-    "known_capitals",
-    "least_attack_dice",
-    "legal_actions",
-    "make_view",
-    "mission_progress",
-    "mission_targets",
-    "neighbours",
-    "neutral_seats",
-    "opponents",
-    "own_territories",
-    "owned_continents",
-    "play_local",
-    "points",
-    "points_race",
-    "points_to_win",
-    "presence",
-    "quadrant_holdings",
-    "reinforcements",
-    "run",
-    "serve",
-    "team_armies",
-    "team_mates",
-    "team_territories",
-    "threat",
-    "trade_options",
+    name
+    for name, value in globals().items()
+    if not name.startswith("_") and not isinstance(value, _ModuleType)
 ]

@@ -59,7 +59,7 @@ class GameContext:
     turn_player: int = -1
     conquered_this_turn: bool = False  # this seat took a territory in its current turn
     #: The board (owner, armies per territory) as the bot last heard it: view deltas update
-    #: these lists in place (:func:`hegemon.sdk.protocol.codec.view_from_proto`).
+    #: these lists in place (:func:`hegemon.referee.wire.codec.view_from_proto`).
     board_state: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []), repr=False)
 
     def __post_init__(self) -> None:

@@ -14,7 +14,7 @@ the board as neutral. ``strict=True`` raises :class:`LocalFault` at the first fa
 The game is untimed unless a ``time_control`` is given (a bot in this process cannot be
 interrupted: an answer that took too long is refused once it comes). With ``protocol=True``
 every request and answer also goes through the protocol messages
-(:mod:`hegemon.sdk.protocol.codec`), exactly as over gRPC but without a socket (full views:
+(:mod:`hegemon.referee.wire.codec`), exactly as over gRPC but without a socket (full views:
 no view deltas). The bots' orders (:mod:`hegemon.referee.orders`: policies, blitz attacks) are
 played out by the referee's core as in a real game; ``orders=False`` ignores them, so every
 decision is asked (the game is the same; only fewer decisions reach the bots with orders).
@@ -26,21 +26,23 @@ import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import trio
+from typing import TYPE_CHECKING, Any
 
 from hegemon.referee.actions import Action
-from hegemon.referee.arbiter import Arbiter, Ask, Failure, Fault, GameStart
 from hegemon.referee.events import Event
 from hegemon.referee.game import Game
 from hegemon.referee.orders import Blitz, Policies
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.timecontrol import TimeControl
+from hegemon.referee.wire import codec
 
 from .bot import Bot, GameContext, make_view
-from .protocol import codec
 from .server import BotServicer
+
+if TYPE_CHECKING:
+    # the referee's core and trio load when a game is played, not with the SDK: a bot that
+    # only serves never needs them
+    from hegemon.referee.arbiter import Arbiter, Ask, Failure, Fault, GameStart
 
 __all__ = ["LocalFault", "LocalGame", "play_local"]
 
@@ -146,6 +148,8 @@ class InProcessBot:
                 )
                 return self.bot.standing_orders(self.context)
         except Exception as exc:  # the bot's bug: it cannot play this game
+            from hegemon.referee.arbiter import Failure
+
             return Failure("startup", f"StartGame failed: {self._failed('StartGame', exc)}")
         return None
 
@@ -174,6 +178,8 @@ class InProcessBot:
         except Exception as exc:  # the bot failed: the referee would count a strike
             pending = ask.view.pending
             kind = pending.kind.value if pending is not None else "?"
+            from hegemon.referee.arbiter import Failure
+
             return Failure("protocol", self._failed(kind, exc))
 
     async def end_game(
@@ -221,6 +227,10 @@ def play_local(
     A game still running after ``max_decisions`` decisions (bots that never
     attack, under rules without a turn limit) stops with a :class:`LocalFault` that says so.
     """
+    import trio
+
+    from hegemon.referee.arbiter import Arbiter
+
     if isinstance(rules, str):
         rules = make_rules(rules, options)
     elif options:

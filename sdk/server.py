@@ -3,7 +3,7 @@
 :func:`run` is what ``hegemon.sdk.run(MyBot())`` calls: it reads the address
 (``--address ADDR``, else the environment variable ``HEGEMON_BOT_ADDRESS``, else
 ``localhost:50051``), serves until SIGTERM or SIGINT, then stops cleanly. :class:`BotServicer`
-turns each call into engine objects with :mod:`hegemon.sdk.protocol.codec` and back; a bot's
+turns each call into engine objects with :mod:`hegemon.referee.wire.codec` and back; a bot's
 exception inside a call becomes a gRPC error for that call (the referee counts a strike) and
 never stops the server.
 """
@@ -29,10 +29,10 @@ from hegemon.referee.actions import Action
 from hegemon.referee.board import Board
 from hegemon.referee.events import Event
 from hegemon.referee.orders import Blitz, Policies
+from hegemon.referee.wire import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2_grpc, codec
 
 from .context import BotView, GameContext, UnknownGame, make_view
-from .protocol import bot_pb2 as pb
-from .protocol import bot_pb2_grpc, codec
 
 ADDRESS_ENV = "HEGEMON_BOT_ADDRESS"
 DEFAULT_ADDRESS = "localhost:50051"

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hegemon.leaderboard.botspec import resolve_spec, runnable_argv
 from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.registry import check, find_source
-from hegemon.referee.runner.bots import resolve_spec, runnable_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "sample_bots" / "node"
@@ -240,7 +240,7 @@ def test_a_folder_holding_an_executable_bot_is_a_bot(tmp_path):
 
 
 def test_bot_list_names_a_sensible_language(tmp_path):
-    from hegemon.referee.runner.bots import language_of
+    from hegemon.leaderboard.botspec import language_of
 
     native = tmp_path / "native"
     shutil.copy("/bin/true", native)

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.runner import bridge
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import BotLink, TimeControl
+from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.process import BotCommand, spawn
 from hegemon.referee.runner.sandbox import Ceiling, SandboxLimits, cgroups, doctor
-from hegemon.sdk.protocol import bot_pb2
+from hegemon.referee.timecontrol import TimeControl
+from hegemon.referee.wire import bot_pb2
 
 TC = TimeControl(startup=15, decision=2.0, bank=20.0, max_strikes=3)
 

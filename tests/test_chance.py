@@ -20,15 +20,15 @@ import pytest
 import trio
 from test_runner import read_spy, spy
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee import Game, make_rules
 from hegemon.referee.board import builtin_map
 from hegemon.referee.chance import Chance, KeyedStream, new_seed, seed_key, sub_key
 from hegemon.referee.events import Battle, CardDrawn, DeckReshuffled
 from hegemon.referee.policies import attack_happy_action
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import new_game_id, play_one
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.timecontrol import TimeControl
+from hegemon.referee.wire import bot_pb2 as pb
 
 
 # ---------------------------------------------------------------------------------- the spy

@@ -1,4 +1,4 @@
-"""hegemon.sdk.protocol.codec: engine objects <-> protocol messages, and robustness against bad
+"""hegemon.referee.wire.codec: engine objects <-> protocol messages, and robustness against bad
 replies."""
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ from hegemon.referee.events import (
 )
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import view_for
-from hegemon.sdk.protocol import PROTOCOL_VERSION, ProtocolError, codec
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import PROTOCOL_VERSION, ProtocolError, codec
+from hegemon.referee.wire import bot_pb2 as pb
 
 ACTIONS = [
     Claim(7),

@@ -20,9 +20,9 @@ from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.season_runner import SeasonRunner
 from hegemon.leaderboard.store import Season, Store
 from hegemon.referee.rules import make_rules
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
+from hegemon.referee.timecontrol import TimeControl
 from league_fixtures import register_samples, saved_id
 
 MEMORISER = Path(__file__).resolve().parent / "bots" / "memoriser.py"

@@ -1,7 +1,6 @@
 """hegemon.sdk's public names, as run time and as type checkers see them (after trio's export
-test): the package imports them lazily (PEP 562) so that the referee, which imports the
-protocol code under hegemon.sdk, never loads the bot side; type checkers read the same names
-from imports under ``if TYPE_CHECKING:``. The two lists must agree with ``__all__``."""
+test): sdk/__init__.py imports each once, as ``name as name`` (an explicit re-export), and that
+list is the whole public API: no lazy table, no ``TYPE_CHECKING`` mirror, no ``__all__`` copy."""
 
 from __future__ import annotations
 
@@ -18,59 +17,43 @@ ROOT = Path(__file__).resolve().parent.parent
 INIT = ROOT / "sdk" / "__init__.py"
 
 
-def static_imports() -> dict[str, str]:
-    """``{name: module}`` for every ``from module import name`` under ``if TYPE_CHECKING:``
-    in sdk/__init__.py (relative imports resolved against hegemon.sdk)."""
+def exports() -> dict[str, str]:
+    """``{name: module}`` of every ``from module import name as name`` in sdk/__init__.py
+    (relative imports resolved against hegemon.sdk)."""
     found: dict[str, str] = {}
     for node in ast.parse(INIT.read_text()).body:
-        if not (isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"):
+        if not isinstance(node, ast.ImportFrom):
             continue
-        for statement in node.body:
-            assert isinstance(statement, ast.ImportFrom), ast.unparse(statement)
-            module = statement.module or ""
-            if statement.level:
-                module = "hegemon.sdk" + ("." + module if module else "")
-            for alias in statement.names:
-                assert alias.asname is None, f"{alias.name} imported as {alias.asname}"
-                found[alias.name] = module
+        module = node.module or ""
+        if node.level:
+            module = "hegemon.sdk" + ("." + module if module else "")
+        for alias in node.names:
+            if (alias.asname or alias.name).startswith("_"):
+                continue  # a private helper of the module
+            assert alias.asname == alias.name, f"{alias.name}: not an explicit re-export"
+            assert alias.name not in found, f"{alias.name} imported twice"
+            found[alias.name] = module
     return found
 
 
-def module_functions() -> set[str]:
-    """Public functions and classes defined in sdk/__init__.py itself (``run``)."""
-    tree = ast.parse(INIT.read_text())
-    return {
-        node.name
-        for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
-    }
-
-
-def test_every_name_in_all_resolves_at_run_time():
-    for name in sdk.__all__:
-        assert getattr(sdk, name) is not None, name
+def test_the_package_is_its_docstring_one_list_of_re_exports_and_all_derived_from_it():
+    docstring, *imports, derived = ast.parse(INIT.read_text()).body
+    assert isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant)
+    assert imports and all(isinstance(node, ast.ImportFrom) for node in imports), [
+        ast.unparse(node) for node in imports if not isinstance(node, ast.ImportFrom)
+    ]
+    assert isinstance(derived, ast.Assign) and ast.unparse(derived.targets[0]) == "__all__"
+    assert sdk.__all__ == list(exports())
     namespace: dict[str, object] = {}
     exec("from hegemon.sdk import *", namespace)
-    assert set(namespace) - {"__builtins__"} == set(sdk.__all__)
-    assert set(sdk.__all__) <= set(dir(sdk))
+    assert set(namespace) - {"__builtins__"} == set(exports())
 
 
-def test_the_static_imports_are_the_lazy_table_and_all():
-    static = static_imports()
-    assert static == sdk._WHERE
-    assert sorted(sdk.__all__) == sorted({*static, *module_functions()})
-    assert len(sdk.__all__) == len(set(sdk.__all__))
-    for name, module in static.items():
+def test_every_exported_name_is_the_object_of_its_home_module():
+    names = exports()
+    assert {"Bot", "run", "play_local", "legal_actions", "Claim", "BotView"} <= set(names)
+    for name, module in names.items():
         assert getattr(sdk, name) is getattr(import_module(module), name), name
-
-
-def test_an_unknown_name_is_an_attribute_error():
-    try:
-        sdk.NoSuchThing  # noqa: B018
-    except AttributeError as exc:
-        assert "hegemon.sdk" in str(exc)
-    else:
-        raise AssertionError("hegemon.sdk.NoSuchThing resolved")
 
 
 def test_type_checkers_see_real_types(tmp_path):
@@ -79,7 +62,7 @@ def test_type_checkers_see_real_types(tmp_path):
     snippet = tmp_path / "bot_author.py"
     snippet.write_text(
         "import hegemon.sdk\n"
-        + "".join(f"reveal_type(hegemon.sdk.{name})\n" for name in sorted(sdk.__all__))
+        + "".join(f"reveal_type(hegemon.sdk.{name})\n" for name in sorted(exports()))
         + "from hegemon.sdk import Bot\n"
         "class Mine(Bot):\n"
         "    name = 'mine'\n"
@@ -105,7 +88,7 @@ def test_type_checkers_see_real_types(tmp_path):
         timeout=300,
     )
     revealed = [line for line in done.stdout.splitlines() if "Revealed type is" in line]
-    assert len(revealed) == len(sdk.__all__) + 1, done.stdout + done.stderr
+    assert len(revealed) == len(exports()) + 1, done.stdout + done.stderr
     errors = [line for line in done.stdout.splitlines() if line.startswith(f"{snippet}:")]
     assert not [line for line in errors if "error:" in line], done.stdout
     for line in revealed:

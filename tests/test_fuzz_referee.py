@@ -21,8 +21,8 @@ from hegemon.referee import Game, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.game import IllegalAction
 from hegemon.referee.policies import random_action
-from hegemon.sdk.protocol import bot_pb2 as pb
-from hegemon.sdk.protocol import codec
+from hegemon.referee.wire import bot_pb2 as pb
+from hegemon.referee.wire import codec
 
 GAME_ID = "game-under-fuzz"
 ENGINE_KINDS = {

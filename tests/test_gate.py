@@ -86,7 +86,7 @@ def test_docstring_examples_of_the_product_code_are_collected():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     collected = [line for line in done.stdout.splitlines() if "::" in line]
-    assert "hegemon/sdk/protocol/codec.py::hegemon.sdk.protocol.codec" in collected
+    assert "hegemon/referee/wire/codec.py::hegemon.referee.wire.codec" in collected
     assert "hegemon/referee/rules.py::hegemon.referee.rules" in collected
     assert len(collected) == len(set(collected))
     assert not [line for line in collected if "migrations" in line]

@@ -21,21 +21,23 @@ import sys
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
 from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner import sandbox
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
+from hegemon.referee.runner.link import BotLimits
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.sandbox import SandboxLimits
 from hegemon.referee.runner.session import play_one
+from hegemon.referee.timecontrol import TimeControl
 
 pytestmark = pytest.mark.slow
 
@@ -56,6 +58,7 @@ REFEREE_SOURCE = CHECKOUT / "leaderboard" / "store" / "__init__.py"  # the leagu
 GIT_FILE = CHECKOUT / ".git" / "config" if (CHECKOUT / ".git").is_dir() else CHECKOUT / ".git"
 RULES = make_rules("classic", {"turn_limit": 8})
 TC = TimeControl(startup=15, decision=1.0, bank=20.0, max_strikes=3)
+SANDBOX = SandboxLimits()  # what every bot gets unless a test gives its own
 SECRET = "the-arena-secret-7f3a"
 
 
@@ -192,9 +195,11 @@ class Arena:
         rules=RULES,
         seed: int = 5,
         opponents: tuple[str, str] = ("random", "aggressive"),
+        sandbox: SandboxLimits = SANDBOX,
     ):
         commands = [self.command(mode), *(resolve(o) for o in opponents)]
-        result = trio.run(play_one, commands, rules, seed, time_control)
+        play = partial(play_one, limits=BotLimits(sandbox=sandbox))
+        result = trio.run(play, commands, rules, seed, time_control)
         self.result = result
         return result
 
@@ -407,7 +412,7 @@ def test_writing_10_gb_stops_at_the_limits(arena):
     arena.play("disk")
     reports = check_contained(arena, "disk")
     assert arena.fault_kinds() == [], arena.result.seats[0].faults
-    limits = TC.sandbox
+    limits = SANDBOX
     assert "File too large" in reports["10 GB file in /tmp"]
     assert "read-only" in reports["10 GB file in its folder"].lower()
     for where in ("many files in /tmp", "many files in /dev/shm"):
@@ -424,7 +429,7 @@ def test_a_fork_bomb_stops_at_the_process_limit(arena):
     reports = check_contained(arena, "fork_bomb")
     assert arena.fault_kinds() == []
     count = int(reports["fork bomb"].split()[0])
-    assert count < TC.sandbox.processes, reports["fork bomb"]
+    assert count < SANDBOX.processes, reports["fork bomb"]
     assert "Resource temporarily unavailable" in reports["fork bomb"]
 
 
@@ -444,7 +449,7 @@ def test_allocating_20_gb_fails_inside_the_bot(arena):
     found = re.search(r"(\d+) MiB", reports["allocate 20 GB by 100 MB"])
     assert found is not None, reports["allocate 20 GB by 100 MB"]
     grown = int(found.group(1))
-    assert grown < TC.sandbox.memory_bytes >> 20
+    assert grown < SANDBOX.memory_bytes >> 20
     assert refused(reports["mmap 20 GB"])
 
 
@@ -489,14 +494,13 @@ def test_spinning_in_a_decision_is_a_timeout(arena):
 
 
 def test_spinning_in_the_background_meets_the_cpu_limit(arena):
-    time_control = TimeControl(
-        startup=15, decision=1.0, bank=60.0, max_strikes=3, sandbox=SandboxLimits(cpu_seconds=3)
-    )
+    time_control = TimeControl(startup=15, decision=1.0, bank=60.0, max_strikes=3)
     arena.play(
         "spin_background",
         time_control,
         make_rules("classic", {"turn_limit": 100}),
         opponents=("random", "random"),
+        sandbox=SandboxLimits(cpu_seconds=3),
     )
     check_contained(arena, "spin_background")
     seat = arena.result.seats[0]
@@ -543,7 +547,7 @@ def test_a_flood_of_connections_and_unasked_messages_is_contained(arena):
     reports = check_contained(arena, "flood")
     assert arena.fault_kinds() == []
     held = int(reports["connections to its own socket"].split(",")[0])
-    assert held < TC.sandbox.open_files
+    assert held < SANDBOX.open_files
     assert vm_rss() - before < 200 << 20  # the referee did not buffer the unasked stream
     assert arena.result.seats[0].decisions > 0
 
@@ -603,9 +607,9 @@ def test_twenty_children_of_900_mb_meet_the_bots_memory_ceiling(arena, monkeypat
     by more than the ceiling plus a margin (for the other programs of this machine)."""
     monkeypatch.setenv("HEGEMON_CGROUPS", cgroups)
     limits = SandboxLimits(memory_bytes=2 << 30)  # per process: room for 900 MB each
-    time_control = TimeControl(startup=15, decision=5.0, bank=60.0, sandbox=limits)
+    time_control = TimeControl(startup=15, decision=5.0, bank=60.0)
     with MemorySampler() as memory:
-        arena.play("memory_fork", time_control)
+        arena.play("memory_fork", time_control, sandbox=limits)
     check_contained(arena, "memory_fork")
     hostile = arena.hostile_bot("memory_fork")
     fault = hostile.limit_fault()

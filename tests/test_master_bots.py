@@ -13,6 +13,7 @@ from conftest import aggressive_action, pending
 from hegemon.referee import Game, make_rules
 from hegemon.referee.events import redact
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import codec
 from hegemon.sample_bots.minimal import Minimal
 from hegemon.sample_bots.names import NAMES
 from hegemon.sdk import (
@@ -23,7 +24,6 @@ from hegemon.sdk import (
     quadrant_holdings,
     reinforcements,
 )
-from hegemon.sdk.protocol import codec
 
 PRESETS = ["risiko-master-base", "risiko-master-expert", "risiko-master-master"]
 

@@ -19,8 +19,8 @@ from hegemon.referee import Game, make_rules
 from hegemon.referee.chance import Chance
 from hegemon.referee.events import CapitalChosen, MissionShown, redact
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import codec
 from hegemon.sdk import Bot, play_local
-from hegemon.sdk.protocol import codec
 
 PRESETS = ["mission-2000", "mission-2004", "capital-2000"]
 

@@ -22,8 +22,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from conftest import pending
 from hegemon.referee import Game, IllegalAction, make_rules
 from hegemon.referee.view import view_for
-from hegemon.sdk.protocol import PROTOCOL_VERSION, bot_pb2_grpc, codec
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import PROTOCOL_VERSION, bot_pb2_grpc, codec
+from hegemon.referee.wire import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_DIR = ROOT / "sample_bots" / "node"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee import Attack, Decision, Defend, Game, Kind, Occupy, make_rules
 from hegemon.referee.orders import (
     Blitz,
@@ -20,10 +21,10 @@ from hegemon.referee.orders import (
     blitz_attack,
     occupy_share,
 )
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.session import link_pool, play_game
+from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import codec
 from hegemon.sample_bots import continental
 from hegemon.sample_bots.aggressive import AggressiveBot
 from hegemon.sample_bots.continental import ContinentalBot
@@ -32,7 +33,6 @@ from hegemon.sample_bots.random import RandomBot
 from hegemon.sdk import Bot, play_local
 from hegemon.sdk.context import GameContext, make_view
 from hegemon.sdk.press import press
-from hegemon.sdk.protocol import codec
 
 RULES = make_rules("classic", {"turn_limit": 12})
 MOST = Policies(defend=DefendPolicy.MOST)
@@ -389,7 +389,7 @@ def test_real_bots_with_orders_and_view_deltas_play_the_local_game():
 
 
 def test_the_sdk_server_opts_in_to_deltas_and_sends_its_policies():
-    from hegemon.sdk.protocol import bot_pb2 as pb
+    from hegemon.referee.wire import bot_pb2 as pb
     from hegemon.sdk.server import BotServicer
 
     servicer = BotServicer(AggressiveBot())

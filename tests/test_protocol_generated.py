@@ -1,4 +1,4 @@
-"""The generated protocol code in sdk/protocol/ is what scripts/gen-protos makes of the .proto."""
+"""The generated protocol code in referee/wire/ is what scripts/gen-protos makes of the .proto."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def test_generated_code_is_up_to_date(tmp_path):
     assert done.returncode == 0, f"{COMMAND} failed:\n{done.stdout}{done.stderr}"
     stale = []
     for name in GENERATED:
-        checked_in = ROOT / "sdk" / "protocol" / name
+        checked_in = ROOT / "referee" / "wire" / name
         fresh = (tmp_path / name).read_text()
         if not checked_in.is_file() or checked_in.read_text() != fresh:
-            stale.append(f"sdk/protocol/{name}")
+            stale.append(f"referee/wire/{name}")
     if stale:
         pytest.fail(
             f"stale generated protocol code: {', '.join(stale)} differ(s) from "
@@ -39,7 +39,7 @@ def test_generated_code_is_up_to_date(tmp_path):
 
 
 def test_generated_code_imports_as_a_package():
-    from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc
+    from hegemon.referee.wire import bot_pb2, bot_pb2_grpc
 
     assert bot_pb2.DESCRIPTOR.package == "hegemon.v1"
     # the generated module's own import of bot_pb2 (not re-exported): resolved in the package

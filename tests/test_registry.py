@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hegemon.leaderboard import paths
+from hegemon.leaderboard.botspec import PYBOOT
 from hegemon.leaderboard.registry import (
     RegistryError,
     add_bot,
@@ -23,7 +24,6 @@ from hegemon.leaderboard.registry import (
 )
 from hegemon.leaderboard.schedule import make_schedule
 from hegemon.leaderboard.store import Season, Store
-from hegemon.referee.runner.bots import PYBOOT
 from league_fixtures import saved_id
 
 POLITE = """\

@@ -18,15 +18,16 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import replay
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import link as link_module
 from hegemon.referee.runner import process as process_module
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import BotLink, TimeControl
+from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game, play_one
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.timecontrol import TimeControl
+from hegemon.referee.wire import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"

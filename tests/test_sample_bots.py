@@ -12,13 +12,13 @@ import sys
 import pytest
 from test_sdk import ROOT, start_bot, stop_bot
 
+from hegemon.referee.wire import bot_pb2_grpc, codec
 from hegemon.sample_bots.aggressive import AggressiveBot
 from hegemon.sample_bots.continental import ContinentalBot
 from hegemon.sample_bots.minimal import Minimal
 from hegemon.sample_bots.planner import PlannerBot
 from hegemon.sample_bots.random import RandomBot
 from hegemon.sdk import play_local
-from hegemon.sdk.protocol import bot_pb2_grpc, codec
 
 PRESETS = ("classic", "classic-2004", "classic-2000")
 BOTS = {

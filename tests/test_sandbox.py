@@ -19,16 +19,16 @@ from pathlib import Path
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import parse
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner import process as process_module
 from hegemon.referee.runner import rundirs, sandbox
-from hegemon.referee.runner.bots import resolve
-from hegemon.referee.runner.link import TimeControl
 from hegemon.referee.runner.match import printable
 from hegemon.referee.runner.process import BotCommand, BotProcess, spawn
 from hegemon.referee.runner.sandbox import SandboxError, SandboxLimits
 from hegemon.referee.runner.session import link_pool, play_game, play_one
+from hegemon.referee.timecontrol import TimeControl
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_BOT = ROOT / "sample_bots" / "node"
@@ -456,8 +456,8 @@ REFEREE = textwrap.dedent("""
     import json, os, sys, trio
     from hegemon.referee.rules import make_rules
     from hegemon.referee.runner import process
-    from hegemon.referee.runner.bots import resolve
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.leaderboard.botspec import resolve
+    from hegemon.referee.timecontrol import TimeControl
     from hegemon.referee.runner.session import play_one
 
     original = process.BotProcess.wait_for_socket

@@ -33,6 +33,7 @@ from hegemon.referee import (
 )
 from hegemon.referee.dice import compare, roll
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import bot_pb2_grpc, codec
 from hegemon.sdk import (
     Bot,
     BotView,
@@ -55,7 +56,6 @@ from hegemon.sdk import (
     threat,
 )
 from hegemon.sdk.odds import roll_outcomes
-from hegemon.sdk.protocol import bot_pb2_grpc, codec
 from hegemon.sdk.server import BotServicer, CallError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,9 +113,10 @@ def play_over_grpc(address: str, seed: int, seats: int = 3, game_id: str = "g1")
     """A whole game refereed by the match runner (the referee's core over gRPC), every seat
     answered by the bot serving at ``address``; any fault (an illegal or malformed answer,
     a reply for another game) fails the test."""
-    from hegemon.referee.runner.link import BotLink, TimeControl
+    from hegemon.referee.runner.link import BotLink
     from hegemon.referee.runner.match import Referee
     from hegemon.referee.runner.process import BotCommand
+    from hegemon.referee.timecontrol import TimeControl
 
     time_control = TimeControl(decision=10, bank=600)
 

@@ -20,6 +20,7 @@ from hegemon.referee.events import Battle, Claimed, Placed, Traded, redact
 from hegemon.referee.game import GameSetupError
 from hegemon.referee.record import replay
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import bot_pb2_grpc, codec
 from hegemon.sdk import (
     armies_of,
     controlled_territories,
@@ -29,7 +30,6 @@ from hegemon.sdk import (
     play_local,
     team_mates,
 )
-from hegemon.sdk.protocol import bot_pb2_grpc, codec
 
 SEED_000 = "000_3f7912df253811fb.txt"
 PRESET = "team-2004"

@@ -15,9 +15,9 @@ from hegemon.referee import Bribe, Game, Kind, Pass, make_rules
 from hegemon.referee.events import Bribed, CardDrawn, Traded
 from hegemon.referee.record import Recorder
 from hegemon.referee.view import view_for
+from hegemon.referee.wire import codec
 from hegemon.sample_bots.aggressive import AggressiveBot
 from hegemon.sdk import play_local
-from hegemon.sdk.protocol import codec
 
 
 class Briber(AggressiveBot):

@@ -11,7 +11,7 @@ from two_player_helpers import PRESETS, decision
 
 from hegemon.referee import Game, IllegalAction, make_rules
 from hegemon.referee.view import view_for
-from hegemon.sdk.protocol import bot_pb2_grpc, codec
+from hegemon.referee.wire import bot_pb2_grpc, codec
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -116,8 +116,8 @@ def _process_player(new: str, old: str, rules: Any, players: int, play: Any) -> 
     """``play(seed, deal)`` with both bots as sandboxed processes."""
     import trio
 
-    from hegemon.referee.runner.bots import BotSpecError, resolve
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
+    from hegemon.referee.timecontrol import TimeControl
 
     commands = []
     for spec, label in ((new, "new"), (old, "old")):

@@ -135,7 +135,7 @@ def check_command(
 ) -> None:
     """Play the check game that `bot add` plays (against two sample random bots, classic,
     10 rounds), from a copy of the bot's files; register nothing."""
-    from hegemon.referee.runner.bots import REMOTE, resolve
+    from hegemon.leaderboard.botspec import REMOTE, resolve
 
     from ..registry import RegistryError, check_command, check_source, find_source
 

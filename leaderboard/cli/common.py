@@ -154,13 +154,10 @@ def time_control_of(
     startup: float,
     decision: float,
     bank: float,
-    kind: type[TimeControl] | None = None,
     **others: Any,
 ) -> Any:
-    """The time control (a ``kind``, by default :class:`TimeControl`) of the time options, or
-    fail with one clear line."""
-    if kind is None:
-        kind = type(default_time())
+    """The :class:`TimeControl` of the time options, or fail with one clear line."""
+    kind = type(default_time())
     try:
         if time is not None:
             return kind.parse(time, startup=startup, decision=decision, **others)

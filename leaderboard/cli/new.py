@@ -66,7 +66,7 @@ def write_python(folder: Path, name: str) -> list[str]:
 def write_node(folder: Path, name: str) -> list[str]:
     """The JavaScript starter files in ``folder``: the sample bot, renamed, reading its own
     copy of the protocol; their names."""
-    from hegemon.referee.runner.bots import NODE_SAMPLE
+    from hegemon.leaderboard.botspec import NODE_SAMPLE
     from hegemon.referee.runner.sandbox.binds import project_root
 
     sample = NODE_SAMPLE  # the sample bot's folder

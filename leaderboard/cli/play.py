@@ -136,11 +136,11 @@ def play_command(
     lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted."""
     import trio
 
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.botlog import logs_dir
-    from hegemon.referee.runner.bots import BotSpecError, number_duplicates, resolve
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.runner.labels import number_duplicates
     from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
 
@@ -157,7 +157,7 @@ def play_command(
             fail(bot_spec_problem(spec, str(exc)))
     if any(c.remote is None for c in commands):
         sandbox_ready()
-    time_control = time_control_of(time, startup_time, decision_time, time_bank, kind=TimeControl)
+    time_control = time_control_of(time, startup_time, decision_time, time_bank)
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed

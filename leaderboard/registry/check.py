@@ -53,7 +53,7 @@ def check_time_control() -> Any:
     """The check game's limits: exactly a season's defaults (start-up, decision, bank, the
     sandbox's ceiling — ``hegemon season create`` without time options), except that the first
     fault ends the check (no strikes: any fault refuses the bot anyway)."""
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.timecontrol import TimeControl
 
     return replace(TimeControl(), max_strikes=0)
 
@@ -67,8 +67,8 @@ async def check_command_async(
 ) -> CheckResult:
     """Play the check game (trio): ``command`` in seat 0 against :data:`CHECK_OPPONENTS`,
     ``turn_limit`` rounds (default :data:`CHECK_TURN_LIMIT`)."""
+    from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.referee.rules import make_rules
-    from hegemon.referee.runner.bots import BotSpecError, resolve
     from hegemon.referee.runner.session import play_one
 
     try:

@@ -158,11 +158,11 @@ def _sample_modules(name: str) -> dict[str, Path]:
 def find_source(spec: str, command: str | None = None) -> BotSource:
     """What ``hegemon bot add NAME SPEC [--command ...]`` would store. ``spec`` takes every form
     ``hegemon play --bot`` takes, resolved the same way
-    (:func:`hegemon.referee.runner.bots.resolve_spec`); raises :class:`RegistryError` saying
+    (:func:`hegemon.leaderboard.botspec.resolve_spec`); raises :class:`RegistryError` saying
     what is wrong. The files stored are the bot's folder (a folder, a command's folder, a
     ``.js`` file's folder with its ``package.json``), or a single file with the modules of its
     folder it imports (a ``.py`` file), or the sample bot's modules."""
-    from hegemon.referee.runner.bots import BotSpecError, resolve_spec
+    from hegemon.leaderboard.botspec import BotSpecError, resolve_spec
 
     spec = spec.strip()
     if not spec:
@@ -236,7 +236,7 @@ def _local_modules(entry: Path) -> dict[str, Path]:
 
 def _with_command(spec: str, command: str) -> BotSource:
     """A file or folder run by the command given with ``--command``."""
-    from hegemon.referee.runner.bots import language_of
+    from hegemon.leaderboard.botspec import language_of
 
     path = Path(spec).expanduser()
     if not path.exists():
@@ -259,8 +259,8 @@ def _with_command(spec: str, command: str) -> BotSource:
 # ---------------------------------------------------------------------------------- running
 def resolve_argv(argv: Sequence[str], folder: Path) -> tuple[str, ...]:
     """The stored argv made runnable from ``folder``
-    (:func:`hegemon.referee.runner.bots.runnable_argv`)."""
-    from hegemon.referee.runner.bots import BotSpecError, runnable_argv
+    (:func:`hegemon.leaderboard.botspec.runnable_argv`)."""
+    from hegemon.leaderboard.botspec import BotSpecError, runnable_argv
 
     try:
         return runnable_argv(argv, folder)

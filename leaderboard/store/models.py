@@ -14,7 +14,7 @@ from sqlmodel import JSON, Column, Field, SQLModel
 
 if TYPE_CHECKING:
     from hegemon.referee.rules import RuleSet
-    from hegemon.referee.runner.link import TimeControl
+    from hegemon.referee.timecontrol import TimeControl
 
 # Season status
 CREATED, RUNNING, FINISHED = "created", "running", "finished"
@@ -145,7 +145,7 @@ class Season(SQLModel, table=True):
         return make_rules(self.preset, self.options)
 
     def time_control(self) -> TimeControl:
-        from hegemon.referee.runner.link import TimeControl
+        from hegemon.referee.timecontrol import TimeControl
 
         return TimeControl(
             startup=self.startup_time,

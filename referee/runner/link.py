@@ -13,13 +13,11 @@ import grpc
 import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from hegemon.sdk.protocol import bot_pb2, bot_pb2_grpc, codec
-
-from .. import timecontrol
 from ..actions import Action
 from ..arbiter import Ask, Failure, Fault, GameStart
 from ..orders import Blitz, Policies
-from ..timecontrol import SETTLE_SECONDS
+from ..timecontrol import SETTLE_SECONDS, TimeControl
+from ..wire import bot_pb2, bot_pb2_grpc, codec
 from . import botlog, bridge
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
@@ -27,7 +25,7 @@ from .sandbox import SandboxLimits
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
 
-__all__ = ["BotLink", "Fault", "TimeControl", "channel_options"]
+__all__ = ["DEFAULT_LIMITS", "BotLimits", "BotLink", "Fault", "channel_options"]
 
 RAISED = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 """What a gRPC server answers when the bot's own code raised while handling the call."""
@@ -53,12 +51,15 @@ def startup_hint(process: BotProcess) -> str:
 
 
 @dataclass(frozen=True)
-class TimeControl(timecontrol.TimeControl):
-    """The clock of a game (:class:`hegemon.referee.timecontrol.TimeControl`, where its
-    defaults live) with the limits of the bots the runner starts and reads."""
+class BotLimits:
+    """What the runner allows each bot it starts and reads, beside the game's clock
+    (:class:`hegemon.referee.timecontrol.TimeControl`)."""
 
     max_message_bytes: int = 1 << 20  # the largest answer the referee reads
     sandbox: SandboxLimits = field(default_factory=SandboxLimits)  # of each local bot process
+
+
+DEFAULT_LIMITS = BotLimits()
 
 
 def millis(seconds: float) -> int:
@@ -66,7 +67,7 @@ def millis(seconds: float) -> int:
     return max(0, int(seconds * 1000))
 
 
-def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
+def channel_options(limits: BotLimits) -> list[tuple[str, Any]]:
     return [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", 16 << 20),
@@ -79,9 +80,12 @@ def channel_options(limits: TimeControl) -> list[tuple[str, Any]]:
 class BotLink:
     """One bot the referee talks to: ``await link.open()``, then reusable across games."""
 
-    def __init__(self, command: BotCommand, time_control: TimeControl):
+    def __init__(
+        self, command: BotCommand, time_control: TimeControl, limits: BotLimits = DEFAULT_LIMITS
+    ):
         self.command = command
         self.time = time_control
+        self.limits = limits
         self.name = command.name
         self.process: BotProcess | None = None
         self.channel: grpc.Channel | None = None
@@ -109,7 +113,7 @@ class BotLink:
         address = self.command.remote
         if address is None:
             try:
-                self.process = await spawn(self.command, limits=self.time.sandbox)
+                self.process = await spawn(self.command, limits=self.limits.sandbox)
             except OSError as exc:
                 self.startup_error = (
                     f"cannot start {self.command.describe()}: {exc.strerror or exc}"
@@ -126,7 +130,7 @@ class BotLink:
                     if self.process is not None:  # its socket, opened safely (no links)
                         address = await self.process.wait_for_socket()
                     self.channel = grpc.insecure_channel(
-                        address, options=channel_options(self.time)
+                        address, options=channel_options(self.limits)
                     )
                     self.stub = bot_pb2_grpc.BotStub(self.channel)  # type: ignore[no-untyped-call]
                     self.hello = await bridge.call(

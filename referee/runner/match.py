@@ -12,7 +12,8 @@ from typing import Any
 
 from ..arbiter import Arbiter, GameResult, SeatState, printable
 from ..game import Game
-from .link import BotLink, TimeControl
+from ..timecontrol import TimeControl
+from .link import BotLink
 
 __all__ = ["GameResult", "Referee", "SeatState", "printable", "sandbox_of"]
 

@@ -16,9 +16,10 @@ import trio
 
 from ..game import Game
 from ..rules import RuleSet
+from ..timecontrol import TimeControl
 from .botlog import logs_dir, write_seat_logs
-from .bots import seat_labels
-from .link import BotLink, TimeControl
+from .labels import seat_labels
+from .link import DEFAULT_LIMITS, BotLimits, BotLink
 from .match import GameResult, Referee
 from .process import BotCommand
 
@@ -31,8 +32,14 @@ def new_game_id() -> str:
 class LinkPool:
     """Bot connections by seat name, reused across games unless ``restart_per_game``."""
 
-    def __init__(self, time_control: TimeControl, restart_per_game: bool = False):
+    def __init__(
+        self,
+        time_control: TimeControl,
+        restart_per_game: bool = False,
+        limits: BotLimits = DEFAULT_LIMITS,
+    ):
         self.time = time_control
+        self.limits = limits
         self.restart = restart_per_game
         self._idle: dict[BotCommand, list[BotLink]] = {}
         self._all: list[BotLink] = []
@@ -44,7 +51,7 @@ class LinkPool:
             if link.reusable and not self.restart:
                 return link
             await self._close(link)
-        link = BotLink(command, self.time)
+        link = BotLink(command, self.time, self.limits)
         self._all.append(link)
         await link.open()
         return link
@@ -68,9 +75,9 @@ class LinkPool:
 
 @asynccontextmanager
 async def link_pool(
-    time_control: TimeControl, restart_per_game: bool = False
+    time_control: TimeControl, restart_per_game: bool = False, limits: BotLimits = DEFAULT_LIMITS
 ) -> AsyncIterator[LinkPool]:
-    pool = LinkPool(time_control, restart_per_game)
+    pool = LinkPool(time_control, restart_per_game, limits)
     try:
         yield pool
     finally:
@@ -132,11 +139,12 @@ async def play_one(
     on_progress: Callable[[Referee], Any] | None = None,
     seat_names: list[str] | None = None,
     log_dir: Path | None = None,
+    limits: BotLimits = DEFAULT_LIMITS,
 ) -> GameResult:
     """Start the bots, play one game, write its record and each seat's log (into ``log_dir``,
     by default ``<record>.logs/`` beside the record), stop the bots. Seats are labelled by
-    ``seat_names``, else by each bot's Hello name."""
-    async with link_pool(time_control, restart_per_game=True) as pool:
+    ``seat_names``, else by each bot's Hello name; ``limits`` bound each bot process."""
+    async with link_pool(time_control, restart_per_game=True, limits=limits) as pool:
         result = await play_game(
             pool, commands, rules, seed, game_id or new_game_id(), on_progress, seat_names
         )

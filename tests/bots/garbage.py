@@ -10,7 +10,7 @@ from pathlib import Path
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from hegemon.sdk.protocol import bot_pb2 as pb
+from hegemon.referee.wire import bot_pb2 as pb
 
 SERVICE = "hegemon.v1.Bot"
 

@@ -48,7 +48,7 @@ if MODE == "never_starts":
 if MODE == "crash_at_start":
     sys.exit(3)
 if MODE == "huge_answer":
-    from hegemon.sdk.protocol import bot_pb2 as pb
+    from hegemon.referee.wire import bot_pb2 as pb
 
     HUGE = pb.DecideReply(game_id="x" * 50_000_000)  # a 50 MB answer, built once: in time
 

@@ -30,9 +30,9 @@ import threading
 import time
 from pathlib import Path
 
+from hegemon.referee.wire import bot_pb2 as pb
 from hegemon.sdk import Bot, run
 from hegemon.sdk import server as sdk_server
-from hegemon.sdk.protocol import bot_pb2 as pb
 
 MODE = sys.argv[1]
 ENV = os.environ

@@ -22,7 +22,7 @@ class SandboxLimits:
     the whole bot with the named fault ``memory`` or ``cpu``. A process the pool reuses across
     games is restarted before a game once the bot has used half its CPU time.
 
-    Season settings may pass their own (``TimeControl(sandbox=SandboxLimits(...))``).
+    A game may be given its own (``play_one(..., limits=BotLimits(sandbox=SandboxLimits(...)))``).
     """
 
     memory_bytes: int = 1 << 30

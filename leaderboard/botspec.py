@@ -1,5 +1,6 @@
 """The one resolver of bot arguments: what ``--bot``, ``hegemon bot check`` and
-``hegemon bot add`` accept, and how each form runs.
+``hegemon bot add`` accept, and how each form runs. It belongs to the command line and the
+league, not to the match runner, which takes the resolved :class:`BotCommand` only.
 
 Accepted forms (:func:`resolve_spec`):
 
@@ -12,8 +13,9 @@ Accepted forms (:func:`resolve_spec`):
 * ``host:port`` of a remote bot that is already serving.
 
 A local bot always runs with **its own folder as its working directory** (visible read-only in
-its sandbox). A Python file runs through :mod:`.pyboot`, which puts the bot's folder *last* on
-``sys.path``: a bot's own ``random.py`` never hides the standard library or the SDK.
+its sandbox). A Python file runs through the runner's :mod:`~hegemon.referee.runner.pyboot`,
+which puts the bot's folder *last* on ``sys.path``: a bot's own ``random.py`` never hides the
+standard library or the SDK.
 
 The resolved :class:`BotSpec` keeps the command in its portable form (``("python", "bot.py")``
 relative to the folder), which is what a registered bot stores; :func:`runnable_argv` turns it
@@ -30,19 +32,20 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from hegemon.referee.runner import pyboot
+from hegemon.referee.runner.process import BotCommand
+from hegemon.sample_bots import names as sample_bots
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
-from .process import BotCommand
-from .sandbox.binds import shebang
+from hegemon.referee.runner.sandbox.binds import shebang
 
-NODE_SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "node"
+NODE_SAMPLE = Path(sample_bots.__file__).resolve().parent / "node"
 FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js", "bot")
 REMOTE = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):\d{1,5}$")
 PYTHON_NAMES = ("python", "python3")
-PYBOOT = Path(__file__).resolve().parent / "pyboot.py"
-"""The launcher of Python bot files (run by path: it needs no package)."""
+PYBOOT = Path(pyboot.__file__).resolve()
+"""The runner's launcher of Python bot files (run by path: it needs no package)."""
 SAMPLE_FORMS = (*SAMPLE_BOTS, "node")
 
 
@@ -84,7 +87,8 @@ class BotSpec:
 def runnable_argv(argv: Sequence[str], folder: Path | None) -> tuple[str, ...]:
     """``argv`` (portable form) as this machine runs it from ``folder``: ``python``/``python3``
     mean this interpreter (which has the SDK and gRPC) and a ``.py`` file runs through
-    :mod:`.pyboot`; ``./x`` is the folder's ``x``; other bare names are looked up on ``PATH``."""
+    :mod:`~hegemon.referee.runner.pyboot`; ``./x`` is the folder's ``x``; other bare names are
+    looked up on ``PATH``."""
     if not argv:
         raise BotSpecError("the bot has no command")
     program, rest = argv[0], tuple(argv[1:])
@@ -275,25 +279,3 @@ def _is_path(base: Path, arg: str) -> bool:
 def resolve(spec: str, name: str | None = None) -> BotCommand:
     """The command for one bot argument; raises :class:`BotSpecError` with a clear reason."""
     return resolve_spec(spec).command(name)
-
-
-# ---------------------------------------------------------------------------------- labels
-def seat_labels(links: Sequence[Any]) -> list[str]:
-    """Seat labels for a game: each bot's ``Hello`` name (its command's name when it said
-    none or never started), numbered where the same name sits in more than one seat."""
-    names = []
-    for link in links:
-        hello = getattr(link, "hello", None)
-        said = " ".join(str(getattr(hello, "name", "") or "").split())[:64]
-        names.append(said or link.name)
-    return number_duplicates(names)
-
-
-def number_duplicates(names: Sequence[str]) -> list[str]:
-    """``names`` with ``#1``, ``#2``… added where a name appears more than once."""
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return labels
