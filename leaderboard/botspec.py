@@ -35,10 +35,9 @@ from pathlib import Path
 
 from hegemon.referee.runner import pyboot
 from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.sandbox.binds import shebang
 from hegemon.sample_bots import names as sample_bots
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
-
-from hegemon.referee.runner.sandbox.binds import shebang
 
 NODE_SAMPLE = Path(sample_bots.__file__).resolve().parent / "node"
 FOLDER_ENTRY_POINTS = ("bot.py", "main.py", "bot.js", "index.js", "bot")
