@@ -33,6 +33,7 @@ from typing import Any
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
+from ..bottext import bot_name
 from .process import BotCommand
 
 NODE_SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "node"
@@ -248,7 +249,7 @@ def seat_labels(links: Sequence[Any]) -> list[str]:
     names = []
     for link in links:
         hello = getattr(link, "hello", None)
-        said = " ".join(str(getattr(hello, "name", "") or "").split())[:64]
+        said = bot_name(getattr(hello, "name", ""))  # the bot's text: made inert
         names.append(said or link.name)
     return number_duplicates(names)
 
