@@ -55,7 +55,7 @@ def logs_command(
     seat: int | None = typer.Option(None, "--seat", help="Only this seat's log (0-based)."),
 ) -> None:
     """Show what the bots of a game wrote to stdout and stderr (each seat's log, capped)."""
-    from hegemon.referee.arbiter import printable
+    from hegemon.referee.bottext import printable
     from hegemon.referee.runner.botlog import seat_log
 
     folder = find_logs(game)
