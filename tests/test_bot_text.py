@@ -136,5 +136,6 @@ def test_a_bad_id_in_a_route_is_a_404_with_a_message(server, path):
             assert answer.status == 200 and path.startswith("/games?")  # a limit is clamped
             return
     except urllib.error.HTTPError as exc:
-        assert exc.code == 404, f"{path}: {exc.code}"
-        assert "no such" in exc.read().decode("utf-8").lower()
+        with exc:  # its connection, closed
+            assert exc.code == 404, f"{path}: {exc.code}"
+            assert "no such" in exc.read().decode("utf-8").lower()

@@ -97,8 +97,9 @@ def web_outputs(home: Path) -> dict[str, str]:
             with urllib.request.urlopen(url + path, timeout=60) as response:
                 return response.read().decode("utf-8")
         except urllib.error.HTTPError as exc:
-            assert exc.code == 404, f"{path}: {exc.code}"
-            return exc.read().decode("utf-8")
+            with exc:  # its connection, closed
+                assert exc.code == 404, f"{path}: {exc.code}"
+                return exc.read().decode("utf-8")
 
     try:
         deadline = time.monotonic() + 60
