@@ -7,9 +7,6 @@ Chromium. A real ``hegemon web`` answers a bad id in a route with a 404 and a me
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -17,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from web_fixtures import Page, browser  # noqa: F401 (browser: a fixture)
+from web_server import running_web
 
 from hegemon.leaderboard.store import Store
-from league_fixtures import CLI, ROOT, env_for, free_port, hegemon
+from league_fixtures import ROOT, hegemon
 
 HOSTILE_BOT = ROOT / "tests" / "bots" / "hostile_text.py"
 UNSAFE = {"\x1b": "ESC", "\x00": "NUL", "\x07": "BEL", "\u202e": "RLO"}
@@ -85,29 +83,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         mp.setenv("HEGEMON_HOME", str(home))
         mp.delenv("HEGEMON_DB", raising=False)
         Store().close()
-    port = free_port()
-    with (home / "web.log").open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", CLI, "web", "--port", str(port)],
-            cwd=ROOT,
-            env=env_for(home),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(url + "/api", timeout=5).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "no hegemon web"
-                time.sleep(0.05)
+    with running_web(home, home / "web.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 HUGE = "1" * 30

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -21,12 +18,13 @@ from pathlib import Path
 import pytest
 import trio
 from typer.testing import CliRunner
+from web_server import running_web
 
 from hegemon.leaderboard.cli import app as APP
 from hegemon.leaderboard.season_runner import SeasonRunner
 from hegemon.leaderboard.store import DONE, FINISHED, Store
 from hegemon.referee.record import seed_is_public
-from league_fixtures import CLI, ROOT, env_for, free_port, hegemon, register_samples
+from league_fixtures import hegemon, register_samples
 
 runner = CliRunner()
 BOTS = "random,aggressive,continental"
@@ -80,37 +78,17 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def web_outputs(home: Path) -> dict[str, str]:
     """Every page and API route a real ``hegemon web`` serves over the arena."""
-    port = free_port()
-    log = home / f"web-{port}.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", CLI, "web", "--port", str(port)],
-            cwd=ROOT,
-            env=env_for(home),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    with running_web(home, home / "web.log") as url:
 
-    def get(path: str) -> str:
-        try:
-            with urllib.request.urlopen(url + path, timeout=60) as response:
-                return response.read().decode("utf-8")
-        except urllib.error.HTTPError as exc:
-            with exc:  # its connection, closed
-                assert exc.code == 404, f"{path}: {exc.code}"
-                return exc.read().decode("utf-8")
-
-    try:
-        deadline = time.monotonic() + 60
-        while True:
+        def get(path: str) -> str:
             try:
-                get("/api")
-                break
-            except OSError:
-                assert proc.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.05)
+                with urllib.request.urlopen(url + path, timeout=60) as response:
+                    return response.read().decode("utf-8")
+            except urllib.error.HTTPError as exc:
+                with exc:  # its connection, closed
+                    assert exc.code == 404, f"{path}: {exc.code}"
+                    return exc.read().decode("utf-8")
+
         paths = ["/", "/bots", "/games", "/api", "/api/leaderboard", "/api/seasons"]
         paths += ["/api/bots", "/api/games"]
         for name in SEASONS:
@@ -125,9 +103,6 @@ def web_outputs(home: Path) -> dict[str, str]:
             paths.append(f"/api/games/{game['id']}/record")
             paths += [f"/api/games/{game['id']}/logs/{seat}" for seat in range(3)]
         return {f"web {path}": get(path) for path in paths}
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def outputs(home: Path, out: Path) -> dict[str, str]:
