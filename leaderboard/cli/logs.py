@@ -79,7 +79,7 @@ def logs_command(
         path = seat_log(folder, index)
         text = path.read_text(encoding="utf-8", errors="replace")
         if len(seats) > 1:
-            label = f" {names[index]}" if index < len(names) else ""
+            label = f" {printable(names[index])}" if index < len(names) else ""  # a bot's name
             console.print(
                 f"== seat {index}{label} ({path})", highlight=False, markup=False, soft_wrap=True
             )
