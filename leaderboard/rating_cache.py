@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .reports import Board, BoardRow, board_seed, build_board, load_games
+from .reports import Board, BoardRow, board_seed, build_board, load_games, season_board_seed
 from .reports.boards import Method, board_rows, bootstrap_samples
 from .store import Season, Store
 from .store.rating_fits import Coverage, coverage, fit_key, load_fit, load_part, save_fit
@@ -33,7 +33,7 @@ def season_board(
         [season],
         title=f"season {season.name} · {season.preset}",
         preset=season.preset,
-        seed=int(season.seed),
+        seed=season_board_seed(season),
         method=method,
         season=season.name,
         with_crosstable=with_crosstable,
@@ -122,13 +122,15 @@ def history(store: Store, season: Season, full: bool = True) -> dict[str, Any]:
     with it when games were added). ``full=False``: at most about :data:`CHART_POINTS` points
     a bot (:func:`thin`), what a page draws — a small read."""
     assert season.id is not None
-    key = fit_key({"seasons": [season.id], "method": "pl", "seed": int(season.seed)})
+    key = fit_key({"seasons": [season.id], "method": "pl", "seed": season_board_seed(season)})
     now = coverage(store, [season.id])
     part = "history" if full else "chart"
     stored = load_part(store, key, part)
     if stored is None or stored[0] != now:  # made with the board: brought up to date with it
         title = f"season {season.name} · {season.preset}"
-        _refit(store, key, [season.id], title, season.preset, int(season.seed), season.name)
+        _refit(
+            store, key, [season.id], title, season.preset, season_board_seed(season), season.name
+        )
         stored = load_part(store, key, part)
     if stored is None or stored[0] != now:
         from .reports.tallies import BoardState, load_rows

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import trio
 
 from .actions import Action, Forfeit
+from .bottext import printable
 from .events import Event, Forfeited, private_to, redact
 from .game import Game, IllegalAction
 from .orders import NO_POLICIES, Blitz, Policies, automatic
@@ -429,9 +430,3 @@ class Arbiter:
             for seat in self.seats:
                 if not seat.out and seat.link.alive:
                     nursery.start_soon(end_one, seat)
-
-
-def printable(text: str) -> str:
-    """``text`` (often the bot's own words: its log, its error) with every control or
-    formatting character — terminal escapes, bidi overrides, newlines — made a space."""
-    return "".join(ch if ch.isprintable() else " " for ch in text)

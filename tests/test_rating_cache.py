@@ -129,7 +129,9 @@ def test_an_empty_season_gives_an_empty_board(store: Store) -> None:
 
 
 def stored_state(store: Store, season: Season) -> dict:
-    key = fit_key({"seasons": [saved_id(season)], "method": "pl", "seed": int(season.seed)})
+    key = fit_key(
+        {"seasons": [saved_id(season)], "method": "pl", "seed": reports.season_board_seed(season)}
+    )
     part = load_part(store, key, "state")
     assert part is not None
     return part[1]
@@ -161,7 +163,9 @@ def test_a_refit_counts_only_the_games_added_since_the_stored_fit(store: Store) 
     state = stored_state(store, season)
     planted = next(iter(state["patterns"]))
     state["patterns"][planted] += 1
-    key = fit_key({"seasons": [saved_id(season)], "method": "pl", "seed": int(season.seed)})
+    key = fit_key(
+        {"seasons": [saved_id(season)], "method": "pl", "seed": reports.season_board_seed(season)}
+    )
     with store.session(write=True) as s:
         row = s.exec(select(RatingFit).where(RatingFit.key == part_key(key, "state"))).one()
         row.data = state

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from web_fixtures import Page, browser, territories  # noqa: F401 (browser: a fixture)
+from web_server import running_web
 
 from hegemon.leaderboard.store import Store
 from hegemon.referee.record import replay
@@ -23,7 +23,6 @@ from league_fixtures import (
     SeasonSpec,
     create_season,
     env_for,
-    free_port,
     register_samples,
     start_hegemon,
 )
@@ -51,34 +50,8 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``hegemon web`` on a free loopback port, until the module's tests are done."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("web-log") / "web.log"
-    with log.open("w") as out:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen(
-            [sys.executable, "-c", CLI, "web", "--port", str(port)],
-            cwd=ROOT,
-            env=env_for(home),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:  # until it answers (it exits, or a minute passes: fail)
-            try:
-                with urllib.request.urlopen(url + "/api/seasons", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"hegemon web exited: {log.read_text()}")
-                if time.monotonic() > deadline:
-                    pytest.fail(f"hegemon web never answered: {log.read_text()}")
-                time.sleep(0.05)
+    with running_web(home, tmp_path_factory.mktemp("web-log") / "web.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_path):

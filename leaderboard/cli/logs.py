@@ -55,7 +55,7 @@ def logs_command(
     seat: int | None = typer.Option(None, "--seat", help="Only this seat's log (0-based)."),
 ) -> None:
     """Show what the bots of a game wrote to stdout and stderr (each seat's log, capped)."""
-    from hegemon.referee.arbiter import printable
+    from hegemon.referee.bottext import printable
     from hegemon.referee.runner.botlog import seat_log
 
     folder = find_logs(game)
@@ -79,7 +79,7 @@ def logs_command(
         path = seat_log(folder, index)
         text = path.read_text(encoding="utf-8", errors="replace")
         if len(seats) > 1:
-            label = f" {names[index]}" if index < len(names) else ""
+            label = f" {printable(names[index])}" if index < len(names) else ""  # a bot's name
             console.print(
                 f"== seat {index}{label} ({path})", highlight=False, markup=False, soft_wrap=True
             )

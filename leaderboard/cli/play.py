@@ -61,19 +61,42 @@ def rules_command(
 
 def verify_command(record: Path = typer.Argument(..., help="A game record (.jsonl).")) -> None:
     """Replay a game record through the engine; report the first difference, or that it matches."""
-    from hegemon.referee.record import replay
+    from hegemon.referee.record_check import checked_replay
 
+    text = read_record(record)
+    verdict = checked_replay(text)
+    if not verdict.ok:
+        fail(f"{record}: DIFFERS: {verdict.message}", code=1)
+    console.print(f"{record}: OK, {verdict.message}")
+
+
+def read_record(record: Path) -> str:
+    """The text of the game record at ``record``, or fail with one line if it cannot be read
+    or does not even start like a record."""
     try:
         text = record.read_text(encoding="utf-8")
     except OSError as exc:
         fail(f"cannot read {record}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        fail(f"{record}: not a hegemon game record (not UTF-8 text)")
     why = _not_a_record(text)
     if why:
         fail(f"{record}: not a hegemon game record ({why})")
-    verdict = replay(text)
-    if not verdict.ok:
-        fail(f"{record}: DIFFERS: {verdict.message}", code=1)
-    console.print(f"{record}: OK, {verdict.message}")
+    return text
+
+
+def checked_record_text(record: Path) -> str:
+    """The text of the game record at ``record`` once checked (its shape, and the engine's
+    replay of it), or fail with one line naming the first bad line and field."""
+    from hegemon.referee.record import RecordError
+    from hegemon.referee.record_check import checked_record
+
+    text = read_record(record)
+    try:
+        checked_record(text)
+    except RecordError as exc:
+        fail(f"{record}: not a valid game record: {exc}", code=1)
+    return text
 
 
 def _not_a_record(text: str) -> str:
@@ -86,7 +109,7 @@ def _not_a_record(text: str) -> str:
         return "the file is empty"
     try:
         head = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return "its first line is not JSON; a record is JSON lines, from hegemon play --record"
     if not isinstance(head, dict) or not str(head.get("format", "")).startswith("hegemon-record/"):
         return 'its first line is not a record header with "format": "hegemon-record/N"'
@@ -210,8 +233,6 @@ def replay_command(
     ),
 ) -> None:
     """Show a recorded game turn by turn in the terminal, or write its replay viewer."""
-    from hegemon.referee.record import RecordError
-
     if html is not None:
         from .web import replay_html
 
@@ -219,11 +240,4 @@ def replay_command(
         return
     from hegemon.referee.runner.progress import show_replay
 
-    try:
-        text = record.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read {record}: {exc.strerror or exc}")
-    try:
-        show_replay(text, console, delay)
-    except RecordError as exc:
-        fail(f"{record}: {exc}")
+    show_replay(checked_record_text(record), console, delay)

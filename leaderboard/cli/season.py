@@ -430,7 +430,7 @@ def status_command(
         store.close()
     console.print(
         f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
-        f"{season.players} players, seed {season.seed}, status [bold]{season.status}[/]",
+        f"{season.players} players, seed {season.seed_shown()}, status [bold]{season.status}[/]",
         highlight=False,
         soft_wrap=True,
     )

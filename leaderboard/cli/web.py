@@ -13,10 +13,12 @@ def replay_html(record: Path, out: Path) -> None:
     with a one-line message if the record cannot be read or replayed)."""
     from hegemon.referee.record import RecordError
 
-    from ..web.replay import write_replay_html
+    from ..web.replay import replay_html as viewer
+    from .play import checked_record_text
 
+    text = checked_record_text(record)
     try:
-        write_replay_html(record, out)
+        out.write_text(viewer(text, record.stem), encoding="utf-8")
     except (OSError, RecordError) as exc:
         typer.echo(f"hegemon: cannot write the replay of {record}: {exc}", err=True)
         raise typer.Exit(1) from None

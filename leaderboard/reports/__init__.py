@@ -29,6 +29,7 @@ from .boards import (
     finishing_order,
     load_games,
     season_board,
+    season_board_seed,
 )
 from .output import board_dict, render_board, to_csv, to_json
 
@@ -46,6 +47,7 @@ __all__ = [
     "load_games",
     "render_board",
     "season_board",
+    "season_board_seed",
     "to_csv",
     "to_json",
 ]

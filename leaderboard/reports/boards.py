@@ -78,6 +78,12 @@ def board_seed(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def season_board_seed(season: Season) -> int:
+    """The bootstrap seed of a season's board: derived from the season's seed one way, since
+    a board shows its bootstrap seed and the season's own stays secret until it is finished."""
+    return board_seed(f"hegemon season:{season.seed}")
+
+
 def bootstrap_samples(games: int) -> int:
     """Resamples for a board of ``games`` games: 1000, fewer past 2000 games (the intervals
     are then narrow and each resample costs more), never below 200."""
@@ -214,7 +220,7 @@ def season_board(
         title=f"season {season.name} · {season.preset}",
         preset=season.preset,
         method=method,
-        seed=int(season.seed),
+        seed=season_board_seed(season),
         season=season.name,
         with_crosstable=with_crosstable,
     )

@@ -22,6 +22,8 @@ from hegemon.leaderboard import rating_cache, reports
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
 
+from .params import database_id
+
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
     "to finish ahead of a given bot).",
@@ -129,8 +131,9 @@ class Arena:
         )
 
     def season(self, name_or_id: str | int) -> Season | None:
-        if isinstance(name_or_id, int) or str(name_or_id).isdigit():
-            found = self.store.get_season(int(name_or_id))
+        season_id = database_id(name_or_id)
+        if season_id is not None:
+            found = self.store.get_season(season_id)
             if found is not None:
                 return found
         return self.store.season_by_name(str(name_or_id))
@@ -312,9 +315,28 @@ class Arena:
             ).first()
         return None if row is None else (row[0], row[1], row[2])
 
+    def withheld(self, match: Match) -> bool:
+        """Whether ``match``'s game is kept out of sight: in a duplicate season, every rotation
+        of a table plays the same dice seed, so one rotation's record (its seed revealed)
+        would give the deal away to the rotations still to play."""
+        with self.store.session() as s:
+            duplicate = s.exec(select(Season.duplicate).where(Season.id == match.season_id)).one()
+            if not duplicate:
+                return False
+            open_rotations = s.exec(
+                select(func.count(col(Match.id))).where(
+                    col(Match.season_id) == match.season_id,
+                    col(Match.table_number) == match.table_number,
+                    col(Match.status) != DONE,
+                )
+            ).one()
+        return bool(open_rotations)
+
     def record_text(self, game_id: int) -> str | None:
+        """A game's record (its seed revealed), or None: no such game, no record kept, or
+        withheld (:meth:`withheld`)."""
         found = self.game(game_id)
-        if found is None:
+        if found is None or self.withheld(found[1]):
             return None
         path = Path(found[0].record_path)
         return path.read_text(encoding="utf-8") if path.is_file() else None
@@ -330,6 +352,8 @@ class Arena:
         """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept."""
         found = self.game(game_id)
         if found is None or not found[0].record_path or not 0 <= seat < len(found[1].seats):
+            return None
+        if self.withheld(found[1]):
             return None
         path = self._log_path(found[0].record_path, seat)
         return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None

@@ -10,7 +10,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from ..rating_cache import thin
-from .replay import REPLAY_BODY, _script_json
+from .embed import script_json
+from .replay import REPLAY_BODY
 
 COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]  # fmt: skip
@@ -391,7 +392,7 @@ def game_page(replay: dict[str, Any], info: dict[str, Any], links: Links) -> str
         f'<p><a href="{links.season(info["season"])}">{esc(info["season"])}</a> game '
         f'#{info["number"]} · <a href="{links.record(info["id"])}">record (JSON lines)</a></p>'
         + REPLAY_BODY
-        + f'<script id=replay-data type="application/json">{_script_json(replay)}</script>'
+        + f'<script id=replay-data type="application/json">{script_json(replay)}</script>'
         + f'<script src="{links.asset("replay.js")}"></script>'
     )
     return page(f"Game {info['season']} #{info['number']}", body, links,

@@ -29,6 +29,7 @@ from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 from hegemon.referee.teams import on as team_game
 
+from .embed import script_json
 from .layout import map_data
 
 __all__ = ["replay_data", "replay_html", "static_text", "write_replay_html"]
@@ -274,11 +275,6 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     }
 
 
-def _script_json(data: Any) -> str:
-    """JSON safe inside a <script> element."""
-    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-
-
 def replay_html(text: str, title: str | None = None) -> str:
     """The whole viewer for a record's text, as one HTML page with nothing to fetch."""
     data = replay_data(text, title)
@@ -290,7 +286,7 @@ def replay_html(text: str, title: str | None = None) -> str:
         f"<style>{static_text('style.css')}</style></head>"
         f"<body><main class=replay-page><h1>Replay · {name}</h1>"
         f"{REPLAY_BODY}</main>"
-        f'<script id=replay-data type="application/json">{_script_json(data)}</script>'
+        f'<script id=replay-data type="application/json">{script_json(data)}</script>'
         f"<script>{static_text('replay.js')}</script></body></html>\n"
     )
 

@@ -20,9 +20,13 @@ from hegemon.referee.record import RecordError
 
 from . import pages
 from .data import Arena
+from .params import database_id
 from .replay import STATIC_DIR, replay_data
 
 LINKS = pages.Links(static=False)
+GAME_NOT_FOUND = (
+    "game (or its record: a duplicate table's games are shown once all its rotations are played)"
+)
 
 
 def _ids(arena: Arena) -> dict[str, int]:
@@ -33,6 +37,11 @@ def _not_found(what: str, json: bool) -> Response:
     if json:
         return JSONResponse({"error": f"no such {what}"}, status_code=404)
     return HTMLResponse(pages.page("Not found", f"<p>No such {what}.</p>", LINKS), 404)
+
+
+def _path_id(request: Request, name: str) -> int | None:
+    """The route's ``name`` parameter as a database id, or None when it cannot be one."""
+    return database_id(request.path_params[name])
 
 
 def _filters(request: Request) -> dict[str, Any]:
@@ -87,7 +96,8 @@ def make_app(store: Store) -> Starlette:
         return HTMLResponse(pages.bots_page(arena.bots(), LINKS))
 
     def bot(request: Request) -> Response:
-        found = arena.store.get_bot(request.path_params["bot_id"])
+        bot_id = _path_id(request, "bot_id")
+        found = None if bot_id is None else arena.store.get_bot(bot_id)
         if found is None:
             return _not_found("bot", False)
         return HTMLResponse(pages.bot_page(arena.bot(found), LINKS, _ids(arena)))
@@ -104,7 +114,9 @@ def make_app(store: Store) -> Starlette:
         shown["fault"] = request.query_params.get("fault") or None
         return HTMLResponse(pages.games_page(data, LINKS, shown, choices))
 
-    def _game(game_id: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def _game(game_id: int | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        if game_id is None:
+            return None
         found = arena.game(game_id)
         text = arena.record_text(game_id)
         if found is None or text is None:
@@ -124,11 +136,11 @@ def make_app(store: Store) -> Starlette:
 
     def game(request: Request) -> Response:
         try:
-            found = _game(request.path_params["game_id"])
+            found = _game(_path_id(request, "game_id"))
         except RecordError as exc:
             return HTMLResponse(pages.page("Bad record", f"<p>{pages.esc(exc)}</p>", LINKS), 500)
         if found is None:
-            return _not_found("game (or its record)", False)
+            return _not_found(GAME_NOT_FOUND, False)
         info, replay = found
         return HTMLResponse(pages.game_page(replay, info, LINKS))
 
@@ -157,7 +169,8 @@ def make_app(store: Store) -> Starlette:
         return JSONResponse(arena.bots())
 
     def api_bot(request: Request) -> Response:
-        found = arena.store.get_bot(request.path_params["bot_id"])
+        bot_id = _path_id(request, "bot_id")
+        found = None if bot_id is None else arena.store.get_bot(bot_id)
         return _not_found("bot", True) if found is None else JSONResponse(arena.bot(found))
 
     def api_games(request: Request) -> Response:
@@ -172,22 +185,25 @@ def make_app(store: Store) -> Starlette:
 
     def api_game(request: Request) -> Response:
         try:
-            found = _game(request.path_params["game_id"])
+            found = _game(_path_id(request, "game_id"))
         except RecordError as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
-            return _not_found("game (or its record)", True)
+            return _not_found(GAME_NOT_FOUND, True)
         info, replay = found
         return JSONResponse({**info, "replay": replay})
 
     def api_record(request: Request) -> Response:
-        text = arena.record_text(request.path_params["game_id"])
+        game_id = _path_id(request, "game_id")
+        text = None if game_id is None else arena.record_text(game_id)
         if text is None:
-            return _not_found("game (or its record)", True)
+            return _not_found(GAME_NOT_FOUND, True)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
     def api_log(request: Request) -> Response:
-        text = arena.seat_log_text(request.path_params["game_id"], request.path_params["seat"])
+        game_id, seat = _path_id(request, "game_id"), _path_id(request, "seat")
+        known = game_id is not None and seat is not None
+        text = arena.seat_log_text(game_id, seat) if known else None  # type: ignore[arg-type]
         if text is None:
             return _not_found("game, seat (or its log)", True)
         return PlainTextResponse(text)
@@ -197,20 +213,20 @@ def make_app(store: Store) -> Starlette:
         Route("/season/{name}", season),
         Route("/season/{name}/live", season_live),
         Route("/bots", bots),
-        Route("/bot/{bot_id:int}", bot),
+        Route("/bot/{bot_id}", bot),
         Route("/games", games),
-        Route("/game/{game_id:int}", game),
+        Route("/game/{game_id}", game),
         Route("/api", api_doc),
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/seasons", api_seasons),
         Route("/api/seasons/{name}", api_season),
         Route("/api/seasons/{name}/history", api_history),
         Route("/api/bots", api_bots),
-        Route("/api/bots/{bot_id:int}", api_bot),
+        Route("/api/bots/{bot_id}", api_bot),
         Route("/api/games", api_games),
-        Route("/api/games/{game_id:int}", api_game),
-        Route("/api/games/{game_id:int}/record", api_record),
-        Route("/api/games/{game_id:int}/logs/{seat:int}", api_log),
+        Route("/api/games/{game_id}", api_game),
+        Route("/api/games/{game_id}/record", api_record),
+        Route("/api/games/{game_id}/logs/{seat}", api_log),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes)

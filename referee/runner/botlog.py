@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..arbiter import printable
+from ..bottext import printable
 
 LOG_CAP = 256 * 1024
 """The most bytes of one seat's log kept per game."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bottext import bot_name
+
 
 def seat_labels(links: Sequence[Any]) -> list[str]:
     """Seat labels for a game: each bot's ``Hello`` name (its command's name when it said
@@ -12,7 +14,7 @@ def seat_labels(links: Sequence[Any]) -> list[str]:
     names = []
     for link in links:
         hello = getattr(link, "hello", None)
-        said = " ".join(str(getattr(hello, "name", "") or "").split())[:64]
+        said = bot_name(getattr(hello, "name", ""))  # the bot's text: made inert
         names.append(said or link.name)
     return number_duplicates(names)
 

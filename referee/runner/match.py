@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..arbiter import Arbiter, GameResult, SeatState, printable
+from ..arbiter import Arbiter, GameResult, SeatState
+from ..bottext import printable
 from ..game import Game
 from ..timecontrol import TimeControl
 from .link import BotLink

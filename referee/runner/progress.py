@@ -12,6 +12,7 @@ from rich.live import Live
 from rich.table import Table
 
 from ..actions import action_from_list
+from ..bottext import terminal_text
 from ..record import game_from_record, parse, record_seed
 from . import botlog
 
@@ -47,17 +48,17 @@ def standings(game: Any, names: list[str], title: str, faults: list[int] | None 
         )
         if game.places is not None and p.seat < len(game.places):
             status = ordinal(game.places[p.seat]) + (f" ({status})" if p.forfeited else "")
-        colour = p.seat >= len(names)  # a two-player game's neutral colour: no bot, no place
+        colour = p.seat >= game.player_count  # a two-player game's neutral colour: no bot
         row = [
             str(p.seat),
-            "neutral" if colour else names[p.seat],
+            "neutral" if colour or p.seat >= len(names) else terminal_text(names[p.seat]),
             str(game.territory_count[p.seat]),
             str(totals[p.seat]),
             str(len(p.cards)),
             status,
         ]
         if faults is not None:
-            row.append("" if colour else str(faults[p.seat]))
+            row.append(str(faults[p.seat]) if p.seat < len(faults) else "")
         table.add_row(*row)
     return table
 
@@ -203,7 +204,7 @@ def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any
             done = "completes" if e["completed"] else "shows"
             lines.append(f"{names[e['player']]} {done} mission {e['mission']}")
         elif kind == "forfeited":
-            lines.append(f"[red]{names[e['player']]} forfeits: {e['reason']}[/]")
+            lines.append(f"[red]{names[e['player']]} forfeits: {terminal_text(e['reason'])}[/]")
         elif kind == "game_over":
             lines.append(f"[bold]game over ({e['reason']})[/]")
     if battles:
@@ -216,10 +217,12 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     lines = parse(text)
     head = lines[0]
     game = game_from_record(lines)
-    names = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
+    seats = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
+    seats += ["neutral"] * (len(game.players) - len(seats))  # a two-player game's colours
+    names = [terminal_text(n) for n in seats]  # a record's names: a bot's words
     name = game.board.name_of
     console.print(
-        f"[bold]{head['rules']['preset']}[/] · seed {record_seed(lines)} · "
+        f"[bold]{terminal_text(game.rules.preset)}[/] · seed {record_seed(lines)} · "
         + ", ".join(f"{i}: {n}" for i, n in enumerate(names))
     )
     turn_events: list[dict[str, Any]] = []
