@@ -75,9 +75,7 @@ def finishing_order(draw: st.DrawFn) -> list[list[str]]:
     """2–5 of the bots, in an order with ties (place numbers, equal ones share a place)."""
     seated = draw(st.lists(st.sampled_from(BOTS), min_size=2, max_size=5, unique=True))
     places = draw(st.lists(st.integers(0, 3), min_size=len(seated), max_size=len(seated)))
-    return [
-        [b for b, p in zip(seated, places, strict=True) if p == q] for q in sorted(set(places))
-    ]
+    return [[b for b, p in zip(seated, places, strict=True) if p == q] for q in sorted(set(places))]
 
 
 @st.composite

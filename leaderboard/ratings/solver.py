@@ -13,12 +13,13 @@ maximum in a handful of steps. The exact Hessian costs ``Σ_s |s|²`` per row; f
 the Hessian of the full-data fit is used for every row instead (a chord method: a resample's
 maximum lies close to the fit's, where the two Hessians barely differ).
 
-**Never fails.** ``f`` is computed exactly at any ``θ`` (a log-sum-exp per choice set, the
-prior by ``logaddexp``; nothing clipped), so the line search sees every overshoot for what it
-is and refuses it; a step moves no log-strength by more than :data:`_MAX_STEP`; the Newton
-system is damped by a hair so a Hessian that rounds to singular (a bot far beyond everyone,
-where ``σ(1 − σ)`` underflows) still gives a step; and a row the chord method has not settled
-in :data:`_CHORD_STEPS` steps goes on with its own Hessian. Without ``u`` or ``v`` a bot that
+**Never fails.** ``f`` is computed exactly at any ``θ`` (the strengths taken relative to the
+strongest bot, a log-sum-exp; the prior by ``logaddexp``; nothing clipped), so the line
+search sees every overshoot for what it is and refuses it; a step moves no log-strength by
+more than :data:`_MAX_STEP`; the Newton system is damped by a hair so a Hessian that rounds
+to singular (a bot far beyond everyone, where ``σ(1 − σ)`` underflows) still gives a step; a
+row the chord method has not settled in :data:`_CHORD_STEPS` steps goes on with its own
+Hessian; and a row whose steps no longer raise ``f`` stops. Without ``u`` or ``v`` a bot that
 never lost or never won has no finite maximum, so the weights of the prior are floored at
 :data:`_MIN_VIRTUAL`.
 """
@@ -54,20 +55,14 @@ def _log_sigmoid(x: Floats) -> Floats:
 
 
 class Problem:
-    """The structure shared by all rows: the bots and their choice sets.
-
-    The members of the choice sets are *entries* (``compiled.set_members``, set by set): a
-    choice probability lives on an entry.
-    """
+    """The structure shared by all rows: the bots and their choice sets."""
 
     def __init__(self, compiled: Compiled):
         self.n = compiled.n_bots
         members, sets = compiled.set_members, compiled.member_set
-        self._members, self._sets = members, sets
-        self._sizes = np.bincount(sets, minlength=compiled.n_sets)
-        self._starts = np.concatenate([[0], np.cumsum(self._sizes)[:-1]]).astype(np.int64)
-        self._by_member = Segments(members, np.arange(members.size, dtype=np.int64), self.n)
+        self.set_sums = Segments(sets, members, compiled.n_sets)
         self.member_sums = Segments(members, sets, self.n)
+        self._members, self._sizes = members, np.bincount(sets, minlength=compiled.n_sets)
         self._pairs: tuple[Segments, Ints, Ints] | None = None
         self.steps: Ints = np.zeros(0, dtype=np.int64)
         """Newton steps each row of the last :meth:`solve` took."""
@@ -77,65 +72,75 @@ class Problem:
         """Terms in one exact Hessian (``Σ_s |s|²`` plus the dense matrix)."""
         return int((self._sizes * self._sizes).sum()) + self.n * self.n
 
-    def _pair_entries(self) -> tuple[Segments, Ints, Ints]:
-        """For every (set, entry a, entry b) of one set, sorted by the Hessian cell of their
-        bots: the set's sums (as a :class:`Segments` keyed by cell), and a's and b's entries
-        in that order."""
+    def _pair_sums(self) -> tuple[Segments, Ints, Ints]:
+        """For every (set, i, j) with i, j in the set, sorted by the Hessian cell i·n + j:
+        the set's sums (as a :class:`Segments`), and i's and j's columns in that order."""
         if self._pairs is None:
+            starts = np.concatenate([[0], np.cumsum(self._sizes)[:-1]]).astype(np.int64)
             empty = np.zeros(0, dtype=np.int64)
-            rows_s, rows_a, rows_b = [empty], [empty], [empty]
+            rows_s, rows_i, rows_j = [empty], [empty], [empty]
             for k in np.unique(self._sizes):
                 which = np.flatnonzero(self._sizes == k)
-                block = self._starts[which][:, None] + np.arange(k)  # (sets, k) entries
+                block = self._members[starts[which][:, None] + np.arange(k)]  # (sets, k)
                 rows_s.append(np.repeat(which, k * k))
-                rows_a.append(np.repeat(block, k, axis=1).ravel())
-                rows_b.append(np.tile(block, (1, k)).ravel())
-            s, a, b = (np.concatenate(x).astype(np.int64) for x in (rows_s, rows_a, rows_b))
-            cell = self._members[a] * self.n + self._members[b]
-            by_cell = Segments(cell, s, self.n * self.n)
-            order = np.argsort(cell, kind="stable")
-            self._pairs = (by_cell, a[order], b[order])
+                rows_i.append(np.repeat(block, k, axis=1).ravel())
+                rows_j.append(np.tile(block, (1, k)).ravel())
+            s, i, j = (np.concatenate(x).astype(np.int64) for x in (rows_s, rows_i, rows_j))
+            by_cell = Segments(i * self.n + j, s, self.n * self.n)
+            order = np.argsort(i * self.n + j, kind="stable")
+            self._pairs = (by_cell, i[order], j[order])
         return self._pairs
 
     # ----------------------------------------------------------------- one row block
     def objective(
         self, theta: Floats, wins: Floats, events: Floats, virtual: Floats
-    ) -> tuple[Floats, Floats]:
-        """``f`` per row, exactly, with the choice probability of every entry."""
-        if self._members.size == 0:
-            p = np.zeros((theta.shape[0], 0))
-            data = np.zeros(theta.shape[0])
-        else:
-            at = theta[:, self._members]
-            top = np.maximum.reduceat(at, self._starts, axis=1)
-            z = np.exp(at - top[:, self._sets])
-            sums = np.add.reduceat(z, self._starts, axis=1)
-            p = z / sums[:, self._sets]
-            data = (events * (top + np.log(sums))).sum(axis=1)
+    ) -> tuple[Floats, Floats, Floats]:
+        """``f`` per row, exactly, with the strengths ``w`` and the set sums ``S`` it used, both
+        relative to the row's strongest bot (``w = e^{θ − max θ}``, so nothing overflows).
+
+        A row where some set's sum underflows (every member more than ~700 below the
+        strongest: far beyond any maximum, see the module docstring) gets ``f = −∞``, which
+        the line search refuses."""
+        top = theta.max(axis=1, keepdims=True) if self.n else np.zeros((theta.shape[0], 1))
+        w = np.exp(theta - top)
+        sums = self.set_sums.sum(w)
+        used = events > 0
+        with np.errstate(divide="ignore"):
+            logs = np.log(np.where(used, sums, 1.0))
         u, v = virtual[:, 0], virtual[:, 1]
         prior = (u * _log_sigmoid(theta) + v * _log_sigmoid(-theta)).sum(axis=1)
+        data = (events * logs).sum(axis=1) + events.sum(axis=1) * top[:, 0]
         f = (wins * theta).sum(axis=1) - data + prior
-        return f, p
+        f[np.isinf(logs).any(axis=1)] = -np.inf
+        return f, w, sums
 
     def gradient(
-        self, theta: Floats, wins: Floats, events: Floats, virtual: Floats, p: Floats
+        self, theta: Floats, wins: Floats, events: Floats, virtual: Floats, w: Floats, sums: Floats
     ) -> tuple[Floats, Floats]:
-        """The gradient of ``f`` per row, and each bot's ``Σ_{s∋i} events_s p_si`` (the
-        data's curvature diagonal)."""
-        diagonal = self._by_member.sum(events[:, self._sets] * p)
+        """The gradient of ``f`` per row, and ``w · Σ_{s∋i} events_s / S_s`` (the data's
+        curvature diagonal)."""
+        ratio = events / np.where(sums > 0, sums, 1.0)
+        diagonal = w * self.member_sums.sum(ratio)
         sig = np.exp(_log_sigmoid(theta))
         u, v = virtual[:, 0], virtual[:, 1]
         return wins - diagonal + u - (u + v) * sig, diagonal
 
     def neg_hessian(
-        self, theta: Floats, events: Floats, virtual: Floats, p: Floats, diagonal: Floats
+        self,
+        theta: Floats,
+        events: Floats,
+        virtual: Floats,
+        w: Floats,
+        sums: Floats,
+        diagonal: Floats,
     ) -> Floats:
         """``−∇²f`` per row, ``(B, n, n)``."""
-        by_cell, a, b = self._pair_entries()
+        by_set, i, j = self._pair_sums()
+        q = events / np.where(sums > 0, sums * sums, 1.0)
         outer = np.zeros((theta.shape[0], self.n * self.n))
-        if by_cell.source.size:
-            terms = events[:, by_cell.source] * p[:, a] * p[:, b]
-            outer[:, by_cell.present] = np.add.reduceat(terms, by_cell.starts, axis=1)
+        if by_set.source.size:
+            terms = q[:, by_set.source] * w[:, i] * w[:, j]
+            outer[:, by_set.present] = np.add.reduceat(terms, by_set.starts, axis=1)
         curvature = np.exp(_log_sigmoid(theta) + _log_sigmoid(-theta))  # σ(1 − σ)
         h = -outer.reshape(-1, self.n, self.n)
         idx = np.arange(self.n)
@@ -172,22 +177,25 @@ class Problem:
         virtual = np.maximum(virtual, _MIN_VIRTUAL)
         self.steps = np.zeros(theta.shape[0], dtype=np.int64)
         stalls = np.zeros(theta.shape[0], dtype=np.int64)
-        f, p = self.objective(theta, wins, events, virtual)
+        f, w, sums = self.objective(theta, wins, events, virtual)
         active = np.arange(theta.shape[0])
         inverse = None if chord is None else np.linalg.inv(self._damped(chord))
         for iteration in range(max_iter):
             if active.size == 0:
                 break
             th, a, c, d = theta[active], wins[active], events[active], virtual[active]
-            grad, diagonal = self.gradient(th, a, c, d, p[active])
+            grad, diagonal = self.gradient(th, a, c, d, w[active], sums[active])
             if inverse is None or iteration >= _CHORD_STEPS:
-                step = self._newton(self.neg_hessian(th, c, d, p[active], diagonal), grad)
+                h = self.neg_hessian(th, c, d, w[active], sums[active], diagonal)
+                step = self._newton(h, grad)
             else:
                 step = grad @ inverse
             biggest = np.abs(step).max(axis=1, keepdims=True)
             step *= np.minimum(1.0, _MAX_STEP / np.maximum(biggest, 1e-300))
             f_old = f[active]
-            alpha, f[active], p[active] = self._line_search(th, step, f_old, p[active], a, c, d)
+            alpha, f[active], w[active], sums[active] = self._line_search(
+                th, step, f_old, w[active], sums[active], a, c, d
+            )
             theta[active] = th + alpha[:, None] * step
             self.steps[active] += 1
             stalls[active] += f[active] <= f_old
@@ -207,34 +215,35 @@ class Problem:
         theta: Floats,
         step: Floats,
         f: Floats,
-        p: Floats,
+        w: Floats,
+        sums: Floats,
         wins: Floats,
         events: Floats,
         virtual: Floats,
-    ) -> tuple[Floats, Floats, Floats]:
+    ) -> tuple[Floats, Floats, Floats, Floats]:
         """Per row, the largest of 1, ½, ¼, … whose step does not lower ``f`` (0 if none
-        does within 60 halvings: the row is at its maximum to rounding), with ``f`` and the
-        choice probabilities there."""
+        does within 60 halvings: the row is at its maximum to rounding), with what
+        :meth:`objective` gives there."""
         alpha = np.ones(theta.shape[0])
-        f, p = f.copy(), p.copy()
+        f, w, sums = f.copy(), w.copy(), sums.copy()
         pending = np.arange(theta.shape[0])
         for _halving in range(60):
             cand = theta[pending] + alpha[pending, None] * step[pending]
-            fc, pc = self.objective(cand, wins[pending], events[pending], virtual[pending])
+            fc, wc, sc = self.objective(cand, wins[pending], events[pending], virtual[pending])
             ok = fc >= f[pending] - 1e-12 * (1.0 + np.abs(f[pending]))
             done = pending[ok]
-            f[done], p[done] = fc[ok], pc[ok]
+            f[done], w[done], sums[done] = fc[ok], wc[ok], sc[ok]
             pending = pending[~ok]
             if pending.size == 0:
-                return alpha, f, p
+                return alpha, f, w, sums
             alpha[pending] *= 0.5
         alpha[pending] = 0.0
-        return alpha, f, p
+        return alpha, f, w, sums
 
     def neg_hessian_at(
         self, theta: Floats, wins: Floats, events: Floats, virtual: Floats
     ) -> Floats:
         """``−∇²f`` of every row at ``theta``."""
-        _, p = self.objective(theta, wins, events, virtual)
-        _, diagonal = self.gradient(theta, wins, events, virtual, p)
-        return self.neg_hessian(theta, events, virtual, p, diagonal)
+        _, w, sums = self.objective(theta, wins, events, virtual)
+        _, diagonal = self.gradient(theta, wins, events, virtual, w, sums)
+        return self.neg_hessian(theta, events, virtual, w, sums, diagonal)
