@@ -147,14 +147,16 @@ class Problem:
         h[:, idx, idx] += diagonal + (virtual[:, 0] + virtual[:, 1]) * curvature
         return h
 
-    def _newton(self, h: Floats, grad: Floats) -> Floats:
-        """Solve ``h · step = grad`` per row, damped so a nearly singular ``h`` still gives a
-        finite step."""
+    def _damp(self, h: Floats) -> Floats:
+        """``h`` (rows of ``(n, n)``) with its diagonal raised by a hair, so a nearly
+        singular matrix still gives a finite step."""
         idx = np.arange(self.n)
-        scale = np.abs(h[:, idx, idx]).max(axis=1, keepdims=True)
-        h[:, idx, idx] += _DAMPING * scale + 1e-300
-        step: Floats = np.linalg.solve(h, grad[..., None])[..., 0]
-        return step
+        h[:, idx, idx] += _DAMPING * np.abs(h[:, idx, idx]).max(axis=1, keepdims=True) + 1e-300
+        return h
+
+    def _newton(self, h: Floats, grad: Floats) -> Floats:
+        """Solve the damped ``h · step = grad`` per row."""
+        return np.linalg.solve(self._damp(h), grad[..., None])[..., 0].astype(np.float64)
 
     def solve(
         self,
@@ -179,7 +181,7 @@ class Problem:
         stalls = np.zeros(theta.shape[0], dtype=np.int64)
         f, w, sums = self.objective(theta, wins, events, virtual)
         active = np.arange(theta.shape[0])
-        inverse = None if chord is None else np.linalg.inv(self._damped(chord))
+        inverse = None if chord is None else np.linalg.inv(self._damp(chord.copy()[None])[0])
         for iteration in range(max_iter):
             if active.size == 0:
                 break
@@ -202,13 +204,6 @@ class Problem:
             moved = np.abs(alpha[:, None] * step).max(axis=1)
             active = active[(moved >= tol) & (stalls[active] < _STALLS)]
         return theta
-
-    def _damped(self, h: Floats) -> Floats:
-        out = h.copy()[None]
-        idx = np.arange(self.n)
-        out[:, idx, idx] += _DAMPING * np.abs(out[:, idx, idx]).max() + 1e-300
-        damped: Floats = out[0]
-        return damped
 
     def _line_search(
         self,
