@@ -1,21 +1,27 @@
 """Are early ratings honest? Coverage of the 95% intervals and calibration of P(stronger than
-next) in simulated seasons, after 2, 3, 5, 10 and 20 games per bot.
+next) in simulated seasons, after 2, 3, 5, 10 and 20 games per bot, in worlds the model does
+not assume as well as the one it does.
 
     python benchmarks/rating_calibration.py [--seasons 200] [--bots 8] [--samples 200]
 
 Each simulated season draws true strengths for its bots, then plays rounds of 4-player
 Plackett–Luce games (every bot once a round, tables drawn at random) and rates the games after
-each checkpoint exactly as the leaderboard does (:func:`bootstrap_intervals`). Two worlds:
+each checkpoint exactly as the leaderboard does (:func:`bootstrap_intervals`). The worlds:
 
-* ``prior`` — true log-strengths drawn from the fit's own prior (logistic, scale 1: an Elo
-  spread of about 315), the world the model assumes;
-* ``narrow`` — true Elo ratings normal with a spread of 150 (bots closer than the prior says).
+* ``prior`` — true log-strengths logistic with scale 1 (an Elo spread of about 315): the
+  fixed prior the fit used to assume;
+* ``narrow`` — true Elo ratings normal with a spread of 150 (bots closer than that);
+* ``close`` — normal with a spread of 60 (nearly equal bots);
+* ``wide`` — logistic with scale 2.5 (an Elo spread of about 790: well-spread bots);
+* ``ladder`` — evenly spaced, 100 Elo apart.
 
 Coverage is the share of (bot, season) pairs whose true rating (centred like the fit, on a
-mean of 1500) lies inside its interval (target: at least 0.90 from the second game on). The
+mean of 1500) lies inside its interval (target: at least 0.93 from the second game on). The
 calibration table bins every adjacent pair of the board by its P(stronger than next) and shows
-how often the upper bot really was the stronger one. The last line is
-``calibration: coverage X after 2 games`` (prior world).
+how often the upper bot really was the stronger one; *reliability* is the largest gap between
+a bin's mean P and its observed frequency, over bins of at least 40 pairs, from game 2 on
+(target: within 0.05). The last line is ``calibration: worst coverage X, worst reliability
+gap Y`` over all worlds and checkpoints.
 """
 
 from __future__ import annotations
@@ -37,17 +43,24 @@ CHECKPOINTS = (2, 3, 5, 10, 20)
 PLAYERS = 4
 BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001)
 
-Truth = Callable[[random.Random], float]
-"""A draw of one bot's true log-strength."""
 
-
-def prior_world(rng: random.Random) -> float:
+def logistic(rng: random.Random, scale: float) -> float:
     u = rng.random()
-    return math.log(u / (1.0 - u))  # logistic(0, 1): the density of the fit's prior
+    return scale * math.log(u / (1.0 - u))
 
 
-def narrow_world(rng: random.Random) -> float:
-    return rng.gauss(0.0, 150.0 / ELO_SCALE)
+def normal_elo(rng: random.Random, spread: float) -> float:
+    return rng.gauss(0.0, spread / ELO_SCALE)
+
+
+WORLDS: dict[str, Callable[[random.Random, int], list[float]]] = {
+    "prior": lambda rng, n: [logistic(rng, 1.0) for _ in range(n)],
+    "narrow": lambda rng, n: [normal_elo(rng, 150.0) for _ in range(n)],
+    "close": lambda rng, n: [normal_elo(rng, 60.0) for _ in range(n)],
+    "wide": lambda rng, n: [logistic(rng, 2.5) for _ in range(n)],
+    "ladder": lambda rng, n: rng.sample([100.0 * i / ELO_SCALE for i in range(n)], n),
+}
+"""Each world draws the true log-strengths of a season's ``n`` bots."""
 
 
 def play_round(
@@ -65,7 +78,11 @@ def play_round(
 
 
 def simulate(
-    world: Truth, seasons: int, bots: int, samples: int, seed: int
+    world: Callable[[random.Random, int], list[float]],
+    seasons: int,
+    bots: int,
+    samples: int,
+    seed: int,
 ) -> tuple[dict[int, tuple[int, int]], dict[int, list[tuple[float, bool]]]]:
     """Per checkpoint: (covered, total) of the intervals, and (P, upper really stronger) of
     every adjacent pair of the board."""
@@ -74,7 +91,7 @@ def simulate(
     for season in range(seasons):
         rng = random.Random(seed * 1_000_003 + season)
         names = [f"b{i}" for i in range(bots)]
-        theta = {b: world(rng) for b in names}
+        theta = dict(zip(names, world(rng, bots), strict=True))
         mean = sum(theta.values()) / bots
         truth = {b: MEAN_RATING + ELO_SCALE * (t - mean) for b, t in theta.items()}
         games: list[list[list[str]]] = []
@@ -93,16 +110,30 @@ def simulate(
     return coverage, pairs
 
 
-def calibration_table(points: list[tuple[float, bool]]) -> list[str]:
-    lines = ["  P(>next)      pairs   mean P   really stronger"]
+def bins(points: list[tuple[float, bool]]) -> list[tuple[float, float, int, float, float]]:
+    """Per non-empty bin of P: its ends, pairs, mean P and how often the upper bot was
+    really the stronger."""
+    out = []
     for lo, hi in itertools.pairwise(BINS):
         inside = [(p, up) for p, up in points if lo <= p < hi]
-        if not inside:
-            continue
-        mean_p = sum(p for p, _ in inside) / len(inside)
-        real = sum(up for _, up in inside) / len(inside)
+        if inside:
+            mean_p = sum(p for p, _ in inside) / len(inside)
+            real = sum(up for _, up in inside) / len(inside)
+            out.append((lo, hi, len(inside), mean_p, real))
+    return out
+
+
+def reliability_gap(points: list[tuple[float, bool]], least: int = 40) -> float:
+    """The largest |mean P − observed frequency| over bins of at least ``least`` pairs."""
+    return max((abs(m - r) for _, _, k, m, r in bins(points) if k >= least), default=0.0)
+
+
+def calibration_table(points: list[tuple[float, bool]]) -> list[str]:
+    lines = ["  P(>next)      pairs   mean P   really stronger"]
+    for lo, hi, count, mean_p, real in bins(points):
+        inside = count
         label = f"[{lo:.2f}, {min(hi, 1.0):.2f}{']' if hi > 1 else ')'}"
-        lines.append(f"  {label:12} {len(inside):6d}   {mean_p:6.3f}   {real:6.3f}")
+        lines.append(f"  {label:12} {inside:6d}   {mean_p:6.3f}   {real:6.3f}")
     return lines
 
 
@@ -112,21 +143,27 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worlds", default=",".join(WORLDS), help="comma-separated")
+    parser.add_argument("--tables", action="store_true", help="print the calibration tables")
     args = parser.parse_args()
-    first = 0.0
-    for name, world in (("prior", prior_world), ("narrow", narrow_world)):
-        coverage, pairs = simulate(world, args.seasons, args.bots, args.samples, args.seed)
+    worst_cover, worst_gap = 1.0, 0.0
+    for name in args.worlds.split(","):
+        coverage, pairs = simulate(WORLDS[name], args.seasons, args.bots, args.samples, args.seed)
         print(f"world '{name}': {args.seasons} seasons of {args.bots} bots, {PLAYERS}-player games")
         for games in CHECKPOINTS:
             covered, total = coverage[games]
-            print(f"  after {games:2d} games: 95% intervals cover {covered / total:.3f}")
-        for games in (2, 5, 20):
-            print(f" P(stronger than next) after {games} games:")
-            print("\n".join(calibration_table(pairs[games])))
-        if name == "prior":
-            covered, total = coverage[2]
-            first = covered / total
-    print(f"calibration: coverage {first:.3f} after 2 games")
+            gap = reliability_gap(pairs[games])
+            print(f"  after {games:2d} games: 95% intervals cover {covered / total:.3f} · "
+                  f"P(>next) reliability gap {gap:.3f}")  # fmt: skip
+            worst_cover = min(worst_cover, covered / total)
+            worst_gap = max(worst_gap, gap)
+        every = [p for games in CHECKPOINTS for p in pairs[games]]
+        print(f"  all checkpoints: reliability gap {reliability_gap(every):.3f}", flush=True)
+        if args.tables:
+            for games in (2, 5, 20):
+                print(f" P(stronger than next) after {games} games:")
+                print("\n".join(calibration_table(pairs[games])))
+    print(f"calibration: worst coverage {worst_cover:.3f}, worst reliability gap {worst_gap:.3f}")
 
 
 if __name__ == "__main__":

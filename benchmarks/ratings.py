@@ -13,6 +13,10 @@
    SEASON`` and ``hegemon season status SEASON`` end to end (new processes: start-up, the
    stored fit, the table; target: under 1 s), beside ``hegemon --help`` (the start-up alone).
 
+3. Degenerate boards (identical orders, a bot that always comes last, ties everywhere): the
+   slowest and the median of 200 resamples, in Newton steps (one resample of three bots in one
+   order used to run all 100,000 steps: 221 s).
+
 The last line is ``ratings: X s for 10000 games, Y s for 100000 games`` (fit + intervals).
 """
 
@@ -31,6 +35,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -42,6 +48,7 @@ from web import (  # type: ignore[import-not-found]  # noqa: E402  (benchmarks/w
 
 from hegemon.leaderboard import rating_cache, reports  # noqa: E402
 from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce  # noqa: E402
+from hegemon.leaderboard.ratings.plackett_luce import _fit, _replicates  # noqa: E402
 from hegemon.leaderboard.store import Store  # noqa: E402
 
 BOTS = 10
@@ -130,12 +137,35 @@ def board(bots: int, games: int, added: int) -> None:
               f"medians of 3; target under 1 s)")  # fmt: skip
 
 
+def degenerate() -> None:
+    always_last = [[["a"], ["b"], ["c"], ["z"]], [["b"], ["c"], ["a"], ["z"]]] * 20
+    boards = {
+        "3 bots, one order x15": [[["a"], ["b"], ["c"]]] * 15,
+        "2 bots, 100 identical": [[["a"], ["b"]]] * 100,
+        "one bot always last": always_last,
+        "ties everywhere": [[["a", "b"], ["c", "d"]]] * 20,
+    }
+    for name, games in boards.items():
+        fit = _fit(games, None, 1e-10, 100_000)
+        assert fit is not None
+        worst = median = 0.0
+        for seed in range(5):
+            start = time.perf_counter()
+            _replicates(fit, 200, np.random.default_rng(seed), 1e-6, 100_000, True)
+            took = time.perf_counter() - start
+            steps = fit.problem.steps
+            worst, median = max(worst, steps.max()), max(median, float(np.median(steps)))
+        print(f"degenerate board ({name}): 200 resamples × 5 seeds, Newton steps per resample "
+              f"median {median:.0f}, slowest {worst:.0f}; last 200 in {took:.3f} s")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board-bots", type=int, default=20)
     parser.add_argument("--board-games", type=int, default=100_000)
     parser.add_argument("--added", type=int, default=1000, help="games added to the board")
     args = parser.parse_args()
+    degenerate()
     ten, hundred = fits()
     board(args.board_bots, args.board_games, args.added)
     print(f"ratings: {ten:.3f} s for 10000 games, {hundred:.3f} s for 100000 games")

@@ -10,6 +10,13 @@ opening with the colours reversed. A game scores NEW against OLD over every (NEW
 couple: 1 if the NEW seat finished ahead, ½ if level, 0 if behind, averaged. A pair's score is
 the mean of its two games; the pairs are the samples of the SPRT (:mod:`.sprt`), like
 fishtest's pentanomial model, so the correlation within a pair is accounted for.
+
+Both modes (in this process and as processes) give every game the same id,
+:func:`bench_game_id` of its deal and leg: a bot that seeds its own choices from the game id
+plays the two games of a deal independently, as in a season, so two copies of one version do
+not simply replay each other seat for seat. A rule set without a turn limit gets
+:data:`TURN_LIMIT` (bots that never attack would play for ever), and an in-process game stops
+with a :class:`~hegemon.sdk.LocalFault` after :data:`MAX_DECISIONS` decisions.
 """
 
 from __future__ import annotations
@@ -26,6 +33,14 @@ from types import ModuleType
 from typing import Any
 
 NEW, OLD = 0, 1
+
+TURN_LIMIT = 100
+"""Rounds after which a bench game ends when its rules set no limit (ranked by the rules'
+score): two random bots never finish a classic game."""
+
+MAX_DECISIONS = 50_000
+"""Decisions after which an in-process game without a turn limit stops (seconds, not the
+minutes of :func:`hegemon.sdk.play_local`'s default)."""
 
 
 def seatings(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -59,6 +74,13 @@ def deal_seed(secret: int, deal: int) -> int:
     key = secret.to_bytes(32, "big", signed=False)
     digest = hmac.new(key, f"bench-deal:{deal}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:16], "big")
+
+
+def bench_game_id(seed: int, leg: int) -> str:
+    """The id of leg ``leg`` (0 or 1) of the deal with seed ``seed``: fixed by the match seed
+    (a match replays), different for the two legs, and telling nothing about the seed."""
+    digest = hashlib.blake2b(f"{seed}:{leg}".encode(), digest_size=8, person=b"hegemon-bench")
+    return f"bench-{digest.hexdigest()}"
 
 
 # ------------------------------------------------------------------------------ in-process
@@ -128,6 +150,12 @@ def score_pair(deal: int, players: int, places: Sequence[Sequence[int]], faults:
     )
 
 
+def identical(results: Sequence[PairResult]) -> bool:
+    """Whether every deal's two games ended with the same places seat for seat: the versions
+    played alike wherever they sat, and the match measured no difference at all."""
+    return bool(results) and all(r.places[0] == r.places[1] for r in results)
+
+
 def play_pair_local(
     factories: Sequence[Callable[[], Any]], rules: Any, players: int, seed: int, deal: int
 ) -> PairResult:
@@ -136,9 +164,10 @@ def play_pair_local(
     from hegemon.sdk import play_local
 
     places, faults = [], 0
-    for seating in seatings(players):
+    for leg, seating in enumerate(seatings(players)):
         bots = [factories[side]() for side in seating]
-        result = play_local(bots, rules, seed)
+        game_id = bench_game_id(seed, leg)
+        result = play_local(bots, rules, seed, game_id=game_id, max_decisions=MAX_DECISIONS)
         places.append(result.places)
         faults += len(result.faults)
     return score_pair(deal, players, places, faults)
@@ -152,9 +181,9 @@ async def play_pair_processes(
     from hegemon.referee.runner.session import play_one
 
     places, faults = [], 0
-    for seating in seatings(players):
+    for leg, seating in enumerate(seatings(players)):
         seated = [commands[side] for side in seating]
-        result = await play_one(seated, rules, seed, time)
+        result = await play_one(seated, rules, seed, time, game_id=bench_game_id(seed, leg))
         places.append(result.places)
         faults += len(result.faults)
     return score_pair(deal, players, places, faults)

@@ -132,9 +132,12 @@ class Estimate:
 
     def text(self) -> str:
         """e.g. ``+52.1 ± 20.3 Elo``."""
-        if math.isinf(self.elo) or math.isinf(self.margin):
-            return f"{self.elo:+.1f} Elo (interval unbounded: more games needed)"
-        return f"{self.elo:+.1f} ± {self.margin:.1f} Elo"
+        elo = self.elo + 0.0  # no "-0.0"
+        if math.isinf(elo) or math.isinf(self.margin):
+            return f"{elo:+.1f} Elo (interval unbounded: more games needed)"
+        if self.margin == 0.0:  # every sample alike: a spread of 0 is no interval
+            return f"{elo:+.1f} Elo (every deal scored the same: no interval yet)"
+        return f"{elo:+.1f} ± {self.margin:.1f} Elo"
 
 
 def estimate(samples: Sequence[float], confidence: float = 0.95) -> Estimate:

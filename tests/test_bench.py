@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from hegemon.leaderboard.bench import (
+    TURN_LIMIT,
+    bench_game_id,
     game_points,
+    identical,
     pair_scale,
     play_pair_local,
     python_bot,
@@ -103,3 +106,51 @@ def test_bench_plays_bot_processes(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "no decision after 2 games" in out.stdout
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*HEGEMON, "bench", *args, "-q"], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_two_copies_of_a_bot_do_not_replay_each_other_in_process():
+    """Both games of a deal used to share the seed *and* the game id in this process, so two
+    copies of a bot that seeds its choices from the game id replayed each other seat for seat
+    ("-0.0 ± 0.0 Elo"); as processes every game had a fresh id."""
+    assert bench_game_id(7, 0) != bench_game_id(7, 1)
+    assert bench_game_id(7, 0) == bench_game_id(7, 0)
+    factory = python_bot("random")
+    assert factory is not None
+    rules = make_rules("classic", {"turn_limit": 8})
+    results = [play_pair_local([factory, factory], rules, 3, 100 + d, d) for d in range(3)]
+    assert not identical(results)
+
+
+def test_versions_that_play_identically_are_named_so_not_given_zero_plus_minus_zero():
+    out = bench(
+        "sample_bots/minimal.py",
+        "sample_bots/minimal.py",
+        "--players",
+        "3",
+        "--max-games",
+        "4",
+        "--set",
+        "turn_limit=5",
+        "--seed",
+        "3",
+    )
+    assert out.returncode == 0, out.stderr
+    assert "the versions played identically on all 2 deals" in " ".join(out.stdout.split())
+    assert "± 0.0" not in out.stdout
+
+
+def test_rules_without_a_turn_limit_get_one_so_random_bots_finish():
+    """``hegemon bench random random`` (classic has no turn limit) died after two minutes with
+    a LocalFault traceback."""
+    out = bench("random", "random", "--players", "3", "--max-games", "2", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    text = " ".join(out.stdout.split())
+    assert f"games end after {TURN_LIMIT} rounds" in text
+    assert "no decision after 2 games" in text

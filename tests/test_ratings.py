@@ -165,7 +165,7 @@ def test_multiplayer_fit_is_the_maximum_of_the_documented_objective() -> None:
     )
 )
 def test_fit_is_a_stationary_point_for_any_games(games: list[list[list[str]]]) -> None:
-    ratings = fit_plackett_luce(games)
+    ratings = fit_plackett_luce(games, prior=1.0)
     grad = map_gradient(games, ratings, 1.0)
     assert max(abs(g) for g in grad.values()) < 1e-6
 
@@ -274,7 +274,7 @@ def test_two_bot_bootstrap_matches_the_binomial_distribution_of_wins() -> None:
                 return j
         return n
 
-    result = bootstrap_intervals(games, samples=2000, seed=3, prior_draws=False)
+    result = bootstrap_intervals(games, samples=2000, seed=3, prior=1.0, prior_draws=False)
     low, high = result.intervals["A"]
     j_low, j_high = quantile(0.025), quantile(0.975)
     eps = 1e-3  # bootstrap refits stop at a step of 1e-6 in log-strength (~2e-4 Elo)

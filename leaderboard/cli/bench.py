@@ -47,18 +47,35 @@ def bench_command(
         False,
         "--processes",
         help="Run Python bots as sandboxed processes too (default: in this process, faster; "
-        "other bots always run as processes).",
+        "other bots always run as processes). Both modes play the same games: same deals, "
+        "same game ids.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live line."),
 ) -> None:
     """Play NEW against OLD until an SPRT decides: pairs of games on one deal with the seats
-    swapped, a live score with its 95% interval, and the Elo difference at the end."""
+    swapped, a live score with its 95% interval, and the Elo difference at the end. Rules
+    without a turn limit get one of 100 rounds (--set turn_limit=N)."""
     from rich.live import Live
 
-    from ..bench import play_pair_local, play_pair_processes, python_bot, run_match, support
+    from hegemon.sdk import LocalFault
+
+    from ..bench import (
+        MAX_DECISIONS,
+        TURN_LIMIT,
+        identical,
+        play_pair_local,
+        play_pair_processes,
+        python_bot,
+        run_match,
+        support,
+    )
     from ..sprt import Sprt, estimate
 
     rule_set = parse_rules(rules, option)
+    limited = any(o.partition("=")[0].strip() == "turn_limit" for o in option)
+    endless = rule_set.turn_limit == 0 and not limited
+    if endless:
+        rule_set = parse_rules(rules, [*option, f"turn_limit={TURN_LIMIT}"])
     if not 3 <= players <= 6:
         fail("--players must be 3 to 6")
     if max_games < 2:
@@ -78,6 +95,12 @@ def bench_command(
         f"SPRT elo0={elo0:g} elo1={elo1:g} alpha={alpha:g} beta={beta:g}",
         highlight=False,
     )
+    if endless:
+        console.print(
+            f"{rule_set.preset} has no turn limit: games end after {TURN_LIMIT} rounds "
+            "(--set turn_limit=N to change, 0 for none)",
+            highlight=False,
+        )
     faults = 0
 
     with Live(console=console, auto_refresh=False, transient=True) as live:
@@ -88,7 +111,13 @@ def bench_command(
             if not quiet:
                 live.update(_describe(sprt, len(sprt.samples), faults), refresh=True)
 
-        run_match(play, sprt, match_seed, max_games // 2, show)
+        try:
+            results = run_match(play, sprt, match_seed, max_games // 2, show)
+        except LocalFault:
+            fail(
+                f"a game did not end within {MAX_DECISIONS:,} decisions: bots that never attack "
+                "can play for ever; give the rules a turn limit (--set turn_limit=100)"
+            )
     est = estimate(sprt.samples)
     console.print(_describe(sprt, len(sprt.samples), faults), highlight=False)
     verdict = {
@@ -97,7 +126,14 @@ def bench_command(
         None: f"no decision after {2 * len(sprt.samples)} games (--max-games)",
     }[sprt.verdict]
     console.print(f"[bold]{verdict}[/]", highlight=False)
-    console.print(f"Elo difference: {est.text()} (95%), {2 * est.n} games", highlight=False)
+    if identical(results):
+        console.print(
+            f"Elo difference: none measurable: the versions played identically on all "
+            f"{len(results)} deals (the same places seat for seat in both games of each)",
+            highlight=False,
+        )
+    else:
+        console.print(f"Elo difference: {est.text()} (95%), {2 * est.n} games", highlight=False)
 
 
 def _player(

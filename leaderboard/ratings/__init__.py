@@ -40,6 +40,15 @@ Modelling choices (documented here once):
   choix, or the virtual draws of BayesElo).  This keeps the ratings of bots that never
   lost or never won finite, makes the maximum unique, and shrinks the ratings of bots
   with few games towards the pack.  Its weight vanishes as games accumulate.
+  **Its scale comes from the data** (``prior=None``, the default): a fixed weight assumes
+  how far apart bots are (1 ≈ an Elo spread of 315), and was over-confident for bots closer
+  than that and under-confident — intervals covering 0.63 instead of 0.95 — for bots spread
+  wider.  The fit is solved for every weight of ``PRIOR_GRID`` (0.25–64 virtual games: Elo
+  spreads of about 1000 down to 30) at once, each weighed by its Laplace-approximate
+  evidence times a hyperprior (log2 of the weight normal around 0, deviation 2), and the
+  point fit uses the evidence-weighted geometric mean; every bootstrap resample draws its
+  own weight from those evidence weights (empirical Bayes, with the uncertainty of the
+  spread carried into the intervals).  A number fixes the weight as before.
 * **Honest early intervals.**  Resampling the games alone says nothing about what the
   games cannot show yet: two games with the same order resample to the same two games,
   a zero-width interval and P = 100 %.  So the bootstrap is Bayesian (every game weighs
@@ -47,9 +56,11 @@ Modelling choices (documented here once):
   also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get
   weights drawn from Gamma(prior) (the prior's centre then moves as a draw from the prior
   itself, and its weight varies, so a few real games can be outweighed).  Early intervals
-  are as wide as the prior says; the draws matter less as games accumulate.
+  are as wide as the prior says; the draws matter less as games accumulate.  An interval
+  is widened, where needed, to hold its point estimate.
   ``benchmarks/rating_calibration.py`` measures coverage and the calibration of
-  P(stronger than next) in simulation; bots with fewer than ``PROVISIONAL_GAMES`` games
+  P(stronger than next) in simulation, in worlds closer, wider and more evenly spaced than
+  the old fixed prior assumed; bots with fewer than ``PROVISIONAL_GAMES`` games
   are marked provisional on the boards.
 * **Anchor.**  Reported ratings are ``400 / ln(10) * ln(strength)``, shifted so that the
   mean rating over all bots in the input is exactly 1500 (the reference player is not

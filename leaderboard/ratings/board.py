@@ -45,7 +45,7 @@ def rate(
     seed: int = 0,
     *,
     confidence: float = 0.95,
-    prior: float = 1.0,
+    prior: float | None = None,
     k: float = 32.0,
 ) -> list[Rating]:
     """Leaderboard rows sorted best first (ties broken by bot name).

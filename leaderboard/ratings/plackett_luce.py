@@ -25,8 +25,18 @@ _CHORD_GAMES = 30
 """Resamples are solved with the full-data Hessian once every bot has this many games."""
 
 
-def _check_prior(prior: float) -> None:
-    if not prior > 0.0 or math.isinf(prior):
+PRIOR_GRID: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+"""The prior weights the data chooses among (virtual wins and losses each; 1 is an Elo spread
+of about 315 between bots, 0.25 about 1000, 64 about 30)."""
+
+_HYPER_SPREAD = 2.0
+"""The hyperprior on the prior weight ``a``: log2(a) normal around 0 (the spread of 315 Elo
+that served before) with this deviation, so a few games cannot talk the board into bots
+being all alike, while a season's worth of games can."""
+
+
+def _check_prior(prior: float | None) -> None:
+    if prior is not None and (not prior > 0.0 or math.isinf(prior)):
         raise ValueError(f"prior must be a positive number of virtual games, got {prior!r}")
 
 
@@ -41,24 +51,61 @@ class _Fit(NamedTuple):
     problem: Problem
     theta: Floats  # (1, n)
     prior: float
+    priors: Floats
+    """Prior weights the resamples draw from (one each, with ``weights``)."""
+    weights: Floats
 
 
-def _fit(games: Sequence[Game] | Tally, prior: float, tol: float, max_iter: int) -> _Fit | None:
+def _log_evidence(
+    problem: Problem, theta: Floats, wins: Floats, events: Floats, priors: Floats
+) -> Floats:
+    """Laplace approximation of log p(games | prior) for each row's prior weight ``a``: the
+    maximum of ``f``, the prior's normaliser ``n log B(a, a)`` (its density on θ is
+    σ(θ)^a σ(−θ)^a / B(a, a)), and the curvature there."""
+    virtual = np.repeat(priors[:, None, None], 2, axis=1) * np.ones(problem.n)
+    f, _, _ = problem.objective(theta, wins, events, virtual)
+    _, logdet = np.linalg.slogdet(problem.neg_hessian_at(theta, wins, events, virtual))
+    log_beta = np.array([2.0 * math.lgamma(a) - math.lgamma(2.0 * a) for a in priors])
+    evidence: Floats = f - problem.n * log_beta - 0.5 * logdet
+    return evidence
+
+
+def _fit(
+    games: Sequence[Game] | Tally, prior: float | None, tol: float, max_iter: int
+) -> _Fit | None:
+    """The MAP fit; with ``prior=None`` the prior's weight comes from the data: every weight
+    of :data:`PRIOR_GRID` is fitted, weighed by its evidence (empirical Bayes over a log-uniform
+    grid), and the fit uses the evidence-weighted geometric mean."""
     compiled = compile_games(games)
     if not compiled.bots:
         return None
     problem = Problem(compiled)
+    n = compiled.n_bots
     wins, events = compiled.statistics(compiled.counts[None, :])
-    zero = np.zeros((1, compiled.n_bots))
-    virtual = np.full((1, 2, compiled.n_bots), prior)
+    if prior is None:
+        priors = np.array(PRIOR_GRID)
+        rows = priors.size
+        start = np.zeros((rows, n))
+        virtual = np.repeat(priors[:, None, None], 2, axis=1) * np.ones(n)
+        many_w, many_e = np.repeat(wins, rows, axis=0), np.repeat(events, rows, axis=0)
+        thetas = problem.solve(start, many_w, many_e, virtual, tol=1e-8, max_iter=max_iter)
+        evidence = _log_evidence(problem, thetas, many_w, many_e, priors)
+        evidence -= 0.5 * (np.log2(priors) / _HYPER_SPREAD) ** 2
+        weights = np.exp(evidence - evidence.max())
+        weights /= weights.sum()
+        prior = float(np.exp((weights * np.log(priors)).sum()))
+    else:
+        priors, weights = np.array([prior]), np.ones(1)
+    zero = np.zeros((1, n))
+    virtual = np.full((1, 2, n), prior)
     theta = problem.solve(zero, wins, events, virtual, tol=tol, max_iter=max_iter)
-    return _Fit(compiled, problem, theta, prior)
+    return _Fit(compiled, problem, theta, prior, priors, weights)
 
 
 def fit_plackett_luce(
     games: Sequence[Game] | Tally,
     *,
-    prior: float = 1.0,
+    prior: float | None = None,
     tol: float = 1e-10,
     max_iter: int = 100_000,
 ) -> dict[str, float]:
@@ -68,7 +115,8 @@ def fit_plackett_luce(
         games: finishing orders, each a list of place groups (place 1 first), or their
             counts as a :class:`~.games.Tally`.
         prior: virtual wins *and* virtual losses each bot has against a reference
-            player of strength 1 (must be > 0; see the package docstring).
+            player of strength 1 (must be > 0; see the package docstring), or ``None``: a
+            weight chosen by the data (empirical Bayes, see the package docstring).
         tol: convergence tolerance on the largest change of a log-strength per
             Newton step (1e-10 ≈ 2e-8 Elo).
         max_iter: cap on Newton steps (each raises the objective, so the result after
@@ -112,14 +160,15 @@ def _resample_weights(compiled: Compiled, rows: int, rng: np.random.Generator) -
     return rng.gamma(compiled.counts, size=(rows, compiled.counts.size))
 
 
-def _virtual_games(prior: float, rows: int, n: int, rng: np.random.Generator | None) -> Floats:
-    """Each bot's virtual wins and losses ``(rows, 2, n)``: ``prior`` each, or with a
-    generator each weighted by a Gamma(prior) draw (a Bayesian bootstrap of the prior's
-    pseudo-games: the prior's centre moves, as log(X / Y) of two such draws is distributed
-    like the prior itself, and so does its weight)."""
+def _virtual_games(prior: Floats, n: int, rng: np.random.Generator | None) -> Floats:
+    """Each bot's virtual wins and losses ``(rows, 2, n)`` for a prior weight per row:
+    that weight each, or with a generator each weighted by a Gamma(weight) draw (a Bayesian
+    bootstrap of the prior's pseudo-games: the prior's centre moves, as log(X / Y) of two such
+    draws is distributed like the prior itself, and so does its weight)."""
+    shape = (prior.size, 2, n)
     if rng is None:
-        return np.full((rows, 2, n), prior)
-    return rng.gamma(prior, size=(rows, 2, n))
+        return np.broadcast_to(prior[:, None, None], shape).copy()
+    return rng.gamma(np.broadcast_to(prior[:, None, None], shape))
 
 
 def bootstrap_intervals(
@@ -128,7 +177,7 @@ def bootstrap_intervals(
     seed: int = 0,
     confidence: float = 0.95,
     *,
-    prior: float = 1.0,
+    prior: float | None = None,
     tol: float = 1e-6,
     max_iter: int = 100_000,
     prior_draws: bool = True,
@@ -140,13 +189,15 @@ def bootstrap_intervals(
     counterpart of drawing games with replacement; drawn per distinct finishing pattern) and
     — with ``prior_draws`` — each bot's virtual win and virtual loss by its own
     Gamma(prior) draw, then refits (from the full-data fit, until no log-strength moves by
-    ``tol`` in a step: 1e-6 ≈ 2e-4 Elo).
+    ``tol`` in a step: 1e-6 ≈ 2e-4 Elo). With ``prior=None`` each resample also draws its
+    prior weight from the data's evidence for it (see :func:`fit_plackett_luce`), so the
+    intervals carry the uncertainty about how spread the bots are.
     Resampling the games alone would give two games with the same order a zero-width
     interval; the prior draws carry the uncertainty the data cannot show
     yet, and their weight vanishes as games accumulate (see the package docstring). Intervals
-    are per-bot percentiles at ``confidence``. Random numbers come from numpy's PCG64 seeded
-    with ``seed``, and patterns are taken in sorted order, so the result depends only on the
-    multiset of games and the seed.
+    are per-bot percentiles at ``confidence``, widened where needed to hold the point
+    estimate. Random numbers come from numpy's PCG64 seeded with ``seed``, and patterns are
+    taken in sorted order, so the result depends only on the multiset of games and the seed.
 
     Returns:
         A :class:`BootstrapResult`.  With ``samples == 0`` the intervals collapse to
@@ -160,7 +211,7 @@ def bootstrap_intervals(
     fit = _fit(games, prior, min(tol, 1e-10), max_iter)
     if fit is None:
         return BootstrapResult({}, {}, [], {})
-    compiled, _, theta, _ = fit
+    compiled, theta = fit.compiled, fit.theta
     bots = compiled.bots
     point = _to_elo(theta)[0]
     ratings = {bot: float(r) for bot, r in zip(bots, point, strict=True)}
@@ -173,6 +224,10 @@ def bootstrap_intervals(
     draws = _replicates(fit, samples, np.random.default_rng(seed), tol, max_iter, prior_draws)
     tail = (1.0 - confidence) / 2.0
     low, high = np.percentile(draws, [100.0 * tail, 100.0 * (1.0 - tail)], axis=0)
+    # the resamples' prior weights vary around the fit's, so for a bot the data cannot pin
+    # (unbeaten, say) the percentiles can sit to one side of the fit: an interval holds its
+    # estimate
+    low, high = np.minimum(low, point), np.maximum(high, point)
     intervals = {bot: (float(lo), float(hi)) for bot, lo, hi in zip(bots, low, high, strict=True)}
     index = {bot: i for i, bot in enumerate(bots)}
     p_next: dict[str, float | None] = dict.fromkeys(order)
@@ -191,13 +246,14 @@ def _replicates(
     prior_draws: bool,
 ) -> Floats:
     """The ratings of every resample, ``(samples, n)``, computed in blocks of resamples."""
-    compiled, problem, theta, prior = fit
+    compiled, problem, theta, prior, priors, weights = fit
     n = compiled.n_bots
     wins, events = compiled.statistics(compiled.counts[None, :])
     exact = _exact(problem, events, samples)
     chord = None
     if not exact:
-        chord = problem.neg_hessian_at(theta, wins, events, _virtual_games(prior, 1, n, None))[0]
+        at = _virtual_games(np.array([prior]), n, None)
+        chord = problem.neg_hessian_at(theta, wins, events, at)[0]
     width = max(
         compiled.counts.size,
         compiled.events_by_set.source.size,
@@ -209,7 +265,12 @@ def _replicates(
     for start in range(0, samples, block):
         rows = min(block, samples - start)
         counts = _resample_weights(compiled, rows, rng)
-        virtual = _virtual_games(prior, rows, n, rng if prior_draws else None)
+        row_priors = (
+            priors[rng.choice(priors.size, size=rows, p=weights)]
+            if priors.size > 1
+            else np.repeat(priors, rows)
+        )
+        virtual = _virtual_games(row_priors, n, rng if prior_draws else None)
         wins, events = compiled.statistics(counts)
         solved = problem.solve(
             np.repeat(theta, rows, axis=0),
