@@ -319,6 +319,10 @@ class BotLink:
         try:
             reply = await bridge.call(self.stub.StartGame, request, timeout)
         except grpc.RpcError as exc:
+            # stopped at its ceiling: the same fault, in the same words, as had it answered
+            breach = self.breach()
+            if breach is not None:
+                return breach
             if self.exited:
                 return self.crash(exc, "StartGame failed: ")
             return Failure("startup", f"StartGame failed: {self.crash_detail(exc)}")

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -316,6 +315,10 @@ class _Watcher:
                 self._thread.start()
         self._wake.set()
 
+    def wake(self) -> None:
+        """Look at every bot now (not only after the interval)."""
+        self._wake.set()
+
     def discard(self, ceiling: Ceiling) -> None:
         with self._lock:
             self._ceilings.discard(ceiling)
@@ -337,7 +340,8 @@ class _Watcher:
                         ceiling.check()
                     except Exception:  # the watcher must outlive any surprise
                         pass
-            time.sleep(WATCH_INTERVAL)
+            self._wake.wait(WATCH_INTERVAL)  # a bot just attached is looked at at once
+            self._wake.clear()
 
 
 _watcher = _Watcher()
