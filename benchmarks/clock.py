@@ -51,7 +51,7 @@ async def season(games: int, rules, time_control: TimeControl, concurrency: int)
             for state in result.seats:
                 late = sum(1 for f in state.faults if f.kind == "timeout")
                 tally["busy" if state.index == seat else "samples"] += late
-            tally["busy_decisions"] += result.seats[seat].decisions
+            tally["busy_decisions"] += result.seats[seat].asked
             tally["busy_think"] += result.seats[seat].think_time
 
     async with link_pool(time_control) as pool, trio.open_nursery() as nursery:
@@ -82,7 +82,7 @@ def main() -> None:
             per = tally["busy_think"] / max(1, tally["busy_decisions"])
             print(
                 f"{clock} clock, concurrency {concurrency}: {tally['games']} games, busy bot "
-                f"{tally['busy']} time faults in {tally['busy_decisions']} decisions "
+                f"{tally['busy']} time faults in {tally['busy_decisions']} decisions asked "
                 f"({per * 1000:.0f} ms charged per decision), sample bots {tally['samples']}"
             )
 
