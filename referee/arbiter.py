@@ -83,6 +83,7 @@ class Ask:
     strikes: int
     bank: float  # seconds left in the seat's bank
     deadline: float  # seconds allowed for this answer
+    clock: str = "wall"  # "cpu": the deadline is of the bot's CPU time (see timecontrol)
 
 
 class Transport(Protocol):
@@ -126,6 +127,20 @@ class Transport(Protocol):
 
     def discard(self) -> None:
         """The seat was forfeited: the bot may not play on."""
+
+
+CpuMeter = Callable[[], float]
+"""CPU seconds a bot's own processes used since its transport last resumed it. A transport
+that can tell offers one as its ``cpu_meter`` attribute (None, or absent, when it cannot)."""
+
+
+def cpu_meter(time: TimeControl, link: Transport) -> CpuMeter | None:
+    """The meter a seat's decisions are timed by, or None: they are timed on the wall clock
+    (``clock`` is ``wall``, or the transport cannot measure its bot's CPU time)."""
+    if time.clock != "cpu":
+        return None
+    meter: CpuMeter | None = getattr(link, "cpu_meter", None)
+    return meter
 
 
 @dataclass
@@ -373,6 +388,8 @@ class Arbiter:
             self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
             return None
         deadline = min(self.time.decision, seat.bank)
+        link = seat.link
+        meter = cpu_meter(self.time, link)
         ask = Ask(
             self.game_id,
             view_for(self.game, seat.index),
@@ -381,27 +398,30 @@ class Arbiter:
             seat.strikes,
             seat.bank,
             deadline,
+            "wall" if meter is None else "cpu",
         )
         seat.unseen = []
         seat.last_error = ""
         seat.asked += 1
-        link = seat.link
+        # on the CPU clock the transport stops a bot past its CPU time; the wall clock only
+        # backs it up (a bot that sleeps or blocks)
+        limit = deadline if meter is None else self.time.backstop(deadline)
         await link.resume()
         started = trio.current_time()
         answer: Action | Blitz | Failure = Failure("timeout", "")
-        with trio.move_on_after(deadline):
+        with trio.move_on_after(limit):
             answer = await link.decide(ask)
-        elapsed = trio.current_time() - started
+        wall = trio.current_time() - started
         await link.pause()
+        elapsed = wall if meter is None else meter()
         seat.bank -= elapsed
         seat.think_time += elapsed
         if (isinstance(answer, Failure) and answer.kind == "timeout") or elapsed > deadline:
             if seat.bank <= 0:
                 self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
             else:
-                seat.last_error = (
-                    f"late: no answer within {deadline:.3f} s; the default action was applied"
-                )
+                seat.last_error = f"late: {_lateness(deadline, limit, elapsed, meter is not None)}"
+                seat.last_error += "; the default action was applied"
                 self._strike(seat, "timeout", seat.last_error)
             return None
         if isinstance(answer, Failure):
@@ -430,3 +450,14 @@ class Arbiter:
             for seat in self.seats:
                 if not seat.out and seat.link.alive:
                     nursery.start_soon(end_one, seat)
+
+
+def _lateness(deadline: float, limit: float, elapsed: float, cpu: bool) -> str:
+    """Why an answer was late, on the clock the seat was timed by (the same words for the
+    same cause: they go into the record)."""
+    said = f"no answer within {deadline:.3f} s"
+    if not cpu:
+        return said
+    if elapsed > deadline:
+        return f"{said} of CPU time"
+    return f"{said}: none after {limit:.3f} s of wall time (the bot slept or blocked)"

@@ -15,6 +15,14 @@ The rules, as :mod:`hegemon.referee.arbiter` applies them to every seat:
   in time earns ``increment`` seconds back (Fischer increment: ``60+0.1`` is a bank of 60 s
   and 0.1 s more per answered decision). A late answer gets the default action and a strike;
   an empty bank forfeits the seat (``timeout``).
+* **The clock** (``clock``). ``cpu`` (the default): a decision's time is the CPU time the bot's
+  own processes used for it, all of them together — what the bot did, not what the machine
+  was busy with; the referee's encoding, transport and thawing never count. A bot that blocks
+  or sleeps is stopped by a wall-clock backstop (:meth:`TimeControl.backstop`: a few times the
+  deadline) and that answer is late. ``wall``: a decision's time is the wall time from the
+  request to its answer, all included. Only bots whose processes the referee runs can be
+  measured in CPU time; any other (a remote bot, a bot in the referee's own process) is on
+  the wall clock whatever ``clock`` says.
 * **Strikes.** A late, illegal or malformed answer is a strike; strike number
   ``max_strikes + 1`` forfeits the seat.
 
@@ -26,6 +34,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 from typing import Any
+
+CLOCKS = ("cpu", "wall")
+"""What a decision's time is (see the module docstring): the bot's CPU time, or wall time."""
+BACKSTOP = 3.0
+"""On the CPU clock, a decision's wall time may be this many deadlines (and 1 s more)."""
 
 SETTLE_SECONDS = 0.5
 """How long the referee waits, once per game at most, to see a bot whose connection broke
@@ -43,9 +56,15 @@ class TimeControl:
     max_strikes: int = 5  # late/illegal/malformed answers tolerated; one more forfeits
     start_game: float = 10.0  # a StartGame answer
     end_game: float = 2.0  # an EndGame answer (not charged; the game is over)
+    clock: str = "cpu"  # what a decision's time is: "cpu" (the bot's own) or "wall"
 
     def __post_init__(self) -> None:
+        if self.clock not in CLOCKS:
+            choices = ", ".join(CLOCKS)
+            raise ValueError(f"TimeControl.clock must be one of {choices}, not {self.clock!r}")
         for f in fields(TimeControl):
+            if f.name == "clock":
+                continue
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
                 raise ValueError(f"TimeControl.{f.name} must be a number, not {value!r}")
@@ -76,16 +95,31 @@ class TimeControl:
         """The ``--time`` form: ``60+0.1`` (or ``60`` without increment)."""
         return f"{self.bank:g}" + (f"+{self.increment:g}" if self.increment else "")
 
+    def backstop(self, deadline: float) -> float:
+        """On the CPU clock, the wall time after which a decision with ``deadline`` seconds of
+        CPU time is late all the same (a bot that sleeps or blocks): generous, so that a busy
+        machine never makes a bot late that is within its CPU time.
+
+        >>> TimeControl().backstop(2.0)
+        7.0
+        """
+        return BACKSTOP * deadline + 1.0
+
     def max_seat_wall_time(self, decisions: int) -> float:
         """The most one seat can add to the wall time of a game in which it is asked
         ``decisions`` times: its start-up, StartGame and EndGame deadlines, one wait to see a
-        broken bot exit, and its decisions, each at most ``decision`` seconds and all of them
-        together at most the bank plus one increment per decision.
+        broken bot exit, and its decisions: on the wall clock each at most ``decision`` seconds
+        and all of them together at most the bank plus one increment per decision; on the CPU
+        clock each at most its wall-clock :meth:`backstop` (a bot that sleeps spends no CPU
+        time, so its bank does not bound its wall time).
 
         >>> TimeControl(bank=60, increment=0.1, decision=2).max_seat_wall_time(20_000)
         2082.5
         """
         if decisions < 0:
             raise ValueError("decisions must be zero or more")
-        thinking = min(decisions * self.decision, self.bank + decisions * self.increment)
+        per_decision = self.backstop(self.decision) if self.clock == "cpu" else self.decision
+        thinking = decisions * per_decision
+        if self.clock == "wall":
+            thinking = min(thinking, self.bank + decisions * self.increment)
         return self.startup + self.start_game + self.end_game + SETTLE_SECONDS + thinking

@@ -139,7 +139,19 @@ def time_option() -> Any:
     )
 
 
+def clock_option() -> Any:
+    """``--clock cpu|wall``: what a decision's time is (see hegemon.referee.timecontrol)."""
+    return typer.Option(
+        "cpu",
+        "--clock",
+        help="What a decision's time is: cpu, the CPU time the bot's own processes used (a "
+        "busy machine makes no bot late; a wall-clock backstop stops one that sleeps), or "
+        "wall, the wall time from request to answer.",
+    )
+
+
 TIME_FLAGS = {
+    "clock": "--clock",
     "startup": "--startup-time",
     "decision": "--decision-time",
     "bank": "--time-bank (or --time)",
@@ -241,6 +253,7 @@ def new_season(
     ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
     from ..store import Season
 
+    clock = time.clock if time is not None else "cpu"  # a season's bots run as processes
     time = time or default_time()
     return Season(
         name=name,
@@ -252,6 +265,7 @@ def new_season(
         decision_time=time.decision,
         time_bank=time.bank,
         time_increment=time.increment,
+        time_clock=clock,
         max_strikes=time.max_strikes,
         seed=seed,
         **more,

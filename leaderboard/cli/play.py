@@ -9,6 +9,7 @@ import typer
 
 from .common import (
     bot_spec_problem,
+    clock_option,
     console,
     decision_time_option,
     fail,
@@ -153,6 +154,7 @@ def play_command(
     time_bank: float = time_bank_option(),
     time: str | None = time_option(),
     startup_time: float = startup_time_option(),
+    clock: str = clock_option(),
     quiet: bool = quiet_option("No live progress."),
 ) -> None:
     """Play one game between bots, with live progress; print places, faults (with the last
@@ -180,7 +182,7 @@ def play_command(
             fail(bot_spec_problem(spec, str(exc)))
     if any(c.remote is None for c in commands):
         sandbox_ready()
-    time_control = time_control_of(time, startup_time, decision_time, time_bank)
+    time_control = time_control_of(time, startup_time, decision_time, time_bank, clock=clock)
     if seed is not None and seed < 0:
         fail("--seed must be a non-negative integer")
     game_seed = new_seed() if seed is None else seed

@@ -14,6 +14,7 @@ from .common import (
     DEFAULT_METHOD,
     TIME,
     check_method,
+    clock_option,
     console,
     db_option,
     decision_time_option,
@@ -92,6 +93,7 @@ def create_command(
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
     time: str | None = time_option(),
+    clock: str = clock_option(),
     max_strikes: int = typer.Option(
         TIME.max_strikes,
         "--max-strikes",
@@ -157,7 +159,7 @@ def create_command(
             teams=rule_set.teams == "on",  # team games spread partnerships too
         )
         time_control = time_control_of(
-            time, startup_time, decision_time, time_bank, max_strikes=max_strikes
+            time, startup_time, decision_time, time_bank, max_strikes=max_strikes, clock=clock
         )
         season = new_season(
             name,
@@ -183,7 +185,7 @@ def create_command(
         f"created season [bold]{created.name}[/]: "
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
         f"{created.games} games{rounded}, {len(chosen)} bots "
-        f"({', '.join(b.label for b in chosen)}), time {time_control}, "
+        f"({', '.join(b.label for b in chosen)}), time {time_control} ({clock} clock), "
         f"seed {created.seed_shown()}"
         + (", duplicate" if duplicate else "")
         + (", restart per game" if restart_per_game else ""),

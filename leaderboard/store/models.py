@@ -119,6 +119,7 @@ class Season(SQLModel, table=True):
     decision_time: float  # seconds per decision
     time_bank: float  # seconds per seat per game
     time_increment: float = 0.0  # seconds added to the bank after every answered decision
+    time_clock: str = Field(default="cpu", sa_type=sa.String(8))  # "cpu" or "wall": timecontrol
     max_strikes: int  # late/illegal answers tolerated per game; one more forfeits
     seed: int = Field(sa_type=Seed)  # the season's secret (match seeds derive from it)
     fault_policy: str = Field(default="forfeit", sa_type=sa.String(32))  # see FAULT_POLICIES
@@ -153,6 +154,7 @@ class Season(SQLModel, table=True):
             bank=self.time_bank,
             increment=self.time_increment,
             max_strikes=self.max_strikes,
+            clock=self.time_clock,
         )
 
 

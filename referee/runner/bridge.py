@@ -15,12 +15,24 @@ import grpc
 import trio
 
 
+class OutOfPatience(Exception):
+    """The call was given up (and cancelled) because its ``patience`` ran out."""
+
+
 async def call(
-    method: Any, request: Any, timeout: float, *, wait_for_ready: bool = False, metadata: Any = None
+    method: Any,
+    request: Any,
+    timeout: float,
+    *,
+    wait_for_ready: bool = False,
+    metadata: Any = None,
+    patience: Callable[[], float | None] | None = None,
 ) -> Any:
     """Await a unary gRPC call made with ``method`` (a sync stub's multi-callable).
 
     Returns the response, or raises ``grpc.RpcError`` (deadline, unavailable, too large, …).
+    ``patience()``, if given, says how many seconds more to wait before asking it again, or
+    None to give up: the call is then cancelled and :class:`OutOfPatience` raised.
     """
     token = trio.lowlevel.current_trio_token()
     done = trio.Event()
@@ -38,11 +50,25 @@ async def call(
     )
     future.add_done_callback(on_done)
     try:
-        await done.wait()
+        if patience is None:
+            await done.wait()
+        else:
+            await _wait_patiently(done, patience)
     except BaseException:
         future.cancel()
         raise
     return future.result()
+
+
+async def _wait_patiently(done: trio.Event, patience: Callable[[], float | None]) -> None:
+    wait = patience()
+    while wait is not None:
+        with trio.move_on_after(wait):
+            await done.wait()
+        if done.is_set():
+            return
+        wait = patience()
+    raise OutOfPatience
 
 
 def rpc_code(exc: BaseException) -> grpc.StatusCode | None:

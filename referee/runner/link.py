@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import inspect
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +29,9 @@ REFEREE_VERSION = "hegemon 0.1"
 
 __all__ = ["DEFAULT_LIMITS", "BotLimits", "BotLink", "Fault", "channel_options"]
 
+CPU_LOOK = 0.005
+"""The shortest wait (seconds) between two looks at a deciding bot's CPU time."""
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 RAISED = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 """What a gRPC server answers when the bot's own code raised while handling the call."""
 NO_RUN = (
@@ -219,13 +224,19 @@ class BotLink:
             with trio.move_on_after(wait):
                 await self.process.process.wait()
 
+    def breach(self) -> Failure | None:
+        """The ``memory`` or ``cpu`` failure of a bot that broke its ceiling, even if it
+        answered: the kernel may have stopped one of its processes (a child) while the others
+        played on. Asked after every answer, so the same bot always gets the same fault."""
+        ceiling = self.process.limit_fault() if self.process is not None else None
+        return Failure(*ceiling) if ceiling is not None else None
+
     def crash(self, exc: BaseException | None, prefix: str = "") -> Failure:
         """The failure of a bot whose connection broke: ``memory`` or ``cpu`` when its sandbox
         stopped it at the ceiling, else ``crash`` with what is known of the cause."""
-        ceiling = self.process.limit_fault() if self.process is not None else None
-        if ceiling is not None:
-            kind, detail = ceiling
-            return Failure(kind, prefix + detail)
+        breach = self.breach()
+        if breach is not None:
+            return Failure(breach.kind, prefix + breach.detail)
         return Failure("crash", prefix + self.crash_detail(exc))
 
     def crash_detail(self, exc: BaseException | None) -> str:
@@ -268,6 +279,24 @@ class BotLink:
         """Let a local bot's processes run (it is about to be asked); remote bots always run."""
         await _maybe(getattr(self.process, "resume", None))
 
+    @property
+    def cpu_meter(self) -> Callable[[], float] | None:
+        """CPU seconds the bot's processes used since :meth:`resume` (all of them, children
+        included; the referee's own work never), for a bot the referee runs: else None."""
+        return self.process.cpu_since_resume if self.process is not None else None
+
+    def _cpu_patience(self, allowed: float) -> Callable[[], float | None]:
+        """How long to wait for an answer before looking again whether the bot has used its
+        ``allowed`` CPU seconds (None: it has). It cannot use more CPU time than the machine
+        has cores in any wall second, so the first look comes when it could have at most."""
+
+        def patience() -> float | None:
+            assert self.process is not None
+            left = allowed - self.process.cpu_since_resume()
+            return None if left <= 0 else max(CPU_LOOK, left / _CORES)
+
+        return patience
+
     async def pause(self) -> None:
         """Stop a local bot's processes until it is asked again (CPU fairness)."""
         await _maybe(getattr(self.process, "pause", None))
@@ -293,10 +322,17 @@ class BotLink:
         try:
             reply = await bridge.call(self.stub.StartGame, request, timeout)
         except grpc.RpcError as exc:
+            # stopped at its ceiling: the same fault, in the same words, as had it answered
+            breach = self.breach()
+            if breach is not None:
+                return breach
             if self.exited:
                 return self.crash(exc, "StartGame failed: ")
             return Failure("startup", f"StartGame failed: {self.crash_detail(exc)}")
         self.games += 1
+        breach = self.breach()
+        if breach is not None:
+            return breach
         if reply.HasField("policies"):
             try:
                 return codec.policies_from_proto(reply.policies)
@@ -316,8 +352,13 @@ class BotLink:
 
     async def _decide(self, ask: Ask) -> Action | Blitz | Failure:
         request = self.decide_request(ask)
+        cpu = ask.clock == "cpu" and self.process is not None
+        patience = self._cpu_patience(ask.deadline) if cpu else None
+        timeout = self.time.backstop(ask.deadline) if cpu else ask.deadline
         try:
-            reply = await bridge.call(self.stub.Decide, request, timeout=ask.deadline)
+            reply = await bridge.call(self.stub.Decide, request, timeout, patience=patience)
+        except bridge.OutOfPatience:
+            return Failure("timeout", "")
         except grpc.RpcError as exc:
             code = bridge.rpc_code(exc)
             broken = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
@@ -331,6 +372,9 @@ class BotLink:
                 return Failure("protocol", self.raised(exc))
             name = code.name if code else "unknown"
             return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
+        breach = self.breach()
+        if breach is not None:
+            return breach
         if reply.full_view:
             self._known.pop((ask.game_id, ask.view.seat), None)
         try:

@@ -2,7 +2,9 @@
 
 The rules (deadlines, time bank, strikes, forfeits, what each seat is told) are those of
 :class:`hegemon.referee.arbiter.Arbiter`; this module only adds what the match runner knows:
-which sandbox the bots ran in, for the record's header.
+which sandbox the bots ran in and which clock timed them, for the record's header (games in
+the referee's own process, :func:`hegemon.sdk.play_local`, have neither: their records stay as
+they were).
 """
 
 from __future__ import annotations
@@ -10,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..arbiter import Arbiter, GameResult, SeatState
+from ..arbiter import Arbiter, GameResult, SeatState, cpu_meter
 from ..bottext import printable
 from ..game import Game
 from ..timecontrol import TimeControl
 from .link import BotLink
 
-__all__ = ["GameResult", "Referee", "SeatState", "printable", "sandbox_of"]
+__all__ = ["GameResult", "Referee", "SeatState", "clock_of", "printable", "sandbox_of"]
 
 
 class Referee(Arbiter):
@@ -37,7 +39,7 @@ class Referee(Arbiter):
             game_id,
             time_control,
             seat_names,
-            header={"sandbox": sandbox_of(links)},
+            header={"sandbox": sandbox_of(links), "clock": clock_of(links, time_control)},
             on_progress=on_progress,
         )
 
@@ -49,3 +51,10 @@ def sandbox_of(links: Sequence[BotLink]) -> str:
     if not kinds:
         return "remote"
     return "rlimits" if "rlimits" in kinds else "bubblewrap"
+
+
+def clock_of(links: Sequence[BotLink], time_control: TimeControl) -> str | list[str]:
+    """The clock that timed the game's decisions: ``cpu`` (each bot's own CPU time) or
+    ``wall``; one per seat when they differ (a remote bot is always on the wall clock)."""
+    clocks = ["wall" if cpu_meter(time_control, link) is None else "cpu" for link in links]
+    return clocks[0] if len(set(clocks)) == 1 else clocks

@@ -344,6 +344,11 @@ class BotProcess:
             return self._ceiling.cpu_seconds()
         return cpu_of(self._tree())
 
+    def cpu_since_resume(self) -> float:
+        """CPU seconds all the bot's processes used since it was last resumed (until it was
+        paused): a decision's time on the CPU clock (0 for a bot without a ceiling)."""
+        return self._ceiling.cpu_since_resume() if self._ceiling is not None else 0.0
+
     def cpu_seconds(self) -> float:
         """The most CPU time any one process of the bot has used (RLIMIT_CPU is per process)."""
         most = 0.0

@@ -366,8 +366,10 @@ class Hostile(Bot):
             memory_fork()
         if MODE == "flood" and self.answered == 3:  # the referee is connected by now
             threading.Thread(target=flood_connections, daemon=True).start()
-        if MODE == "late":
-            time.sleep(view.deadline_ms / 1000 + 0.3)  # a legal answer, too late
+        if MODE == "late":  # a legal answer, too late: past its deadline of CPU time
+            end = time.process_time() + view.deadline_ms / 1000 + 0.3
+            while time.process_time() < end:
+                pass
         if MODE == "socket_swap_later" and self.answered == 5:
             threading.Thread(target=swap_socket_later, daemon=True).start()
             time.sleep(0.5)

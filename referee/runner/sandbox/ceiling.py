@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -123,10 +122,13 @@ class Ceiling:
         self.root: int | None = None
         self.log_path: Path | None = None
         self.paused = False
+        self.look_pending = False  # the watcher has yet to look at the bot since it was frozen
         self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
         self._cpu_at_pause = 0.0
+        self._cpu_at_resume = 0.0
         self._stopped: list[int] = []
         self._fault: tuple[str, str] | None = None
+        self._closed = False
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ before the start
@@ -175,11 +177,10 @@ class Ceiling:
         if self.paused or self._fault is not None:
             return
         self.paused = True
-        if self.cgroups is not None and self.cgroups.freeze(True):
-            self._cpu_at_pause = self.cpu_seconds()
-            return
-        self._stopped = self._stop_all()
-        self._cpu_at_pause = cpu_of(self._stopped)
+        self.look_pending = True
+        if self.cgroups is None or not self.cgroups.freeze(True):
+            self._stopped = self._stop_all()
+        self._cpu_at_pause = self.cpu_seconds()
 
     def _stop_all(self) -> list[int]:
         stopped: list[int] = []
@@ -192,18 +193,27 @@ class Ceiling:
         return stopped
 
     def resume(self) -> None:
-        """Let every process of the bot run again."""
+        """Let every process of the bot run again (its CPU time so far is noted first, for
+        :meth:`cpu_since_resume`)."""
+        now = self.cpu_seconds()
+        self._cpu_at_resume = now
         if not self.paused:
             return
         self.paused = False
+        self.cpu_while_paused += max(0.0, now - self._cpu_at_pause)
         if self.cgroups is not None and self.cgroups.has("freezer"):
-            self.cpu_while_paused += max(0.0, self.cpu_seconds() - self._cpu_at_pause)
             self.cgroups.freeze(False)
             return
         # a stopped process cannot fork: the processes stopped are all there are
         stopped, self._stopped = self._stopped, []
-        self.cpu_while_paused += max(0.0, cpu_of(stopped) - self._cpu_at_pause)
         _signal_all(stopped, signal.SIGCONT)
+
+    def cpu_since_resume(self) -> float:
+        """CPU seconds all the bot's processes used since :meth:`resume` (until :meth:`pause`
+        if it is frozen now): the time of one decision on the CPU clock. Processes outside
+        the bot's — the referee's encoding, transport, thawing — never count."""
+        now = self._cpu_at_pause if self.paused else self.cpu_seconds()
+        return max(0.0, now - self._cpu_at_resume)
 
     def cpu_seconds(self) -> float:
         """CPU time of all the bot's processes together so far."""
@@ -212,8 +222,21 @@ class Ceiling:
 
     # ------------------------------------------------------------------ limits
     def fault(self) -> tuple[str, str] | None:
-        """(kind, detail) once the bot broke its ceiling: ``memory`` or ``cpu``."""
+        """(kind, detail) once the bot broke its ceiling: ``memory`` or ``cpu``.
+
+        It first reads the kernel's own count of out-of-memory kills in the bot's cgroup (a
+        file kept open: cheap enough after every answer). The kernel may stop one process of
+        the bot (a child over the ceiling) while the rest plays on, and the watcher looks only
+        every few milliseconds and never at a frozen bot: without this look such a breach
+        would go unrecorded or be recorded late, depending on timing."""
+        kernel = self.cgroups if self._fault is None and not self._closed else None
+        if kernel is not None and kernel.out_of_memory():
+            self._break(MEMORY, self._memory_detail())
         return self._fault
+
+    def _memory_detail(self) -> str:
+        mib = self.limits.total_memory_bytes >> 20
+        return f"the bot's processes together passed its memory ceiling of {mib} MiB"
 
     def check(self) -> None:
         """One look (by the watcher thread): stop the whole bot if it broke its ceiling."""
@@ -229,11 +252,8 @@ class Ceiling:
         else:
             pids = self.pids()
             over_memory = memory_of(pids, limits.total_memory_bytes) > limits.total_memory_bytes
-        mib = limits.total_memory_bytes >> 20
         if over_memory:
-            self._break(
-                MEMORY, f"the bot's processes together passed its memory ceiling of {mib} MiB"
-            )
+            self._break(MEMORY, self._memory_detail())
             return
         if cpu is None:
             cpu = cpu_of(pids if pids is not None else self.pids())
@@ -271,6 +291,7 @@ class Ceiling:
     def close(self) -> bool:
         """Stop watching; kill what is left and remove the cgroups (True once removed)."""
         _watcher.discard(self)
+        self._closed = True
         self.kill()
         return self.cgroups.remove() if self.cgroups is not None else True
 
@@ -294,6 +315,10 @@ class _Watcher:
                 self._thread.start()
         self._wake.set()
 
+    def wake(self) -> None:
+        """Look at every bot now (not only after the interval)."""
+        self._wake.set()
+
     def discard(self, ceiling: Ceiling) -> None:
         with self._lock:
             self._ceilings.discard(ceiling)
@@ -307,12 +332,16 @@ class _Watcher:
                 self._wake.clear()
                 continue
             for ceiling in ceilings:
-                if not ceiling.paused:  # a frozen bot neither allocates nor computes
+                # a frozen bot neither allocates nor computes: one look after it was frozen
+                # (what it did since the last look) is enough until it runs again
+                if not ceiling.paused or ceiling.look_pending:
+                    ceiling.look_pending = False
                     try:
                         ceiling.check()
                     except Exception:  # the watcher must outlive any surprise
                         pass
-            time.sleep(WATCH_INTERVAL)
+            self._wake.wait(WATCH_INTERVAL)  # a bot just attached is looked at at once
+            self._wake.clear()
 
 
 _watcher = _Watcher()

@@ -202,6 +202,12 @@ def _add_v2(found: dict[str, Place], folder: Path) -> None:
             found[name] = Place(name, 2, folder)
 
 
+def _pairs(text: bytes) -> dict[bytes, int]:
+    """The ``name value`` lines of a cgroup's counter file (``memory.events``, …)."""
+    pairs = (line.split() for line in text.splitlines())
+    return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
+
+
 def cls_for(place: Place, folder: Path) -> BotCgroups:
     """The bot cgroup ``folder`` of one controller (e.g. one left by a dead referee)."""
     return BotCgroups({place.controller: Place(place.controller, place.version, folder)})
@@ -269,8 +275,11 @@ class BotCgroups:
         key = (controller, file)
         fd = self._fds.get(key)
         if fd is None:
-            fd = os.open(self.dirs[controller] / file, flags | os.O_CLOEXEC)
-            self._fds[key] = fd
+            with _lock:  # the watcher thread and the runner may both be first
+                fd = self._fds.get(key)
+                if fd is None:
+                    fd = os.open(self.dirs[controller] / file, flags | os.O_CLOEXEC)
+                    self._fds[key] = fd
         return fd
 
     def join_files(self) -> list[str]:
@@ -292,16 +301,17 @@ class BotCgroups:
         return sorted(found)
 
     def out_of_memory(self) -> bool:
-        """Has the kernel had to kill (or refuse) memory in the bot's cgroup?"""
+        """Has the kernel had to kill (or refuse) memory in the bot's cgroup? Cheap (one read
+        of a file kept open): the runner asks after every answer of the bot."""
         if "memory" not in self.dirs:
             return False
         try:
             if self.version["memory"] == 1:
-                text = self._read("memory", "memory.oom_control")
-                stats = dict(line.split() for line in text.splitlines() if line.strip())
-                return int(stats.get("oom_kill", "0")) > 0 or stats.get("under_oom") == "1"
-            events = self._read("memory", "memory.events").split()
-            return int(dict(zip(events[::2], events[1::2], strict=False)).get("oom_kill", 0)) > 0
+                fd = self._fd("memory", "memory.oom_control", os.O_RDONLY)
+                stats = _pairs(os.pread(fd, 256, 0))
+                return stats.get(b"oom_kill", 0) > 0 or stats.get(b"under_oom", 0) == 1
+            fd = self._fd("memory", "memory.events", os.O_RDONLY)
+            return _pairs(os.pread(fd, 512, 0)).get(b"oom_kill", 0) > 0
         except (OSError, ValueError):
             return False
 

@@ -1,0 +1,64 @@
+"""A bot for the clock's tests (tests/test_bot_clock.py): how it spends each decision's time
+is its first argument. Each computation logs ``computed S`` once done.
+
+    share F   computes for F of its deadline, in CPU time, then answers
+    child F   has a grandchild (forked twice, its parent gone) compute for F of the deadline,
+              waits for it, then answers
+    thread F  has a thread compute for F of the deadline while it waits, then answers
+    sleep F   sleeps for F of its deadline, then answers
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+from hegemon.sdk import Bot, run
+
+MODE, FRACTION = sys.argv[1], float(sys.argv[2])
+
+
+def compute(seconds: float) -> None:
+    """Use ``seconds`` of this thread's CPU time, and say so."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+    print(f"computed {seconds:.3f}", flush=True)  # the test sums these
+
+
+def in_grandchild(seconds: float) -> None:
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        if os.fork() == 0:  # the grandchild, orphaned at once
+            compute(seconds)
+            os.write(write, b"x")
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    os.read(read, 1)
+    os.close(read)
+
+
+class Clocked(Bot):
+    name = f"clocked-{MODE}"
+
+    def decide(self, view, decision):
+        seconds = FRACTION * view.deadline_ms / 1000
+        if MODE == "share":
+            compute(seconds)
+        elif MODE == "child":
+            in_grandchild(seconds)
+        elif MODE == "thread":
+            worker = threading.Thread(target=compute, args=(seconds,))
+            worker.start()
+            worker.join()
+        elif MODE == "sleep":
+            time.sleep(seconds)
+        return super().decide(view, decision)
+
+
+if __name__ == "__main__":
+    run(Clocked())
