@@ -135,12 +135,12 @@ def play_command(
     lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted."""
     import trio
 
+    from hegemon.leaderboard.cli.progress import LiveBoard
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.botlog import logs_dir
     from hegemon.referee.runner.bots import BotSpecError, number_duplicates, resolve
     from hegemon.referee.runner.link import TimeControl
-    from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
 
     rule_set = parse_rules(rules, option)
@@ -214,7 +214,7 @@ def replay_command(
 
         replay_html(record, html)
         return
-    from hegemon.referee.runner.progress import show_replay
+    from hegemon.leaderboard.cli.progress import show_replay
 
     try:
         text = record.read_text(encoding="utf-8")

@@ -67,7 +67,7 @@ from .provisional import PROVISIONAL_GAMES
 if TYPE_CHECKING:
     from .board import Rating, rate
     from .elo import EloResult, incremental_elo
-    from .games import Game, Tally
+    from .games import FinishingOrder, Tally
     from .plackett_luce import (
         ELO_SCALE,
         MEAN_RATING,
@@ -81,7 +81,7 @@ _LAZY = {
     "rate": "board",
     "EloResult": "elo",
     "incremental_elo": "elo",
-    "Game": "games",
+    "FinishingOrder": "games",
     "Tally": "games",
     "ELO_SCALE": "plackett_luce",
     "MEAN_RATING": "plackett_luce",
@@ -108,7 +108,7 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "BootstrapResult",
     "EloResult",
-    "Game",
+    "FinishingOrder",
     "Rating",
     "Tally",
     "bootstrap_intervals",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .elo import incremental_elo
-from .games import Game, Tally, canonical
+from .games import FinishingOrder, Tally, canonical
 from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
 from .provisional import PROVISIONAL_GAMES
 
@@ -39,7 +39,7 @@ class Rating:
 
 
 def rate(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     method: Literal["pl", "elo"] = "pl",
     bootstrap_samples: int = 200,
     seed: int = 0,

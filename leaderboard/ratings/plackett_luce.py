@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .games import Compiled, Floats, Game, Tally, compile_games
+from .games import Compiled, FinishingOrder, Floats, Tally, compile_games
 from .solver import Problem
 
 ELO_SCALE: float = 400.0 / math.log(10.0)
@@ -43,7 +43,9 @@ class _Fit(NamedTuple):
     prior: float
 
 
-def _fit(games: Sequence[Game] | Tally, prior: float, tol: float, max_iter: int) -> _Fit | None:
+def _fit(
+    games: Sequence[FinishingOrder] | Tally, prior: float, tol: float, max_iter: int
+) -> _Fit | None:
     compiled = compile_games(games)
     if not compiled.bots:
         return None
@@ -56,7 +58,7 @@ def _fit(games: Sequence[Game] | Tally, prior: float, tol: float, max_iter: int)
 
 
 def fit_plackett_luce(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     *,
     prior: float = 1.0,
     tol: float = 1e-10,
@@ -123,7 +125,7 @@ def _virtual_games(prior: float, rows: int, n: int, rng: np.random.Generator | N
 
 
 def bootstrap_intervals(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     samples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,

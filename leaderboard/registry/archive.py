@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path, PurePosixPath
 
 from .. import paths
-from ..store import Bot, Store
+from ..store import BotRow, Store
 from .sources import RegistryError, _executable, bot_files, content_hash
 
 
@@ -76,7 +76,7 @@ def store_archive(store: Store, folder: Path, digest: str) -> bool:
     return store.put_archive(digest, data, size, count)
 
 
-def materialise(store: Store, bot: Bot) -> Path:
+def materialise(store: Store, bot: BotRow) -> Path:
     """The bot's stored folder on this machine: already there, or unpacked now from the
     database's archive and verified against the bot's content hash. A folder present here whose
     archive the database lacks (registered before archives existed) is uploaded. Raises
