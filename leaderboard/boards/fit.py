@@ -10,7 +10,6 @@ wins and mean places but no ratings; :attr:`Fitted.unrated` says why, and the er
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -67,9 +66,7 @@ def fit(
         return Fitted(rate(games, method=method, bootstrap_samples=samples, seed=seed))
     except Exception as exc:
         failure = f"{type(exc).__name__}: {exc}"
-        log.error(
-            "hegemon: the rating fit failed (%s); the board is shown without intervals", failure
-        )
+        log.error("hegemon: the rating fit failed (%s)", failure)
         log.debug("the failed fit", exc_info=True)
     if method == "pl" and samples > 0:
         try:
@@ -86,20 +83,8 @@ def fit(
 def counts_only(games: Sequence[FinishingOrder] | Tally) -> list[Unrated]:
     """Each bot's games, wins and mean place (a tie takes the best place of its span), by
     mean place, then wins, then name."""
-    from ..ratings import Tally
-    from ..ratings.games import canonical
+    from ..ratings.board import place_counts
 
-    played: Counter[str] = Counter()
-    won: Counter[str] = Counter()
-    places: Counter[str] = Counter()
-    counted = games.items() if isinstance(games, Tally) else ((g, 1) for g in games)
-    for game, count in counted:
-        place = 1
-        for group in canonical(game):
-            for name in group:
-                played[name] += count
-                places[name] += place * count
-                won[name] += count if place == 1 else 0
-            place += len(group)
+    played, won, places = place_counts(games)
     rows = [Unrated(b, played[b], won[b], places[b] / played[b]) for b in played]
     return sorted(rows, key=lambda r: (r.mean_place, -r.wins, r.bot))
