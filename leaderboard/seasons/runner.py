@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
@@ -70,6 +70,7 @@ from .state import Listener, Logger, RunnerError, RunState, count_faults
 __all__ = ["PlayGame", "SeasonRunner", "run_season"]
 
 PlayGame = Callable[..., Awaitable[Any]]
+T = TypeVar("T")
 
 
 class SeasonRunner:
@@ -117,7 +118,7 @@ class SeasonRunner:
             poll_interval if poll_interval is not None else max(0.2, min(2.0, stale_after / 10))
         )
         self.reconnect_for = reconnect_for
-        self._db = Retrying(self.log, reconnect_for)
+        self._retrying = Retrying(self.log, reconnect_for)
         self._claiming = 0  # claim calls under way (their matches are not in flight yet)
         self.state = RunState(season.name, self.worker, concurrency)
         self.rules = season.rule_set()
@@ -125,6 +126,12 @@ class SeasonRunner:
         self._in_flight: dict[int, trio.CancelScope] = {}
         self._bots: dict[int, BotRow] = {}
         self._commands: dict[int, BotCommand] = {}
+
+    async def _db(
+        self, fn: Callable[..., T], *args: Any, retries: int = 2, reconnect: bool = True
+    ) -> T:
+        """A store call in a worker thread, retried through outages (:class:`.retry.Retrying`)."""
+        return await self._retrying(fn, *args, retries=retries, reconnect=reconnect)
 
     def _changed(self) -> None:
         self.state.in_flight = len(self._in_flight)
