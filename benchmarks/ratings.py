@@ -4,7 +4,7 @@
 
 1. Synthetic 4-player games of 10 bots (Plackett–Luce, true ratings 1200–1800): the fit alone,
    and the fit with bootstrap intervals as the leaderboard computes them
-   (``reports.boards.bootstrap_samples`` resamples: 200 at these sizes), at 10,000 and
+   (``boards.model.bootstrap_samples`` resamples: 200 at these sizes), at 10,000 and
    100,000 games (targets: under 1 s and under 5 s).
 2. A board from a SQLite arena of ``--board-bots`` bots and ``--board-games`` games: a fresh
    fit from every game (what every read cost before the fits were stored), the cold build (the
@@ -46,7 +46,8 @@ from web import (  # type: ignore[import-not-found]  # noqa: E402  (benchmarks/w
     build_arena,
 )
 
-from hegemon.leaderboard import rating_cache, reports  # noqa: E402
+from hegemon.leaderboard import boards  # noqa: E402
+from hegemon.leaderboard.boards.model import bootstrap_samples  # noqa: E402
 from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce  # noqa: E402
 from hegemon.leaderboard.ratings.plackett_luce import _fit, _replicates  # noqa: E402
 from hegemon.leaderboard.store import Store  # noqa: E402
@@ -91,7 +92,7 @@ def fits() -> tuple[float, float]:
         fit = fit_plackett_luce(games)
         mean = statistics.fmean(truth.values())
         worst = max(abs((fit[b] - 1500) - (truth[b] - mean)) for b in truth)
-        samples = reports.boards.bootstrap_samples(n)
+        samples = bootstrap_samples(n)
         t_fit = median_time(partial(fit_plackett_luce, games), 3)
         t_all = median_time(partial(bootstrap_intervals, games, samples, seed=1), 3)
         print(f"{n:7d} games, {BOTS} bots: largest |fit - truth| {worst:4.1f} Elo · fit "
@@ -109,19 +110,19 @@ def board(bots: int, games: int, added: int) -> None:
             season = store.season_by_name("big")
             assert season is not None
             start = time.perf_counter()
-            reports.season_board(store, season)
+            boards.board(store, season, cached=False)
             fresh = time.perf_counter() - start
             start = time.perf_counter()
-            rating_cache.season_board(store, season)
+            boards.board(store, season)
             first = time.perf_counter() - start
             add_games(store, added, seed=SEED + 1)
             start = time.perf_counter()
-            rating_cache.season_board(store, season)
+            boards.board(store, season)
             grown = time.perf_counter() - start
         with Store(db) as store:  # a new reader: only the database is shared
             season = store.season_by_name("big")
             assert season is not None
-            stored = median_time(lambda: rating_cache.season_board(store, season), 5)
+            stored = median_time(lambda: boards.board(store, season), 5)
         env = {**os.environ, "HEGEMON_HOME": folder}
         exe = str(Path(sys.executable).with_name("hegemon"))
         run = partial(subprocess.run, env=env, check=True, capture_output=True)

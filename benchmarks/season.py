@@ -76,7 +76,7 @@ def _descendant_ticks(root: int) -> dict[int, int]:
 def _is_worker(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"season_worker" in f.read()
+            return b"seasons.child" in f.read()
     except OSError:
         return False
 
@@ -89,10 +89,11 @@ def child(home: str, concurrency: int, workers: int = 1) -> None:
     import trio
     from sqlmodel import col, func, select
 
-    from hegemon.leaderboard.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
-    from hegemon.leaderboard.season_runner import RunState, SeasonRunner
-    from hegemon.leaderboard.season_workers import SeasonWorkers
-    from hegemon.leaderboard.store import Game, Match, Store
+    from hegemon.leaderboard.seasons.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+    from hegemon.leaderboard.seasons.pool import SeasonWorkers
+    from hegemon.leaderboard.seasons.runner import SeasonRunner
+    from hegemon.leaderboard.seasons.state import RunState
+    from hegemon.leaderboard.store import GameRow, MatchRow, Store
 
     store = Store()
     season = store.season_by_name(SEASON)
@@ -142,10 +143,10 @@ def child(home: str, concurrency: int, workers: int = 1) -> None:
     bots = resource.getrusage(resource.RUSAGE_CHILDREN)
     with store.session() as s:
         first = s.exec(
-            select(func.min(Match.claimed_at)).where(col(Match.season_id) == season.id)
+            select(func.min(MatchRow.claimed_at)).where(col(MatchRow.season_id) == season.id)
         ).one()
-        last = s.exec(select(func.max(Game.finished_at))).one()
-        decisions = s.exec(select(func.sum(Game.decisions))).one()
+        last = s.exec(select(func.max(GameRow.finished_at))).one()
+        decisions = s.exec(select(func.sum(GameRow.decisions))).one()
     store.close()
     assert first is not None and last is not None, "no game was played"
     span = (last - first).total_seconds()
@@ -223,9 +224,9 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     import sqlalchemy as sa
     from sqlmodel import col, select
 
-    from hegemon.leaderboard import reports
-    from hegemon.leaderboard.schedule import make_schedule
-    from hegemon.leaderboard.store import DONE, Game, Match, Season, Store
+    from hegemon.leaderboard import boards
+    from hegemon.leaderboard.seasons.schedule import make_schedule
+    from hegemon.leaderboard.store import DONE, GameRow, MatchRow, SeasonRow, Store
 
     store = Store(workdir / "ratings.db")
     rng = random.Random(SEED)
@@ -236,7 +237,7 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     strength = {bot_id: 1200 + 60 * i for i, bot_id in enumerate(ids)}
     schedule = make_schedule(ids, 4, n_games, SEED)
     season = store.create_season(
-        Season(
+        SeasonRow(
             name="big",
             preset="classic",
             options={},
@@ -255,7 +256,9 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     with store.session(write=True) as s:
         match_ids = dict(
             s.exec(
-                select(col(Match.number), col(Match.id)).where(col(Match.season_id) == season.id)
+                select(col(MatchRow.number), col(MatchRow.id)).where(
+                    col(MatchRow.season_id) == season.id
+                )
             ).all()
         )
         rows = []
@@ -280,10 +283,10 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
                     "worker": "bench",
                 }
             )
-        s.execute(sa.insert(Game), rows)
+        s.execute(sa.insert(GameRow), rows)
         s.execute(
-            sa.update(Match)
-            .where(col(Match.season_id) == season.id)
+            sa.update(MatchRow)
+            .where(col(MatchRow.season_id) == season.id)
             .values(status=DONE, worker="bench")
         )
     insert = time.perf_counter() - started
@@ -291,12 +294,12 @@ def ratings_benchmark(workdir: Path, n_games: int = 10_000) -> tuple[float, floa
     assert stored is not None
     season = stored
     started = time.perf_counter()
-    board = reports.season_board(store, season)
+    board = boards.board(store, season, cached=False)
     full = time.perf_counter() - started
     assert board.games == n_games and len(board.rows) == 10
     started = time.perf_counter()
-    games = reports.load_games(store, season.id)
-    reports.build_board(
+    games = boards.load_games(store, season.id)
+    boards.build_board(
         games, dict(zip(ids, bots, strict=True)), title="", preset="classic", seed=1, samples=0
     )
     point = time.perf_counter() - started

@@ -32,8 +32,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import insert
 from sqlmodel import col, func, select
 
-from hegemon.leaderboard import reports
-from hegemon.leaderboard.store import Bot, Game, Match, Season, SeasonBot, Store, utcnow
+from hegemon.leaderboard.boards import fresh, stored
+from hegemon.leaderboard.store import (
+    BotRow,
+    GameRow,
+    MatchRow,
+    SeasonBotRow,
+    SeasonRow,
+    Store,
+    utcnow,
+)
 from hegemon.leaderboard.web.server import make_app
 from hegemon.referee.rules import make_rules
 
@@ -46,19 +54,21 @@ def build_arena(store: Store, bots: int, games: int) -> None:
     rules = make_rules("classic", {"turn_limit": 60})
     with store.session(write=True) as s:
         rows = [
-            Bot(name=f"bot{i:03d}", version=1, command=["x"], content_hash=f"{i:064x}",
+            BotRow(name=f"bot{i:03d}", version=1, command=["x"], content_hash=f"{i:064x}",
                 language="python")
             for i in range(bots)
         ]  # fmt: skip
         s.add_all(rows)
-        season = Season(name="big", preset=rules.preset, options=rules.options(),
+        season = SeasonRow(name="big", preset=rules.preset, options=rules.options(),
                         players=PLAYERS, games=games, startup_time=20, decision_time=1,
                         time_bank=60, max_strikes=5, seed=SEED, status="finished")  # fmt: skip
         s.add(season)
         s.flush()
         assert season.id is not None
         ids = [b.id for b in rows if b.id is not None]
-        s.add_all(SeasonBot(season_id=season.id, bot_id=b, position=i) for i, b in enumerate(ids))
+        s.add_all(
+            SeasonBotRow(season_id=season.id, bot_id=b, position=i) for i, b in enumerate(ids)
+        )
     add_games(store, games)
 
 
@@ -66,19 +76,20 @@ def add_games(store: Store, games: int, seed: int = SEED) -> None:
     """``games`` more finished games of season ``big`` (numbered after its last one)."""
     rng = random.Random(seed)
     with store.session(write=True) as s:
-        season = s.exec(select(Season).where(Season.name == "big")).one()
+        season = s.exec(select(SeasonRow).where(SeasonRow.name == "big")).one()
         ids = list(
             s.exec(
-                select(SeasonBot.bot_id)
-                .where(SeasonBot.season_id == season.id)
-                .order_by(col(SeasonBot.position))
+                select(SeasonBotRow.bot_id)
+                .where(SeasonBotRow.season_id == season.id)
+                .order_by(col(SeasonBotRow.position))
             ).all()
         )
         bots = len(ids)
         strength = [1200.0 + 600.0 * i / max(bots - 1, 1) for i in range(bots)]
         log10 = math.log(10) / 400
         first = (
-            s.exec(select(func.max(Match.number)).where(Match.season_id == season.id)).one() or 0
+            s.exec(select(func.max(MatchRow.number)).where(MatchRow.season_id == season.id)).one()
+            or 0
         ) + 1
         matches = []
         results = []
@@ -95,15 +106,15 @@ def add_games(store: Store, games: int, seed: int = SEED) -> None:
                 {"season_id": season.id, "number": number, "table_number": number,
                  "seats": [ids[b] for b in seats], "seed": number, "status": "done"}
             )  # fmt: skip
-        s.execute(insert(Match), matches)
+        s.execute(insert(MatchRow), matches)
         match_ids = s.exec(
-            select(Match.id)
-            .where(Match.season_id == season.id, col(Match.number) >= first)
-            .order_by(col(Match.number))
+            select(MatchRow.id)
+            .where(MatchRow.season_id == season.id, col(MatchRow.number) >= first)
+            .order_by(col(MatchRow.number))
         ).all()
         now = utcnow()
         s.execute(
-            insert(Game),
+            insert(GameRow),
             [
                 {"match_id": m, "record_path": "", "places": p, "faults": f,
                  "finish_reason": "turn limit", "duration": 1.0, "decisions": 100,
@@ -163,7 +174,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.bootstrap is not None:
-        reports.boards.bootstrap_samples = lambda games: args.bootstrap
+        for module in (fresh, stored):  # both fits (fresh and stored) ask it by this name
+            module.__dict__["bootstrap_samples"] = lambda games: args.bootstrap
     with tempfile.TemporaryDirectory() as folder:
         with Store(Path(folder) / "arena.db") as store:
             start = time.perf_counter()

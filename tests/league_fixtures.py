@@ -35,7 +35,7 @@ import pytest
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 if TYPE_CHECKING:
-    from hegemon.leaderboard.store import Bot, Season
+    from hegemon.leaderboard.store import BotRow, SeasonRow
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "HEGEMON_TEST_PG_URL"
@@ -189,7 +189,7 @@ def saved_id(row: Saved | None) -> int:
     return row.id
 
 
-def register_samples(store, names: Sequence[str] = SAMPLE_BOTS) -> list[Bot]:
+def register_samples(store, names: Sequence[str] = SAMPLE_BOTS) -> list[BotRow]:
     """Register the sample bots (without the check game: they are ours) in the current home."""
     from hegemon.leaderboard.registry import add_bot
 
@@ -213,16 +213,16 @@ class SeasonSpec:
     keep_memory: bool = True
 
 
-def create_season(store, spec: SeasonSpec, bots: Sequence[Bot]) -> Season:
+def create_season(store, spec: SeasonSpec, bots: Sequence[BotRow]) -> SeasonRow:
     """Create ``spec`` (rules with its turn limit, the schedule of ``bots``) in ``store``."""
-    from hegemon.leaderboard.schedule import make_schedule
-    from hegemon.leaderboard.store import Season
+    from hegemon.leaderboard.seasons.schedule import make_schedule
+    from hegemon.leaderboard.store import SeasonRow
     from hegemon.referee.rules import make_rules
 
     rules = make_rules(spec.preset, {"turn_limit": spec.turn_limit})
     ids = [saved_id(b) for b in bots]
     schedule = make_schedule(ids, spec.players, spec.games, spec.seed, teams=rules.teams == "on")
-    season = Season(
+    season = SeasonRow(
         name=spec.name,
         preset=rules.preset,
         options=rules.options(),
@@ -242,15 +242,15 @@ def games_per_match(store, season_id: int) -> dict[int, int]:
     """Match number → stored game rows (every scheduled match listed, 0 if none)."""
     from sqlmodel import col, func, select
 
-    from hegemon.leaderboard.store import Game, Match
+    from hegemon.leaderboard.store import GameRow, MatchRow
 
     with store.session() as s:
-        numbers = s.exec(select(Match.number).where(Match.season_id == season_id)).all()
+        numbers = s.exec(select(MatchRow.number).where(MatchRow.season_id == season_id)).all()
         rows = s.exec(
-            select(Match.number, func.count(col(Game.id)))
-            .join(Game, col(Game.match_id) == col(Match.id))
-            .where(Match.season_id == season_id)
-            .group_by(col(Match.number))
+            select(MatchRow.number, func.count(col(GameRow.id)))
+            .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+            .where(MatchRow.season_id == season_id)
+            .group_by(col(MatchRow.number))
         ).all()
     counts = {int(n): 0 for n in numbers}
     counts.update({int(n): int(c) for n, c in rows})

@@ -28,7 +28,7 @@ from hegemon.leaderboard.registry import RegistryError, add_bot, content_hash
 from hegemon.leaderboard.registry.archive import pack, unpack
 from hegemon.leaderboard.registry.limits import FileLimits
 from hegemon.leaderboard.store import Store
-from hegemon.leaderboard.store.archives import BotArchive
+from hegemon.leaderboard.store.archives import BotArchiveRow
 from hegemon.referee.runner import pyboot
 from hegemon.referee.runner.sandbox.launch import bot_env
 from hegemon.referee.runner.sandbox.limits import SandboxLimits
@@ -113,8 +113,8 @@ def plant(store: Store, digest: str, data: bytes) -> None:
     """Replace the database's archive of ``digest`` by ``data``, as a hostile row would."""
     with store.session(write=True) as s:
         s.execute(
-            sa.update(BotArchive)
-            .where(BotArchive.content_hash == digest)  # type: ignore[arg-type]
+            sa.update(BotArchiveRow)
+            .where(BotArchiveRow.content_hash == digest)  # type: ignore[arg-type]
             .values(data=data)
         )
 

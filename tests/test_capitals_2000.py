@@ -191,7 +191,7 @@ def test_sdk_helpers_say_what_a_capture_would_do():
 
 def test_the_text_replay_narrates_captures_and_missions():
     """``hegemon replay`` tells a capital capture and a completed mission in its turn lines."""
-    from hegemon.referee.runner.progress import describe_turn
+    from hegemon.leaderboard.event_words import EventWords
 
     events = [
         {
@@ -204,7 +204,7 @@ def test_the_text_replay_narrates_captures_and_missions():
         },
         {"event": "mission_shown", "player": 0, "mission": 7, "completed": True},
     ]
-    lines = describe_turn(events, ["north", "south"], lambda t: f"T{t}")
+    lines = EventWords(["north", "south"], lambda t: f"T{t}").turn(events)
     assert lines == [
         "[bold]captures south's capital T5[/] and takes 2 cards",
         "north completes mission 7",

@@ -73,7 +73,7 @@ def test_no_help_loads_the_database_or_the_match_runner():
             "alembic",
             "hegemon.referee.runner",
             "hegemon.leaderboard.store",
-            "hegemon.leaderboard.season_runner",
+            "hegemon.leaderboard.seasons.runner",
             "hegemon.leaderboard.registry",
         ),
     )

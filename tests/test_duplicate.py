@@ -16,9 +16,9 @@ from pathlib import Path
 import trio
 
 from hegemon.leaderboard.registry import add_bot
-from hegemon.leaderboard.schedule import make_schedule
-from hegemon.leaderboard.season_runner import SeasonRunner
-from hegemon.leaderboard.store import Season, Store
+from hegemon.leaderboard.seasons.runner import SeasonRunner
+from hegemon.leaderboard.seasons.schedule import make_schedule
+from hegemon.leaderboard.store import SeasonRow, Store
 from hegemon.referee.rules import make_rules
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
@@ -81,7 +81,7 @@ def test_a_duplicate_season_gives_no_memory_between_rotations(tmp_path, monkeypa
         schedule = make_schedule(ids, 4, 8, seed=77, duplicate=True)
         assert len({m.seed for m in schedule}) == 2  # two tables of four rotations
         season = store.create_season(
-            Season(
+            SeasonRow(
                 name="dup",
                 preset=RULES.preset,
                 options=RULES.options(),

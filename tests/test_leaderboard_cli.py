@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from hegemon.leaderboard.reports import crosstable, load_games
+from hegemon.leaderboard.boards import crosstable, load_games
 from hegemon.leaderboard.store import GameOutcome, Store
 from league_fixtures import (  # noqa: F401
     SeasonSpec,
@@ -131,9 +131,9 @@ def test_standings_do_not_depend_on_the_order_games_finished(home):
 
 
 def test_crosstable_counts_ties_as_half(home):
-    from hegemon.leaderboard.reports import GameRow
+    from hegemon.leaderboard.boards import PlayedGame
 
-    games = [GameRow(1, 1, (1, 2, 3), (1, 1, 3), ()), GameRow(1, 2, (1, 2, 3), (3, 1, 2), ())]
+    games = [PlayedGame(1, 1, (1, 2, 3), (1, 1, 3), ()), PlayedGame(1, 2, (1, 2, 3), (3, 1, 2), ())]
     cross = crosstable(games)
     assert cross[(1, 2)] == (0.5, 2) and cross[(2, 1)] == (1.5, 2)
     assert cross[(1, 3)] == (1.0, 2) and cross[(3, 1)] == (1.0, 2)

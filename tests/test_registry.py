@@ -22,8 +22,8 @@ from hegemon.leaderboard.registry import (
     parse_bot_ref,
     remove_bots,
 )
-from hegemon.leaderboard.schedule import make_schedule
-from hegemon.leaderboard.store import Season, Store
+from hegemon.leaderboard.seasons.schedule import make_schedule
+from hegemon.leaderboard.store import SeasonRow, Store
 from league_fixtures import saved_id
 
 POLITE = """\
@@ -217,7 +217,7 @@ def test_remove(store, tmp_path):
     others = [add_bot(store, f"o{i}", "random", check=False).bot for i in range(2)]
     ids = [saved_id(second), *(saved_id(o) for o in others)]
     store.create_season(
-        Season(
+        SeasonRow(
             name="s",
             preset="classic",
             options={},
@@ -291,7 +291,7 @@ def test_another_home_materialises_a_bot_from_the_database(store, tmp_path, monk
     import sqlalchemy as sa
 
     from hegemon.leaderboard.registry import materialise
-    from hegemon.leaderboard.store.archives import BotArchive
+    from hegemon.leaderboard.store.archives import BotArchiveRow
 
     src = write(tmp_path / "b", {"bot.py": POLITE, "data/w.txt": "1\n"})
     os.chmod(src / "data" / "w.txt", 0o755)  # the mode is part of the hash: it must travel
@@ -311,8 +311,8 @@ def test_another_home_materialises_a_bot_from_the_database(store, tmp_path, monk
     forged = write(tmp_path / "forged", {"bot.py": POLITE + "# evil\n", "data/w.txt": "1\n"})
     with store.session(write=True) as s:
         s.execute(
-            sa.update(BotArchive)
-            .where(BotArchive.content_hash == bot.content_hash)  # type: ignore[arg-type]
+            sa.update(BotArchiveRow)
+            .where(BotArchiveRow.content_hash == bot.content_hash)  # type: ignore[arg-type]
             .values(data=pack(forged)[0])
         )
     monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "third"))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hegemon.leaderboard.schedule import duplicate_games, make_schedule, match_seed
+from hegemon.leaderboard.seasons.schedule import duplicate_games, make_schedule, match_seed
 
 
 @st.composite

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlalchemy.exc as sa_exc
 import trio
 
-from hegemon.leaderboard.season_runner import SeasonRunner
+from hegemon.leaderboard.seasons.runner import SeasonRunner
 from hegemon.leaderboard.store import FINISHED, Store, StoreError
 from league_fixtures import (
     SeasonSpec,

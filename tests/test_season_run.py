@@ -17,15 +17,16 @@ from pathlib import Path
 import pytest
 import trio
 
-from hegemon.leaderboard import season_runner
-from hegemon.leaderboard.season_runner import SeasonRunner, record_path, worker_is_dead
+from hegemon.leaderboard.seasons.liveness import default_worker_id, worker_is_dead
+from hegemon.leaderboard.seasons.records import record_path
+from hegemon.leaderboard.seasons.runner import SeasonRunner
 from hegemon.leaderboard.store import (
     CLAIMED,
     DONE,
     FINISHED,
     PENDING,
     VOID,
-    Match,
+    MatchRow,
     Store,
     StoreError,
 )
@@ -451,7 +452,7 @@ def test_worker_is_dead_only_for_gone_local_processes():
     finally:
         child.kill()
         child.wait()
-    assert season_runner.default_worker_id().startswith(f"{host}:{os.getpid()}:")
+    assert default_worker_id().startswith(f"{host}:{os.getpid()}:")
 
 
 def test_a_database_that_fails_for_good_stops_the_run_with_its_error(tmp_path, monkeypatch):
@@ -459,7 +460,7 @@ def test_a_database_that_fails_for_good_stops_the_run_with_its_error(tmp_path, m
     season = prepare(tmp_path / "home", spec, monkeypatch)
     with Store() as store:
         original = store.claim_match
-        claims: list[Match | None] = []
+        claims: list[MatchRow | None] = []
 
         def claim(*args, **kwargs):
             if len(claims) >= 2:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from hegemon.leaderboard.season_workers import default_workers, shares
+from hegemon.leaderboard.seasons.pool import default_workers, shares
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from web_server import running_web
 
 from hegemon.leaderboard.cli import app as APP
-from hegemon.leaderboard.season_runner import SeasonRunner
+from hegemon.leaderboard.seasons.runner import SeasonRunner
 from hegemon.leaderboard.store import DONE, FINISHED, Store
 from hegemon.referee.record import seed_is_public
 from league_fixtures import hegemon, register_samples

@@ -12,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel, select
 
-from hegemon.leaderboard.schedule import make_schedule
+from hegemon.leaderboard.seasons.schedule import make_schedule
 from hegemon.leaderboard.store import (
     CLAIMED,
     CREATED,
@@ -22,11 +22,11 @@ from hegemon.leaderboard.store import (
     PENDING,
     RUNNING,
     VOID,
-    Bot,
-    Game,
+    BotRow,
     GameOutcome,
-    Match,
-    Season,
+    GameRow,
+    MatchRow,
+    SeasonRow,
     Store,
     StoreError,
     database_url,
@@ -43,7 +43,7 @@ def store(tmp_path):
     s.close()
 
 
-def add_bots(store: Store, count: int = 4) -> list[Bot]:
+def add_bots(store: Store, count: int = 4) -> list[BotRow]:
     return [
         store.add_bot(f"bot{i}", ["python", "bot.py"], f"{i:064x}", "python") for i in range(count)
     ]
@@ -51,9 +51,9 @@ def add_bots(store: Store, count: int = 4) -> list[Bot]:
 
 def new_season(
     store: Store, name: str = "s1", players: int = 3, games: int = 6, bots: int = 4, **kw
-) -> Season:
+) -> SeasonRow:
     ids = [saved_id(b) for b in store.bots() or add_bots(store, bots)]
-    season = Season(
+    season = SeasonRow(
         name=name,
         preset="classic",
         options={"turn_limit": 0},
@@ -111,7 +111,7 @@ def test_round_trip(tmp_path):
         ]
         assert store.seasons_using_bot(saved_id(bots[0]))[0].name == "s1"
         with store.session() as s:  # the plain session API
-            assert s.exec(select(sa.func.count()).select_from(Match)).one() == 5
+            assert s.exec(select(sa.func.count()).select_from(MatchRow)).one() == 5
 
 
 def test_versions_count_up_per_name(store):
@@ -132,7 +132,7 @@ def test_season_name_taken_writes_nothing(store):
         new_season(store)
     assert len(store.seasons()) == 1
     with store.session() as s:
-        assert s.exec(select(sa.func.count()).select_from(Match)).one() == 6
+        assert s.exec(select(sa.func.count()).select_from(MatchRow)).one() == 6
 
 
 def test_remove_bot_refused_while_in_a_season(store):
@@ -343,7 +343,7 @@ def test_renewing_a_claim_keeps_it(store):
     season = new_season(store, games=1)
     match = store.claim_match(season.id, "w1")
     with store.session(write=True) as s:  # pretend the claim is an hour old
-        row = s.get(Match, match.id)
+        row = s.get(MatchRow, match.id)
         row.claimed_at = row.claimed_at - timedelta(hours=1)
     assert store.renew_claim(match.id, "w1")
     assert store.claim_match(season.id, "w2", stale_after_s=600) is None
@@ -397,7 +397,7 @@ def test_one_game_per_match_in_the_schema(store):
     assert store.finish_match(match.id, "w1", outcome())
     with pytest.raises(StoreError, match=r"(?i)unique"):
         with store.session(write=True) as s:
-            s.add(Game(match_id=match.id, record_path="x", places=[1, 2, 3], faults=[]))
+            s.add(GameRow(match_id=match.id, record_path="x", places=[1, 2, 3], faults=[]))
 
 
 def test_concurrent_workers_never_share_a_match(tmp_path):
@@ -449,11 +449,11 @@ def test_game_outcome_from_a_runner_result():
 def test_a_secret_season_seed_is_shown_only_once_the_season_is_finished():
     """The season seed keys every game's dice: the CLI, the web pages and the API show a secret
     one only after the last game; a chosen (public) one always, marked as public."""
-    from hegemon.leaderboard.store import FINISHED, RUNNING, Season
+    from hegemon.leaderboard.store import FINISHED, RUNNING, SeasonRow
     from hegemon.referee.chance import new_seed
 
     secret = new_seed()
-    season = Season(
+    season = SeasonRow(
         name="s",
         preset="classic",
         options={},

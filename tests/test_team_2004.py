@@ -476,7 +476,7 @@ def test_team_seasons_spread_partnerships():
     still seats every bot in every seat about equally often."""
     from collections import Counter
 
-    from hegemon.leaderboard.schedule import make_schedule, partner_counts
+    from hegemon.leaderboard.seasons.schedule import make_schedule, partner_counts
 
     bots = list(range(1, 9))
     spreads = {}

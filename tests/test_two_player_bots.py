@@ -46,7 +46,7 @@ def test_the_progress_table_and_the_text_replay_show_the_neutrals(preset):
 
     from rich.console import Console
 
-    from hegemon.referee.runner.progress import show_replay, standings
+    from hegemon.leaderboard.cli.progress import show_replay, standings
 
     result = play_local([RandomBot(), Minimal()], preset, seed=4, options={"turn_limit": 3})
     assert result.game is not None

@@ -1,11 +1,11 @@
-"""Two-player season schedules (hegemon.leaderboard.schedule): every pairing in both colours,
-and duplicate deals played from both seats."""
+"""Two-player season schedules (hegemon.leaderboard.seasons.schedule): every pairing in both
+colours, and duplicate deals played from both seats."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from hegemon.leaderboard.schedule import make_schedule
+from hegemon.leaderboard.seasons.schedule import make_schedule
 
 
 def test_every_pairing_is_played_in_both_colours_with_its_own_seeds():

@@ -27,7 +27,7 @@ from web_fixtures import (  # noqa: F401 (browser: a fixture)
     territories,
 )
 
-from hegemon.leaderboard import reports
+from hegemon.leaderboard import boards
 from hegemon.leaderboard.store import Store
 from hegemon.referee.record import parse, replay
 from league_fixtures import SeasonSpec, create_season, free_port
@@ -151,7 +151,7 @@ def test_the_pages_fit_a_phone_screen(site, browser):
 
 def test_the_leaderboard_matches_the_database(site, browser):
     season = site.store.season_by_name("league")
-    board = reports.season_board(site.store, season)
+    board = boards.board(site.store, season, cached=False)
     tab = Page(browser, site.shots)
     try:
         page = tab.open(f"{site.url}/season/league", "season-board")

@@ -19,7 +19,7 @@ from hegemon.referee.policies import attack_happy_action
 from hegemon.referee.record import Recorder
 
 if TYPE_CHECKING:
-    from hegemon.leaderboard.store import Season
+    from hegemon.leaderboard.store import SeasonRow
 
 
 def play_record(
@@ -42,7 +42,7 @@ def play_record(
     return recorder.text()
 
 
-def store_season(store, records_dir: Path, name: str, games: int, seed: int) -> Season:
+def store_season(store, records_dir: Path, name: str, games: int, seed: int) -> SeasonRow:
     """Register the sample bots, create a season of ``games`` matches and store a real
     in-process game (record on disk) as the result of each; returns the season."""
     from league_fixtures import SeasonSpec, create_season, register_samples

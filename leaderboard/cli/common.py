@@ -20,8 +20,8 @@ from .. import paths
 if TYPE_CHECKING:
     from hegemon.referee.timecontrol import TimeControl
 
-    from ..reports.boards import Method
-    from ..store import Season, Store
+    from ..boards.model import Method
+    from ..store import SeasonRow, Store
 
 console = Console()
 errors = Console(stderr=True)
@@ -248,14 +248,14 @@ def new_season(
     seed: int,
     time: Any = None,
     **more: Any,
-) -> Season:
+) -> SeasonRow:
     """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
     ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
-    from ..store import Season
+    from ..store import SeasonRow
 
     clock = time.clock if time is not None else "cpu"  # a season's bots run as processes
     time = time or default_time()
-    return Season(
+    return SeasonRow(
         name=name,
         preset=rules.preset,
         options=rules.options(),
@@ -285,7 +285,7 @@ def store_exists(db: str | None) -> bool:
     return Path(url.database).exists()
 
 
-def find_season(store: Store, name: str) -> Season:
+def find_season(store: Store, name: str) -> SeasonRow:
     """The season called ``name``, or fail with one line naming the seasons there are."""
     from ..store import StoreError
 

@@ -75,7 +75,7 @@ def run_demo(
     from hegemon.referee.rules import make_rules
 
     from ..registry import RegistryError, add_bot
-    from ..schedule import make_schedule
+    from ..seasons.schedule import make_schedule
     from ..store import Store, StoreError
     from .live import run_live, summary
 

@@ -21,7 +21,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..reports import Board
+    from ..boards import Leaderboard
 
 
 def leaderboard_command(
@@ -48,8 +48,7 @@ def leaderboard_command(
 ) -> None:
     """The leaderboard: rating ± interval, games, wins, mean place, faults, P(stronger than
     the next bot). Computed afresh from the stored results."""
-    from ..rating_cache import all_time_boards, season_board
-    from ..reports import render_board, to_csv, to_json
+    from ..boards import all_time_boards, board, render_board, to_csv, to_json
     from ..store import StoreError
 
     rating = check_method(method)
@@ -65,7 +64,7 @@ def leaderboard_command(
         if season is not None:
             found = find_season(store, season)
             try:
-                boards = [season_board(store, found, rating, crosstable)]
+                boards = [board(store, found, rating, crosstable)]
             except StoreError as exc:
                 fail(str(exc))
             empty = (
@@ -89,14 +88,16 @@ def leaderboard_command(
     elif as_json:
         sys.stdout.write(to_json(boards, single=season is not None) + "\n")
     else:
-        for board in boards:  # (not live.print_board: live.py imports the season runner)
-            render_board(board, console)
+        for shown in boards:  # (not live.print_board: live.py imports the season runner)
+            render_board(shown, console)
 
 
-def _no_results(as_json: bool, as_csv: bool, message: str, board: Board | None = None) -> None:
+def _no_results(
+    as_json: bool, as_csv: bool, message: str, board: Leaderboard | None = None
+) -> None:
     """An empty board: the message (on stderr for --csv/--json, whose output stays parseable:
     the CSV header only, an empty JSON board)."""
-    from ..reports import to_csv, to_json
+    from ..boards import to_csv, to_json
 
     if as_csv:
         sys.stdout.write(to_csv([], with_preset=board is None))

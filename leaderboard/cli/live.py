@@ -10,18 +10,22 @@ import signal
 from rich.console import Console
 
 from .. import paths
-from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
-from ..reports import Board, render_board, season_board
-from ..season_runner import RunState, SeasonRunner, format_duration, run_until_signalled
-from ..season_workers import SeasonWorkers
-from ..store import Season, Store, StoreError
+from ..boards import Leaderboard, render_board
+from ..boards import board as season_board
+from ..seasons.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from ..seasons.pool import SeasonWorkers
+from ..seasons.runner import SeasonRunner
+from ..seasons.signals import run_until_signalled
+from ..seasons.state import RunState
+from ..store import SeasonRow, Store, StoreError
 from .common import INTERRUPTED, console, errors
+from .duration import format_duration
 
 
 class LiveProgress:
     """The rich progress bar of a running season: done / total, games per minute, ETA, faults."""
 
-    def __init__(self, out: Console, season: Season, enabled: bool = True):
+    def __init__(self, out: Console, season: SeasonRow, enabled: bool = True):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         self.out = out
@@ -81,7 +85,7 @@ class LiveProgress:
 
 def run_live(
     store: Store,
-    season: Season,
+    season: SeasonRow,
     *,
     concurrency: int,
     worker: str | None = None,
@@ -93,7 +97,7 @@ def run_live(
 ) -> tuple[RunState, str | None]:
     """Run the season with a live progress bar; Ctrl-C (SIGINT) or SIGTERM stop it cleanly.
     With ``workers`` > 1 the games are played by that many worker processes
-    (:mod:`hegemon.leaderboard.season_workers`).
+    (:mod:`hegemon.leaderboard.seasons.pool`).
     Returns the final state and the error that stopped the run (None if none)."""
     import trio
 
@@ -133,13 +137,15 @@ def run_live(
     return runner.state, (failure[0] if failure else None)
 
 
-def print_board(board: Board, out: Console) -> None:
+def print_board(board: Leaderboard, out: Console) -> None:
     if not board.rows:
         return
     render_board(board, out)
 
 
-def summary(store: Store, season: Season, state: RunState, error: str | None, out: Console) -> int:
+def summary(
+    store: Store, season: SeasonRow, state: RunState, error: str | None, out: Console
+) -> int:
     """Say how the run ended; the exit code."""
     pace = (
         f" in {format_duration(state.elapsed)} ({state.games_per_minute:.1f} games/min)"
@@ -177,7 +183,7 @@ def summary(store: Store, season: Season, state: RunState, error: str | None, ou
         )
         out.print(f"records: {records}", highlight=False, soft_wrap=True)
         try:
-            board = season_board(store, season)
+            board = season_board(store, season, cached=False)
         except StoreError as exc:
             errors.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
             return 1

@@ -37,8 +37,8 @@ def find_logs(game: str) -> Path | None:
 
 def seat_names(folder: Path) -> list[str]:
     """The seat labels of the record beside a log folder ([] without one)."""
+    from hegemon.leaderboard.cli.progress import record_seats
     from hegemon.referee.runner.botlog import LOGS_SUFFIX
-    from hegemon.referee.runner.progress import record_seats
 
     record = folder.with_name(folder.name.removesuffix(LOGS_SUFFIX) + ".jsonl")
     try:

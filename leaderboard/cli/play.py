@@ -162,11 +162,11 @@ def play_command(
     import trio
 
     from hegemon.leaderboard.botspec import BotSpecError, resolve
+    from hegemon.leaderboard.cli.progress import LiveBoard
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
     from hegemon.referee.runner.botlog import logs_dir
     from hegemon.referee.runner.labels import number_duplicates
-    from hegemon.referee.runner.progress import LiveBoard
     from hegemon.referee.runner.session import new_game_id, play_one
 
     rule_set = parse_rules(rules, option)
@@ -240,6 +240,6 @@ def replay_command(
 
         replay_html(record, html)
         return
-    from hegemon.referee.runner.progress import show_replay
+    from hegemon.leaderboard.cli.progress import show_replay
 
     show_replay(checked_record_text(record), console, delay)

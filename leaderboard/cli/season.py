@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from .. import paths
-from ..limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from ..seasons.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from .common import (
     DEFAULT_METHOD,
     TIME,
@@ -36,7 +36,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..store import Season, Store
+    from ..store import SeasonRow, Store
 
 season_app = typer.Typer(
     name="season",
@@ -112,7 +112,7 @@ def create_command(
     from hegemon.referee.chance import MAX_SEED, new_seed
 
     from ..registry import RegistryError, lookup_bot
-    from ..schedule import duplicate_games, make_schedule
+    from ..seasons.schedule import duplicate_games, make_schedule
     from ..store import StoreError
 
     if not SEASON_NAME.match(name):
@@ -263,7 +263,7 @@ def list_command(db: str | None = db_option()) -> None:
         console.print(f"seed of {name}: {seed}", soft_wrap=True)
 
 
-def _season_rows(store: Store) -> list[tuple[Season, Any, int]]:
+def _season_rows(store: Store) -> list[tuple[SeasonRow, Any, int]]:
     """Each season with its progress and its number of bots."""
     rows = []
     for season in store.seasons():
@@ -310,7 +310,7 @@ def run_command(
 ) -> None:
     """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
     resume; several runners (on PostgreSQL, several machines) may share one season."""
-    from ..season_workers import default_workers
+    from ..seasons.pool import default_workers
     from ..store import FINISHED
     from .live import run_live, summary
 
@@ -367,7 +367,7 @@ def run_command(
         raise typer.Exit(code)
 
 
-def _progress(store: Store, season: Season) -> Any:
+def _progress(store: Store, season: SeasonRow) -> Any:
     from ..store import StoreError
 
     assert season.id is not None
@@ -385,9 +385,10 @@ def _runner_lines(holders: dict[str, tuple[int, Any]]) -> dict[str, tuple[int, s
     least every ``HEARTBEAT_MAX`` seconds)."""
     if not holders:  # a finished season: no need to load the runner (trio, the referee)
         return {}
-    from ..season_runner import format_duration, worker_is_dead
+    from ..seasons.liveness import worker_is_dead
     from ..store import utcnow
     from ..store.claims import SILENT_AFTER
+    from .duration import format_duration
 
     now = utcnow()
     lines = {}
@@ -413,8 +414,8 @@ def status_command(
     db: str | None = db_option(),
 ) -> None:
     """A season's progress (games done, in play, by which runner) and its standings so far."""
-    from ..rating_cache import season_board
-    from ..reports import render_board
+    from ..boards import board as season_board
+    from ..boards import render_board
     from ..store import StoreError
 
     rating = check_method(method)

@@ -78,7 +78,7 @@ from .provisional import PROVISIONAL_GAMES
 if TYPE_CHECKING:
     from .board import Rating, rate
     from .elo import EloResult, incremental_elo
-    from .games import Game, Tally
+    from .games import FinishingOrder, Tally
     from .plackett_luce import (
         ELO_SCALE,
         MEAN_RATING,
@@ -92,7 +92,7 @@ _LAZY = {
     "rate": "board",
     "EloResult": "elo",
     "incremental_elo": "elo",
-    "Game": "games",
+    "FinishingOrder": "games",
     "Tally": "games",
     "ELO_SCALE": "plackett_luce",
     "MEAN_RATING": "plackett_luce",
@@ -119,7 +119,7 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "BootstrapResult",
     "EloResult",
-    "Game",
+    "FinishingOrder",
     "Rating",
     "Tally",
     "bootstrap_intervals",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .elo import incremental_elo
-from .games import Game, Tally, canonical
+from .games import FinishingOrder, Tally, canonical
 from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
 from .provisional import PROVISIONAL_GAMES
 
@@ -38,8 +38,29 @@ class Rating:
         return self.games < PROVISIONAL_GAMES
 
 
+def place_counts(
+    games: Sequence[FinishingOrder] | Tally,
+) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """Per bot: games played, games won (first place, alone or shared) and the sum of its
+    places (a tied group takes the best place of its span: 1, 2, 2, 4)."""
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    counted = games.items() if isinstance(games, Tally) else ((g, 1) for g in games)
+    for game, count in counted:
+        place = 1
+        for group in canonical(game):
+            for name in group:
+                played[name] += count
+                places[name] += place * count
+                if place == 1:
+                    won[name] += count
+            place += len(group)
+    return played, won, places
+
+
 def rate(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     method: Literal["pl", "elo"] = "pl",
     bootstrap_samples: int = 200,
     seed: int = 0,
@@ -54,19 +75,7 @@ def rate(
     resamples; 0 disables them).  ``method="elo"``: :func:`incremental_elo` in the
     given game order, without intervals (not from a :class:`~.games.Tally`, which has none).
     """
-    played: Counter[str] = Counter()
-    won: Counter[str] = Counter()
-    places: Counter[str] = Counter()
-    counted = games.items() if isinstance(games, Tally) else ((g, 1) for g in games)
-    for game, count in counted:
-        place = 1
-        for group in canonical(game):
-            for name in group:
-                played[name] += count
-                places[name] += place * count
-                if place == 1:
-                    won[name] += count
-            place += len(group)
+    played, won, places = place_counts(games)
 
     low: dict[str, float] = {}
     high: dict[str, float] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .games import Game, canonical
+from .games import FinishingOrder, canonical
 
 
 class EloResult(NamedTuple):
@@ -18,7 +18,7 @@ class EloResult(NamedTuple):
 
 
 def incremental_elo(
-    games: Sequence[Game],
+    games: Sequence[FinishingOrder],
     k: float = 32.0,
     initial: float = 1500.0,
     start: dict[str, float] | None = None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-Game = Sequence[Sequence[str]]
+FinishingOrder = Sequence[Sequence[str]]
 """A finishing order: place groups, place 1 first; a group of several names is a tie."""
 
 Key = tuple[tuple[str, ...], ...]
@@ -23,7 +23,7 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 
-def canonical(game: Game) -> Key:
+def canonical(game: FinishingOrder) -> Key:
     """Validate one game and return it as a hashable key with each group sorted."""
     if isinstance(game, (str, bytes)):
         raise TypeError(f"a game must be a list of place groups, not {game!r}")
@@ -104,11 +104,11 @@ class Compiled:
 
 class Tally(dict[Key, int]):
     """Games given as counts of their finishing patterns (``{pattern: games}``, each pattern a
-    finishing order as in :data:`Game`, as a tuple of tuples): the same fit as the list of
+    finishing order as in :data:`FinishingOrder`, as a tuple of tuples): the same fit as the list of
     games it counts, without the list (a stored board keeps these counts and adds new games)."""
 
 
-def tally_of(games: Sequence[Game] | Tally) -> Counter[Key]:
+def tally_of(games: Sequence[FinishingOrder] | Tally) -> Counter[Key]:
     """The games as counts of their canonical patterns (every pattern checked)."""
     if isinstance(games, Tally):
         out: Counter[Key] = Counter()
@@ -119,16 +119,16 @@ def tally_of(games: Sequence[Game] | Tally) -> Counter[Key]:
     return _tally(games)
 
 
-def compile_games(games: Sequence[Game] | Tally) -> Compiled:
+def compile_games(games: Sequence[FinishingOrder] | Tally) -> Compiled:
     """Check the games and collapse them into pattern counts (see the module docstring)."""
     return _compile(tally_of(games))
 
 
-def _tally(games: Sequence[Game]) -> Counter[Key]:
+def _tally(games: Sequence[FinishingOrder]) -> Counter[Key]:
     # equal games are checked once (a string is iterable too: the first game as given is
     # what canonical() checks)
     raw: Counter[tuple[object, ...]] = Counter()
-    first: dict[tuple[object, ...], Game] = {}
+    first: dict[tuple[object, ...], FinishingOrder] = {}
     for game in games:
         if isinstance(game, (str, bytes)):
             canonical(game)

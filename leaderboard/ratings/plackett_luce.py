@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .games import Compiled, Floats, Game, Tally, compile_games
+from .games import Compiled, FinishingOrder, Floats, Tally, compile_games
 from .solver import Problem
 
 ELO_SCALE: float = 400.0 / math.log(10.0)
@@ -71,7 +71,7 @@ def _log_evidence(
 
 
 def _fit(
-    games: Sequence[Game] | Tally, prior: float | None, tol: float, max_iter: int
+    games: Sequence[FinishingOrder] | Tally, prior: float | None, tol: float, max_iter: int
 ) -> _Fit | None:
     """The MAP fit; with ``prior=None`` the prior's weight comes from the data: every weight
     of :data:`PRIOR_GRID` is fitted, weighed by its evidence (empirical Bayes over a log-uniform
@@ -103,7 +103,7 @@ def _fit(
 
 
 def fit_plackett_luce(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     *,
     prior: float | None = None,
     tol: float = 1e-10,
@@ -172,7 +172,7 @@ def _virtual_games(prior: Floats, n: int, rng: np.random.Generator | None) -> Fl
 
 
 def bootstrap_intervals(
-    games: Sequence[Game] | Tally,
+    games: Sequence[FinishingOrder] | Tally,
     samples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,

@@ -16,7 +16,7 @@ bot's name (``random``, ``aggressive``, ``continental``, ``planner``).
   ``x`` for an executable file and ``-`` otherwise.
 * **Versions.** The first registration of a name is v1; new content under the same name is the
   next version; the same content again is refused as "already registered as NAME vN".
-* **Command** (``Bot.command``, an argv run in the stored folder): inferred from the file type
+* **Command** (``BotRow.command``, an argv run in the stored folder): inferred from the file type
   (``python bot.py``, ``node bot.js``, ``./bot``) or given with ``--command``. At run time
   ``python``/``python3`` mean hegemon's own interpreter (which has the SDK and gRPC), ``node``
   and other bare names are looked up on ``PATH``, and ``./x`` is the stored folder's ``x``.
@@ -40,7 +40,7 @@ from pathlib import Path
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
-from ..store import Bot, Store, StoreError
+from ..store import BotRow, Store, StoreError
 from .archive import materialise, store_archive
 from .check import (
     CHECK_OPPONENTS,
@@ -84,7 +84,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 @dataclass
 class AddResult:
-    bot: Bot
+    bot: BotRow
     new: bool  # False: this content was already registered under this name
     check: CheckResult | None = None
 
@@ -174,7 +174,7 @@ def parse_bot_ref(ref: str) -> tuple[str, int | None]:
     return match.group("name").strip(), int(version) if version else None
 
 
-def lookup_bot(store: Store, ref: str) -> Bot:
+def lookup_bot(store: Store, ref: str) -> BotRow:
     """The registered bot ``ref`` names (latest version unless ``@vN``)."""
     name, version = parse_bot_ref(ref)
     bot = store.find_bot(name, version)
@@ -188,7 +188,7 @@ def lookup_bot(store: Store, ref: str) -> Bot:
     raise RegistryError(f"unknown bot '{name}' (registered: {listed})")
 
 
-def remove_bots(store: Store, name: str, version: int | None = None) -> list[Bot]:
+def remove_bots(store: Store, name: str, version: int | None = None) -> list[BotRow]:
     """Remove one version (or every version) of ``name``. Refuses, removing nothing, if any of
     them plays in a season. Stored files no other version uses are deleted."""
     targets = (

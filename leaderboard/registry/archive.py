@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .. import paths
-from ..store import Bot, Store
+from ..store import BotRow, Store
 from .limits import FileLimits
 from .sources import RegistryError, _executable, bot_files, bounded, content_hash, is_skipped
 
@@ -138,7 +138,7 @@ def store_archive(store: Store, folder: Path, digest: str) -> bool:
     return store.put_archive(digest, data, size, count)
 
 
-def materialise(store: Store, bot: Bot) -> Path:
+def materialise(store: Store, bot: BotRow) -> Path:
     """The bot's stored folder on this machine: already there, or unpacked now from the
     database's archive and verified against the bot's content hash. A folder present here whose
     archive the database lacks (registered before archives existed) is uploaded. Raises

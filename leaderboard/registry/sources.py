@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .. import paths
-from ..store import Bot
+from ..store import BotRow
 from .errors import RegistryError as RegistryError  # noqa: PLC0414  (re-exported)
 from .limits import FileLimits
 
@@ -275,7 +275,7 @@ def command_in(source_argv: Sequence[str], folder: Path, name: str) -> Any:
     return BotCommand(name, resolve_argv(source_argv, folder), cwd=str(folder))
 
 
-def bot_command(bot: Bot, name: str | None = None) -> Any:
+def bot_command(bot: BotRow, name: str | None = None) -> Any:
     """The ``hegemon.referee.runner.process.BotCommand`` that runs a registered bot version from its
     stored folder (named ``name``, default ``bot.label`` i.e. ``NAME@vN``). Raises
     :class:`RegistryError` if the stored files are missing (call

@@ -5,7 +5,7 @@ One code path for a SQLite file (the default, ``$HEGEMON_HOME/arena.db``) and Po
 
     store = Store("arena.db")                 # or Store("postgresql://me@host/league"), Store()
     with store.session() as s:                # a sqlmodel Session, committed at the end
-        bots = s.exec(select(Bot)).all()
+        bots = s.exec(select(BotRow)).all()
 
 Opening a store brings its schema up to date (alembic, scripts in ``leaderboard/migrations``),
 so a newer hegemon opens an older database. Every failure of the database itself — a URL that
@@ -56,16 +56,16 @@ from .models import (
     RUNNING,
     SEASON_STATUSES,
     VOID,
-    Bot,
-    Game,
+    BotRow,
     GameOutcome,
-    Match,
-    Season,
-    SeasonBot,
+    GameRow,
+    MatchRow,
+    SeasonBotRow,
     SeasonProgress,
+    SeasonRow,
     utcnow,
 )
-from .rating_fits import RatingFit
+from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
 
 __all__ = [
@@ -81,14 +81,14 @@ __all__ = [
     "RUNNING",
     "SEASON_STATUSES",
     "VOID",
-    "Bot",
-    "Game",
+    "BotRow",
     "GameOutcome",
-    "Match",
-    "RatingFit",
-    "Season",
-    "SeasonBot",
+    "GameRow",
+    "MatchRow",
+    "RatingFitRow",
+    "SeasonBotRow",
     "SeasonProgress",
+    "SeasonRow",
     "Store",
     "StoreError",
     "alembic_config",

@@ -12,7 +12,7 @@ from sqlmodel import Field, SQLModel
 from .models import UTCDateTime, utcnow
 
 
-class BotArchive(SQLModel, table=True):
+class BotArchiveRow(SQLModel, table=True):
     """One set of bot files, packed (a gzip'd tar of regular files), by content hash."""
 
     __tablename__ = "bot_archives"

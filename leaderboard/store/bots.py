@@ -8,9 +8,9 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from .archives import BotArchive
+from .archives import BotArchiveRow
 from .database import Database, StoreError
-from .models import Bot, Season, SeasonBot
+from .models import BotRow, SeasonBotRow, SeasonRow
 
 
 class BotStore(Database):
@@ -18,15 +18,15 @@ class BotStore(Database):
 
     def add_bot(
         self, name: str, command: Sequence[str], content_hash: str, language: str, source: str = ""
-    ) -> Bot:
+    ) -> BotRow:
         """Register the next version of ``name`` (v1 for a new name)."""
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
                     last = s.exec(
-                        select(func.max(col(Bot.version))).where(col(Bot.name) == name)
+                        select(func.max(col(BotRow.version))).where(col(BotRow.name) == name)
                     ).one()
-                    bot = Bot(
+                    bot = BotRow(
                         name=name,
                         version=(last or 0) + 1,
                         command=list(command),
@@ -42,73 +42,73 @@ class BotStore(Database):
                     raise
         raise StoreError(f"could not register {name}: other registrations kept getting in the way")
 
-    def get_bot(self, bot_id: int) -> Bot | None:
+    def get_bot(self, bot_id: int) -> BotRow | None:
         with self.session() as s:
-            return s.get(Bot, bot_id)
+            return s.get(BotRow, bot_id)
 
-    def find_bot(self, name: str, version: int | None = None) -> Bot | None:
+    def find_bot(self, name: str, version: int | None = None) -> BotRow | None:
         """``name`` at ``version``, or its latest version."""
         with self.session() as s:
-            query = select(Bot).where(col(Bot.name) == name)
+            query = select(BotRow).where(col(BotRow.name) == name)
             if version is not None:
-                query = query.where(col(Bot.version) == version)
-            return s.exec(query.order_by(col(Bot.version).desc()).limit(1)).first()
+                query = query.where(col(BotRow.version) == version)
+            return s.exec(query.order_by(col(BotRow.version).desc()).limit(1)).first()
 
-    def find_bot_by_hash(self, name: str, content_hash: str) -> Bot | None:
+    def find_bot_by_hash(self, name: str, content_hash: str) -> BotRow | None:
         """The version of ``name`` with exactly these files, if registered."""
         with self.session() as s:
             return s.exec(
-                select(Bot)
-                .where(col(Bot.name) == name, col(Bot.content_hash) == content_hash)
-                .order_by(col(Bot.version))
+                select(BotRow)
+                .where(col(BotRow.name) == name, col(BotRow.content_hash) == content_hash)
+                .order_by(col(BotRow.version))
                 .limit(1)
             ).first()
 
-    def bots(self, name: str | None = None, latest_only: bool = False) -> list[Bot]:
+    def bots(self, name: str | None = None, latest_only: bool = False) -> list[BotRow]:
         """Registered bots by name, then version (only each name's newest with ``latest_only``)."""
         with self.session() as s:
-            query = select(Bot)
+            query = select(BotRow)
             if name is not None:
-                query = query.where(col(Bot.name) == name)
-            found = list(s.exec(query.order_by(col(Bot.name), col(Bot.version))).all())
+                query = query.where(col(BotRow.name) == name)
+            found = list(s.exec(query.order_by(col(BotRow.name), col(BotRow.version))).all())
         if latest_only:
-            newest: dict[str, Bot] = {}
+            newest: dict[str, BotRow] = {}
             for bot in found:
                 newest[bot.name] = bot
             found = list(newest.values())
         return found
 
-    def bots_by_id(self, ids: Iterable[int]) -> dict[int, Bot]:
+    def bots_by_id(self, ids: Iterable[int]) -> dict[int, BotRow]:
         wanted = set(ids)
         if not wanted:
             return {}
         with self.session() as s:
-            found = s.exec(select(Bot).where(col(Bot.id).in_(wanted))).all()
+            found = s.exec(select(BotRow).where(col(BotRow.id).in_(wanted))).all()
             return {b.id: b for b in found if b.id is not None}
 
-    def seasons_using_bot(self, bot_id: int) -> list[Season]:
+    def seasons_using_bot(self, bot_id: int) -> list[SeasonRow]:
         with self.session() as s:
             return list(
                 s.exec(
-                    select(Season)
-                    .join(SeasonBot, col(SeasonBot.season_id) == col(Season.id))
-                    .where(col(SeasonBot.bot_id) == bot_id)
-                    .order_by(col(Season.id))
+                    select(SeasonRow)
+                    .join(SeasonBotRow, col(SeasonBotRow.season_id) == col(SeasonRow.id))
+                    .where(col(SeasonBotRow.bot_id) == bot_id)
+                    .order_by(col(SeasonRow.id))
                 ).all()
             )
 
-    def remove_bot(self, bot_id: int) -> Bot:
+    def remove_bot(self, bot_id: int) -> BotRow:
         """Delete a bot version that no season uses (raises :class:`StoreError` otherwise).
         Its stored files are the caller's business (other versions may share them)."""
         with self.session(write=True) as s:
-            bot = s.get(Bot, bot_id)
+            bot = s.get(BotRow, bot_id)
             if bot is None:
                 raise StoreError(f"no bot with id {bot_id}")
             used = s.exec(
-                select(col(Season.name))
-                .join(SeasonBot, col(SeasonBot.season_id) == col(Season.id))
-                .where(col(SeasonBot.bot_id) == bot_id)
-                .order_by(col(Season.id))
+                select(col(SeasonRow.name))
+                .join(SeasonBotRow, col(SeasonBotRow.season_id) == col(SeasonRow.id))
+                .where(col(SeasonBotRow.bot_id) == bot_id)
+                .order_by(col(SeasonRow.id))
             ).all()
             if used:
                 raise StoreError(
@@ -123,7 +123,7 @@ class BotStore(Database):
         with self.session() as s:
             return (
                 s.exec(
-                    select(col(Bot.id)).where(col(Bot.content_hash) == content_hash).limit(1)
+                    select(col(BotRow.id)).where(col(BotRow.content_hash) == content_hash).limit(1)
                 ).first()
                 is not None
             )
@@ -136,7 +136,7 @@ class BotStore(Database):
             return False
         try:
             with self.session(write=True) as s:
-                s.add(BotArchive(content_hash=content_hash, data=data, size=size, files=files))
+                s.add(BotArchiveRow(content_hash=content_hash, data=data, size=size, files=files))
                 s.flush()
                 return True
         except StoreError as exc:
@@ -147,8 +147,8 @@ class BotStore(Database):
     def has_archive(self, content_hash: str) -> bool:
         with self.session() as s:
             found = s.exec(
-                select(col(BotArchive.content_hash)).where(
-                    col(BotArchive.content_hash) == content_hash
+                select(col(BotArchiveRow.content_hash)).where(
+                    col(BotArchiveRow.content_hash) == content_hash
                 )
             ).first()
             return found is not None
@@ -157,17 +157,19 @@ class BotStore(Database):
         """The packed files of ``content_hash``, or None if the database has none."""
         with self.session() as s:
             return s.exec(
-                select(col(BotArchive.data)).where(col(BotArchive.content_hash) == content_hash)
+                select(col(BotArchiveRow.data)).where(
+                    col(BotArchiveRow.content_hash) == content_hash
+                )
             ).first()
 
     def drop_archive(self, content_hash: str) -> None:
         """Delete the archive of files no bot version uses any more."""
         with self.session(write=True) as s:
-            archive = s.get(BotArchive, content_hash)
+            archive = s.get(BotArchiveRow, content_hash)
             if (
                 archive is not None
                 and not s.exec(
-                    select(col(Bot.id)).where(col(Bot.content_hash) == content_hash).limit(1)
+                    select(col(BotRow.id)).where(col(BotRow.content_hash) == content_hash).limit(1)
                 ).first()
             ):
                 s.delete(archive)

@@ -19,10 +19,10 @@ from .models import (
     PENDING,
     RUNNING,
     VOID,
-    Game,
     GameOutcome,
-    Match,
-    Season,
+    GameRow,
+    MatchRow,
+    SeasonRow,
     utcnow,
 )
 
@@ -51,7 +51,7 @@ class ClaimStore(Database):
 
     def claim_match(
         self, season_id: int, worker: str, stale_after_s: float = 3600.0
-    ) -> Match | None:
+    ) -> MatchRow | None:
         """Give ``worker`` the next match to play (lowest number first), or None when nothing is
         left to claim. A match claimed more than ``stale_after_s`` seconds ago (by a worker that
         died, or one that forgot to :meth:`renew_claim`) is claimed again. The season becomes
@@ -61,15 +61,17 @@ class ClaimStore(Database):
         cutoff = now - timedelta(seconds=stale_after_s)
         with self.session(write=True) as s:
             query = (
-                select(Match)
+                select(MatchRow)
                 .where(
-                    col(Match.season_id) == season_id,
+                    col(MatchRow.season_id) == season_id,
                     sa.or_(
-                        col(Match.status) == PENDING,
-                        sa.and_(col(Match.status) == CLAIMED, col(Match.claimed_at) <= cutoff),
+                        col(MatchRow.status) == PENDING,
+                        sa.and_(
+                            col(MatchRow.status) == CLAIMED, col(MatchRow.claimed_at) <= cutoff
+                        ),
                     ),
                 )
-                .order_by(col(Match.number))
+                .order_by(col(MatchRow.number))
                 .limit(1)
             )
             if self.is_postgres:
@@ -81,8 +83,8 @@ class ClaimStore(Database):
             match.worker = worker
             match.claimed_at = now
             s.exec(
-                sa.update(Season)
-                .where(col(Season.id) == season_id, col(Season.status) == CREATED)
+                sa.update(SeasonRow)
+                .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
                 .values(status=RUNNING)
             )
             s.flush()
@@ -92,19 +94,19 @@ class ClaimStore(Database):
         """Refresh the claim's time (a heartbeat for long games); False if the claim was lost."""
         with self.session(write=True) as s:
             result = s.exec(
-                sa.update(Match)
+                sa.update(MatchRow)
                 .where(
-                    col(Match.id) == match_id,
-                    col(Match.worker) == worker,
-                    col(Match.status) == CLAIMED,
+                    col(MatchRow.id) == match_id,
+                    col(MatchRow.worker) == worker,
+                    col(MatchRow.status) == CLAIMED,
                 )
                 .values(claimed_at=utcnow())
             )
             return result.rowcount == 1
 
-    def _held_claim(self, s: Session, match_id: int, worker: str) -> Match | None:
+    def _held_claim(self, s: Session, match_id: int, worker: str) -> MatchRow | None:
         """The match, locked with its season, if ``worker`` holds its claim; else None."""
-        match = s.exec(self._lock(select(Match).where(col(Match.id) == match_id))).first()
+        match = s.exec(self._lock(select(MatchRow).where(col(MatchRow.id) == match_id))).first()
         if match is None:
             return None
         self._lock_season(s, match.season_id)
@@ -124,7 +126,7 @@ class ClaimStore(Database):
                 if match is None:
                     return False
                 s.add(
-                    Game(
+                    GameRow(
                         match_id=match_id,
                         record_path=str(outcome.record_path),
                         places=[int(p) for p in outcome.places],
@@ -147,7 +149,9 @@ class ClaimStore(Database):
     def stored_by(self, match_id: int, worker: str) -> bool:
         """Whether the match's game is stored, stored by ``worker``."""
         with self.session() as s:
-            found = s.exec(select(col(Game.worker)).where(col(Game.match_id) == match_id)).first()
+            found = s.exec(
+                select(col(GameRow.worker)).where(col(GameRow.match_id) == match_id)
+            ).first()
             return found == worker
 
     def void_match(
@@ -177,13 +181,13 @@ class ClaimStore(Database):
         """Put the matches ``worker`` holds back to pending (interrupted, nothing counted),
         except the match ids in ``keep``; returns how many."""
         with self.session(write=True) as s:
-            query = sa.update(Match).where(
-                col(Match.worker) == worker, col(Match.status) == CLAIMED
+            query = sa.update(MatchRow).where(
+                col(MatchRow.worker) == worker, col(MatchRow.status) == CLAIMED
             )
             if season_id is not None:
-                query = query.where(col(Match.season_id) == season_id)
+                query = query.where(col(MatchRow.season_id) == season_id)
             if keep:
-                query = query.where(col(Match.id).not_in(list(keep)))
+                query = query.where(col(MatchRow.id).not_in(list(keep)))
             result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
             return int(result.rowcount or 0)
 
@@ -192,19 +196,21 @@ class ClaimStore(Database):
         # last match sees every other and marks the season finished (SQLite: one writer anyway).
         if self.is_postgres:
             s.exec(
-                select(col(Season.id)).where(col(Season.id) == season_id).with_for_update()
+                select(col(SeasonRow.id)).where(col(SeasonRow.id) == season_id).with_for_update()
             ).first()
 
     def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
         left = s.exec(
             select(func.count())
-            .select_from(Match)
-            .where(col(Match.season_id) == season_id, col(Match.status).in_((PENDING, CLAIMED)))
+            .select_from(MatchRow)
+            .where(
+                col(MatchRow.season_id) == season_id, col(MatchRow.status).in_((PENDING, CLAIMED))
+            )
         ).one()
         if left == 0:
             s.exec(
-                sa.update(Season)
-                .where(col(Season.id) == season_id)
+                sa.update(SeasonRow)
+                .where(col(SeasonRow.id) == season_id)
                 .values(status=FINISHED, finished_at=utcnow())
             )
 
@@ -213,12 +219,12 @@ class ClaimStore(Database):
         renewal)."""
         with self.session() as s:
             rows = s.exec(
-                select(col(Match.worker), func.count(), func.min(col(Match.claimed_at)))
+                select(col(MatchRow.worker), func.count(), func.min(col(MatchRow.claimed_at)))
                 .where(
-                    col(Match.season_id) == season_id,
-                    col(Match.status) == CLAIMED,
-                    col(Match.worker).is_not(None),
+                    col(MatchRow.season_id) == season_id,
+                    col(MatchRow.status) == CLAIMED,
+                    col(MatchRow.worker).is_not(None),
                 )
-                .group_by(col(Match.worker))
+                .group_by(col(MatchRow.worker))
             ).all()
         return {str(worker): (int(n), as_utc(oldest)) for worker, n, oldest in rows}

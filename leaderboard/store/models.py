@@ -28,7 +28,7 @@ FAULT_POLICIES = {
     "its seat: it ranks below every player still in, the game goes on; an arena fault "
     "voids the game, which is played again",
 }
-"""What a season does about faults (``Season.fault_policy``). One policy so far."""
+"""What a season does about faults (``SeasonRow.fault_policy``). One policy so far."""
 
 
 SQLModel.metadata.naming_convention = {
@@ -81,7 +81,7 @@ class UTCDateTime(sa.types.TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
-class Bot(SQLModel, table=True):
+class BotRow(SQLModel, table=True):
     """One registered version of a bot. Its files are in ``paths.bot_dir(content_hash)``, which
     is its working folder; ``command`` is the argv run there (see
     ``hegemon.leaderboard.registry``)."""
@@ -104,7 +104,7 @@ class Bot(SQLModel, table=True):
         return f"{self.name}@v{self.version}"
 
 
-class Season(SQLModel, table=True):
+class SeasonRow(SQLModel, table=True):
     """A league season: rule set, players per game, games, time control, seed and policies."""
 
     __tablename__ = "seasons"
@@ -158,7 +158,7 @@ class Season(SQLModel, table=True):
         )
 
 
-class SeasonBot(SQLModel, table=True):
+class SeasonBotRow(SQLModel, table=True):
     """A bot version taking part in a season (``position``: the order given at creation)."""
 
     __tablename__ = "season_bots"
@@ -168,10 +168,10 @@ class SeasonBot(SQLModel, table=True):
     position: int = 0
 
 
-class Match(SQLModel, table=True):
+class MatchRow(SQLModel, table=True):
     """One scheduled game of a season: who sits where, the dice seed, and its progress.
 
-    ``status``: pending → claimed (a worker plays it) → done (its :class:`Game` is stored);
+    ``status``: pending → claimed (a worker plays it) → done (its :class:`GameRow` is stored);
     an arena fault puts it back to pending with ``attempts`` + 1, or to void (given up) when
     :meth:`Store.void_match` is told a maximum of attempts.
     """
@@ -195,7 +195,7 @@ class Match(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_type=sa.Text)  # why it was last voided
 
 
-class Game(SQLModel, table=True):
+class GameRow(SQLModel, table=True):
     """The result of a finished match (at most one per match)."""
 
     __tablename__ = "games"

@@ -19,15 +19,16 @@ import sqlalchemy as sa
 from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
 
 from .database import StoreError
-from .models import Game, Match, UTCDateTime, utcnow
+from .models import GameRow, MatchRow, UTCDateTime, utcnow
 
-FORMAT = 2
-"""Version of the stored ``data``: a fit stored in another format is made again."""
+FORMAT = 3
+"""Version of the stored ``data`` and of the fit that made it: a fit stored in another format,
+or by an older fit (3: the prior's scale taken from the data), is made again."""
 
 
-class RatingFit(SQLModel, table=True):
+class RatingFitRow(SQLModel, table=True):
     """One fitted board: what ``data`` holds is up to the caller (see
-    :mod:`hegemon.leaderboard.rating_cache`)."""
+    :mod:`hegemon.leaderboard.boards.stored`)."""
 
     __tablename__ = "rating_fits"
 
@@ -57,13 +58,13 @@ def fit_key(identity: dict[str, Any]) -> str:
 def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) -> Coverage:
     """The finished games of these seasons now (one aggregate query); with ``up_to``, only
     those with an id up to it."""
-    where: list[Any] = [col(Match.season_id).in_(list(season_ids))]
+    where: list[Any] = [col(MatchRow.season_id).in_(list(season_ids))]
     if up_to is not None:
-        where.append(col(Game.id) <= up_to)
+        where.append(col(GameRow.id) <= up_to)
     with store.session() as s:
         count, newest = s.exec(
-            select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
-            .join(Match, col(Match.id) == col(Game.match_id))
+            select(func.count(col(GameRow.id)), func.coalesce(func.max(col(GameRow.id)), 0))
+            .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
             .where(*where)
         ).one()
     return Coverage(int(count or 0), int(newest or 0))
@@ -72,7 +73,7 @@ def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) ->
 def load_fit(store: Any, key: str, now: Coverage) -> dict[str, Any] | None:
     """The stored ``data`` of ``key`` if it covers exactly the games ``now`` (else ``None``)."""
     with store.session() as s:
-        row = s.exec(select(RatingFit).where(col(RatingFit.key) == key)).first()
+        row = s.exec(select(RatingFitRow).where(col(RatingFitRow.key) == key)).first()
     if row is None or (row.games, row.last_game_id) != (now.games, now.last_game_id):
         return None
     data: dict[str, Any] = row.data
@@ -88,7 +89,9 @@ def part_key(key: str, part: str) -> str:
 def load_part(store: Any, key: str, part: str) -> tuple[Coverage, dict[str, Any]] | None:
     """A part stored with ``key``'s fit, with the games it covers (whatever they are)."""
     with store.session() as s:
-        row = s.exec(select(RatingFit).where(col(RatingFit.key) == part_key(key, part))).first()
+        row = s.exec(
+            select(RatingFitRow).where(col(RatingFitRow.key) == part_key(key, part))
+        ).first()
     if row is None:
         return None
     return Coverage(row.games, row.last_game_id), row.data
@@ -108,9 +111,9 @@ def save_fit(
     try:
         with store.session(write=True) as s:
             for k, value in rows.items():
-                row = s.exec(select(RatingFit).where(col(RatingFit.key) == k)).first()
+                row = s.exec(select(RatingFitRow).where(col(RatingFitRow.key) == k)).first()
                 if row is None:
-                    row = RatingFit(key=k, games=0, last_game_id=0, data={})
+                    row = RatingFitRow(key=k, games=0, last_game_id=0, data={})
                 row.games, row.last_game_id = covered.games, covered.last_game_id
                 row.data, row.computed_at = value, utcnow()
                 s.add(row)

@@ -17,12 +17,12 @@ from .models import (
     PENDING,
     SEASON_STATUSES,
     VOID,
-    Bot,
-    Game,
-    Match,
-    Season,
-    SeasonBot,
+    BotRow,
+    GameRow,
+    MatchRow,
+    SeasonBotRow,
     SeasonProgress,
+    SeasonRow,
     utcnow,
 )
 
@@ -31,37 +31,39 @@ class SeasonStore(Database):
     """The store's seasons: creation with their whole schedule, lookups, progress."""
 
     def create_season(
-        self, season: Season, bot_ids: Sequence[int], schedule: Iterable[Any]
-    ) -> Season:
+        self, season: SeasonRow, bot_ids: Sequence[int], schedule: Iterable[Any]
+    ) -> SeasonRow:
         """Store a new season, its bots and its matches in one transaction.
 
         ``schedule``: objects with ``number``, ``table``, ``seats`` (bot ids) and ``seed``
-        (see :func:`hegemon.leaderboard.schedule.make_schedule`). Raises :class:`StoreError` if the
-        name is taken or a bot is unknown; then nothing is written.
+        (see :func:`hegemon.leaderboard.seasons.schedule.make_schedule`). Raises
+        :class:`StoreError` if the name is taken or a bot is unknown; then nothing is written.
         """
         with self.session(write=True) as s:
             if (
-                s.exec(select(col(Season.id)).where(col(Season.name) == season.name)).first()
+                s.exec(select(col(SeasonRow.id)).where(col(SeasonRow.name) == season.name)).first()
                 is not None
             ):
                 raise StoreError(f"a season named '{season.name}' already exists")
-            known = set(s.exec(select(col(Bot.id)).where(col(Bot.id).in_(list(bot_ids)))).all())
+            known = set(
+                s.exec(select(col(BotRow.id)).where(col(BotRow.id).in_(list(bot_ids)))).all()
+            )
             missing = [b for b in bot_ids if b not in known]
             if missing:
                 raise StoreError(f"no bot with id {missing[0]}")
-            row = Season.model_validate(season.model_dump(exclude={"id"}))
+            row = SeasonRow.model_validate(season.model_dump(exclude={"id"}))
             s.add(row)
             s.flush()
             assert row.id is not None  # given by the flush
             for position, bot_id in enumerate(bot_ids):
-                s.add(SeasonBot(season_id=row.id, bot_id=bot_id, position=position))
+                s.add(SeasonBotRow(season_id=row.id, bot_id=bot_id, position=position))
             count = 0
             for m in schedule:
                 seats = [int(b) for b in m.seats]
                 if not set(seats) <= known:
                     raise StoreError(f"match {m.number} seats a bot that is not in the season")
                 s.add(
-                    Match(
+                    MatchRow(
                         season_id=row.id,
                         number=m.number,
                         table_number=m.table,
@@ -77,27 +79,27 @@ class SeasonStore(Database):
                 raise StoreError(f"cannot create season '{season.name}': {_one_line(exc)}") from exc
             return row
 
-    def get_season(self, season_id: int) -> Season | None:
+    def get_season(self, season_id: int) -> SeasonRow | None:
         with self.session() as s:
-            return s.get(Season, season_id)
+            return s.get(SeasonRow, season_id)
 
-    def season_by_name(self, name: str) -> Season | None:
+    def season_by_name(self, name: str) -> SeasonRow | None:
         with self.session() as s:
-            return s.exec(select(Season).where(col(Season.name) == name)).first()
+            return s.exec(select(SeasonRow).where(col(SeasonRow.name) == name)).first()
 
-    def seasons(self) -> list[Season]:
+    def seasons(self) -> list[SeasonRow]:
         with self.session() as s:
-            return list(s.exec(select(Season).order_by(col(Season.id))).all())
+            return list(s.exec(select(SeasonRow).order_by(col(SeasonRow.id))).all())
 
-    def season_bots(self, season_id: int) -> list[Bot]:
+    def season_bots(self, season_id: int) -> list[BotRow]:
         """The season's bot versions, in the order they were given."""
         with self.session() as s:
             return list(
                 s.exec(
-                    select(Bot)
-                    .join(SeasonBot, col(SeasonBot.bot_id) == col(Bot.id))
-                    .where(col(SeasonBot.season_id) == season_id)
-                    .order_by(col(SeasonBot.position))
+                    select(BotRow)
+                    .join(SeasonBotRow, col(SeasonBotRow.bot_id) == col(BotRow.id))
+                    .where(col(SeasonBotRow.season_id) == season_id)
+                    .order_by(col(SeasonBotRow.position))
                 ).all()
             )
 
@@ -105,42 +107,42 @@ class SeasonStore(Database):
         if status not in SEASON_STATUSES:
             raise ValueError(f"unknown season status {status!r}")
         with self.session(write=True) as s:
-            season = s.get(Season, season_id)
+            season = s.get(SeasonRow, season_id)
             if season is None:
                 raise StoreError(f"no season with id {season_id}")
             season.status = status
             season.finished_at = utcnow() if status == FINISHED else None
 
-    def matches(self, season_id: int, status: str | None = None) -> list[Match]:
+    def matches(self, season_id: int, status: str | None = None) -> list[MatchRow]:
         """The season's matches in schedule order (optionally only those with ``status``)."""
         with self.session() as s:
-            query = select(Match).where(col(Match.season_id) == season_id)
+            query = select(MatchRow).where(col(MatchRow.season_id) == season_id)
             if status is not None:
-                query = query.where(col(Match.status) == status)
-            return list(s.exec(query.order_by(col(Match.number))).all())
+                query = query.where(col(MatchRow.status) == status)
+            return list(s.exec(query.order_by(col(MatchRow.number))).all())
 
-    def get_match(self, match_id: int) -> Match | None:
+    def get_match(self, match_id: int) -> MatchRow | None:
         with self.session() as s:
-            return s.get(Match, match_id)
+            return s.get(MatchRow, match_id)
 
-    def games(self, season_id: int) -> list[tuple[Match, Game]]:
+    def games(self, season_id: int) -> list[tuple[MatchRow, GameRow]]:
         """Every finished game of the season with its match, in schedule order."""
         with self.session() as s:
             rows = s.exec(
-                select(Match, Game)
-                .join(Game, col(Game.match_id) == col(Match.id))
-                .where(col(Match.season_id) == season_id)
-                .order_by(col(Match.number))
+                select(MatchRow, GameRow)
+                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                .where(col(MatchRow.season_id) == season_id)
+                .order_by(col(MatchRow.number))
             ).all()
             return [(m, g) for m, g in rows]
 
-    def all_games(self) -> list[tuple[Match, Game]]:
+    def all_games(self) -> list[tuple[MatchRow, GameRow]]:
         """Every finished game of every season (by season, then schedule order)."""
         with self.session() as s:
             rows = s.exec(
-                select(Match, Game)
-                .join(Game, col(Game.match_id) == col(Match.id))
-                .order_by(col(Match.season_id), col(Match.number))
+                select(MatchRow, GameRow)
+                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                .order_by(col(MatchRow.season_id), col(MatchRow.number))
             ).all()
             return [(m, g) for m, g in rows]
 
@@ -149,21 +151,21 @@ class SeasonStore(Database):
         with self.session() as s:
             counts = dict(
                 s.exec(
-                    select(col(Match.status), func.count())
-                    .where(col(Match.season_id) == season_id)
-                    .group_by(col(Match.status))
+                    select(col(MatchRow.status), func.count())
+                    .where(col(MatchRow.season_id) == season_id)
+                    .group_by(col(MatchRow.status))
                 ).all()
             )
             attempts = s.exec(
-                select(func.coalesce(func.sum(col(Match.attempts)), 0)).where(
-                    col(Match.season_id) == season_id
+                select(func.coalesce(func.sum(col(MatchRow.attempts)), 0)).where(
+                    col(MatchRow.season_id) == season_id
                 )
             ).one()
             workers = dict(
                 s.exec(
-                    select(col(Match.worker), func.count())
-                    .where(col(Match.season_id) == season_id, col(Match.status) == CLAIMED)
-                    .group_by(col(Match.worker))
+                    select(col(MatchRow.worker), func.count())
+                    .where(col(MatchRow.season_id) == season_id, col(MatchRow.status) == CLAIMED)
+                    .group_by(col(MatchRow.worker))
                 ).all()
             )
         return SeasonProgress(

@@ -1,9 +1,9 @@
 """What every page shows, as plain JSON-ready dicts: the JSON API returns these as they are and
 the HTML pages are drawn from them, so a page never shows what the API does not.
 
-Every figure comes from :mod:`hegemon.leaderboard.rating_cache` (boards with their crosstables
+Every figure comes from :mod:`hegemon.leaderboard.boards` (boards with their crosstables
 and the incremental Elo history, stored in the database with the fit and brought up to date
-with the games added since) and :mod:`hegemon.leaderboard.reports`. :class:`Arena` also keeps
+with the games added since). :class:`Arena` also keeps
 each page's figures in memory until a game is added to its seasons.
 """
 
@@ -18,9 +18,9 @@ from typing import Any
 
 from sqlmodel import col, func, select
 
-from hegemon.leaderboard import rating_cache, reports
+from hegemon.leaderboard import boards
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
-from hegemon.leaderboard.store import DONE, Bot, Game, Match, Season, Store
+from hegemon.leaderboard.store import DONE, BotRow, GameRow, MatchRow, SeasonRow, Store
 
 from .params import database_id
 
@@ -40,17 +40,17 @@ MEANING = {
 }
 
 
-def _rules_key(season: Season) -> str:
+def _rules_key(season: SeasonRow) -> str:
     """Seasons whose games may be pooled: same preset and every option (turn limit included)."""
     return season.preset + " " + json.dumps(season.options, sort_keys=True)
 
 
-def _rules_label(season: Season) -> str:
+def _rules_label(season: SeasonRow) -> str:
     limit = season.options.get("turn_limit")
     return f"{season.preset}, turn limit {limit}" if limit else season.preset
 
 
-def _season_dict(season: Season) -> dict[str, Any]:
+def _season_dict(season: SeasonRow) -> dict[str, Any]:
     return {
         "id": season.id,
         "name": season.name,
@@ -95,8 +95,8 @@ class Arena:
         with self.store.session() as s:
             count = s.exec(
                 select(func.count())
-                .select_from(Match)
-                .where(col(Match.season_id).in_(season_ids), col(Match.status) == DONE)
+                .select_from(MatchRow)
+                .where(col(MatchRow.season_id).in_(season_ids), col(MatchRow.status) == DONE)
             ).one()
         return int(count or 0)
 
@@ -120,17 +120,17 @@ class Arena:
             self.season_page(season)
         self.games(limit=1)
 
-    def season_games(self, season: Season) -> list[reports.GameRow]:
-        """The season's finished games in schedule order (:func:`reports.load_games`)."""
+    def season_games(self, season: SeasonRow) -> list[boards.PlayedGame]:
+        """The season's finished games in schedule order (:func:`boards.load_games`)."""
         season_id = season.id
         assert season_id is not None
         return self.cached(
             ("games", season_id),
             self.version([season_id]),
-            lambda: reports.load_games(self.store, season_id),
+            lambda: boards.load_games(self.store, season_id),
         )
 
-    def season(self, name_or_id: str | int) -> Season | None:
+    def season(self, name_or_id: str | int) -> SeasonRow | None:
         season_id = database_id(name_or_id)
         if season_id is not None:
             found = self.store.get_season(season_id)
@@ -149,67 +149,67 @@ class Arena:
             ]
         }
 
-    def season_board(self, season: Season) -> dict[str, Any]:
+    def season_board(self, season: SeasonRow) -> dict[str, Any]:
         """The season's board with its crosstable (Plackett–Luce, bootstrap from its seed)."""
         assert season.id is not None
 
         def make() -> dict[str, Any]:
-            board = rating_cache.season_board(self.store, season, with_crosstable=True)
-            return reports.board_dict(board)
+            board = boards.board(self.store, season, with_crosstable=True)
+            return boards.board_dict(board)
 
         board = self.cached(("season", season.id), self.version([season.id]), make)
         return {"season": _season_dict(season), "board": board, "meaning": MEANING}
 
     def all_time(self) -> dict[str, Any]:
         """One board per rule set and turn limit, pooling every season played under it."""
-        groups: dict[str, list[Season]] = defaultdict(list)
+        groups: dict[str, list[SeasonRow]] = defaultdict(list)
         for s in self.store.seasons():
             groups[_rules_key(s)].append(s)
-        boards = []
+        shown = []
         for key in sorted(groups):
             seasons = groups[key]
             ids = [s.id for s in seasons if s.id is not None]
 
-            def make(seasons: list[Season] = seasons, key: str = key) -> dict[str, Any] | None:
-                board = rating_cache.pooled_board(
+            def make(seasons: list[SeasonRow] = seasons, key: str = key) -> dict[str, Any] | None:
+                board = boards.pooled_board(
                     self.store,
                     seasons,
                     title=f"all time · {_rules_label(seasons[0])}",
                     preset=seasons[0].preset,
-                    seed=reports.board_seed(f"hegemon all-time:{key}"),
+                    seed=boards.board_seed(f"hegemon all-time:{key}"),
                     with_crosstable=True,
                 )
                 if not board.games:
                     return None
-                data = reports.board_dict(board)
+                data = boards.board_dict(board)
                 data["rules"] = _rules_label(seasons[0])
                 data["seasons"] = [s.name for s in seasons]
                 return data
 
             board = self.cached(("all", key), self.version(ids), make)
             if board is not None:
-                boards.append(board)
-        return {"boards": boards, "meaning": MEANING}
+                shown.append(board)
+        return {"boards": shown, "meaning": MEANING}
 
-    def season_history(self, season: Season) -> dict[str, Any]:
+    def season_history(self, season: SeasonRow) -> dict[str, Any]:
         """Each bot's incremental Elo after each of its games, games in schedule order (kept
-        with the season's stored board: :func:`rating_cache.history`)."""
+        with the season's stored board: :func:`boards.history`)."""
         season_id = season.id
         assert season_id is not None
 
         def make() -> dict[str, Any]:
-            return rating_cache.history(self.store, season)
+            return boards.history(self.store, season)
 
         return self.cached(("history", season_id), self.version([season_id]), make)
 
-    def season_page(self, season: Season) -> dict[str, Any]:
+    def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season.id)
         chart = self.cached(
             ("chart", season.id),
             self.version([season.id]),
-            lambda: rating_cache.history(self.store, season, full=False),
+            lambda: boards.history(self.store, season, full=False),
         )
         data["history"] = {
             "games": chart["games"],
@@ -252,11 +252,11 @@ class Arena:
                 chunk = wanted[i : i + 500]
                 page.extend(
                     s.exec(
-                        select(Match, Game, Season.name)
-                        .join(Game, col(Game.match_id) == col(Match.id))
-                        .join(Season, col(Season.id) == col(Match.season_id))
-                        .where(col(Game.id).in_(chunk))
-                        .order_by(col(Game.id).desc())
+                        select(MatchRow, GameRow, SeasonRow.name)
+                        .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                        .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
+                        .where(col(GameRow.id).in_(chunk))
+                        .order_by(col(GameRow.id).desc())
                     ).all()
                 )
         labels = {b.id: b.label for b in self.store.bots()}
@@ -284,50 +284,52 @@ class Arena:
         ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
         where = []
         if season:
-            where.append(col(Season.name) == season)
+            where.append(col(SeasonRow.name) == season)
         if rule_set:
-            where.append(col(Season.preset) == rule_set)
+            where.append(col(SeasonRow.preset) == rule_set)
 
         def make() -> list[tuple[int, set[int], bool]]:
             with self.store.session() as s:
                 rows = s.exec(
-                    select(Game.id, Match.seats, Game.faults)
-                    .join(Match, col(Game.match_id) == col(Match.id))
-                    .join(Season, col(Season.id) == col(Match.season_id))
+                    select(GameRow.id, MatchRow.seats, GameRow.faults)
+                    .join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
+                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
                     .where(*where)
-                    .order_by(col(Game.id).desc())
+                    .order_by(col(GameRow.id).desc())
                 ).all()
             return [(int(g or 0), set(seats), bool(faults)) for g, seats, faults in rows]
 
         with self.store.session() as s:
             count, newest = s.exec(
-                select(func.count(col(Game.id)), func.coalesce(func.max(col(Game.id)), 0))
+                select(func.count(col(GameRow.id)), func.coalesce(func.max(col(GameRow.id)), 0))
             ).one()
         return self.cached(("scan", season, rule_set), (count, newest), make)
 
-    def game(self, game_id: int) -> tuple[Game, Match, str] | None:
+    def game(self, game_id: int) -> tuple[GameRow, MatchRow, str] | None:
         with self.store.session() as s:
             row = s.exec(
-                select(Game, Match, Season.name)
-                .join(Match, col(Match.id) == col(Game.match_id))
-                .join(Season, col(Season.id) == col(Match.season_id))
-                .where(Game.id == game_id)
+                select(GameRow, MatchRow, SeasonRow.name)
+                .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
+                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
+                .where(GameRow.id == game_id)
             ).first()
         return None if row is None else (row[0], row[1], row[2])
 
-    def withheld(self, match: Match) -> bool:
+    def withheld(self, match: MatchRow) -> bool:
         """Whether ``match``'s game is kept out of sight: in a duplicate season, every rotation
         of a table plays the same dice seed, so one rotation's record (its seed revealed)
         would give the deal away to the rotations still to play."""
         with self.store.session() as s:
-            duplicate = s.exec(select(Season.duplicate).where(Season.id == match.season_id)).one()
+            duplicate = s.exec(
+                select(SeasonRow.duplicate).where(SeasonRow.id == match.season_id)
+            ).one()
             if not duplicate:
                 return False
             open_rotations = s.exec(
-                select(func.count(col(Match.id))).where(
-                    col(Match.season_id) == match.season_id,
-                    col(Match.table_number) == match.table_number,
-                    col(Match.status) != DONE,
+                select(func.count(col(MatchRow.id))).where(
+                    col(MatchRow.season_id) == match.season_id,
+                    col(MatchRow.table_number) == match.table_number,
+                    col(MatchRow.status) != DONE,
                 )
             ).one()
         return bool(open_rotations)
@@ -374,7 +376,7 @@ class Arena:
             ]
         }
 
-    def bot(self, bot: Bot) -> dict[str, Any]:
+    def bot(self, bot: BotRow) -> dict[str, Any]:
         """Versions, rating over time per season, results by seat, head-to-head and faults."""
         assert bot.id is not None
         seasons = self.store.seasons_using_bot(bot.id)
@@ -384,7 +386,7 @@ class Arena:
         )
         return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
 
-    def _bot(self, bot: Bot, seasons: list[Season]) -> dict[str, Any]:
+    def _bot(self, bot: BotRow, seasons: list[SeasonRow]) -> dict[str, Any]:
         assert bot.id is not None
         versions = [
             {
@@ -405,7 +407,7 @@ class Arena:
             for g in games:
                 seat = g.seats.index(bot.id)
                 by_seat[seat][g.places[seat]] += 1
-            cross = reports.crosstable(games)
+            cross = boards.crosstable(games)
             for (a, b), (won, n) in cross.items():
                 if a == bot.id:
                     ahead[labels.get(b, f"bot#{b}")] += won
@@ -413,11 +415,11 @@ class Arena:
             series = self.season_history(season)["series"]
             points: list[Any] = next((s["points"] for s in series if s["bot"] == bot.label), [])
             history.append({"season": season.name, "points": points})
-            row = next(
-                (r for r in self.season_board(season)["board"]["rows"] if r["label"] == bot.label),
-                None,
-            )
+            board = self.season_board(season)["board"]
+            row = next((r for r in board["rows"] if r["label"] == bot.label), None)
             ratings.append({"season": season.name, "row": row})
+            if "unrated" in board:  # the season's rating fit failed: say why
+                ratings[-1]["unrated"] = board["unrated"]
         faults: list[dict[str, Any]] = []
         rows: list[Any] = []
         with self.store.session() as s:
@@ -431,14 +433,14 @@ class Arena:
                 for i in range(0, len(numbers), 500):
                     rows.extend(
                         s.exec(
-                            select(Game, Match, Season.name)
-                            .join(Match, col(Match.id) == col(Game.match_id))
-                            .join(Season, col(Season.id) == col(Match.season_id))
+                            select(GameRow, MatchRow, SeasonRow.name)
+                            .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
+                            .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
                             .where(
-                                col(Match.season_id) == season.id,
-                                col(Match.number).in_(numbers[i : i + 500]),
+                                col(MatchRow.season_id) == season.id,
+                                col(MatchRow.number).in_(numbers[i : i + 500]),
                             )
-                            .order_by(col(Game.id))
+                            .order_by(col(GameRow.id))
                         ).all()
                     )
         for game, match, season_name in rows:

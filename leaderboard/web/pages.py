@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from ..rating_cache import thin
+from ..boards.stored import thin
 from .embed import script_json
 from .replay import REPLAY_BODY
 
@@ -110,14 +110,17 @@ def board_table(board: dict[str, Any], links: Links, ids: dict[str, int]) -> str
             name += ' <abbr class=prov title="provisional: few games yet">?</abbr>'
         rows.append(
             f'<tr data-bot="{esc(r["label"])}"><td>{r["rank"]}</td><td class=l>{name}</td>'
-            f"<td>v{r['version']}</td><td class=rating>{r['rating']:.1f}</td><td>{interval}</td>"
+            f"<td>v{r['version']}</td><td class=rating>{_num(r['rating'])}</td><td>{interval}</td>"
             f"<td class=games>{r['games']}</td><td class=wins>{r['wins']}</td>"
             f"<td>{r['mean_place']:.2f}</td><td class=faults>{r['faults']}</td>"
             f"<td>{_num(r['p_stronger_than_next'], 2)}</td></tr>"
         )
-    return (
-        f'<div class=scroll><table class="data board sortable">{head}{"".join(rows)}</table></div>'
+    # a failed rating fit: the board without intervals (or ratings), and why
+    unrated = (
+        f"<p class='note unrated'>Ratings {esc(board['unrated'])}</p>" if "unrated" in board else ""
     )
+    table = f'<table class="data board sortable">{head}{"".join(rows)}</table>'
+    return f"{unrated}<div class=scroll>{table}</div>"
 
 
 def crosstable(board: dict[str, Any]) -> str:
@@ -283,9 +286,11 @@ def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
         f'<a href="{links.bot(v["id"])}">{esc(v["label"])}</a>' for v in data["versions"]
     )
     season_rows = "".join(
-        f'<tr><td class=l><a href="{links.season(s["season"])}">{esc(s["season"])}</a></td>'
+        f'<tr><td class=l><a href="{links.season(s["season"])}">{esc(s["season"])}</a>'
+        + (f"<p class='note unrated'>Ratings {esc(s['unrated'])}</p>" if "unrated" in s else "")
+        + "</td>"
         + (
-            f"<td>{s['row']['rank']}</td><td>{s['row']['rating']:.1f}</td><td>{s['row']['games']}</td>"
+            f"<td>{s['row']['rank']}</td><td>{_num(s['row']['rating'])}</td><td>{s['row']['games']}</td>"
             f"<td>{s['row']['wins']}</td><td>{s['row']['mean_place']:.2f}</td>"
             if s["row"]
             else "<td colspan=5>no games</td>"

@@ -17,18 +17,17 @@ seat's view.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from hegemon.referee.actions import Bribe, Capital, action_from_list
-from hegemon.referee.board import Board
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 from hegemon.referee.teams import on as team_game
 
+from ..event_words import EventWords
 from .embed import script_json
 from .layout import map_data
 
@@ -52,107 +51,7 @@ def _event(data: dict[str, Any]) -> Event:
     return cls(**fields)
 
 
-class _Words:
-    """Events and actions in words."""
-
-    def __init__(self, board: Board, seats: list[str]):
-        self.board = board
-        self.seats = seats
-
-    def t(self, territory: int) -> str:
-        return self.board.name_of(territory) if territory >= 0 else "-"
-
-    def s(self, seat: int) -> str:
-        return self.seats[seat] if 0 <= seat < len(self.seats) else f"seat {seat}"
-
-    def card(self, card: int) -> str:
-        return "a card" if card < 0 else self.board.card_label(card)
-
-    def event(self, e: dict[str, Any]) -> str:
-        k = e["event"]
-        s, t = self.s, self.t
-        if k == "first_player":
-            return f"{s(e['player'])} won the roll to {e['purpose']} first"
-        if k == "dealt":
-            return f"{s(e['player'])} was dealt {len(e['territories'])} territories"
-        if k == "claimed":
-            return f"{s(e['player'])} claimed {t(e['territory'])}"
-        if k == "placed":
-            where = ", ".join(f"{n} on {t(x)}" for x, n in e["placements"])
-            return f"{s(e['player'])} placed {where}"
-        if k == "turn_started":
-            return f"round {e['round']}: {s(e['player'])}'s turn"
-        if k == "reinforced":
-            return (
-                f"{s(e['player'])} gets {e['from_territories'] + e['from_continents']} armies "
-                f"({e['from_territories']} for territories, {e['from_continents']} for continents)"
-            )
-        if k == "traded":
-            cards = ", ".join(self.card(c) for c in e["cards"])
-            bonus = f", +{e['bonus']} on {t(e['bonus_territory'])}" if e["bonus"] else ""
-            return f"{s(e['player'])} traded {cards} for {e['value']} armies{bonus}"
-        if k == "battle":
-            return (
-                f"{t(e['source'])} attacks {t(e['target'])}: "
-                f"attack {'-'.join(map(str, e['attack_dice']))} vs defence "
-                f"{'-'.join(map(str, e['defend_dice']))} → attacker loses "
-                f"{e['attacker_losses']}, defender loses {e['defender_losses']}"
-            )
-        if k == "conquered":
-            return f"{s(e['player'])} conquered {t(e['territory'])} from {s(e['previous_owner'])}"
-        if k == "occupied":
-            return f"{s(e['player'])} moved {e['armies']} into {t(e['territory'])}"
-        if k == "eliminated":
-            return (
-                f"{s(e['player'])} was eliminated by {s(e['by'])} ({e['cards_taken']} cards taken)"
-            )
-        if k == "fortified":
-            return (
-                f"{s(e['player'])} fortified {t(e['target'])} "
-                f"with {e['armies']} from {t(e['source'])}"
-            )
-        if k == "card_drawn":
-            return f"{s(e['player'])} drew {self.card(e['card'])}"
-        if k == "deck_reshuffled":
-            return f"the deck was reshuffled ({e['cards']} cards)"
-        if k == "forfeited":
-            return f"{s(e['player'])} forfeited: {e['reason']}"
-        if k == "game_over":
-            order = sorted(range(len(e["places"])), key=lambda p: e["places"][p])
-            return (
-                "game over ("
-                + e["reason"]
-                + "): "
-                + ", ".join(f"{e['places'][p]}. {s(p)}" for p in order)
-            )
-        return json.dumps(e)
-
-    def action(self, a: list[Any]) -> str:
-        k, t = a[0], self.t
-        if k == "claim":
-            return f"claim {t(a[1])}"
-        if k == "place":
-            return "place " + ", ".join(f"{n} on {t(x)}" for x, n in a[1])
-        if k == "trade":
-            return "trade " + ", ".join(self.card(c) for c in a[1])
-        if k == "attack":
-            return f"attack {t(a[2])} from {t(a[1])} with {a[3]} dice"
-        if k == "defend":
-            return f"defend with {a[1]} dice"
-        if k == "occupy":
-            return f"occupy with {a[1]}"
-        if k == "fortify":
-            return f"fortify {t(a[2])} with {a[3]} from {t(a[1])}"
-        if k == "capital":
-            return f"capital {t(a[1])}"
-        if k == "pass":
-            return "pass"
-        if k == "forfeit":
-            return f"referee: forfeit {self.s(a[1])}"
-        return json.dumps(a)
-
-
-def _entry(words: _Words, data: dict[str, Any]) -> dict[str, Any]:
+def _entry(words: EventWords, data: dict[str, Any]) -> dict[str, Any]:
     """An event as ``{"k": kind, "t": full text}``, plus ``"r"`` (what every seat but ``"s"``
     was shown) when some seats saw less."""
     entry: dict[str, Any] = {"k": data["event"], "t": words.event(data)}
@@ -190,7 +89,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     board = game.board
     seats = [str(s) for s in head.get("seats") or []]
     seats += [f"seat {i}" for i in range(len(seats), game.player_count)]
-    words = _Words(board, seats)
+    words = EventWords.of(board, seats)
     owner, armies = list(game.owner), list(game.armies)
     hands = _hands(game)
     initial: dict[str, Any] = {"owner": list(owner), "armies": list(armies)}

@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from hegemon.leaderboard.store import Season, Store
+from hegemon.leaderboard.store import SeasonRow, Store
 from hegemon.referee.record import RecordError
 
 from . import pages
@@ -66,7 +66,7 @@ def make_app(store: Store) -> Starlette:
     """The web application over ``store`` (read-only)."""
     arena = Arena(store)
 
-    def _tables(season: Season, data: dict[str, Any]) -> str:
+    def _tables(season: SeasonRow, data: dict[str, Any]) -> str:
         assert season.id is not None
         return arena.cached(
             ("season-html", season.id),

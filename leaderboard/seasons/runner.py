@@ -26,7 +26,7 @@ restart, a network cut) is retried with backoff for up to ``reconnect_for`` seco
 games in flight play on; a claim or a commit whose answer was lost is recognised afterwards
 (released again, or counted as stored), so an outage loses and doubles nothing. ``hegemon
 season run --workers N`` runs N such runners as processes
-(:mod:`hegemon.leaderboard.season_workers`).
+(:mod:`.pool`).
 
 Faults of the arena (the referee raised, the record could not be written, the database failed
 while committing) are not the bots': the match is voided (:meth:`Store.void_match`) and played
@@ -39,7 +39,7 @@ Stopping:
   claims are released, nothing of them is recorded, the bots are killed; a later run resumes;
 * a runner killed outright (SIGKILL, a crash, a lost machine) leaves claims behind: another
   runner takes them over once they are ``stale_after`` seconds old, or at once if the dead
-  runner was on the same machine (its process is gone — see :func:`worker_is_dead`). What
+  runner was on the same machine (its process is gone — see :func:`.liveness.worker_is_dead`). What
   it had committed stays; what it had not is played again, once.
 
 A runner ends when nothing is left to claim and no other worker holds a claim (it waits for
@@ -48,260 +48,31 @@ other workers' games, which may be given back, rather than leaving the season un
 
 from __future__ import annotations
 
-import math
-import os
-import secrets
-import signal
-import socket
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import trio
-from sqlalchemy import exc as sa_exc
-from sqlmodel import col, select
 
 from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
-from . import paths
+from ..store import BotRow, GameOutcome, MatchRow, SeasonProgress, SeasonRow, Store, StoreError
+from ..store.claims import HEARTBEAT_MAX
+from .commands import bot_command, materialise
 from .limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
-from .paths import safe_name
-from .store import (
-    FINISHED,
-    Bot,
-    Game,
-    GameOutcome,
-    Match,
-    Season,
-    SeasonProgress,
-    Store,
-    StoreError,
-)
-from .store.claims import HEARTBEAT_MAX
+from .liveness import default_worker_id, worker_is_dead
+from .records import record_path, write_record
+from .retry import DEFAULT_RECONNECT_FOR, Retrying
+from .state import Listener, Logger, RunnerError, RunState, count_faults
 
-__all__ = [
-    "DEFAULT_MAX_ATTEMPTS",
-    "DEFAULT_RECONNECT_FOR",
-    "DEFAULT_STALE_AFTER",
-    "RunState",
-    "RunnerError",
-    "SeasonRunner",
-    "bot_command",
-    "default_worker_id",
-    "is_disconnect",
-    "materialise",
-    "record_path",
-    "run_season",
-    "run_until_signalled",
-    "worker_is_dead",
-]
+__all__ = ["PlayGame", "SeasonRunner", "run_season"]
 
+PlayGame = Callable[..., Awaitable[Any]]
 T = TypeVar("T")
 
-DEFAULT_RECONNECT_FOR = 600.0
-"""Seconds a runner keeps retrying a database it cannot reach before it gives up."""
 
-
-class RunnerError(Exception):
-    """A reason the run cannot go on, in one line fit for the user."""
-
-
-# ---------------------------------------------------------------------------------- helpers
-def default_worker_id() -> str:
-    """``host:pid:xxxx`` — unique among live runners (the random part covers containers that
-    share a host name and pid numbers)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
-
-
-def record_path(season_name: str, number: int) -> Path:
-    """Where match ``number`` of the season keeps its record."""
-    return paths.records_dir() / safe_name(season_name) / f"{number}.jsonl"
-
-
-def write_record(path: Path, text: str) -> None:
-    """Write a record whole or not at all (temporary file, fsync, rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def materialise(store: Store, bot: Bot) -> Path:
-    """The bot's files on this machine, fetched from the database's archive on first use
-    (:func:`hegemon.leaderboard.registry.materialise`); raises :class:`RunnerError` if they
-    cannot be had."""
-    from .registry import RegistryError
-    from .registry import materialise as fetch
-
-    try:
-        return fetch(store, bot)
-    except RegistryError as exc:
-        raise RunnerError(str(exc)) from None
-
-
-def is_disconnect(exc: StoreError) -> bool:
-    """Whether the database failed for want of a connection (worth retrying until it is
-    back), rather than refusing the statement."""
-    cause = exc.__cause__
-    if isinstance(cause, sa_exc.DBAPIError) and cause.connection_invalidated:
-        return True
-    return isinstance(cause, (sa_exc.OperationalError, sa_exc.InterfaceError))
-
-
-def bot_command(bot: Bot) -> BotCommand:
-    """How to start a registered bot version (:func:`hegemon.leaderboard.registry.bot_command`);
-    raises :class:`RunnerError` if it cannot run here."""
-    from .registry import RegistryError
-    from .registry import bot_command as registered_command
-
-    try:
-        command = registered_command(bot)
-    except RegistryError as exc:
-        raise RunnerError(str(exc)) from None
-    assert isinstance(command, BotCommand)
-    return command
-
-
-def _boot_time() -> float | None:
-    try:
-        with open("/proc/stat", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("btime "):
-                    return float(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
-def _proc_stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after "pid (comm)" (state first), if readable."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
-            return f.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def _process_start(fields: list[str]) -> float | None:
-    """When the process of these stat fields started (epoch seconds), if this system says."""
-    boot = _boot_time()
-    try:
-        ticks = int(fields[19])  # field 22 of /proc/PID/stat
-    except (IndexError, ValueError):
-        return None
-    if boot is None:
-        return None
-    return boot + ticks / os.sysconf("SC_CLK_TCK")
-
-
-def worker_is_dead(worker: str, claimed_at: datetime | None) -> bool:
-    """Whether ``worker`` (an id made by :func:`default_worker_id`) is a runner of this machine
-    whose process is gone — or was replaced by a process started after the claim. Only ever
-    True for this machine's default ids; any doubt says "alive" (the claim then waits for
-    ``stale_after``)."""
-    parts = worker.split(":")
-    if len(parts) != 3 or parts[0] != socket.gethostname():
-        return False
-    try:
-        pid = int(parts[1])
-    except ValueError:
-        return False
-    if pid == os.getpid() or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        pass
-    except OSError:
-        return False
-    fields = _proc_stat(pid)
-    if fields is None:
-        return False
-    if fields and fields[0] in ("Z", "X"):
-        return True  # killed, not yet reaped by its parent
-    started = _process_start(fields)
-    if started is None or claimed_at is None:
-        return False
-    return started > claimed_at.timestamp() + 2.0  # that pid is a newer process now
-
-
-# ---------------------------------------------------------------------------------- state
-@dataclass
-class RunState:
-    """What a run has done so far (for the progress display and the final summary)."""
-
-    season: str
-    worker: str
-    concurrency: int
-    total: int = 0
-    done: int = 0  # matches of the season done (by any runner)
-    done_at_start: int = 0
-    void: int = 0  # matches given up after arena faults
-    pending: int = 0
-    claimed: int = 0
-    others: int = 0  # matches other workers hold
-    played: int = 0  # games this runner finished and committed
-    faults: int = 0  # bot faults in the season's stored games
-    arena_faults: int = 0  # plays this runner voided
-    lost: int = 0  # games this runner played whose claim it had lost
-    released: int = 0  # claims given back when the run stopped
-    in_flight: int = 0
-    started: float = field(default_factory=time.monotonic)
-    interrupted: bool = False
-    status: str = ""  # the season's status at the end
-
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
-    @property
-    def games_per_minute(self) -> float:
-        """Matches completed per minute during this run (by every runner of the season)."""
-        minutes = self.elapsed / 60.0
-        gained = self.done - self.done_at_start
-        return gained / minutes if minutes > 0 and gained > 0 else 0.0
-
-    @property
-    def remaining(self) -> int:
-        return max(0, self.total - self.done - self.void)
-
-    @property
-    def eta(self) -> float | None:
-        """Seconds left at the current pace (None before the first game is done)."""
-        rate = self.games_per_minute
-        if rate <= 0:
-            return None
-        return self.remaining / rate * 60.0
-
-    @property
-    def complete(self) -> bool:
-        return self.status == FINISHED or (self.total > 0 and self.remaining == 0)
-
-
-Listener = Callable[[RunState], Any]
-Logger = Callable[[str], Any]
-PlayGame = Callable[..., Awaitable[Any]]
-
-
-# ---------------------------------------------------------------------------------- runner
 class SeasonRunner:
     """Plays one season's pending matches: ``await SeasonRunner(store, season).run()``.
 
@@ -313,7 +84,7 @@ class SeasonRunner:
     def __init__(
         self,
         store: Store,
-        season: Season,
+        season: SeasonRow,
         *,
         concurrency: int = 1,
         worker: str | None = None,
@@ -347,58 +118,20 @@ class SeasonRunner:
             poll_interval if poll_interval is not None else max(0.2, min(2.0, stale_after / 10))
         )
         self.reconnect_for = reconnect_for
-        self._down_since: float | None = None
+        self._retrying = Retrying(self.log, reconnect_for)
         self._claiming = 0  # claim calls under way (their matches are not in flight yet)
         self.state = RunState(season.name, self.worker, concurrency)
         self.rules = season.rule_set()
         self.time_control = season.time_control()
         self._in_flight: dict[int, trio.CancelScope] = {}
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[int, BotRow] = {}
         self._commands: dict[int, BotCommand] = {}
 
-    # -------------------------------------------------------------- the database, off the loop
     async def _db(
         self, fn: Callable[..., T], *args: Any, retries: int = 2, reconnect: bool = True
     ) -> T:
-        """Run a store call in a worker thread (so bots' clocks never wait for the database).
-
-        A lost or refused connection (the server restarting, the network gone) is retried with
-        backoff — 0.25 s doubling to 5 s — for up to ``reconnect_for`` seconds (with
-        ``reconnect``; the games in flight play on meanwhile); any other database error is
-        retried ``retries`` times after a short pause. Every store call is safe to repeat:
-        a commit whose answer was lost is recognised on the retry, never doubled."""
-        delay, pause, attempt = 0.25, 0.5, 0
-        began: float | None = None
-        while True:
-            try:
-                result = await trio.to_thread.run_sync(fn, *args)
-            except StoreError as exc:
-                if reconnect and is_disconnect(exc):
-                    now = trio.current_time()
-                    began = now if began is None else began
-                    if self._down_since is None:
-                        self._down_since = now
-                        self.log(
-                            f"database unreachable ({exc}); retrying for up to "
-                            f"{self.reconnect_for:g} s"
-                        )
-                    if now - began >= self.reconnect_for:
-                        raise
-                    await trio.sleep(delay)
-                    delay = min(delay * 2, 5.0)
-                    continue
-                if attempt >= retries:
-                    raise
-                attempt += 1
-                await trio.sleep(pause)
-                pause *= 4
-                continue
-            if self._down_since is not None:
-                self.log(
-                    f"database reachable again after {trio.current_time() - self._down_since:.0f} s"
-                )
-                self._down_since = None
-            return result
+        """A store call in a worker thread, retried through outages (:class:`.retry.Retrying`)."""
+        return await self._retrying(fn, *args, retries=retries, reconnect=reconnect)
 
     def _changed(self) -> None:
         self.state.in_flight = len(self._in_flight)
@@ -429,7 +162,7 @@ class SeasonRunner:
         for bot in self._bots.values():  # fetched from the database on first use here
             await self._db(materialise, self.store, bot)
         self._commands = {bot_id: bot_command(bot) for bot_id, bot in self._bots.items()}
-        self.state.faults = await self._db(_count_faults, self.store, self.season_id)
+        self.state.faults = await self._db(count_faults, self.store, self.season_id)
         # Claims under our own id can only be left over from a dead process with the same
         # --worker id; claims of dead runners of this machine are free at once.
         await self._db(self.store.release_claims, self.worker, self.season_id)
@@ -521,7 +254,7 @@ class SeasonRunner:
                 waiting_said = True
             await trio.sleep(self.poll)
 
-    async def _play(self, pool: Any, match: Match) -> None:
+    async def _play(self, pool: Any, match: MatchRow) -> None:
         assert match.id is not None
         match_id = match.id
         seats = [int(b) for b in match.seats]
@@ -548,7 +281,7 @@ class SeasonRunner:
             )
 
     async def _play_claimed(
-        self, pool: Any, match: Match, commands: list[BotCommand], names: list[str], game_id: str
+        self, pool: Any, match: MatchRow, commands: list[BotCommand], names: list[str], game_id: str
     ) -> None:
         try:
             result = await self.play(pool, commands, self.rules, match.seed, game_id, None, names)
@@ -591,7 +324,7 @@ class SeasonRunner:
                 "this play is not counted"
             )
 
-    async def _void(self, match: Match, reason: str) -> None:
+    async def _void(self, match: MatchRow, reason: str) -> None:
         assert match.id is not None
         attempt = match.attempts + 1
         try:
@@ -655,69 +388,6 @@ def _user_error(group: BaseExceptionGroup) -> Exception | None:
     return found[0] if walk(group) and found else None
 
 
-# ---------------------------------------------------------------------------------- queries
-def _count_faults(store: Store, season_id: int) -> int:
-    """Bot faults recorded in the season's stored games."""
-    with store.session() as s:
-        rows = s.exec(
-            select(col(Game.faults))
-            .join(Match, col(Match.id) == col(Game.match_id))
-            .where(col(Match.season_id) == season_id)
-        ).all()
-    return sum(len(f or ()) for f in rows)
-
-
-# ---------------------------------------------------------------------------------- entry
-async def run_season(store: Store, season: Season, **options: Any) -> RunState:
+async def run_season(store: Store, season: SeasonRow, **options: Any) -> RunState:
     """Play the season's pending matches (see :class:`SeasonRunner` for the options)."""
     return await SeasonRunner(store, season, **options).run()
-
-
-class Stoppable(Protocol):
-    """A season runner or a set of worker processes: ``run()`` and its ``state``."""
-
-    state: RunState
-
-    async def run(self) -> RunState: ...
-
-
-async def run_until_signalled(
-    runner: Stoppable, on_signal: Callable[[int], Any] | None = None
-) -> str | None:
-    """Run ``runner`` until it ends or SIGINT/SIGTERM arrives (then it is cancelled: games in
-    flight are abandoned, claims given back, ``state.interrupted`` set, ``on_signal(signum)``
-    told). Returns the one-line error that stopped the run, if a database or runner error did."""
-    failure: list[str] = []
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-
-            async def body() -> None:
-                try:
-                    await runner.run()
-                except (StoreError, RunnerError) as exc:
-                    failure.append(str(exc))
-                finally:
-                    nursery.cancel_scope.cancel()
-
-            async def watch() -> None:
-                async for signum in signals:
-                    runner.state.interrupted = True
-                    if on_signal is not None:
-                        on_signal(signum)
-                    nursery.cancel_scope.cancel()
-                    return
-
-            nursery.start_soon(body)
-            nursery.start_soon(watch)
-    return failure[0] if failure else None
-
-
-def format_duration(seconds: float | None) -> str:
-    if seconds is None or math.isinf(seconds) or math.isnan(seconds):
-        return "–"
-    seconds = round(seconds)
-    if seconds >= 3600:
-        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-    if seconds >= 60:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds}s"

@@ -1,4 +1,6 @@
-"""Terminal output for games: live progress while playing, the result, and turn-by-turn replays."""
+"""Terminal output for games: live progress while playing, the result, and turn-by-turn replays
+(``hegemon play`` and ``hegemon replay``; the events in words:
+:mod:`hegemon.leaderboard.event_words`)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,12 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from ..actions import action_from_list
-from ..bottext import terminal_text
-from ..record import game_from_record, parse, record_seed
-from . import botlog
+from hegemon.referee.actions import action_from_list
+from hegemon.referee.bottext import terminal_text
+from hegemon.referee.record import game_from_record, parse, record_seed
+from hegemon.referee.runner import botlog
+
+from ..event_words import EventWords
 
 PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -169,49 +173,6 @@ def record_seats(record: str) -> list[str]:
     return [str(s) for s in seats] if isinstance(seats, list) else []
 
 
-def describe_turn(events: list[dict[str, Any]], names: list[str], territory: Any) -> list[str]:
-    """One line per notable event of a turn."""
-    lines = []
-    battles = 0
-    for e in events:
-        kind = e["event"]
-        if kind == "battle":
-            battles += 1
-        elif kind == "reinforced":
-            lines.append(f"receives {e['from_territories']} + {e['from_continents']} (continents)")
-        elif kind == "traded":
-            lines.append(
-                f"trades a set for {e['value']}"
-                + (f" (+{e['bonus']} on {territory(e['bonus_territory'])})" if e["bonus"] else "")
-            )
-        elif kind == "conquered":
-            lines.append(f"conquers {territory(e['territory'])} from {names[e['previous_owner']]}")
-        elif kind == "eliminated":
-            lines.append(
-                f"[bold]eliminates {names[e['player']]}[/] and takes {e['cards_taken']} cards"
-            )
-        elif kind == "fortified":
-            source, target = territory(e["source"]), territory(e["target"])
-            lines.append(f"fortifies {target} with {e['armies']} from {source}")
-        elif kind == "capital_chosen":  # the full record: replays come after the game
-            lines.append(f"{names[e['player']]} chooses {territory(e['territory'])} as capital")
-        elif kind == "capital_conquered":
-            lines.append(
-                f"[bold]captures {names[e['previous_owner']]}'s capital "
-                f"{territory(e['territory'])}[/] and takes {e['cards_taken']} cards"
-            )
-        elif kind == "mission_shown":
-            done = "completes" if e["completed"] else "shows"
-            lines.append(f"{names[e['player']]} {done} mission {e['mission']}")
-        elif kind == "forfeited":
-            lines.append(f"[red]{names[e['player']]} forfeits: {terminal_text(e['reason'])}[/]")
-        elif kind == "game_over":
-            lines.append(f"[bold]game over ({e['reason']})[/]")
-    if battles:
-        lines.insert(1 if lines else 0, f"fights {battles} battle(s)")
-    return lines
-
-
 def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     """Print a recorded game turn by turn, with the standings at the end."""
     lines = parse(text)
@@ -220,7 +181,7 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     seats = head.get("seats") or [f"seat {i}" for i in range(game.player_count)]
     seats += ["neutral"] * (len(game.players) - len(seats))  # a two-player game's colours
     names = [terminal_text(n) for n in seats]  # a record's names: a bot's words
-    name = game.board.name_of
+    words = EventWords.of(game.board, names)
     console.print(
         f"[bold]{terminal_text(game.rules.preset)}[/] · seed {record_seed(lines)} · "
         + ", ".join(f"{i}: {n}" for i, n in enumerate(names))
@@ -231,7 +192,7 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
 
     def flush() -> None:
         if turn_owner >= 0 and turn_events:
-            said = describe_turn(turn_events, names, name)
+            said = words.turn(turn_events)
             if said:
                 console.print(
                     f"round {turn_round:>3} · [bold]{names[turn_owner]}[/]: " + "; ".join(said)

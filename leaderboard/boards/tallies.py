@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 
 from ..ratings import Tally
-from ..store import Game, Match, Store
+from ..store import GameRow, MatchRow, Store
 
 FORMAT = 1
 """Version of :meth:`BoardState.dump` (another one is counted again)."""
@@ -53,16 +53,16 @@ def load_rows(store: Store, season_ids: Sequence[int], after: int = 0) -> Rows:
     text = sa.Text()
     query = (
         select(  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
-            col(Game.id),
-            col(Match.season_id),
-            col(Match.number),
-            sa.cast(col(Match.seats), text),
-            sa.cast(col(Game.places), text),
-            sa.cast(col(Game.faults), text),
+            col(GameRow.id),
+            col(MatchRow.season_id),
+            col(MatchRow.number),
+            sa.cast(col(MatchRow.seats), text),
+            sa.cast(col(GameRow.places), text),
+            sa.cast(col(GameRow.faults), text),
         )
-        .join(Match, col(Match.id) == col(Game.match_id))
-        .where(col(Match.season_id).in_(list(season_ids)), col(Game.id) > after)
-        .order_by(col(Match.season_id), col(Match.number))
+        .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
+        .where(col(MatchRow.season_id).in_(list(season_ids)), col(GameRow.id) > after)
+        .order_by(col(MatchRow.season_id), col(MatchRow.number))
     )
     with store.session() as s:
         rows = s.exec(query).all()

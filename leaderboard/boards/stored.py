@@ -1,9 +1,9 @@
 """Boards read from the stored fit, refitted only when games were added.
 
-The same boards as :mod:`hegemon.leaderboard.reports` (:func:`season_board`,
-:func:`all_time_boards`, and :func:`pooled_board` for any pool of seasons), but a fitted board
-is kept in the database (:mod:`hegemon.leaderboard.store.rating_fits`) with the number and the
-newest id of the games it covers. A read costs one aggregate query while no game was added —
+The same boards as :mod:`.fresh` (:func:`season_board_stored`, :func:`all_time_boards_stored`,
+and :func:`pooled_board` for any pool of seasons), but a fitted board is kept in the
+database (:mod:`hegemon.leaderboard.store.rating_fits`) with the number and the newest id of
+the games it covers. A read costs one aggregate query while no game was added —
 however many games the board has. When some were, only those are read: the running counts
 stored beside the fit (finishing patterns, crosstable, faults, the Elo chart) take them in and
 the board is refitted from the pattern counts (identical to a fresh fit: the fit depends only
@@ -15,19 +15,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .reports import Board, BoardRow, board_seed, build_board, load_games, season_board_seed
-from .reports.boards import Method, board_rows, bootstrap_samples
-from .store import Season, Store
-from .store.rating_fits import Coverage, coverage, fit_key, load_fit, load_part, save_fit
+from ..store import SeasonRow, Store
+from ..store.rating_fits import Coverage, coverage, fit_key, load_fit, load_part, save_fit
+from .fit import fit
+from .fresh import build_board
+from .games import load_games
+from .model import (
+    Leaderboard,
+    LeaderboardRow,
+    Method,
+    board_rows,
+    board_seed,
+    bootstrap_samples,
+    season_board_seed,
+)
 
 if TYPE_CHECKING:  # numpy: imported when a board is (re)fitted, not when it is read
-    from .reports.tallies import BoardState
+    from .tallies import BoardState
 
 
-def season_board(
-    store: Store, season: Season, method: Method = "pl", with_crosstable: bool = False
-) -> Board:
-    """The season's board (as :func:`hegemon.leaderboard.reports.season_board`)."""
+def season_board_stored(
+    store: Store, season: SeasonRow, method: Method = "pl", with_crosstable: bool = False
+) -> Leaderboard:
+    """The season's board (as :func:`.fresh.season_board_fresh`)."""
     return pooled_board(
         store,
         [season],
@@ -40,12 +50,12 @@ def season_board(
     )
 
 
-def all_time_boards(
+def all_time_boards_stored(
     store: Store, method: Method = "pl", with_crosstable: bool = False
-) -> list[Board]:
+) -> list[Leaderboard]:
     """One board per rule set with every game played under it (as
-    :func:`hegemon.leaderboard.reports.all_time_boards`); pools without games are left out."""
-    by_preset: dict[str, list[Season]] = {}
+    :func:`.fresh.all_time_boards_fresh`); pools without games are left out."""
+    by_preset: dict[str, list[SeasonRow]] = {}
     for s in store.seasons():
         by_preset.setdefault(s.preset, []).append(s)
     boards = []
@@ -66,7 +76,7 @@ def all_time_boards(
 
 def pooled_board(
     store: Store,
-    seasons: Sequence[Season],
+    seasons: Sequence[SeasonRow],
     *,
     title: str,
     preset: str,
@@ -74,10 +84,10 @@ def pooled_board(
     method: Method = "pl",
     season: str | None = None,
     with_crosstable: bool = False,
-) -> Board:
+) -> Leaderboard:
     """The board of every finished game of ``seasons``: the stored fit if it covers exactly
     the games there are now, else a refit (then stored) from the stored running counts and the
-    games added since (:class:`~hegemon.leaderboard.reports.tallies.BoardState`)."""
+    games added since (:class:`~.tallies.BoardState`)."""
     ids = sorted(s.id for s in seasons if s.id is not None)
     key = fit_key({"seasons": ids, "method": method, "seed": seed})
     now = coverage(store, ids)
@@ -94,9 +104,10 @@ def pooled_board(
 
 def _refit(
     store: Store, key: str, ids: list[int], title: str, preset: str, seed: int, season: str | None
-) -> Board:
+) -> Leaderboard:
     """The Plackett–Luce board refitted from the running counts brought up to date, stored
-    with them (and, for a season, its Elo chart)."""
+    with them (and, for a season, its Elo chart) — unless the fit failed: a board without
+    intervals is not kept (the next read fits again)."""
     state = _state(store, key, ids, keep_elo=season is not None)
     bots = store.bots_by_id(set(state.faults) | {b for a, b in state.cross})
     labels = {b: bot.label for b, bot in bots.items()}
@@ -108,7 +119,8 @@ def _refit(
     if state.elo is not None:
         parts["history"] = state.dump_history()
         parts["chart"] = _chart(state)
-    save_fit(store, key, covered, _dump(board), parts)
+    if board.unrated is None:
+        save_fit(store, key, covered, _dump(board), parts)
     return board
 
 
@@ -116,7 +128,7 @@ CHART_POINTS = 300
 """Points a bot of the chart drawn on a page (:func:`history` with ``full=False``)."""
 
 
-def history(store: Store, season: Season, full: bool = True) -> dict[str, Any]:
+def history(store: Store, season: SeasonRow, full: bool = True) -> dict[str, Any]:
     """The season's incremental Elo chart, ``{"games": N, "series": [{"bot": label, "points":
     [[game number, rating], ...]}, ...]}`` (bots by label), kept with the season's board (made
     with it when games were added). ``full=False``: at most about :data:`CHART_POINTS` points
@@ -133,7 +145,7 @@ def history(store: Store, season: Season, full: bool = True) -> dict[str, Any]:
         )
         stored = load_part(store, key, part)
     if stored is None or stored[0] != now:
-        from .reports.tallies import BoardState, load_rows
+        from .tallies import BoardState, load_rows
 
         # not storable here (a read-only database): count every game again
         state = BoardState(elo={})
@@ -174,7 +186,7 @@ def _state(store: Store, key: str, ids: list[int], keep_elo: bool) -> BoardState
     """The stored running counts brought up to date with the games added since; counted
     again from every game when there are none, or when a game with a lower id than the newest
     counted one was stored since (a concurrent writer), or the Elo cannot simply continue."""
-    from .reports.tallies import BoardState, load_rows
+    from .tallies import BoardState, load_rows
 
     stored = load_part(store, key, "state")
     history_part = load_part(store, key, "history") if keep_elo else None
@@ -205,14 +217,13 @@ def _from_state(
     preset: str,
     seed: int,
     season: str | None,
-) -> Board:
-    from .ratings import rate
-
+) -> Leaderboard:
     by_label = {label: b for b, label in labels.items()}
     samples = bootstrap_samples(state.games)
-    ratings = rate(state.tally(labels), bootstrap_samples=samples, seed=seed) if state.games else []
-    rows = board_rows(ratings, by_label, bots, state.faults)
-    board = Board(title, preset, "pl", season, state.games, rows, seed=seed)
+    fitted = fit(state.tally(labels), samples=samples, seed=seed) if state.games else fit([])
+    rows = board_rows(fitted.ratings, by_label, bots, state.faults)
+    board = Leaderboard(title, preset, "pl", season, state.games, rows, seed=seed)
+    board.unrated = fitted.unrated
     board.cross = {pair: (float(v[0]), int(v[1])) for pair, v in state.cross.items()}
     return board
 
@@ -228,7 +239,7 @@ def _fresh(
     seed: int,
     season: str | None,
     with_crosstable: bool,
-) -> Board:
+) -> Leaderboard:
     games = [g for season_id in ids for g in load_games(store, season_id)]
     bots = store.bots_by_id({b for g in games for b in g.seats})
     board = build_board(
@@ -243,14 +254,15 @@ def _fresh(
     )
     # the games read may be newer than ``now``: stored as covering ``now``, the next read
     # refits rather than trusts a fit that might miss a game
-    save_fit(store, key, now, _dump(board))
+    if board.unrated is None:
+        save_fit(store, key, now, _dump(board))
     return board
 
 
 _FIELDS = ("rating", "low", "high", "games", "wins", "mean_place", "faults", "p_next")
 
 
-def _dump(board: Board) -> dict[str, Any]:
+def _dump(board: Leaderboard) -> dict[str, Any]:
     return {
         "games": board.games,
         "rows": [{"bot_id": r.bot_id, **{f: getattr(r, f) for f in _FIELDS}} for r in board.rows],
@@ -269,7 +281,7 @@ def _board(
     season: str | None,
     seed: int,
     with_crosstable: bool,
-) -> Board:
+) -> Leaderboard:
     bots = store.bots_by_id({int(r["bot_id"]) for r in data["rows"]})
     rows = []
     for rank, r in enumerate(data["rows"], 1):
@@ -277,9 +289,9 @@ def _board(
         name, version = (bot.name, bot.version) if bot else (f"bot#{r['bot_id']}@v0", 0)
         values = {f: r[f] for f in _FIELDS}
         rows.append(
-            BoardRow(rank=rank, bot_id=int(r["bot_id"]), name=name, version=version, **values)
+            LeaderboardRow(rank=rank, bot_id=int(r["bot_id"]), name=name, version=version, **values)
         )
-    board = Board(title, preset, method, season, int(data["games"]), rows, seed=seed)
+    board = Leaderboard(title, preset, method, season, int(data["games"]), rows, seed=seed)
     if with_crosstable:
         board.cross = {(a, b): (float(ahead), int(met)) for a, b, ahead, met in data["cross"]}
     return board

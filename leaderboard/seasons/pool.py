@@ -2,8 +2,8 @@
 
 A referee process is one Python interpreter: it saturates its core at about two concurrent
 games whatever the machine. ``hegemon season run --workers N`` therefore starts N worker
-processes (``python -m hegemon.leaderboard.season_worker``), each an ordinary
-:class:`~hegemon.leaderboard.season_runner.SeasonRunner` with its share of ``--concurrency``,
+processes (``python -m hegemon.leaderboard.seasons.child``), each an ordinary
+:class:`~.runner.SeasonRunner` with its share of ``--concurrency``,
 claiming matches from the one database exactly as runners on several machines do — the
 database stays the only coordinator, so nothing new can double or lose a game.
 
@@ -28,8 +28,8 @@ from typing import Any
 
 import trio
 
-from .season_runner import Listener, Logger, RunnerError, RunState, _count_faults
-from .store import Season, Store, StoreError
+from ..store import SeasonRow, Store, StoreError
+from .state import Listener, Logger, RunnerError, RunState, count_faults
 
 __all__ = ["GAMES_PER_PROCESS", "SeasonWorkers", "default_workers", "shares"]
 
@@ -58,7 +58,7 @@ class SeasonWorkers:
     def __init__(
         self,
         store: Store,
-        season: Season,
+        season: SeasonRow,
         *,
         workers: int,
         concurrency: int,
@@ -92,7 +92,7 @@ class SeasonWorkers:
             "max_attempts": self.max_attempts,
             "parent": os.getpid(),
         }
-        return [sys.executable, "-m", "hegemon.leaderboard.season_worker", json.dumps(spec)]
+        return [sys.executable, "-m", "hegemon.leaderboard.seasons.child", json.dumps(spec)]
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -186,7 +186,7 @@ class SeasonWorkers:
         progress = await trio.to_thread.run_sync(self.store.progress, self.season_id)
         s = self.state
         if faults:
-            s.faults = await trio.to_thread.run_sync(_count_faults, self.store, self.season_id)
+            s.faults = await trio.to_thread.run_sync(count_faults, self.store, self.season_id)
         s.total, s.done, s.void = progress.total, progress.done, progress.void
         s.pending, s.claimed = progress.pending, progress.claimed
         mine = {w: n for w, n in progress.workers.items() if w in self.ids}

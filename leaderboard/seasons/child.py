@@ -1,10 +1,10 @@
 """A worker process of ``hegemon season run --workers N`` (see
-:mod:`hegemon.leaderboard.season_workers`): one :class:`SeasonRunner` of the season, its
+:mod:`.pool`): one :class:`SeasonRunner` of the season, its
 database from ``$HEGEMON_DB``, talking to its parent in JSON lines on stdout — its worker id
 first, then its log lines, then its final counts (or its error). SIGINT/SIGTERM stop it
 cleanly: games in flight are abandoned and their claims given back.
 
-    python -m hegemon.leaderboard.season_worker '{"season": ID, "concurrency": N, ...}'
+    python -m hegemon.leaderboard.seasons.child '{"season": ID, "concurrency": N, ...}'
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from typing import Any
 
 import trio
 
-from .season_runner import SeasonRunner, run_until_signalled
-from .store import Store, StoreError
+from ..store import Store, StoreError
+from .runner import SeasonRunner
+from .signals import run_until_signalled
 
 
 def say(**message: Any) -> None:

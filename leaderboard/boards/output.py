@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..ratings import PROVISIONAL_GAMES
-from .boards import Board, BoardRow
+from .model import Leaderboard, LeaderboardRow
 
 CSV_FIELDS = [
     "rank",
@@ -31,7 +31,7 @@ def _num(value: float | None, digits: int) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
-def _csv_row(row: BoardRow) -> list[str]:
+def _csv_row(row: LeaderboardRow) -> list[str]:
     return [
         str(row.rank),
         row.name,
@@ -47,7 +47,7 @@ def _csv_row(row: BoardRow) -> list[str]:
     ]
 
 
-def to_csv(boards: Sequence[Board], with_preset: bool = False) -> str:
+def to_csv(boards: Sequence[Leaderboard], with_preset: bool = False) -> str:
     """The boards as CSV (one header). With ``with_preset`` a first ``rule_set`` column;
     with crosstables, one column per bot (``vs <bot>``: share of their games finished ahead)."""
     out = io.StringIO()
@@ -75,13 +75,13 @@ def to_csv(boards: Sequence[Board], with_preset: bool = False) -> str:
     return out.getvalue()
 
 
-def _json_row(row: BoardRow) -> dict[str, Any]:
+def _json_row(row: LeaderboardRow) -> dict[str, Any]:
     return {
         "rank": row.rank,
         "bot": row.name,
         "version": row.version,
         "label": row.label,
-        "rating": round(row.rating, 1),
+        "rating": None if row.rating is None else round(row.rating, 1),
         "interval": None
         if row.low is None or row.high is None
         else [round(row.low, 1), round(row.high, 1)],
@@ -94,7 +94,7 @@ def _json_row(row: BoardRow) -> dict[str, Any]:
     }
 
 
-def board_dict(board: Board) -> dict[str, Any]:
+def board_dict(board: Leaderboard) -> dict[str, Any]:
     data: dict[str, Any] = {
         "title": board.title,
         "season": board.season,
@@ -117,18 +117,20 @@ def board_dict(board: Board) -> dict[str, Any]:
             for (a, b), (ahead, n) in sorted(board.cross.items())
             if a in labels and b in labels
         ]
+    if board.unrated is not None:
+        data["unrated"] = board.unrated
     data.update(board.extra)
     return data
 
 
-def to_json(boards: Sequence[Board], single: bool = True) -> str:
+def to_json(boards: Sequence[Leaderboard], single: bool = True) -> str:
     """One board as a JSON object (``single``), or a list of boards."""
     if single and len(boards) == 1:
         return json.dumps(board_dict(boards[0]), indent=2)
     return json.dumps([board_dict(b) for b in boards], indent=2)
 
 
-def render_board(board: Board, console: Any) -> None:
+def render_board(board: Leaderboard, console: Any) -> None:
     """The board as a rich table (and the crosstable below it, if computed)."""
     from rich import box
     from rich.table import Table
@@ -156,7 +158,7 @@ def render_board(board: Board, console: Any) -> None:
         table.add_column("P(>\nnext)", justify="right")
     for row in board.rows:
         mark = "?" if row.provisional else ""  # explained under the table
-        cells = [str(row.rank), row.name, f"v{row.version}", f"{row.rating:.0f}{mark}"]
+        cells = [str(row.rank), row.name, f"v{row.version}", f"{_num(row.rating, 0) or '–'}{mark}"]
         if pl:
             cells.append(
                 "–" if row.low is None or row.high is None else f"{row.low:.0f}–{row.high:.0f}"
@@ -171,6 +173,8 @@ def render_board(board: Board, console: Any) -> None:
             cells.append("" if row.p_next is None else f"{row.p_next:.0%}")
         table.add_row(*cells)
     console.print(table)
+    if board.unrated is not None:
+        console.print(f"[yellow]ratings {board.unrated}[/]", highlight=False, soft_wrap=True)
     if any(row.provisional for row in board.rows):
         console.print(
             f"? provisional: fewer than {PROVISIONAL_GAMES} games, the rating rests mostly on "
@@ -182,7 +186,7 @@ def render_board(board: Board, console: Any) -> None:
         render_crosstable(board, console)
 
 
-def render_crosstable(board: Board, console: Any) -> None:
+def render_crosstable(board: Leaderboard, console: Any) -> None:
     from rich.table import Table
 
     assert board.cross is not None
