@@ -1,4 +1,4 @@
-"""Collection rules for the whole checkout (the tests' own helpers are in tests/conftest.py).
+"""Collection rules for the whole checkout (the tests' shared helpers are in tests/helpers/).
 
 pytest runs with ``--doctest-modules`` over ``tests/`` and ``hegemon/`` (pyproject.toml), which
 imports every module it walks. Some must not be imported by a test run: the migration

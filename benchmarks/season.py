@@ -178,7 +178,7 @@ def prepare(home: Path, games: int, turn_limit: int) -> None:
     os.environ["HEGEMON_HOME"] = str(home)
     os.environ.pop("HEGEMON_DB", None)
     from hegemon.leaderboard.store import Store
-    from league_fixtures import (  # tests/, on sys.path above
+    from tests.helpers.league import (  # the checkout, on sys.path above
         SeasonSpec,
         create_season,
         register_samples,

@@ -11,7 +11,7 @@ The engine calls each hook at one moment of the game, on every part in order; th
 each hook does nothing. A hook returning ``bool`` returns True when it took over (posed a
 decision, ended the game): the engine then stops there. Parts change the game only through its
 public API (``take``, ``emit``, ``ask``, ``expect``, ``territory``, the ``ask_*`` steps,
-``finish``): no part touches a private member of the game (``tests/test_edition_parts.py``
+``finish``): no part touches a private member of the game (``tests/engine/test_edition_parts.py``
 checks it). ``docs/adding-an-edition.md`` walks through writing one.
 """
 

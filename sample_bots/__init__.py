@@ -15,5 +15,5 @@ game's seeded ``context.rng``):
 - ``minimal``     — the bot author's guide's complete bot in under 30 lines.
 
 Measured strength (mean place in 4-player classic games, every seating, turn limit 60):
-planner < continental < aggressive < random; see ``tests/test_sample_bots.py``.
+planner < continental < aggressive < random; see ``tests/sdk/test_sample_bots.py``.
 """

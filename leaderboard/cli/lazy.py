@@ -4,7 +4,8 @@ help, so ``hegemon --help`` loads none of them.
 The group lists its commands from a table of ``(name, "module:attribute", short help)``. Until a
 command is needed it is a stub carrying only its name and short help (what the group's own help
 lists); asking for it by name (to run it, or for its ``--help``) imports the module and builds the
-real command. ``tests/test_cli_startup.py`` checks that each short help agrees with the command's
+real command. ``tests/cli/test_cli_startup.py`` checks that each short help agrees with the
+command's
 own docstring.
 """
 

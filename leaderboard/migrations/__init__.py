@@ -11,5 +11,5 @@ SQLite can follow). A draft can be generated against a scratch database at the c
                cfg.cmd_opts = type('o', (), {'x': ['db=/tmp/scratch.db']})(); \
                command.revision(cfg, 'what changed', autogenerate=True, rev_id='NNNN')"
 
-``tests/test_store.py`` fails while the models and the migrations disagree.
+``tests/league/test_store.py`` fails while the models and the migrations disagree.
 """

@@ -1,4 +1,4 @@
-"""A bot for the clock's tests (tests/test_bot_clock.py): how it spends each decision's time
+"""A bot for the clock's tests (tests/runner/test_bot_clock.py): how it spends each decision's time
 is its first argument. Each computation logs ``computed S`` once done.
 
     share F   computes for F of its deadline, in CPU time, then answers

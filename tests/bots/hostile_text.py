@@ -1,4 +1,5 @@
-"""A bot whose words are hostile to whoever shows them (for tests/test_bot_text.py): its Hello
+"""A bot whose words are hostile to whoever shows them (for tests/runner/test_bot_text.py): its
+Hello
 name and the message of the exception it raises carry a terminal escape, NUL, a right-to-left
 override, rich markup and ``<!--<script>`` (which would stop a page's script from running)."""
 

@@ -2,7 +2,7 @@
 children that each touch 600 MiB (together past the bot's 1 GiB ceiling, so the kernel stops
 one or more of them), and answers as soon as one has died (or all have touched their memory),
 then plays on as if nothing happened: its answer comes right after the kill. The runner must
-give it a ``memory`` fault, every time (tests/test_breach.py). The children exec a fresh
+give it a ``memory`` fault, every time (tests/misc/test_breach.py). The children exec a fresh
 interpreter: a gRPC server's process must not fork without exec (its fork handlers are skipped
 while other threads use gRPC, and such a child may die at once: the breach would be luck).
 """

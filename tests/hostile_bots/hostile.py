@@ -1,5 +1,5 @@
 """A hostile bot: it attacks the arena in the way its first argument names, says on stdout what
-it observed (lines ``HOSTILE <what>: <result>``, read by tests/test_hostile.py from its log),
+it observed (lines ``HOSTILE <what>: <result>``, read by tests/runner/test_hostile.py from its log),
 then plays on legally — or misbehaves on purpose where that is the attack.
 
     python hostile.py MODE [--address ADDR]

@@ -1,4 +1,4 @@
-"""A bot whose own code raises in a decision (for tests/test_bot_errors.py)."""
+"""A bot whose own code raises in a decision (for tests/runner/test_bot_errors.py)."""
 
 from hegemon.sdk import Bot, run
 

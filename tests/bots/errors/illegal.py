@@ -1,4 +1,4 @@
-"""A bot that answers every placement illegally (for tests/test_bot_errors.py)."""
+"""A bot that answers every placement illegally (for tests/runner/test_bot_errors.py)."""
 
 from hegemon.sdk import Bot, Place, run
 

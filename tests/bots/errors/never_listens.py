@@ -1,4 +1,4 @@
-"""A bot that starts and never listens (for tests/test_bot_errors.py)."""
+"""A bot that starts and never listens (for tests/runner/test_bot_errors.py)."""
 
 import time
 

@@ -1,4 +1,4 @@
-"""A bot that forgets to call run() (for tests/test_bot_errors.py)."""
+"""A bot that forgets to call run() (for tests/runner/test_bot_errors.py)."""
 
 from hegemon.sdk import Bot
 

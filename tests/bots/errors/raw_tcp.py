@@ -1,4 +1,5 @@
-"""A bot that opens its own TCP listener, which the sandbox refuses (tests/test_bot_errors.py)."""
+"""A bot that opens its own TCP listener, which the sandbox refuses
+(tests/runner/test_bot_errors.py)."""
 
 import socket
 

@@ -1,4 +1,4 @@
-"""A bot that answers too late (for tests/test_bot_errors.py): it computes for a whole CPU
+"""A bot that answers too late (for tests/runner/test_bot_errors.py): it computes for a whole CPU
 second per decision (the referee times bots by their CPU time: sleeping would not be late)."""
 
 import time

@@ -1,4 +1,4 @@
-"""A bot that listens on TCP, which the sandbox refuses (for tests/test_bot_errors.py)."""
+"""A bot that listens on TCP, which the sandbox refuses (for tests/runner/test_bot_errors.py)."""
 
 from hegemon.sdk import Bot, run
 

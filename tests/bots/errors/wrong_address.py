@@ -1,5 +1,5 @@
 """A bot that listens on a unix socket of its own choosing, not the one it was given (for
-tests/test_bot_errors.py)."""
+tests/runner/test_bot_errors.py)."""
 
 from hegemon.sdk import Bot, run
 

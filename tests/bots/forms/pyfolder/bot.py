@@ -1,5 +1,6 @@
 """A bot folder whose files are named like standard modules (random.py, json.py): they must
-not hide the standard library, and its own helper module still imports (tests/test_bot_forms.py)."""
+not hide the standard library, and its own helper module still imports
+(tests/runner/test_bot_forms.py)."""
 
 from helper import pick_strongest  # type: ignore[import-not-found]  # its own module
 

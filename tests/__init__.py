@@ -1,0 +1,1 @@
+"""hegemon's tests, one folder per package; tests/helpers/ is what they share."""

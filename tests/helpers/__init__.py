@@ -1,0 +1,1 @@
+"""Helpers the test modules share (fixtures and game-building functions)."""

@@ -1,0 +1,93 @@
+"""Real bot processes for the tests: start one on a unix socket, stop it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.wire import bot_pb2 as pb
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def start_bot(tmp_path: Path, argv: list[str], *, via_env: bool = False, name: str = "bot"):
+    """Start a bot process listening on a unix socket in ``tmp_path``; wait until its health
+    service says SERVING. Returns (process, channel, address)."""
+    sock = tmp_path / f"{name}.sock"
+    address = f"unix:{sock}"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    if via_env:
+        env["HEGEMON_BOT_ADDRESS"] = address
+    else:
+        argv = [*argv, "--address", address]
+    with open(tmp_path / f"{name}.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, *argv],
+            cwd=tmp_path,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    channel = grpc.insecure_channel(address)
+    health = health_pb2_grpc.HealthStub(channel)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            status = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=1).status
+            if status == health_pb2.HealthCheckResponse.SERVING:
+                return proc, channel, address
+        except grpc.RpcError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"bot did not come up: {(tmp_path / f'{name}.log').read_text()}")
+        time.sleep(0.05)
+
+
+def stop_bot(proc: subprocess.Popen, channel: grpc.Channel) -> int:
+    channel.close()
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout=15)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+
+
+def spy(spy_file: Path) -> BotCommand:
+    """The spy bot: told where to write (a bot never sees the referee's environment) and let
+    write there (its sandbox hides every other folder of the host)."""
+    return BotCommand(
+        "bad-spy",
+        (sys.executable, str(BOTS / "misbehave.py"), "spy"),
+        env=(("SPY_FILE", str(spy_file)),),
+        share=(str(spy_file.parent),),
+    )
+
+
+def read_spy(path: Path) -> list[tuple[bytes, pb.DecideRequest | pb.StartGameRequest]]:
+    """The messages a spy bot saw, in order, each with its kind: b"S" (start) or b"D" (decide)."""
+    data = path.read_bytes()
+    messages: list[tuple[bytes, pb.DecideRequest | pb.StartGameRequest]] = []
+    at = 0
+    while at < len(data):
+        kind, size = data[at : at + 1], struct.unpack(">I", data[at + 1 : at + 5])[0]
+        body = data[at + 5 : at + 5 + size]
+        cls = pb.DecideRequest if kind == b"D" else pb.StartGameRequest
+        messages.append((kind, cls.FromString(body)))
+        at += 5 + size
+    return messages

@@ -1,0 +1,120 @@
+"""The clock measures the bot, not the machine: a decision's time is the CPU time of the bot's
+own processes (children, orphaned grandchildren and threads included), so a busy machine makes
+no bot late, while a bot that sleeps or blocks still meets a wall-clock backstop. ``--clock
+wall`` keeps the wall clock. Real bot processes, real gRPC, a really busy machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from typer.testing import CliRunner
+
+from hegemon.leaderboard.botspec import resolve
+from hegemon.leaderboard.cli import app as APP
+from hegemon.referee.rules import make_rules
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.session import play_one
+from hegemon.referee.timecontrol import TimeControl
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+RULES = make_rules("classic", {"turn_limit": 4})
+TIME = TimeControl(startup=20, decision=0.5, bank=60.0, max_strikes=2)
+
+
+def clocked(mode: str, fraction: float) -> BotCommand:
+    return BotCommand(
+        f"clocked-{mode}", (sys.executable, str(BOTS / "clocked.py"), mode, str(fraction))
+    )
+
+
+def play(bot: BotCommand, time_control: TimeControl = TIME):
+    commands = [bot, resolve("random"), resolve("random")]
+    return trio.run(play_one, commands, RULES, 5, time_control)
+
+
+def header(record: str) -> dict:
+    return json.loads(record.splitlines()[0])
+
+
+@pytest.fixture
+def busy_machine():
+    """Two spinning processes per core for the length of the test."""
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(2 * (os.cpu_count() or 1))
+    ]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def test_a_busy_machine_makes_no_bot_late(busy_machine):
+    """A bot computing for 60 % of every deadline, on a machine with two spinners per core
+    (its wall time per decision is well past the deadline): never late on the CPU clock."""
+    result = play(clocked("share", 0.6))
+    seat = result.seats[0]
+    assert seat.faults == [] and seat.decisions > 10, seat.faults
+    assert 0 < seat.think_time < seat.decisions * TIME.decision
+    assert header(result.record)["clock"] == "cpu"
+
+
+@pytest.mark.parametrize("mode", ["child", "thread"])
+def test_computing_in_a_grandchild_or_a_thread_counts(mode):
+    """CPU time spent in an orphaned grandchild or in a thread is the bot's: every decision is
+    charged at least what the bot computed for it (the SDK answers a few forced decisions
+    without asking the bot's code: those computed nothing)."""
+    result = play(clocked(mode, 0.2), TimeControl(startup=20, decision=1.0, bank=60.0))
+    seat = result.seats[0]
+    log = (result.logs[0] or b"").decode()
+    computed = [float(line.split()[1]) for line in log.splitlines() if line.startswith("computed ")]
+    assert seat.faults == [] and len(computed) > 10, seat.faults
+    assert seat.think_time >= sum(computed), (seat.think_time, sum(computed))
+
+
+def test_computing_past_the_deadline_is_late():
+    """A bot computing for 1.5 deadlines is late every time; the third time forfeits it."""
+    seat = play(clocked("share", 1.5)).seats[0]
+    assert seat.out == "timeout", seat.faults
+    # the words are those of the CPU clock, unless the machine was too busy to let the bot
+    # use its deadline's CPU time before the wall-clock backstop
+    assert all(f.detail.startswith("late: no answer within 0.500 s") for f in seat.faults)
+
+
+def test_a_bot_that_sleeps_is_not_late_until_the_backstop():
+    """Sleeping 1.5 deadlines costs no CPU time: no fault. Sleeping past the wall-clock
+    backstop is late all the same."""
+    dozing = play(clocked("sleep", 1.5)).seats[0]
+    assert dozing.faults == [] and dozing.decisions > 10, dozing.faults
+    quick = TimeControl(startup=20, decision=0.2, bank=60.0, max_strikes=1)
+    asleep = play(clocked("sleep", 2 * quick.backstop(0.2) / 0.2), quick).seats[0]
+    assert asleep.out == "timeout", asleep.faults
+    assert "none after 1.600 s of wall time (the bot slept or blocked)" in asleep.faults[0].detail
+
+
+def test_the_wall_clock_is_kept_on_request(tmp_path):
+    """``clock="wall"`` (``--clock wall``): a bot that sleeps past its deadline is late, and the
+    record says which clock timed the game."""
+    wall = TimeControl(startup=20, decision=0.5, bank=60.0, max_strikes=2, clock="wall")
+    result = play(clocked("sleep", 1.5), wall)
+    seat = result.seats[0]
+    assert seat.out == "timeout"
+    assert seat.faults[0].detail.startswith("late: no answer within 0.500 s; the default")
+    assert header(result.record)["clock"] == "wall"
+    record = tmp_path / "game.jsonl"
+    args = ["play", *("--bot", "random") * 3, "--set", "turn_limit=1", "-q"]
+    done = CliRunner().invoke(APP, [*args, "--clock", "wall", "--record", str(record)])
+    assert done.exit_code == 0, done.output
+    assert header(record.read_text())["clock"] == "wall"
+    bad = CliRunner().invoke(APP, [*args, "--clock", "sun", "--record", str(record), "--force"])
+    assert bad.exit_code != 0 and "--clock must be one of cpu, wall" in bad.output, bad.output

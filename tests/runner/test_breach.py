@@ -1,0 +1,78 @@
+"""A breach of a bot's ceiling is always the same fault: the kernel stopping one process of a
+bot (a child over the memory ceiling) while the bot plays on is a ``memory`` fault at once,
+every time, with the same record every time.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from hegemon.leaderboard.botspec import resolve
+from hegemon.referee.rules import make_rules
+from hegemon.referee.runner.link import BotLimits
+from hegemon.referee.runner.process import BotCommand
+from hegemon.referee.runner.sandbox import SandboxLimits
+from hegemon.referee.runner.sandbox import ceiling as ceiling_module
+from hegemon.referee.runner.session import play_one
+from hegemon.referee.timecontrol import TimeControl
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+# 2 GiB of address space per process (a forked gRPC server plus 600 MiB fits), the bot's
+# processes together 1 GiB: three children of 600 MiB pass it; the kernel or the watcher
+# stops them there, so the machine never gives this test more than about 1 GiB at a time
+LIMITS = SandboxLimits(memory_bytes=2 << 30, total_memory_bytes=1 << 30)
+TIME = TimeControl(startup=20, decision=2.0, bank=30.0, start_game=20)
+RULES = make_rules("classic", {"turn_limit": 3})
+RUNS = 10
+
+
+def play_once() -> tuple[str, list[tuple[str, str]], str, str]:
+    """The hog's seat: why it went out, its faults, the end of its log; and the record."""
+    hog = BotCommand("memory-children", (sys.executable, str(BOTS / "memory_children.py")))
+    commands = [hog, resolve("random"), resolve("aggressive")]
+
+    async def main():
+        return await play_one(
+            commands,
+            RULES,
+            seed=7,
+            time_control=TIME,
+            game_id="game-breach",
+            limits=BotLimits(sandbox=LIMITS),
+        )
+
+    result = trio.run(main)
+    faults = [(f.kind, f.detail) for f in result.seats[0].faults]
+    log = (result.logs[0] or b"").decode("utf-8", "replace")[-2000:]
+    return result.seats[0].out, faults, log, result.record
+
+
+@pytest.fixture
+def unlucky_watcher(monkeypatch):
+    """The ceiling watcher looks at a bot only every few milliseconds, and the bot may answer
+    in between: here it looks only when a bot starts, which makes that bad luck certain."""
+    monkeypatch.setattr(ceiling_module, "WATCH_INTERVAL", 3600.0)
+    yield
+    monkeypatch.undo()
+    ceiling_module._watcher.wake()  # back to its usual pace for the tests that follow
+
+
+@pytest.mark.slow
+def test_a_child_killed_for_the_memory_ceiling_is_a_memory_fault_every_time(unlucky_watcher):
+    """Ten runs in a row (one at a time: the kernel holds each to about 1 GiB): ten
+    ``memory`` forfeits at the start of the game, and ten identical records — whenever the
+    watcher happens to look."""
+    records = set()
+    for run in range(RUNS):
+        out, faults, log, record = play_once()
+        assert out == "memory", (run, faults, log)
+        assert faults[-1][0] == "memory" and "memory ceiling" in faults[-1][1], (run, faults)
+        others = [json.loads(line) for line in record.splitlines()]
+        assert not any(line["type"] == "fault" and line["seat"] != 0 for line in others)
+        records.add(record)
+    assert len(records) == 1, "the same bot and seed gave different records"
