@@ -65,6 +65,14 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+@pytest.fixture
+def store(home: Path) -> Iterator[Store]:
+    """The arena's store in the test's ``home``: a fresh SQLite database."""
+    opened = Store()
+    yield opened
+    opened.close()
+
+
 def env_for(home: Path | None = None, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("HEGEMON_DB", None)

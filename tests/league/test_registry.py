@@ -23,8 +23,8 @@ from hegemon.leaderboard.registry import (
     remove_bots,
 )
 from hegemon.leaderboard.seasons.schedule import make_schedule
-from hegemon.leaderboard.store import SeasonRow, Store
-from tests.helpers.league import saved_id
+from hegemon.leaderboard.store import SeasonRow
+from tests.helpers.league import home, saved_id, store  # noqa: F401  (home, store: fixtures)
 
 POLITE = """\
 from hegemon.sdk import Bot, run
@@ -53,20 +53,6 @@ run(Illegal())
 """
 
 CRASH = "import sys; sys.exit(3)\n"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("HEGEMON_DB", raising=False)
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def store(home):
-    s = Store()
-    yield s
-    s.close()
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:

@@ -32,26 +32,13 @@ from hegemon.leaderboard.store.archives import BotArchiveRow
 from hegemon.referee.runner import pyboot
 from hegemon.referee.runner.sandbox.launch import bot_env
 from hegemon.referee.runner.sandbox.limits import SandboxLimits
+from tests.helpers.league import home, store  # noqa: F401  (fixtures)
 
 GIB = 1 << 30
 PEAK_LIMIT_KB = 300 * 1024
 """The most resident memory a process may reach while refusing a bomb (the issue's bound)."""
 
 BOT = "print('a bot')\n"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("HEGEMON_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("HEGEMON_DB", raising=False)
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def store(home):
-    s = Store()
-    yield s
-    s.close()
 
 
 def measured(code: str, env: dict[str, str]) -> dict[str, object]:
