@@ -14,7 +14,7 @@ def replay_html(record: Path, out: Path) -> None:
     from hegemon.referee.record import RecordError
 
     from ..web.replay import replay_html as viewer
-    from .play import checked_record_text
+    from .records import checked_record_text
 
     text = checked_record_text(record)
     try:
