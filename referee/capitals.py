@@ -121,11 +121,11 @@ class CapitalsPart(Edition):
 
     def check_end(self, game: Game) -> None:
         """The player whose turn it is wins holding enough capitals, its own included."""
-        d = game.pending
         if game.rules.missions == "2000":
             return  # the mission is the 2000 edition's objective then (checked first)
-        if d is None or game.round == 0 or d.player != game.current or d.kind is Kind.OCCUPY:
+        seat = game.turn_holder()
+        if seat < 0:
             return
         capitals = [p.capital for p in game.players]
-        if has_won(game.owner, capitals, game.current):
-            game.finish("capitals", winner=game.current)
+        if has_won(game.owner, capitals, seat):
+            game.finish("capitals", winner=seat)

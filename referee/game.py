@@ -428,11 +428,30 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
+        self._check_end()
+        return events
+
+    def _check_end(self) -> None:
+        """Ask every part whether its victory condition is met (after each applied action,
+        and at the turn's end, before the turn passes on)."""
         for part in self._parts:
             if self.places is not None:
                 break
             part.check_end(self)
-        return events
+
+    def turn_holder(self) -> int:
+        """The seat whose own-turn victory is recognised now (seed 001: a player "may declare
+        it during their own turn"), -1 when none: the player to move while its turn is in play
+        (its own decision pending, or its turn ending) and no conquest waits for its armies."""
+        seat = self.current
+        if self.places is not None or self.round == 0 or seat < 0:
+            return -1
+        if not self.players[seat].active:
+            return -1
+        d = self.pending
+        if d is not None and (d.player != seat or d.kind is Kind.OCCUPY):
+            return -1
+        return seat
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalAction` if :meth:`apply` would refuse ``action``; change nothing."""
@@ -910,6 +929,13 @@ class Game:
     def end_turn(self) -> None:
         """End the turn of the player to move (the parts' last steps first): its card, then
         the next player's turn (or the turn limit)."""
+        if self._parts:
+            # the turn's last action may have won it, e.g. a fortify completing a mission,
+            # or a conquest after which nothing was left to decide (seed 001)
+            self.pending = None
+            self._check_end()
+            if self.places is not None:
+                return
         if self._parts and any(part.turn_ending(self) for part in self._parts):
             return
         seat = self.current

@@ -261,13 +261,9 @@ class MasterPart(Edition):
     def check_end(self, game: Game) -> None:
         """The player to move holds enough points and quadrants (checked once the armies of
         a conquest have moved in)."""
-        if not self.points_due:
-            return
-        seat, d = game.current, game.pending
-        if d is not None and d.kind is Kind.OCCUPY:
+        seat = game.turn_holder()
+        if not self.points_due or seat < 0:
             return
         self.points_due = False
-        if seat < 0 or game.round == 0 or not game.players[seat].active:
-            return
         if has_won(game.board, game.owner, seat, game.rules):
             game.finish("points", winner=seat)
