@@ -743,7 +743,7 @@ class Game:
         from_territories, from_continents = self.reinforcements(seat)
         self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
-        self._trade_until = self.rules.must_trade_at
+        self._trade_until = self.rules.must_trade_at or 1 << 30  # 0: never forced
         self._phase = Phase.REINFORCE
         self._ask_trade_or_place()
 

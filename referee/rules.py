@@ -99,7 +99,11 @@ OPTIONS: dict[str, Option] = {
             "or to a discard pile reshuffled when the deck runs out",
         ),
         Option(
-            "must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10
+            "must_trade_at",
+            None,
+            "cards held at the start of a turn that force a trade (0: never, Risiko! Master)",
+            0,
+            10,
         ),
         Option(
             "defender_dice",
@@ -364,7 +368,11 @@ PRESETS["risiko-master-base"] = {
     "first_player": "first_placer",
     "card_values": "master",
     "card_territory_bonus": "off",
-    "must_trade_at": 10,  # seed 003 sets no hand limit; 10 figures always hold sets
+    # seed 003 "TRIS DI CARTE": the player "può giocare uno o più tris" — may, never must: no
+    # hand limit; and cards "possono essere utilizzate solo all'inizio del turno, nella fase dei
+    # rinforzi" — so no trade in mid-turn after an elimination either
+    "must_trade_at": 0,
+    "elimination_trade": "next_turn",
     "defender_most_dice": 3,
     "defender_two_dice_from": 2,
     "reinforcement_minimum": "none",
