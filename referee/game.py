@@ -751,7 +751,9 @@ class Game:
         seat = self.current
         hand = self.players[seat].cards
         # a trade is forced only with a set to trade (3 or 4 cards may hold none)
-        if len(hand) >= 3 and cardlib.has_set(hand, self.board.card_insignia):
+        if len(hand) >= 3 and cardlib.has_set(
+            hand, self.board.card_insignia, self.rules.card_values
+        ):
             if len(hand) >= self._trade_until:
                 self.pending = Decision(Kind.TRADE, seat, forced=True)
                 return

@@ -84,7 +84,8 @@ OPTIONS: dict[str, Option] = {
             "card_values",
             ("escalating", "golden_cavalry", "insignia", "master"),
             "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"
-            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12, + cards' extras",
+            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12 (no other set),"
+            " + cards' extras",
         ),
         Option(
             "card_territory_bonus",

@@ -223,7 +223,7 @@ def fortify_options(view: View, seat: int | None = None) -> list[tuple[int, int,
 
 def trade_options(view: View) -> list[tuple[int, int, int]]:
     """Every set of three cards in the view's hand, as card ids (ascending)."""
-    return legal.trades(view.hand, view.board)
+    return legal.trades(view.hand, view.board, view.rules.card_values)
 
 
 _LISTED = (Kind.CLAIM, Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)  # the rest: see bounds()

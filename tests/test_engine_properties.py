@@ -342,7 +342,9 @@ class Checker:
                 Kind.CLAIM: lambda: bool(d.territories),
                 Kind.CAPITAL: lambda: bool(d.territories),
                 Kind.PLACE: lambda: d.armies >= 1 and g.territory_count[d.player] >= 1,
-                Kind.TRADE: lambda: bool(legal.trades(g.players[d.player].cards, g.board)),
+                Kind.TRADE: lambda: bool(
+                    legal.trades(g.players[d.player].cards, g.board, g.rules.card_values)
+                ),
                 Kind.ATTACK: lambda: bool(legal.attacks(g, d.player)),
                 Kind.DEFEND: lambda: d.maximum >= 1,
                 Kind.OCCUPY: lambda: 1 <= d.minimum <= d.maximum,
