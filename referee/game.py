@@ -855,7 +855,9 @@ class Game:
         # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, self.current)  # an ally's victim's cards: its player's
-            if len(self.active_players()) <= 1:
+            if len(self.active_players()) <= 1 and not any(
+                part.goes_on_alone(self) for part in self._parts
+            ):
                 self._move_in(attack_dice)
                 self.finish("conquest")
                 return
