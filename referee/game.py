@@ -130,7 +130,10 @@ class Game:
         if neutrals and players != neutrallib.PLAYERS:
             raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
         if not neutrals and players not in STARTING_ARMIES:
-            raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+            hint = "; for two use two-player-capital-2000" if rules.capitals == "on" else ""
+            raise GameSetupError(
+                f"rule set '{rules.preset}' is for 3 to 6 players, not {players}{hint}"
+            )
         self._players_seated = players  # the players' seats; neutral colours' seats follow
         seats = players + neutrals
         if teamlib.on(rules) and players not in teamlib.TEAM_PLAYERS:

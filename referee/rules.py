@@ -357,6 +357,9 @@ PRESETS["two-player-2000"] = {
     "card_values": "insignia",  # 001's basic game, of which the two-player game is part
     "two_player": "2000",
 }
+# Capital Risk for two (seed 001: the advanced rules "gjelder for både 2 spillere og fra 3-6
+# spillere", 2 capitals for 2-3 players): the two-player game, with its neutral army, plus capitals.
+PRESETS["two-player-capital-2000"] = {**PRESETS["two-player-2000"], "capitals": "on"}
 PRESETS["two-player-classic"] = {**PRESETS["classic"], "two_player": "classic"}
 PRESETS["two-player-2004-passive"] = {**PRESETS["classic-2004"], "two_player": "2004_passive"}
 PRESETS["two-player-2004-active"] = {**PRESETS["classic-2004"], "two_player": "2004_active"}

@@ -307,7 +307,7 @@ class Checker:
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
             if g.finish_reason == "capitals":
                 winner = g.places.index(1)
-                assert has_won(g.owner, [p.capital for p in g.players], winner)
+                assert has_won(g.owner, [p.capital for p in g.players], winner, g.player_count)
             if g.finish_reason in ("mission", "missions"):
                 winner = g.places.index(1)
                 assert g.places.count(1) == 1 and g.players[winner].active
