@@ -412,13 +412,16 @@ PRESET_HELP = {
     "colonel, general; hegemon's own texts), one declared a turn",
     "two-player-2000": "two players and a neutral of 28 armies, 2000 Norwegian edition: the "
     "neutral gets half of each player's reinforcements, placed by the other player",
+    "two-player-capital-2000": "capital Risk for two, 2000 Norwegian edition: two-player-2000 "
+    "(a neutral of 28) with secret capitals; hold 2 capitals, your own included, to win",
     "two-player-classic": "two players and a neutral of 40 armies (Estonian rules): the "
-    "neutral only defends, its dice rolled by the other player",
+    "neutral only defends, its dice rolled by the other player; hold all 42 territories to win",
     "two-player-2004-passive": "two players and four passive neutrals of 24, 2004 Finnish "
     "edition: they only defend, the other player rolling for them",
     "two-player-2004-active": "two players and four active neutrals, 2004 Finnish edition: "
     "bribes, alliance tracks, allies that attack and fortify",
     "risiko-master-base": "Risiko! Master, Base level: a world of 6 tiles, claimed by twos; "
+    "sets 8/10/12 traded only while reinforcing, never forced; "
     "half the territories and 2 whole quadrants win",
     "risiko-master-expert": "Risiko! Master, Expert level: 3 defender dice always, compulsory "
     "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",
