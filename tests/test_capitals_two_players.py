@@ -8,12 +8,7 @@ from two_player_helpers import advance_to, decision
 from two_player_helpers import arrange as arrange_seats
 
 from conftest import pending
-from hegemon.referee import (
-    Attack,
-    Game,
-    GameSetupError,
-    make_rules,
-)
+from hegemon.referee import Attack, Game, GameSetupError, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.view import view_for
 from hegemon.sdk.helpers import capitals_to_win

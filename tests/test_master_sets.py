@@ -6,17 +6,13 @@ from __future__ import annotations
 import pytest
 
 from conftest import give_cards, setup_done
-from hegemon.referee import (
-    IllegalAction,
-    Trade,
-)
+from hegemon.referee import IllegalAction, Trade
 from hegemon.referee.cards import find_sets, is_set, set_value
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.view import view_for
 from hegemon.sdk.helpers import trade_options
 
-BASE, EXPERT, MASTER = "risiko-master-base", "risiko-master-expert", "risiko-master-master"
-LEVELS = (BASE, EXPERT, MASTER)
+BASE = "risiko-master-base"
 
 
 @pytest.mark.parametrize(

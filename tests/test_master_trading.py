@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import arrange, give_cards, pending, setup_done
-from hegemon.referee import (
-    Attack,
-    Occupy,
-    Pass,
-    Place,
-    make_rules,
-)
+from hegemon.referee import Attack, Occupy, Pass, Place, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import Eliminated
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from two_player_helpers import advance_to, decision, set_up
 from two_player_helpers import arrange as arrange_seats
 
-from hegemon.referee import (
-    Attack,
-)
+from hegemon.referee import Attack
 from hegemon.referee.decisions import Kind
 
 
