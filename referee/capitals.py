@@ -36,14 +36,16 @@ def capitals_held(owner: Sequence[int], capitals: Sequence[int], seat: int) -> i
     return sum(1 for c in capitals if c >= 0 and owner[c] == seat)
 
 
-def has_won(owner: Sequence[int], capitals: Sequence[int], seat: int) -> bool:
-    """``seat`` holds its own original capital and enough capitals in all (seed 001: "En
-    spiller kan ikke vinne om han ikke fremdeles sitter med sin opprinnelige hovedstad")."""
+def has_won(owner: Sequence[int], capitals: Sequence[int], seat: int, players: int) -> bool:
+    """``seat`` holds its own original capital and enough capitals in all for ``players``
+    players (seed 001: "En spiller kan ikke vinne om han ikke fremdeles sitter med sin
+    opprinnelige hovedstad"); a two-player game's neutral colours are no players and have no
+    capital."""
     own = capitals[seat]
     return (
         own >= 0
         and owner[own] == seat
-        and capitals_held(owner, capitals, seat) >= capitals_needed(len(capitals))
+        and capitals_held(owner, capitals, seat) >= capitals_needed(players)
     )
 
 
@@ -121,11 +123,11 @@ class CapitalsPart(Edition):
 
     def check_end(self, game: Game) -> None:
         """The player whose turn it is wins holding enough capitals, its own included."""
-        d = game.pending
         if game.rules.missions == "2000":
             return  # the mission is the 2000 edition's objective then (checked first)
-        if d is None or game.round == 0 or d.player != game.current or d.kind is Kind.OCCUPY:
+        seat = game.turn_holder()
+        if seat < 0:
             return
         capitals = [p.capital for p in game.players]
-        if has_won(game.owner, capitals, game.current):
-            game.finish("capitals", winner=game.current)
+        if has_won(game.owner, capitals, seat, game.player_count):
+            game.finish("capitals", winner=seat)

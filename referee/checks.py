@@ -73,7 +73,7 @@ def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[st
     if missing:
         raise IllegalAction(f"trade: you do not hold card {missing[0]}")
     insignia = [game.board.card_insignia[c] for c in chosen]
-    if not cardlib.is_set(insignia):
+    if not cardlib.is_set(insignia, game.rules.card_values):
         raise IllegalAction(f"trade: {', '.join(insignia)} is not a set")
     pictured = [c for c in chosen if c < game.board.size and game.owner[c] == d.player]
     bonus_at = action.bonus_territory

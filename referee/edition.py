@@ -131,11 +131,18 @@ class Edition:
 
     # ------------------------------------------------------------------ the end
     def check_end(self, game: Game) -> None:
-        """After every applied action while the game goes on: end it (``game.finish``) if the
-        part's victory condition is met."""
+        """After every applied action while the game goes on (automatic steps included), and
+        at the turn's end before the turn passes on: end it (``game.finish``) if the part's
+        victory condition is met. ``game.turn_holder()`` names the seat whose own-turn win
+        counts now."""
 
     def seat_left(self, game: Game, seat: int) -> None:
         """``seat`` forfeited (its cards not yet discarded)."""
+
+    def goes_on_alone(self, game: Game) -> bool:
+        """One player is left after a conquest: whether the game still goes on (e.g. seed 002's
+        two-player goal: all 42 territories, the neutral ones too)."""
+        return False
 
     def decided(self, game: Game) -> bool:
         """Whether the game is over because of who is left (checked after a forfeit)."""

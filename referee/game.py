@@ -130,7 +130,10 @@ class Game:
         if neutrals and players != neutrallib.PLAYERS:
             raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
         if not neutrals and players not in STARTING_ARMIES:
-            raise GameSetupError(f"rule set '{rules.preset}' is for 3 to 6 players, not {players}")
+            hint = "; for two use two-player-capital-2000" if rules.capitals == "on" else ""
+            raise GameSetupError(
+                f"rule set '{rules.preset}' is for 3 to 6 players, not {players}{hint}"
+            )
         self._players_seated = players  # the players' seats; neutral colours' seats follow
         seats = players + neutrals
         if teamlib.on(rules) and players not in teamlib.TEAM_PLAYERS:
@@ -428,11 +431,30 @@ class Game:
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
+        self._check_end()
+        return events
+
+    def _check_end(self) -> None:
+        """Ask every part whether its victory condition is met (after each applied action,
+        and at the turn's end, before the turn passes on)."""
         for part in self._parts:
             if self.places is not None:
                 break
             part.check_end(self)
-        return events
+
+    def turn_holder(self) -> int:
+        """The seat whose own-turn victory is recognised now (seed 001: a player "may declare
+        it during their own turn"), -1 when none: the player to move while its turn is in play
+        (its own decision pending, or its turn ending) and no conquest waits for its armies."""
+        seat = self.current
+        if self.places is not None or self.round == 0 or seat < 0:
+            return -1
+        if not self.players[seat].active:
+            return -1
+        d = self.pending
+        if d is not None and (d.player != seat or d.kind is Kind.OCCUPY):
+            return -1
+        return seat
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalAction` if :meth:`apply` would refuse ``action``; change nothing."""
@@ -724,7 +746,7 @@ class Game:
         from_territories, from_continents = self.reinforcements(seat)
         self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
-        self._trade_until = self.rules.must_trade_at
+        self._trade_until = self.rules.must_trade_at or 1 << 30  # 0: never forced
         self._phase = Phase.REINFORCE
         self._ask_trade_or_place()
 
@@ -732,7 +754,9 @@ class Game:
         seat = self.current
         hand = self.players[seat].cards
         # a trade is forced only with a set to trade (3 or 4 cards may hold none)
-        if len(hand) >= 3 and cardlib.has_set(hand, self.board.card_insignia):
+        if len(hand) >= 3 and cardlib.has_set(
+            hand, self.board.card_insignia, self.rules.card_values
+        ):
             if len(hand) >= self._trade_until:
                 self.pending = Decision(Kind.TRADE, seat, forced=True)
                 return
@@ -834,7 +858,9 @@ class Game:
         # a forfeited seat already left the game: taking its last territory eliminates no one
         if self.territory_count[defender] == 0 and not self.players[defender].forfeited:
             self._eliminate(defender, self.current)  # an ally's victim's cards: its player's
-            if len(self.active_players()) <= 1:
+            if len(self.active_players()) <= 1 and not any(
+                part.goes_on_alone(self) for part in self._parts
+            ):
                 self._move_in(attack_dice)
                 self.finish("conquest")
                 return
@@ -910,6 +936,13 @@ class Game:
     def end_turn(self) -> None:
         """End the turn of the player to move (the parts' last steps first): its card, then
         the next player's turn (or the turn limit)."""
+        if self._parts:
+            # the turn's last action may have won it, e.g. a fortify completing a mission,
+            # or a conquest after which nothing was left to decide (seed 001)
+            self.pending = None
+            self._check_end()
+            if self.places is not None:
+                return
         if self._parts and any(part.turn_ending(self) for part in self._parts):
             return
         seat = self.current

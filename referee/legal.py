@@ -150,9 +150,10 @@ def fortifies(
                         yield (t, n, movable_armies(armies[t]))
 
 
-def trades(hand: Iterable[int], board: Board) -> list[tuple[int, int, int]]:
-    """Every set in ``hand`` (card ids)."""
-    return cardlib.find_sets(list(hand), board.card_insignia)
+def trades(hand: Iterable[int], board: Board, card_values: str = "") -> list[tuple[int, int, int]]:
+    """Every set in ``hand`` (card ids) under the rule set's ``card_values`` option (Risiko!
+    Master knows fewer sets)."""
+    return cardlib.find_sets(list(hand), board.card_insignia, card_values)
 
 
 def defence_dice(state: Position, territory: int) -> int:
@@ -223,7 +224,7 @@ def actions(
     elif kind is Kind.TRADE:
         if not decision.forced:
             yield Pass()
-        yield from (Trade(c) for c in trades(hand, state.board))
+        yield from (Trade(c) for c in trades(hand, state.board, state.rules.card_values))
     elif kind is Kind.ATTACK:
         if not decision.forced:
             yield Pass()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .actions import BuildCentre
 from .board import Board
+from .cards import master_value
 from .decisions import Decision, Kind
 from .edition import Edition, Handler
 from .errors import IllegalAction
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 CLAIM_ARMIES = 2  # seed 003: "occupa un territorio a sua scelta con DUE carri"
 CENTRE_COST = 3  # seed 003: "Un Centro di Produzione costa come 3 carri"
 MAX_CENTRES = 15  # seed 003: "15 segnalini semisferici ... le 'Coperture'"
-SET_EQUAL, SET_DIFFERENT, SET_WILD = 8, 10, 12  # seed 003 "TRIS DI CARTE"
 
 
 # ------------------------------------------------------------------------ set-up
@@ -94,14 +94,9 @@ def centre_armies(rules: RuleSet, owner: Sequence[int], centres: Sequence[int], 
 
 def set_value(insignia: Sequence[str]) -> int:
     """Seed 003 "TRIS DI CARTE": three equal figures 8, three different 10, a wild card plus
-    two equal figures 12. A wild card with two different figures completes three different
-    (10); two wild cards with any figure count as a wild card plus two equal (12)."""
-    plain = [i for i in insignia if i != "wild"]
-    if len(plain) == 3:
-        return SET_EQUAL if len(set(plain)) == 1 else SET_DIFFERENT
-    if len(set(plain)) == 1:
-        return SET_WILD
-    return SET_DIFFERENT
+    two equal figures 12 (:func:`hegemon.referee.cards.master_value`); no other three cards are
+    a set (:func:`hegemon.referee.cards.is_set`)."""
+    return master_value(insignia)
 
 
 # ------------------------------------------------------------------------ combat
@@ -261,13 +256,9 @@ class MasterPart(Edition):
     def check_end(self, game: Game) -> None:
         """The player to move holds enough points and quadrants (checked once the armies of
         a conquest have moved in)."""
-        if not self.points_due:
-            return
-        seat, d = game.current, game.pending
-        if d is not None and d.kind is Kind.OCCUPY:
+        seat = game.turn_holder()
+        if not self.points_due or seat < 0:
             return
         self.points_due = False
-        if seat < 0 or game.round == 0 or not game.players[seat].active:
-            return
         if has_won(game.board, game.owner, seat, game.rules):
             game.finish("points", winner=seat)

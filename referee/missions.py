@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .board import Board
-from .decisions import Kind
 from .edition import Edition
 from .events import MissionShown
 
@@ -301,12 +300,9 @@ class MissionsPart(Edition):
         """2000: the player whose turn it is wins as soon as its mission is fulfilled; a
         mission fulfilled in another's turn is claimed when its holder's turn comes (seed 001:
         "en spiller kun kan erklære seier under sin tur")."""
-        d = game.pending
-        if game.rules.missions != "2000" or d is None or game.round == 0:
+        seat = game.turn_holder()
+        if game.rules.missions != "2000" or seat < 0:
             return
-        if d.player != game.current or d.kind is Kind.OCCUPY:
-            return
-        seat = game.current
         held = game.players[seat].missions
         if held and self.done(game, seat, held[0]):
             game.emit(MissionShown(seat, held[0], True))

@@ -257,6 +257,15 @@ class NeutralsPart(Edition):
     def defence_chooser(self, game: Game, defender: int, chooser: int) -> int:
         return defence_chooser(game, defender)
 
+    def goes_on_alone(self, game: Game) -> bool:
+        """Seed 002: "Mängu võitmiseks peate hävitama kõik teised mängijad ja hõivama kõik 42
+        territooriumi" — destroy all other players *and* hold all 42 territories: with the
+        opponent gone the game goes on while a neutral territory stands (seed 001, by contrast,
+        ends it "uansett hvordan de nøytrale troppene står")."""
+        return game.rules.two_player == "classic" and any(
+            game.territory_count[s] for s in neutral_seats(game)
+        )
+
     def on_place_neutral(self, game: Game, action: PlaceNeutral, dry: bool) -> None:
         on_place_neutral(game, action, dry)
 

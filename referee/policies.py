@@ -50,7 +50,7 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
             left -= n
         return Place(tuple(split.items()))
     if kind is Kind.TRADE:
-        sets = legal.trades(game.players[d.player].cards, game.board)
+        sets = legal.trades(game.players[d.player].cards, game.board, game.rules.card_values)
         if not d.forced and rng.random() < 0.5:
             return Pass()
         return Trade(rng.choice(sets))
@@ -91,7 +91,9 @@ def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
     if kind is Kind.TRADE:
         if not d.forced:
             return Pass()
-        return Trade(legal.trades(game.players[d.player].cards, game.board)[0])
+        return Trade(
+            legal.trades(game.players[d.player].cards, game.board, game.rules.card_values)[0]
+        )
     if kind is Kind.ATTACK:
         armies = game.armies
         for source, target, most in legal.attacks(game, d.player):

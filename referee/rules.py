@@ -84,7 +84,8 @@ OPTIONS: dict[str, Option] = {
             "card_values",
             ("escalating", "golden_cavalry", "insignia", "master"),
             "value of a traded set: 4,6,8,10,12,15,+5 | the golden cavalry track | by insignia"
-            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12, + cards' extras",
+            " | Risiko! Master: 3 equal 8, 3 different 10, wild + 2 equal 12 (no other set),"
+            " + cards' extras",
         ),
         Option(
             "card_territory_bonus",
@@ -99,7 +100,11 @@ OPTIONS: dict[str, Option] = {
             "or to a discard pile reshuffled when the deck runs out",
         ),
         Option(
-            "must_trade_at", None, "cards held at the start of a turn that force a trade", 3, 10
+            "must_trade_at",
+            None,
+            "cards held at the start of a turn that force a trade (0: never, Risiko! Master)",
+            0,
+            10,
         ),
         Option(
             "defender_dice",
@@ -352,6 +357,9 @@ PRESETS["two-player-2000"] = {
     "card_values": "insignia",  # 001's basic game, of which the two-player game is part
     "two_player": "2000",
 }
+# Capital Risk for two (seed 001: the advanced rules "gjelder for både 2 spillere og fra 3-6
+# spillere", 2 capitals for 2-3 players): the two-player game, with its neutral army, plus capitals.
+PRESETS["two-player-capital-2000"] = {**PRESETS["two-player-2000"], "capitals": "on"}
 PRESETS["two-player-classic"] = {**PRESETS["classic"], "two_player": "classic"}
 PRESETS["two-player-2004-passive"] = {**PRESETS["classic-2004"], "two_player": "2004_passive"}
 PRESETS["two-player-2004-active"] = {**PRESETS["classic-2004"], "two_player": "2004_active"}
@@ -364,7 +372,11 @@ PRESETS["risiko-master-base"] = {
     "first_player": "first_placer",
     "card_values": "master",
     "card_territory_bonus": "off",
-    "must_trade_at": 10,  # seed 003 sets no hand limit; 10 figures always hold sets
+    # seed 003 "TRIS DI CARTE": the player "può giocare uno o più tris" — may, never must: no
+    # hand limit; and cards "possono essere utilizzate solo all'inizio del turno, nella fase dei
+    # rinforzi" — so no trade in mid-turn after an elimination either
+    "must_trade_at": 0,
+    "elimination_trade": "next_turn",
     "defender_most_dice": 3,
     "defender_two_dice_from": 2,
     "reinforcement_minimum": "none",
@@ -400,13 +412,16 @@ PRESET_HELP = {
     "colonel, general; hegemon's own texts), one declared a turn",
     "two-player-2000": "two players and a neutral of 28 armies, 2000 Norwegian edition: the "
     "neutral gets half of each player's reinforcements, placed by the other player",
+    "two-player-capital-2000": "capital Risk for two, 2000 Norwegian edition: two-player-2000 "
+    "(a neutral of 28) with secret capitals; hold 2 capitals, your own included, to win",
     "two-player-classic": "two players and a neutral of 40 armies (Estonian rules): the "
-    "neutral only defends, its dice rolled by the other player",
+    "neutral only defends, its dice rolled by the other player; hold all 42 territories to win",
     "two-player-2004-passive": "two players and four passive neutrals of 24, 2004 Finnish "
     "edition: they only defend, the other player rolling for them",
     "two-player-2004-active": "two players and four active neutrals, 2004 Finnish edition: "
     "bribes, alliance tracks, allies that attack and fortify",
     "risiko-master-base": "Risiko! Master, Base level: a world of 6 tiles, claimed by twos; "
+    "sets 8/10/12 traded only while reinforcing, never forced; "
     "half the territories and 2 whole quadrants win",
     "risiko-master-expert": "Risiko! Master, Expert level: 3 defender dice always, compulsory "
     "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",

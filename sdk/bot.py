@@ -100,7 +100,7 @@ class Bot:
         """Default: trade (the first set) only when forced."""
         if not decision.forced:
             return Pass()
-        return Trade(legal.trades(view.hand, view.board)[0])
+        return Trade(legal.trades(view.hand, view.board, view.rules.card_values)[0])
 
     def attack(self, view: BotView, decision: Decision) -> Action:
         """Default: stop attacking (or, when stopping is refused, the first attack, most dice)."""

@@ -223,7 +223,7 @@ def fortify_options(view: View, seat: int | None = None) -> list[tuple[int, int,
 
 def trade_options(view: View) -> list[tuple[int, int, int]]:
     """Every set of three cards in the view's hand, as card ids (ascending)."""
-    return legal.trades(view.hand, view.board)
+    return legal.trades(view.hand, view.board, view.rules.card_values)
 
 
 _LISTED = (Kind.CLAIM, Kind.ATTACK, Kind.FORTIFY, Kind.TRADE)  # the rest: see bounds()
@@ -349,4 +349,7 @@ def known_capitals(view: View) -> dict[int, int]:
 def capitals_to_win(view: View) -> int:
     """How many capitals (your own original one included) win this game (0: not capital
     Risk)."""
-    return capitals_needed(len(view.seats)) if view.rules.capitals == "on" else 0
+    if view.rules.capitals != "on":
+        return 0
+    # a two-player game's neutral colours are no players (a forfeited player stays one)
+    return capitals_needed(sum(1 for s in view.seats if not s.neutral or s.forfeited))

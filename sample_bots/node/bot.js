@@ -74,18 +74,21 @@ function loadProtos() {
 // ------------------------------------------------------------------ the strategy
 // Everything below decides from one DecideRequest and the game's StartGame board.
 
-function isSet(insignia) {
+// Risiko! Master (card_values "master", seed 003) knows only three equal figures, three
+// different ones, and a wild card with two equal figures.
+function isSet(insignia, master = false) {
   const plain = insignia.filter((x) => x !== 'INSIGNIA_WILD');
   const distinct = new Set(plain).size;
+  if (master) return plain.length === 3 ? distinct === 1 || distinct === 3 : plain.length === 2 && distinct === 1;
   return plain.length < 3 || distinct === 1 || distinct === 3;
 }
 
-function findSet(hand, cards) {
+function findSet(hand, cards, master = false) {
   for (let a = 0; a < hand.length; a++) {
     for (let b = a + 1; b < hand.length; b++) {
       for (let c = b + 1; c < hand.length; c++) {
         const ids = [hand[a], hand[b], hand[c]];
-        if (isSet(ids.map((id) => cards[id].insignia))) return ids;
+        if (isSet(ids.map((id) => cards[id].insignia), master)) return ids;
       }
     }
   }
@@ -144,7 +147,7 @@ function decide(game, request) {
 
     case 'DECISION_KIND_TRADE': {
       if (!d.forced) return pass;
-      const set = findSet(view.hand, game.board.cards);
+      const set = findSet(view.hand, game.board.cards, game.options.card_values === 'master');
       return set ? { trade: { cards: set } } : pass;
     }
 

@@ -38,6 +38,7 @@ PRESET_PARTS = {
     "capital-2000": (4, {CapitalsPart}),
     "team-2004": (4, {TeamsPart}),
     "two-player-2000": (2, {NeutralsPart}),
+    "two-player-capital-2000": (2, {NeutralsPart, CapitalsPart}),
     "two-player-2004-active": (2, {NeutralsPart, AlliancesPart}),
     "risiko-master-base": (4, {MasterPart}),
     "risiko-master-master": (4, {MasterPart}),

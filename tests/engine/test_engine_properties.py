@@ -149,7 +149,7 @@ class Checker:
                 assert set(g.owner) <= {winner} | {p.seat for p in g.players if not p.active}
             if g.finish_reason == "capitals":
                 winner = g.places.index(1)
-                assert has_won(g.owner, [p.capital for p in g.players], winner)
+                assert has_won(g.owner, [p.capital for p in g.players], winner, g.player_count)
             if g.finish_reason in ("mission", "missions"):
                 winner = g.places.index(1)
                 assert g.places.count(1) == 1 and g.players[winner].active
@@ -184,7 +184,9 @@ class Checker:
                 Kind.CLAIM: lambda: bool(d.territories),
                 Kind.CAPITAL: lambda: bool(d.territories),
                 Kind.PLACE: lambda: d.armies >= 1 and g.territory_count[d.player] >= 1,
-                Kind.TRADE: lambda: bool(legal.trades(g.players[d.player].cards, g.board)),
+                Kind.TRADE: lambda: bool(
+                    legal.trades(g.players[d.player].cards, g.board, g.rules.card_values)
+                ),
                 Kind.ATTACK: lambda: bool(legal.attacks(g, d.player)),
                 Kind.DEFEND: lambda: d.maximum >= 1,
                 Kind.OCCUPY: lambda: 1 <= d.minimum <= d.maximum,

@@ -44,7 +44,11 @@ def aggressive_action(game, rng: random.Random):
         own = legal.own_territories(game, d.player)
         return Place(((rng.choice(own), d.armies),))
     if kind is Kind.TRADE:
-        return Trade(rng.choice(legal.trades(game.players[d.player].cards, game.board)))
+        return Trade(
+            rng.choice(
+                legal.trades(game.players[d.player].cards, game.board, game.rules.card_values)
+            )
+        )
     if kind is Kind.ATTACK:
         armies = game.armies
         options = [a for a in legal.attacks(game, d.player) if armies[a[0]] > armies[a[1]]]
