@@ -1,4 +1,4 @@
-"""An independent oracle of the rules (RULES.md §1), and near misses of legal moves."""
+"""An independent oracle of the rules (docs/rules.md §1), and near misses of legal moves."""
 
 from __future__ import annotations
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import give_cards, setup_done
 from hegemon.referee import IllegalAction, Trade
 from hegemon.referee.cards import find_sets, is_set, set_value
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.view import view_for
 from hegemon.sdk.helpers import trade_options
+from tests.helpers.game import give_cards, setup_done
 
 BASE = "risiko-master-base"
 

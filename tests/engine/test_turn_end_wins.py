@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, pending, setup_done
 from hegemon.referee import Attack, Fortify, Game, Pass, Place
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import Conquered, Fortified, GameOver, TurnStarted
 from hegemon.referee.missions import builtin_deck
+from tests.helpers.game import arrange, pending, setup_done
 
 EIGHTEEN, OCCUPY_24 = 6, 7
 assert builtin_deck("2000").missions[EIGHTEEN].territories == 18

@@ -3,11 +3,10 @@ all 42 territories, the neutral ones too."""
 
 from __future__ import annotations
 
-from two_player_helpers import advance_to, decision, set_up
-from two_player_helpers import arrange as arrange_seats
-
 from hegemon.referee import Attack
 from hegemon.referee.decisions import Kind
+from tests.helpers.two_player import advance_to, decision, set_up
+from tests.helpers.two_player import arrange as arrange_seats
 
 
 def test_two_player_classic_goes_on_until_the_neutral_falls_too():

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import arrange, give_cards, pending, setup_done
 from hegemon.referee import Attack, Occupy, Pass, Place, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.events import Eliminated
+from tests.helpers.game import arrange, give_cards, pending, setup_done
 
 BASE, EXPERT, MASTER = "risiko-master-base", "risiko-master-expert", "risiko-master-master"
 LEVELS = (BASE, EXPERT, MASTER)

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import pytest
-from two_player_helpers import advance_to, decision
-from two_player_helpers import arrange as arrange_seats
 
-from conftest import pending
 from hegemon.referee import Attack, Game, GameSetupError, make_rules
 from hegemon.referee.decisions import Kind
 from hegemon.referee.view import view_for
 from hegemon.sdk.helpers import capitals_to_win
+from tests.helpers.game import pending
+from tests.helpers.two_player import advance_to, decision
+from tests.helpers.two_player import arrange as arrange_seats
 
 
 def test_capital_risk_for_two_plays_with_two_capitals():
