@@ -140,8 +140,7 @@ def bind_plan(argv: Sequence[str], cwd: str | None, share: Sequence[str] = ()) -
         plan.add(Path(sys.base_prefix))
         if sys.prefix != sys.base_prefix:
             plan.add(Path(sys.prefix))
-        for folder in _package_dirs(_PACKAGES):
-            folder = _site_folder(folder)
+        for folder in map(_site_folder, _package_dirs(_PACKAGES)):
             if not any(is_within(folder, p) for p in plan.read_only):
                 plan.add(folder)
     elif program.is_absolute() and program.exists():
