@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from hegemon.leaderboard.cli.new import npm_install
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE_SAMPLE = "hegemon/sample_bots/node/"
 # what the build needs of the checkout (its caches, environments and build output are left out;
@@ -59,15 +61,6 @@ def fresh_environment(folder: Path, wheel: Path) -> Path:
     return site
 
 
-def npm_ci(folder: Path) -> None:
-    """``npm ci`` in ``folder``, offline from npm's cache first."""
-    for extra in (["--offline"], []):
-        done = run(["npm", "ci", "--silent", "--no-audit", "--no-fund", *extra], folder)
-        if done.returncode == 0:
-            return
-    pytest.fail(f"npm ci failed in {folder}: {done.stderr}")
-
-
 def test_the_installed_wheel_plays_the_node_sample_and_a_new_node_bot(tmp_path):
     wheel = build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
@@ -93,7 +86,8 @@ def test_the_installed_wheel_plays_the_node_sample_and_a_new_node_bot(tmp_path):
     assert "npm ci" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, (
         refused.stderr
     )
-    npm_ci(site / "hegemon" / "sample_bots" / "node")
+    installed = npm_install(site / "hegemon" / "sample_bots" / "node")
+    assert installed == "packages installed (npm ci)", installed
 
     made = run([hegemon, "new", "nodey", "--lang", "node"], work)
     assert made.returncode == 0, made.stdout + made.stderr
