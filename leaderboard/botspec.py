@@ -193,6 +193,11 @@ def resolve_spec(spec: str, cwd: Path | None = None) -> BotSpec:
             sample=spec,
         )
     if spec == "node":
+        if not (NODE_SAMPLE / "node_modules").is_dir():
+            # an installed hegemon ships the sample without its packages
+            raise BotSpecError(
+                f"node: the node sample's packages are missing: run `npm ci` in {NODE_SAMPLE}"
+            )
         return _folder_spec(given, NODE_SAMPLE, "node")
     path = base / Path(spec).expanduser()
     if path.is_dir():

@@ -59,6 +59,17 @@ def _package_dirs(names: Iterable[str]) -> list[Path]:
     return dirs
 
 
+def _site_folder(package: Path) -> Path:
+    """The site-packages folder on ``sys.path`` that holds ``package``, else ``package``: what
+    the SDK's packages import lies beside them (grpc needs ``typing_extensions``), also where
+    that folder is not the virtualenv's (``pip install --user``, a ``.pth`` line)."""
+    folder = package.parent
+    on_path = {real(entry) for entry in sys.path if entry}
+    if folder.name in ("site-packages", "dist-packages") and folder in on_path:
+        return folder
+    return package
+
+
 def project_root() -> Path:
     """The checkout (or installed tree) holding ``referee/`` and ``protos/``."""
     return real(Path(__file__)).parents[3]
@@ -129,7 +140,7 @@ def bind_plan(argv: Sequence[str], cwd: str | None, share: Sequence[str] = ()) -
         plan.add(Path(sys.base_prefix))
         if sys.prefix != sys.base_prefix:
             plan.add(Path(sys.prefix))
-        for folder in _package_dirs(_PACKAGES):
+        for folder in map(_site_folder, _package_dirs(_PACKAGES)):
             if not any(is_within(folder, p) for p in plan.read_only):
                 plan.add(folder)
     elif program.is_absolute() and program.exists():
