@@ -37,8 +37,6 @@ from .record import Recorder
 from .timecontrol import TimeControl
 from .view import View, view_for
 
-FAULT_KINDS = ("startup", "crash", "timeout", "illegal", "protocol")
-
 
 @dataclass(frozen=True)
 class Fault:
