@@ -77,12 +77,13 @@ async def plain_starts() -> list[float]:
         folder = tempfile.mkdtemp(prefix="hegemon-bench-")
         address = f"unix:{folder}/bot.sock"
         started = time.perf_counter()
-        child = subprocess.Popen(
+        child = subprocess.Popen(  # noqa: ASYNC220 - on the trio thread, as the runner does
             [sys.executable, "-m", "hegemon.sample_bots.random", "--address", address],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        while not listening(f"{folder}/bot.sock"):  # else gRPC's reconnect backoff is timed
+        # polls a child's socket: no event to wait for (else gRPC's reconnect backoff is timed)
+        while not listening(f"{folder}/bot.sock"):  # noqa: ASYNC110 - another process's state
             await trio.sleep(0.002)
         link = BotLink(BotCommand("plain", (), remote=address), TC)
         ok = await link.open()

@@ -37,8 +37,6 @@ from .record import Recorder
 from .timecontrol import TimeControl
 from .view import View, view_for
 
-FAULT_KINDS = ("startup", "crash", "timeout", "illegal", "protocol")
-
 
 @dataclass(frozen=True)
 class Fault:
@@ -106,7 +104,11 @@ class Transport(Protocol):
         """An event (already redacted for the seat) as the transport carries it."""
         ...
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+    async def start_game(
+        self,
+        start: GameStart,
+        timeout: float,  # noqa: ASYNC109 - the bot's deadline, for gRPC (a trio scope cannot cancel its thread)
+    ) -> Failure | Policies | None:
         """Start the game for the bot: a failure, or the bot's standing policies (None: it
         gave none)."""
         ...
@@ -116,7 +118,11 @@ class Transport(Protocol):
         ...
 
     async def end_game(
-        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+        self,
+        game_id: str,
+        places: tuple[int, ...] | None,
+        reason: str,
+        timeout: float,  # noqa: ASYNC109 - the bot's deadline, for gRPC (a trio scope cannot cancel its thread)
     ) -> None: ...
 
     async def resume(self) -> None:

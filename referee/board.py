@@ -82,10 +82,6 @@ class Board:
     def name_of(self, territory: int) -> str:
         return self.territories[territory].name
 
-    def card_territory(self, card: int) -> int | None:
-        """The territory shown on ``card``, or None for a wild card."""
-        return card if card < len(self.territories) else None
-
     def card_label(self, card: int) -> str:
         if card >= len(self.territories):
             return "wild card"

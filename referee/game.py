@@ -81,7 +81,7 @@ from .formulas import (
     territory_reinforcements,
 )
 from .master import MasterPart
-from .missions import Deck, MissionsPart
+from .missions import MissionsPart
 from .parts import EDITION_ACTIONS, parts_for
 from .rules import RuleSet
 from .teams import TeamsPart
@@ -249,21 +249,10 @@ class Game:
         return None
 
     @property
-    def mission_deck(self) -> Deck | None:
-        """The secret missions' deck (None: no missions)."""
-        missions = self.part(MissionsPart)
-        return missions.deck if missions else None
-
-    @property
     def declared(self) -> list[list[int]]:
         """Per seat: the missions it showed as done."""
         missions = self.part(MissionsPart)
         return missions.declared if missions else [[] for _ in self.players]
-
-    def mission_done(self, seat: int, mission: int) -> bool:
-        """Whether ``seat`` has achieved ``mission`` in the present position."""
-        missions = self.part(MissionsPart)
-        return missions.done(self, seat, mission) if missions else False
 
     @property
     def capital_known(self) -> list[bool]:

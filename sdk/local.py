@@ -122,7 +122,11 @@ class InProcessBot:
             raise LocalFault(f"seat {self.seat} ({self.name}) failed on {what}: {reason}") from exc
         return reason
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+    async def start_game(
+        self,
+        start: GameStart,
+        timeout: float,  # noqa: ASYNC109 - the Seat protocol's gRPC deadline, unused in-process
+    ) -> Failure | Policies | None:
         game, names = start.game, tuple(start.names)
         decision_ms = self._ms(start.time.decision, self.decision_ms)
         bank_ms = self._ms(start.time.bank, 0)
@@ -183,7 +187,11 @@ class InProcessBot:
             return Failure("protocol", self._failed(kind, exc))
 
     async def end_game(
-        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+        self,
+        game_id: str,
+        places: tuple[int, ...] | None,
+        reason: str,
+        timeout: float,  # noqa: ASYNC109 - the Seat protocol's gRPC deadline, unused in-process
     ) -> None:
         if self.mine["ended"]:
             return

@@ -81,8 +81,6 @@ class Compiled:
     bots: tuple[str, ...]
     counts: Floats
     """Games of each distinct pattern (patterns in sorted order)."""
-    game_patterns: Ints
-    """The pattern of every game, games in canonical (sorted) order."""
     n_sets: int
     wins_by_bot: Segments
     """Pattern counts → events won per bot."""
@@ -175,7 +173,6 @@ def _compile(tally: Counter[Key]) -> Compiled:
     return Compiled(
         bots=tuple(bots),
         counts=counts,
-        game_patterns=np.repeat(np.arange(len(keys), dtype=np.int64), counts.astype(np.int64)),
         n_sets=len(sets),
         wins_by_bot=Segments(winners, patterns, len(bots)),
         events_by_set=Segments(choice_sets, patterns, len(sets)),

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry
 from sqlmodel import Session
 
 from .. import paths
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 INITIAL_REVISION = "0001"
 """The alembic revision that creates the whole schema."""
+
+_Query = TypeVar("_Query", bound=sa.Select[Any])
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -191,7 +198,7 @@ class Database:
         finally:
             session.close()
 
-    def _lock(self, query: Any) -> Any:
+    def _lock(self, query: _Query) -> _Query:
         return query.with_for_update() if self.is_postgres else query
 
     def revision(self) -> str | None:
@@ -210,7 +217,7 @@ def _sqlite_transactions(engine: Engine) -> None:
     on foreign keys, and use write-ahead logging so readers never wait for the runner."""
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
+    def _connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
@@ -228,7 +235,7 @@ def _sqlite_transactions(engine: Engine) -> None:
 
 
 # ---------------------------------------------------------------------------------- migrations
-def alembic_config() -> Any:
+def alembic_config() -> Config:
     """The alembic configuration of hegemon's migrations (no alembic.ini needed)."""
     from alembic.config import Config
 

@@ -18,10 +18,8 @@ if TYPE_CHECKING:
 
 # Season status
 CREATED, RUNNING, FINISHED = "created", "running", "finished"
-SEASON_STATUSES = (CREATED, RUNNING, FINISHED)
 # Match status
 PENDING, CLAIMED, DONE, VOID = "pending", "claimed", "done", "void"
-MATCH_STATUSES = (PENDING, CLAIMED, DONE, VOID)
 
 FAULT_POLICIES = {
     "forfeit": "a bot's fault (start-up failure, crash, timeout, too many strikes) disqualifies "
@@ -52,10 +50,10 @@ class Seed(sa.types.TypeDecorator[int]):
     impl = sa.String(40)
     cache_ok = True
 
-    def process_bind_param(self, value: int | None, dialect: Any) -> str | None:
+    def process_bind_param(self, value: int | None, dialect: sa.Dialect) -> str | None:
         return None if value is None else str(value)
 
-    def process_result_value(self, value: str | None, dialect: Any) -> int | None:
+    def process_result_value(self, value: str | None, dialect: sa.Dialect) -> int | None:
         return None if value is None else int(value)
 
 
@@ -66,14 +64,14 @@ class UTCDateTime(sa.types.TypeDecorator[datetime]):
     impl = sa.DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         if value is None:
             return None
         if value.utcoffset() is None:
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         if value is None:
             return None
         if value.utcoffset() is None:

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
 
-from .database import StoreError
+from .database import Database, StoreError
 from .models import GameRow, MatchRow, UTCDateTime, utcnow
 
 FORMAT = 3
@@ -55,10 +55,10 @@ def fit_key(identity: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) -> Coverage:
+def coverage(store: Database, season_ids: Sequence[int], up_to: int | None = None) -> Coverage:
     """The finished games of these seasons now (one aggregate query); with ``up_to``, only
     those with an id up to it."""
-    where: list[Any] = [col(MatchRow.season_id).in_(list(season_ids))]
+    where: list[sa.ColumnElement[bool]] = [col(MatchRow.season_id).in_(list(season_ids))]
     if up_to is not None:
         where.append(col(GameRow.id) <= up_to)
     with store.session() as s:
@@ -70,7 +70,7 @@ def coverage(store: Any, season_ids: Sequence[int], up_to: int | None = None) ->
     return Coverage(int(count or 0), int(newest or 0))
 
 
-def load_fit(store: Any, key: str, now: Coverage) -> dict[str, Any] | None:
+def load_fit(store: Database, key: str, now: Coverage) -> dict[str, Any] | None:
     """The stored ``data`` of ``key`` if it covers exactly the games ``now`` (else ``None``)."""
     with store.session() as s:
         row = s.exec(select(RatingFitRow).where(col(RatingFitRow.key) == key)).first()
@@ -86,7 +86,7 @@ def part_key(key: str, part: str) -> str:
     return hashlib.sha256(f"{key}:{part}".encode()).hexdigest()
 
 
-def load_part(store: Any, key: str, part: str) -> tuple[Coverage, dict[str, Any]] | None:
+def load_part(store: Database, key: str, part: str) -> tuple[Coverage, dict[str, Any]] | None:
     """A part stored with ``key``'s fit, with the games it covers (whatever they are)."""
     with store.session() as s:
         row = s.exec(
@@ -98,7 +98,7 @@ def load_part(store: Any, key: str, part: str) -> tuple[Coverage, dict[str, Any]
 
 
 def save_fit(
-    store: Any,
+    store: Database,
     key: str,
     covered: Coverage,
     data: dict[str, Any],

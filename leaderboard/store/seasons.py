@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -13,9 +13,7 @@ from .database import Database, StoreError, _one_line
 from .models import (
     CLAIMED,
     DONE,
-    FINISHED,
     PENDING,
-    SEASON_STATUSES,
     VOID,
     BotRow,
     GameRow,
@@ -23,15 +21,17 @@ from .models import (
     SeasonBotRow,
     SeasonProgress,
     SeasonRow,
-    utcnow,
 )
+
+if TYPE_CHECKING:
+    from ..seasons.schedule import ScheduledMatch
 
 
 class SeasonStore(Database):
     """The store's seasons: creation with their whole schedule, lookups, progress."""
 
     def create_season(
-        self, season: SeasonRow, bot_ids: Sequence[int], schedule: Iterable[Any]
+        self, season: SeasonRow, bot_ids: Sequence[int], schedule: Iterable[ScheduledMatch]
     ) -> SeasonRow:
         """Store a new season, its bots and its matches in one transaction.
 
@@ -103,16 +103,6 @@ class SeasonStore(Database):
                 ).all()
             )
 
-    def set_season_status(self, season_id: int, status: str) -> None:
-        if status not in SEASON_STATUSES:
-            raise ValueError(f"unknown season status {status!r}")
-        with self.session(write=True) as s:
-            season = s.get(SeasonRow, season_id)
-            if season is None:
-                raise StoreError(f"no season with id {season_id}")
-            season.status = status
-            season.finished_at = utcnow() if status == FINISHED else None
-
     def matches(self, season_id: int, status: str | None = None) -> list[MatchRow]:
         """The season's matches in schedule order (optionally only those with ``status``)."""
         with self.session() as s:
@@ -120,10 +110,6 @@ class SeasonStore(Database):
             if status is not None:
                 query = query.where(col(MatchRow.status) == status)
             return list(s.exec(query.order_by(col(MatchRow.number))).all())
-
-    def get_match(self, match_id: int) -> MatchRow | None:
-        with self.session() as s:
-            return s.get(MatchRow, match_id)
 
     def games(self, season_id: int) -> list[tuple[MatchRow, GameRow]]:
         """Every finished game of the season with its match, in schedule order."""
@@ -133,16 +119,6 @@ class SeasonStore(Database):
                 .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
                 .where(col(MatchRow.season_id) == season_id)
                 .order_by(col(MatchRow.number))
-            ).all()
-            return [(m, g) for m, g in rows]
-
-    def all_games(self) -> list[tuple[MatchRow, GameRow]]:
-        """Every finished game of every season (by season, then schedule order)."""
-        with self.session() as s:
-            rows = s.exec(
-                select(MatchRow, GameRow)
-                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                .order_by(col(MatchRow.season_id), col(MatchRow.number))
             ).all()
             return [(m, g) for m, g in rows]
 

@@ -7,7 +7,6 @@ import hashlib
 import json
 import math
 import random
-from pathlib import Path
 from typing import Any
 
 from hegemon.referee.board import MAPS_DIR, Board
@@ -116,8 +115,3 @@ def map_data(board: Board) -> dict[str, Any]:
         "continents": [{"name": c.name, "bonus": c.bonus} for c in board.continents],
         "borders": [list(b) for b in board.borders()],
     }
-
-
-def layout_file(board: Board) -> Path:
-    """Where a shipped layout of ``board`` would be."""
-    return LAYOUTS_DIR / f"{board.name}.json"

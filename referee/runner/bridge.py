@@ -22,7 +22,7 @@ class OutOfPatience(Exception):
 async def call(
     method: Any,
     request: Any,
-    timeout: float,
+    timeout: float,  # noqa: ASYNC109 - gRPC's deadline: the call runs in grpc's own thread
     *,
     wait_for_ready: bool = False,
     metadata: Any = None,

@@ -306,7 +306,11 @@ class BotLink:
         """Did the bot opt in to view deltas (HelloReply.view_deltas)?"""
         return bool(self.hello is not None and self.hello.view_deltas)
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+    async def start_game(
+        self,
+        start: GameStart,
+        timeout: float,  # noqa: ASYNC109 - gRPC's deadline: the call runs in grpc's thread, out of trio's reach
+    ) -> Failure | Policies | None:
         game, tc = start.game, start.time
         request = codec.start_game_request(
             game_id=start.game_id,
@@ -405,7 +409,11 @@ class BotLink:
         return request
 
     async def end_game(
-        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+        self,
+        game_id: str,
+        places: tuple[int, ...] | None,
+        reason: str,
+        timeout: float,  # noqa: ASYNC109 - gRPC's deadline: the call runs in grpc's thread, out of trio's reach
     ) -> None:
         for key in [k for k in self._known if k[0] == game_id]:
             del self._known[key]

@@ -460,7 +460,8 @@ async def spawn(
             for path in command.share:  # writable for a pool uid too (sticky, like /tmp)
                 os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | 0o1777)
         log_path = (log_dir or rundir) / f"{_safe_name(command.name)}-{rundir.name}.log"
-        log = open(log_path, "ab")  # noqa: SIM115 - the bot writes to it until stop()
+        # the bot writes to it until stop()
+        log = await trio.to_thread.run_sync(lambda: open(log_path, "ab"))  # noqa: SIM115
         if kind == BUBBLEWRAP:
             launch = sandbox.bubblewrap_launch(
                 command.argv,
@@ -506,7 +507,7 @@ async def spawn(
         log.write(note.encode())
         log.flush()
         # Popen on this thread (see the module docstring), never with preexec_fn
-        popen = subprocess.Popen(
+        popen = subprocess.Popen(  # noqa: ASYNC220 - on this thread, for --die-with-parent
             launch.argv,
             cwd=launch.cwd,
             env=launch.env,

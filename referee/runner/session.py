@@ -149,9 +149,10 @@ async def play_one(
             pool, commands, rules, seed, game_id or new_game_id(), on_progress, seat_names
         )
     if record_path is not None:
-        record_path.parent.mkdir(parents=True, exist_ok=True)
-        record_path.write_text(result.record, encoding="utf-8")
+        record = trio.Path(record_path)
+        await record.parent.mkdir(parents=True, exist_ok=True)
+        await record.write_text(result.record, encoding="utf-8")
     folder = log_dir or (logs_dir(record_path) if record_path is not None else None)
     if folder is not None:
-        write_seat_logs(folder, result.logs)
+        await trio.to_thread.run_sync(write_seat_logs, folder, result.logs)
     return result

@@ -104,8 +104,8 @@ def test_classic_cards_are_14_of_each_insignia_plus_2_wild(board):
         "artillery": 14,
         "wild": 2,
     }
-    assert board.card_territory(43) is None and board.card_territory(42) is None
-    assert board.card_territory(5) == 5
+    assert board.card_label(43) == board.card_label(42) == "wild card"
+    assert board.card_label(5).startswith(f"{board.name_of(5)} (")
     assert board.card_insignia[board.index("Alaska")] == "infantry"
     assert board.card_insignia[board.index("Greenland")] == "cavalry"
     assert board.card_insignia[board.index("Siam")] == "artillery"

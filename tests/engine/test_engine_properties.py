@@ -34,7 +34,7 @@ from hegemon.referee.events import (
     TurnStarted,
 )
 from hegemon.referee.record import Recorder, replay
-from tests.helpers.game import POLICIES, PRESET_NAMES, snapshot
+from tests.helpers.game import POLICIES, PRESET_NAMES, mission_deck, mission_done, snapshot
 from tests.helpers.oracle import OPTIONS, candidates, oracle
 
 CORE_KINDS = {
@@ -155,10 +155,10 @@ class Checker:
                 assert g.places.count(1) == 1 and g.players[winner].active
                 held = g.players[winner].missions
                 if g.finish_reason == "mission":  # 2000: the one card, done now
-                    assert g.mission_done(winner, held[0])
+                    assert mission_done(g, winner, held[0])
                 else:  # 2004: all four declared
                     assert sorted(g.declared[winner]) == sorted(held)
-        deck = g.mission_deck
+        deck = mission_deck(g)
         for p in g.players:
             if not p.active:
                 assert p.missions == [], "a mission stays with a seat that left"

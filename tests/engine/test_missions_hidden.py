@@ -19,7 +19,7 @@ from hegemon.referee.events import CapitalChosen, MissionShown, redact
 from hegemon.referee.view import view_for
 from hegemon.referee.wire import codec
 from hegemon.sdk import Bot, play_local
-from tests.helpers.game import aggressive_action, pending, request, scrambled
+from tests.helpers.game import aggressive_action, mission_deck, pending, request, scrambled
 
 PRESETS = ["mission-2000", "mission-2004", "capital-2000"]
 
@@ -73,7 +73,7 @@ def test_the_mission_texts_sent_at_the_start_are_the_public_deck(preset):
     game = Game(make_rules(preset), 4, 1)
     first = codec.start_game_request("g", 0, ["a"] * 4, game.rules, game.board, 100, 0)
     second = codec.start_game_request("g", 1, ["a"] * 4, game.rules, game.board, 100, 0)
-    deck = game.mission_deck
+    deck = mission_deck(game)
     assert len(first.missions) == (len(deck.missions) if deck else 0)
     assert first.missions == second.missions  # the same for every seat: nothing held in it
 

@@ -27,6 +27,7 @@ from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.events import (
     TurnStarted,
 )
+from hegemon.referee.missions import Deck, MissionsPart
 from hegemon.referee.policies import random_action
 from hegemon.referee.view import view_for
 from hegemon.referee.wire import codec
@@ -205,10 +206,22 @@ def refused(game, action, *words):
     return info.value.reason
 
 
+def mission_deck(game: Game) -> Deck | None:
+    """The game's secret missions' deck (None: no missions)."""
+    missions = game.part(MissionsPart)
+    return missions.deck if missions else None
+
+
+def mission_done(game: Game, seat: int, mission: int) -> bool:
+    """Whether ``seat`` has achieved ``mission`` in the game's present position."""
+    missions = game.part(MissionsPart)
+    return missions.done(game, seat, mission) if missions else False
+
+
 def scrambled(game: Game, seat: int, rng: random.Random) -> Game:
     """``game`` with every secret ``seat`` may not know replaced at random."""
     other = game.clone()
-    deck = other.mission_deck
+    deck = mission_deck(other)
     for p in other.players:
         if p.seat == seat:
             continue

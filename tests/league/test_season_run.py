@@ -298,8 +298,7 @@ def test_arena_faults_void_the_game_and_it_is_played_again(tmp_path, monkeypatch
         failed: list[int] = []
 
         def finish_failing_once(match_id, worker, outcome):
-            match = store.get_match(match_id)
-            assert match is not None
+            match = next(m for m in store.matches(saved_id(season)) if m.id == match_id)
             if match.number == 5 and not failed:
                 failed.append(match_id)
                 raise StoreError("database: the connection was lost (simulated)")
@@ -356,11 +355,18 @@ def test_the_runner_waits_for_other_runners_claims(tmp_path, monkeypatch):
         other = store.claim_match(season.id, "elsewhere:1:aaaa")
 
         async def scenario():
-            runner = SeasonRunner(store, season, stale_after=60, poll_interval=0.1)
+            first_played = trio.Event()
+
+            def on_change(state):
+                if state.played >= 1:
+                    first_played.set()
+
+            runner = SeasonRunner(
+                store, season, stale_after=60, poll_interval=0.1, on_change=on_change
+            )
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(runner.run)
-                while runner.state.played < 1:
-                    await trio.sleep(0.05)
+                await first_played.wait()
                 await trio.sleep(0.5)
                 assert store.progress(season.id).claimed == 1  # still waiting for elsewhere
                 # The other runner gives its game back (e.g. an arena fault): we play it.

@@ -36,6 +36,11 @@ from hegemon.leaderboard.store import (
 from tests.helpers.league import saved_id
 
 
+def match_row(store: Store, season_id: int, match_id: int) -> MatchRow:
+    """The match ``match_id`` of the season, as the store has it now."""
+    return next(m for m in store.matches(season_id) if m.id == match_id)
+
+
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "arena.db")
@@ -302,7 +307,7 @@ def test_finish_stores_the_game_once(store):
     match = store.claim_match(season.id, "w1")
     assert store.finish_match(match.id, "w1", outcome())
     assert not store.finish_match(match.id, "w1", outcome())  # already done: not doubled
-    done = store.get_match(match.id)
+    done = match_row(store, saved_id(season), match.id)
     assert done.status == DONE
     [(m, game)] = store.games(season.id)
     assert m.id == match.id
@@ -355,7 +360,7 @@ def test_void_puts_the_match_back(store):
     match = store.claim_match(season.id, "w1")
     assert not store.void_match(match.id, "w2", "not mine")
     assert store.void_match(match.id, "w1", "disk full")
-    again = store.get_match(match.id)
+    again = match_row(store, saved_id(season), match.id)
     assert (again.status, again.attempts, again.last_error, again.worker) == (
         PENDING,
         1,
@@ -372,7 +377,7 @@ def test_void_gives_up_after_max_attempts(store):
     for attempt in range(1, 4):
         match = store.claim_match(season.id, "w1")
         assert store.void_match(match.id, "w1", f"arena fault {attempt}", max_attempts=3)
-    gone = store.get_match(match.id)
+    gone = match_row(store, saved_id(season), match.id)
     assert (gone.status, gone.attempts) == (VOID, 3)
     assert store.claim_match(season.id, "w1") is None
     stored = store.get_season(season.id)

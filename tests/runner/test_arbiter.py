@@ -59,7 +59,11 @@ class Scripted:
     def encode_event(event: Event) -> Any:
         return event
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+    async def start_game(
+        self,
+        start: GameStart,
+        timeout: float,  # noqa: ASYNC109 - the Seat protocol's signature
+    ) -> Failure | Policies | None:
         self.calls.append("start_game")
         self.game = start.game
         await trio.sleep(self.start_delay)
@@ -74,7 +78,11 @@ class Scripted:
         return self.answer(n, self.game)
 
     async def end_game(
-        self, game_id: str, places: tuple[int, ...] | None, reason: str, timeout: float
+        self,
+        game_id: str,
+        places: tuple[int, ...] | None,
+        reason: str,
+        timeout: float,  # noqa: ASYNC109 - the Seat protocol's signature
     ) -> None:
         self.calls.append("end_game")
         await trio.sleep(self.end_delay)
@@ -291,7 +299,11 @@ def test_the_most_one_seat_adds_to_a_game():
 class Ordering(Scripted):
     """A fake bot with standing policies that blitzes every attack it can to the end."""
 
-    async def start_game(self, start: GameStart, timeout: float) -> Failure | Policies | None:
+    async def start_game(
+        self,
+        start: GameStart,
+        timeout: float,  # noqa: ASYNC109 - the Seat protocol's signature
+    ) -> Failure | Policies | None:
         await super().start_game(start, timeout)
         return Policies(DefendPolicy.MOST, OccupyPolicy.ALL)
 

@@ -55,7 +55,7 @@ def burn(seconds: float) -> None:
 
 async def until(condition, limit: float = 30) -> None:
     with trio.fail_after(limit):
-        while not condition():
+        while not condition():  # noqa: ASYNC110 - the state of processes we do not run
             await trio.sleep(0.02)
 
 

@@ -22,6 +22,7 @@ from tests.helpers.league import (
     create_season,
     env_for,
     register_samples,
+    saved_id,
     start_hegemon,
 )
 from tests.helpers.web import Page, browser, territories  # noqa: F401 (browser: a fixture)
@@ -86,7 +87,9 @@ def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_pa
         first = games["games"][0]["id"]
         record = json.load(urllib.request.urlopen(f"{server}/api/games/{first}"))
         with Store(home / "arena.db") as store:
-            path = next(g.record_path for _, g in store.all_games() if g.id == first)
+            real = store.season_by_name("real")
+            assert real is not None
+            path = next(g.record_path for _, g in store.games(saved_id(real)) if g.id == first)
         verdict = replay(Path(path).read_text(encoding="utf-8"))
         assert verdict.ok and verdict.game is not None
         final = list(zip(verdict.game.owner, verdict.game.armies, strict=True))
