@@ -113,8 +113,10 @@ class TimeControl:
         clock each at most its wall-clock :meth:`backstop` (a bot that sleeps spends no CPU
         time, so its bank does not bound its wall time).
 
-        >>> TimeControl(bank=60, increment=0.1, decision=2).max_seat_wall_time(20_000)
+        >>> TimeControl(bank=60, increment=0.1, decision=2, clock="wall").max_seat_wall_time(20_000)
         2082.5
+        >>> TimeControl(bank=60, increment=0.1, decision=2).max_seat_wall_time(10)  # the CPU clock
+        92.5
         """
         if decisions < 0:
             raise ValueError("decisions must be zero or more")
