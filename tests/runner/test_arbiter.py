@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -288,15 +289,16 @@ def test_time_control_parses_bank_and_increment():
 
 
 def test_the_most_one_seat_adds_to_a_game():
-    times = {"startup": 10, "start_game": 10, "end_game": 2, "decision": 2, "bank": 60}
-    wall = TimeControl(**times, increment=0.1, clock="wall")
+    wall = TimeControl(
+        startup=10, start_game=10, end_game=2, decision=2, bank=60, increment=0.1, clock="wall"
+    )
     fixed = 10 + 10 + 2 + 0.5
     assert wall.max_seat_wall_time(0) == fixed
     assert wall.max_seat_wall_time(10) == pytest.approx(fixed + 20)  # each decision at most 2 s
     assert wall.max_seat_wall_time(20_000) == pytest.approx(fixed + 60 + 2000)  # bank + increments
     assert TimeControl(bank=60, clock="wall").max_seat_wall_time(1_000_000) == fixed + 60
     # the CPU clock: a sleeping bot spends no bank, so each decision may take its backstop
-    cpu = TimeControl(**times, increment=0.1)
+    cpu = replace(wall, clock="cpu")
     assert cpu.max_seat_wall_time(10) == pytest.approx(fixed + 10 * (3 * 2 + 1))
 
 
