@@ -158,7 +158,7 @@ def test_a_bot_that_opens_its_own_tcp_socket_is_told_to_use_its_unix_socket(sile
     _out, faults = silent_game
     assert faults[2] == [
         "startup: the bot process ended (exit code 1): OSError: [Errno 97] Address family not "
-        "supported by protocol (raw_tcp.py:5); network sockets are refused in the sandbox: "
+        "supported by protocol (raw_tcp.py:6); network sockets are refused in the sandbox: "
         "serve on the unix socket that --address (also $HEGEMON_BOT_ADDRESS) gives"
     ]
 

@@ -49,7 +49,10 @@ def measured(code: str, env: dict[str, str]) -> dict[str, object]:
         import json, resource, sys
         result = {}
         exec(compile(sys.argv[1], "<bomb>", "exec"))
-        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        # this process's own peak: VmHWM starts afresh at exec (ru_maxrss would carry the
+        # pytest worker's it was forked from); its children were forked from this small one
+        status = open("/proc/self/status").read().split("VmHWM:")[1]
+        own = int(status.split()[0])
         kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         result["peak_kb"] = max(own, kids)
         print(json.dumps(result))

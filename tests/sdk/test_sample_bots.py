@@ -77,8 +77,8 @@ def test_same_game_same_bots_same_actions():
         assert action_digest(preset) == action_digest(preset)
     # ... also in fresh interpreters with different string hashing
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests']; "
-        "from test_sample_bots import action_digest; print(action_digest())"
+        "import sys; sys.path[:0] = [sys.argv[1]]; "
+        "from tests.sdk.test_sample_bots import action_digest; print(action_digest())"
     )
     digests = set()
     for hash_seed in ("1", "2"):
