@@ -17,6 +17,7 @@ checks it). ``docs/adding-an-edition.md`` walks through writing one.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 Handler = Callable[[Any, "Game", Any, bool], None]
 
 
-class Edition:
+class Edition(ABC):
     """One edition's part of a game: its state (the subclass's fields) and its rules (hooks)."""
 
     #: The part's own action kinds: action type -> handler (an unbound method of the part).
@@ -42,14 +43,14 @@ class Edition:
     __slots__ = ()
 
     @classmethod
+    @abstractmethod
     def create(cls, game: Game) -> Edition | None:
         """The part for ``game`` (its players seated, nothing dealt yet), or None when the
         rule set does not play this edition."""
-        raise NotImplementedError
 
+    @abstractmethod
     def copy(self) -> Self:
         """An independent copy of the part's state (for :meth:`Game.clone`)."""
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ set-up
     def deal(self, game: Game) -> bool:
