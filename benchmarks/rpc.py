@@ -4,13 +4,15 @@ Plays 3-seat `classic` games (turn limit 30) between trivial bots (benchmarks/tr
 through the real referee, and measures the mean wall time per decision. Then, in the same run,
 sends the very same Decide requests again to the same bot with a plain synchronous stub, one
 call at a time, and measures the mean round trip. The ratio is what the referee adds on top of gRPC:
-view building, protobuf encoding, validation, the engine, and the trio bridge.
+view building, protobuf encoding, validation, the engine, freezing and the trio bridge.
 
-Last line: ``rpc: overhead ratio R`` (referee ÷ bare).
+Last line: ``rpc: overhead ratio R`` (referee ÷ bare: the median over the games of each game's
+ratio to its own bare calls).
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import sys
 import time
@@ -30,7 +32,21 @@ from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3
-RUNS = 5
+RUNS = 7
+
+
+CPU: list[tuple[float, float]] = []
+"""Per game: this process's CPU seconds per decision in the referee's game and per bare call
+(all its threads: the load of a shared machine moves it much less than the wall time)."""
+
+SWITCHES: list[tuple[float, float]] = []
+"""Per game: this process's voluntary context switches (a thread going to sleep: each hand-off
+between threads, each wait for the bot) per decision in the referee's game and per bare call.
+A count, which the machine's load hardly moves."""
+
+
+def _waits() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw
 
 
 async def measure() -> tuple[list[float], list[float]]:
@@ -55,17 +71,21 @@ async def measure() -> tuple[list[float], list[float]]:
             sent.clear()
             game = Game(RULES, SEATS, seed=run)
             referee = Referee(game, links, f"bench-{run}", time_control)
-            started = time.perf_counter()
+            started, cpu, waits = time.perf_counter(), time.process_time(), _waits()
             result = await referee.play()
             referee_costs.append((time.perf_counter() - started) / result.decisions)
+            referee_cpu = (time.process_time() - cpu) / result.decisions
+            referee_waits = (_waits() - waits) / result.decisions
             # the bare calls: the same requests to the same bots, a plain blocking stub (the
             # referee leaves every bot paused after a game: let them run for these)
             for link in links:
                 await link.resume()
-            started = time.perf_counter()
+            started, cpu, waits = time.perf_counter(), time.process_time(), _waits()
             for link, request in sent:
                 link.stub.Decide(request, timeout=5)
             bare_costs.append((time.perf_counter() - started) / len(sent))
+            CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
+            SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
     finally:
         for link in links:
             await link.close()
@@ -76,9 +96,25 @@ def main() -> None:
     referee_costs, bare_costs = trio.run(measure)
     ref = statistics.median(referee_costs) * 1e3
     bare = statistics.median(bare_costs) * 1e3
+    # each game is compared with its own bare calls, made right after it: on a shared machine
+    # the load drifts between games, less within one
+    ratios = [r / b for r, b in zip(referee_costs, bare_costs, strict=True)]
     print(f"referee: {ref:.3f} ms per decision (median of {RUNS} games)")
     print(f"bare grpcio unary call, same bot and socket: {bare:.3f} ms")
-    print(f"rpc: overhead ratio {ref / bare:.2f}")
+    print(f"per game: {' '.join(f'{r:.2f}' for r in ratios)}")
+    ref_cpu = statistics.median(r for r, _ in CPU) * 1e3
+    bare_cpu = statistics.median(b for _, b in CPU) * 1e3
+    print(
+        f"CPU time of this process: referee {ref_cpu:.3f} ms per decision, bare {bare_cpu:.3f} ms "
+        f"per call: ratio {statistics.median(r / b for r, b in CPU):.2f} (load-robust)"
+    )
+    ref_waits = statistics.median(r for r, _ in SWITCHES)
+    bare_waits = statistics.median(b for _, b in SWITCHES)
+    print(
+        f"voluntary context switches of this process: referee {ref_waits:.2f} per decision, "
+        f"bare {bare_waits:.2f} per call (a count: load-robust)"
+    )
+    print(f"rpc: overhead ratio {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ trusting it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, get_args
+
+from .quickinit import quick_init
 
 
 class ActionFormatError(ValueError):
@@ -165,6 +167,9 @@ PlayerAction: TypeAlias = (
 )
 #: Everything the engine applies and a record holds: a player's action or a referee's forfeit.
 Action: TypeAlias = PlayerAction | Forfeit
+
+for _action in get_args(Action):
+    quick_init(_action)  # every action: built on the hot path (by bots, the codec, records)
 
 
 def action_to_list(action: Action) -> list[Any]:

@@ -86,7 +86,9 @@ class Ask:
 
 class Transport(Protocol):
     """How the arbiter reaches one bot. A deadline is also enforced by the arbiter (the
-    transport is cancelled when it passes), so a transport may honour it or not."""
+    transport is cancelled when it passes), so a transport may honour it or not. A transport
+    that sandboxes its bot may also offer ``breach() -> Failure | None``: the fault of a bot
+    its sandbox stopped at a ceiling, asked when the bot did not answer in time."""
 
     name: str
 
@@ -304,7 +306,7 @@ class Arbiter:
             await seat.link.pause()
             seat.setup_time += trio.current_time() - began
             if scope.cancelled_caught:
-                failure = Failure(
+                failure = _breach(seat.link) or Failure(
                     "startup", f"StartGame failed: no answer within {self.time.start_game:g} s"
                 )
             if failure is not None:
@@ -315,9 +317,8 @@ class Arbiter:
                 if seat.link.alive:
                     nursery.start_soon(start_one, seat)
                 else:
-                    self._forfeit(
-                        seat, "startup", seat.link.startup_error or "the bot did not start"
-                    )
+                    kind = getattr(seat.link, "startup_fault", "startup")  # e.g. a ceiling's
+                    self._forfeit(seat, kind, seat.link.startup_error or "the bot did not start")
 
     async def play(self) -> GameResult:
         """Play the game to its end and return its result (the record included)."""
@@ -423,6 +424,10 @@ class Arbiter:
         seat.bank -= elapsed
         seat.think_time += elapsed
         if (isinstance(answer, Failure) and answer.kind == "timeout") or elapsed > deadline:
+            breach = _breach(link)
+            if breach is not None:  # it hung because its sandbox stopped it: that fault
+                self._forfeit(seat, breach.kind, breach.detail)
+                return None
             if seat.bank <= 0:
                 self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
             else:
@@ -456,6 +461,15 @@ class Arbiter:
             for seat in self.seats:
                 if not seat.out and seat.link.alive:
                     nursery.start_soon(end_one, seat)
+
+
+def _breach(link: Transport) -> Failure | None:
+    """The ceiling fault of a bot that did not answer in time, if its sandbox stopped any of
+    its processes (a bot whose fork or memory was refused may hang rather than answer): the
+    same fault whether the refusal made it hang or it answered. A transport that can tell
+    offers ``breach()``; the others never breach."""
+    breach: Callable[[], Failure | None] | None = getattr(link, "breach", None)
+    return breach() if breach is not None else None
 
 
 def _lateness(deadline: float, limit: float, elapsed: float, cpu: bool) -> str:

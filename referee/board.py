@@ -9,8 +9,11 @@ A map is a JSON file (see ``referee/data/maps/classic.json``)::
      "wild_cards": 2}
 
 Inside the engine every territory, continent and card is a small integer index, so the hot
-path never hashes names. Card ``i < len(territories)`` shows territory ``i``; the cards after
-them are wild cards.
+path never hashes names. A map's deck is one card per territory (card ``i < len(territories)``
+shows territory ``i``, with its insignia) plus ``wild_cards`` wild cards after them, unless the
+map brings a deck of its own: a ``"cards"`` list of ``{"insignia": "infantry" | "cavalry" |
+"artillery" | "wild", "extra": 0 | 1 | 2}``, card ``k`` being entry ``k``, showing no territory
+(Risiko! Master's 44, ``data/decks/risiko-master.json``; docs/rules.md §7).
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class Board:
     adjacency: tuple[frozenset[int], ...]
     wild_cards: int
     card_insignia: tuple[str, ...]
+    card_territories: tuple[int, ...]  # the territory each card shows, -1 for none
     # Risiko! Master: extra armies shown on each card (seed 003); empty: none on any card
     card_extra: tuple[int, ...] = ()
 
@@ -82,11 +86,24 @@ class Board:
     def name_of(self, territory: int) -> str:
         return self.territories[territory].name
 
+    @property
+    def own_deck(self) -> bool:
+        """The deck is a deck of its own (Risiko! Master's): no card shows a territory."""
+        return all(t < 0 for t in self.card_territories)
+
+    def card_territory(self, card: int) -> int:
+        """The territory ``card`` shows, -1 for none (a wild card, a card of a deck of its own)."""
+        return self.card_territories[card]
+
     def card_label(self, card: int) -> str:
-        if card >= len(self.territories):
-            return "wild card"
-        t = self.territories[card]
-        return f"{t.name} ({t.insignia})"
+        """``Alaska (infantry)``, ``wild card``, or on a deck of its own ``cavalry (+2)``."""
+        shown = self.card_territories[card]
+        if shown >= 0:
+            t = self.territories[shown]
+            return f"{t.name} ({t.insignia})"
+        insignia, extra = self.card_insignia[card], self.extra_armies(card)
+        label = "wild card" if insignia == WILD else insignia
+        return f"{label} (+{extra})" if extra else label
 
     def extra_armies(self, card: int) -> int:
         """The extra armies ``card`` shows, added when it is traded (0 on classic maps)."""
@@ -109,13 +126,18 @@ class Board:
                 for c in self.continents
             ],
             "territories": [
-                {"name": t.name, "insignia": t.insignia, "value": t.value}
-                | ({"card_extra": self.extra_armies(t.index)} if self.extra_armies(t.index) else {})
-                for t in self.territories
+                {"name": t.name, "insignia": t.insignia, "value": t.value} for t in self.territories
             ],
             "borders": [[names[a], names[b]] for a, b in self.borders()],
             "wild_cards": self.wild_cards,
-        }
+        } | ({"cards": self.deck_entries()} if self.own_deck else {})
+
+    def deck_entries(self) -> list[dict[str, Any]]:
+        """The deck as a map file's ``"cards"`` list (card ``k`` is entry ``k``)."""
+        return [
+            {"insignia": ins, "extra": self.extra_armies(k)}
+            for k, ins in enumerate(self.card_insignia)
+        ]
 
 
 @cache
@@ -153,7 +175,6 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     names: list[str] = []
     insignia: list[str] = []
     values: list[int] = []
-    extras: list[int] = []
     index: dict[str, int] = {}
     for i, entry in enumerate(raw_territories):
         if (
@@ -176,11 +197,6 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             problems.append(f"territory '{tname}': value {value!r} must be a whole number >= 0")
             value = 1
-        extra = entry.get("card_extra", 0)
-        if extra not in (0, 1, 2) or isinstance(extra, bool):
-            problems.append(f"territory '{tname}': card_extra {extra!r} must be 0, 1 or 2")
-            extra = 0
-        extras.append(extra)
         index[tname] = len(names)
         names.append(tname)
         insignia.append(ins if ins in INSIGNIA else INSIGNIA[0])
@@ -264,6 +280,13 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
     if not isinstance(wild, int) or isinstance(wild, bool) or wild < 0:
         problems.append(f"'wild_cards' {wild!r} must be a whole number >= 0")
         wild = 0
+    deck = [(ins, 0, t) for t, ins in enumerate(insignia)] + [(WILD, 0, -1)] * wild
+    if "cards" in data:
+        deck = [(ins, extra, -1) for ins, extra in parse_cards(data["cards"], problems)]
+        own_wild = sum(1 for ins, _, _ in deck if ins == WILD)
+        if "wild_cards" in data and wild != own_wild:
+            problems.append(f"'wild_cards' {wild!r} disagrees with the {own_wild} of 'cards'")
+        wild = own_wild
     if problems:
         raise MapError(source, problems)
 
@@ -279,9 +302,34 @@ def parse_map(data: Any, source: str = "<map>") -> Board:
         neighbours=tuple(tuple(sorted(a)) for a in adjacency),
         adjacency=tuple(frozenset(a) for a in adjacency),
         wild_cards=wild,
-        card_insignia=tuple(insignia) + (WILD,) * wild,
-        card_extra=tuple(extras) if any(extras) else (),
+        card_insignia=tuple(ins for ins, _, _ in deck),
+        card_territories=tuple(t for _, _, t in deck),
+        card_extra=tuple(e for _, e, _ in deck) if any(e for _, e, _ in deck) else (),
     )
+
+
+def parse_cards(raw: Any, problems: list[str]) -> list[tuple[str, int]]:
+    """A deck of its own (a map's or a deck file's ``"cards"``): (insignia, extra armies) per
+    card, card ``k`` being entry ``k``; every problem found is added to ``problems``."""
+    if not isinstance(raw, list) or not raw:
+        problems.append("'cards' must be a non-empty list")
+        return []
+    cards: list[tuple[str, int]] = []
+    for k, entry in enumerate(raw):
+        fields = entry if isinstance(entry, dict) else {}
+        ins, extra = fields.get("insignia"), fields.get("extra", 0)
+        if ins not in (*INSIGNIA, WILD):
+            problems.append(
+                f"cards[{k}]: insignia {ins!r} is not one of {', '.join((*INSIGNIA, WILD))}"
+            )
+            ins = WILD
+        if extra not in (0, 1, 2) or isinstance(extra, bool):
+            problems.append(f"cards[{k}]: extra {extra!r} must be 0, 1 or 2")
+            extra = 0
+        if fields.get("id", k) != k:
+            problems.append(f"cards[{k}]: id {fields['id']!r} must be {k}, its place in the list")
+        cards.append((ins, extra))
+    return cards
 
 
 def load_map(path: str | Path) -> Board:

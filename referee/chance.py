@@ -55,6 +55,7 @@ def new_seed() -> int:
 
 _BLOCK = 64  # bytes per hash call: 64 dice bytes at once
 _DIE_LIMIT = 252  # 42 * 6: a byte below this gives a fair die; above, it is rejected
+_FACES = bytes(b % 6 + 1 if b < _DIE_LIMIT else 0 for b in range(256))  # byte -> die (0: reject)
 
 
 class Stream(Protocol):
@@ -135,6 +136,18 @@ class KeyedStream:
             items[i], items[j] = items[j], items[i]
 
     def roll(self, count: int) -> list[int]:
+        pos = self._pos
+        end = pos + count
+        if end <= _BLOCK:
+            # the usual case, in a few C calls: the next bytes are all fair dice
+            faces = self._buffer[pos:end].translate(_FACES)
+            if 0 not in faces:
+                self._pos = end
+                return sorted(faces, reverse=True)
+        return self._roll_slowly(count)
+
+    def _roll_slowly(self, count: int) -> list[int]:
+        """:meth:`roll` byte by byte, across blocks and past rejected bytes."""
         dice: list[int] = []
         buffer, pos = self._buffer, self._pos
         while len(dice) < count:
@@ -173,11 +186,13 @@ class Chance:
 
     def attack(self, seat: int) -> Stream:
         """The dice ``seat`` rolls when it attacks."""
-        return self._seat_stream("attack", seat)
+        stream = self._dice.get(("attack", seat))  # (inlined: once or twice every battle)
+        return stream if stream is not None else self._seat_stream("attack", seat)
 
     def defend(self, seat: int) -> Stream:
         """The dice ``seat`` rolls when it defends."""
-        return self._seat_stream("defend", seat)
+        stream = self._dice.get(("defend", seat))  # (inlined: once or twice every battle)
+        return stream if stream is not None else self._seat_stream("defend", seat)
 
     def neutral(self, seat: int) -> Stream:
         """The dice ``seat`` rolls for neutrals (two-player active neutrals: an ally's

@@ -60,8 +60,8 @@ def place(game: Game, action: Place) -> Decision:
 
 
 def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[str], list[int]]:
-    """(the decision, the three cards, their insignia, the traded cards that picture an own
-    territory)."""
+    """(the decision, the three cards, their insignia, the own territories the traded cards
+    show)."""
     d = game.expect(Kind.TRADE, "trade")
     chosen = action.cards
     if not isinstance(chosen, tuple) or len(chosen) != 3 or any(type(c) is not int for c in chosen):
@@ -75,7 +75,8 @@ def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[st
     insignia = [game.board.card_insignia[c] for c in chosen]
     if not cardlib.is_set(insignia, game.rules.card_values):
         raise IllegalAction(f"trade: {', '.join(insignia)} is not a set")
-    pictured = [c for c in chosen if c < game.board.size and game.owner[c] == d.player]
+    shown = [game.board.card_territory(c) for c in chosen]
+    pictured = [t for t in shown if t >= 0 and game.owner[t] == d.player]
     bonus_at = action.bonus_territory
     if type(bonus_at) is not int:
         raise IllegalAction("trade: bonus_territory must be a territory number or -1")
@@ -94,7 +95,7 @@ def attack(game: Game, action: Attack) -> tuple[int, int, int]:
     board, owner = game.board, game.owner
     name = board.name_of
     teams = game.rules.teams == "on"
-    if not teams and not game.commands(p, owner[src]):
+    if not teams and owner[src] != p and not game.commands(p, owner[src]):
         raise IllegalAction(f"attack: {name(src)} is not yours")
     if dst not in board.adjacency[src]:
         raise IllegalAction(f"attack: {name(dst)} does not border {name(src)}")
@@ -117,7 +118,7 @@ def attack(game: Game, action: Attack) -> tuple[int, int, int]:
             f"attack: {dice!r} dice; from {name(src)} against {name(dst)} "
             f"you may roll {least} to {most}"
         )
-    if masterlib.protected(game, dst):
+    if game.rules.eliminate_from_round > 1 and masterlib.protected(game, dst):
         raise IllegalAction(
             f"attack: {name(dst)} is its owner's last territory; no one may be eliminated "
             f"before round {game.rules.eliminate_from_round}"

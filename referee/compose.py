@@ -32,13 +32,13 @@ from functools import cache
 from typing import Any
 
 from .board import Board, MapError, builtin_map, parse_map
+from .decks import master_deck
 from .tiles import COAST, LAND, SEA, SECTORS, Tile, all_tiles, tile
 
 PREFIX = "tiles:"
 TILES_PER_WORLD = 6
 # The rulebook's victory example: these six tiles, worth 175 together (threshold 88).
 EXAMPLE = "tiles:Delta,Tau,Epsilon/Omega,Alfa,Sigma"
-WILD_CARDS = 2
 DRAW_ATTEMPTS = 5000
 
 
@@ -168,14 +168,14 @@ def compose(layout: Layout, players: int = 0) -> Composed:
             {"name": t.name, "bonus": t.bonus, "territories": t.territory_names()} for t in tiles
         ],
         "territories": [
-            {"name": x.name, "insignia": x.insignia, "value": x.value, "card_extra": x.card_extra}
+            {"name": x.name, "insignia": x.insignia, "value": x.value}
             for t in tiles
             for x in t.territories
         ],
         "borders": [list(p) for p in borders.values()],
         "links": [list(p) for p in links],
         "sea_borders": [list(p) for p in dict.fromkeys(sea) if p[0] != p[1]],
-        "wild_cards": WILD_CARDS,
+        "cards": master_deck().entries(),  # seed 003: "Un mazzo da 44 carte speciali"
     }
     return Composed(layout, parse_map(data, layout.spec), data)
 

@@ -3,9 +3,12 @@ the game that poses it."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from .quickinit import quick_init
 
 
 class Phase(StrEnum):
@@ -89,3 +92,11 @@ class Decision:
         if self.seats:
             data["seats"] = list(self.seats)
         return data
+
+
+quick_init(Decision)
+
+#: :class:`Decision`'s constructor, answering with the equal decision built before when there is
+#: one: a game asks the same few decisions over and over (attack, defend, occupy), and a frozen
+#: dataclass is slow to build. Decisions are immutable, so sharing one is safe.
+shared = functools.lru_cache(maxsize=1 << 14)(Decision)

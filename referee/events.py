@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from .quickinit import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -308,6 +310,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CentreBuilt,
     )
 }
+for _event in EVENT_TYPES.values():
+    quick_init(_event)  # every event: built on the hot path
 
 
 def private_to(event: Event) -> int:

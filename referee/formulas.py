@@ -31,7 +31,12 @@ def territory_reinforcements(territories: int) -> int:
 
 def continents_held(board: Board, owner: Sequence[int], seat: int) -> list[int]:
     """The continents (indices, ascending) whose every territory ``seat`` holds."""
-    return [c.index for c in board.continents if all(owner[t] == seat for t in c.territories)]
+    held_by_seat = seat.__eq__  # (the owners compared in C: this runs every turn)
+    return [
+        c.index
+        for c in board.continents
+        if all(map(held_by_seat, map(owner.__getitem__, c.territories)))
+    ]
 
 
 def continent_reinforcements(board: Board, owner: Sequence[int], seat: int) -> int:

@@ -52,7 +52,7 @@ from .board import Board
 from .capitals import CapitalsPart
 from .chance import Chance
 from .compose import map_board
-from .decisions import Decision, Kind, Phase
+from .decisions import Decision, Kind, Phase, shared
 from .dice import compare
 from .edition import Edition
 from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
@@ -89,6 +89,8 @@ from .teams import TeamsPart
 _P = TypeVar("_P", bound=Edition)
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
+#: :func:`compare`, remembered: a game sees only a few hundred distinct rolls, over and over
+_losses = functools.cache(compare)
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
 
 
@@ -174,6 +176,9 @@ class Game:
         self._setup_next = 0
         self._phase = Phase.SETUP
         self._pending_events: list[Event] = []
+        # a battle may go on while its source has 2+ armies (not so under Risiko! Master's
+        # least dice or protected last territories)
+        self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
         # the later editions' parts (edition.py): only those the rule set plays
         self._adopt(parts_for(self))
         self._setup()
@@ -312,7 +317,7 @@ class Game:
 
     def territory(self, value: object, what: str) -> int:
         """``value`` as a territory number; else refuse it, saying ``what`` it is."""
-        if type(value) is not int or not 0 <= value < self.board.size:
+        if type(value) is not int or not 0 <= value < len(self.owner):  # (the board's size)
             raise IllegalAction(f"{what} {value!r} is not a territory (0..{self.board.size - 1})")
         return value
 
@@ -380,7 +385,7 @@ class Game:
             seat = self._setup_next
             player = self.players[seat]
             if player.active and player.reserve > 0:
-                self.pending = Decision(Kind.PLACE, seat, armies=self._setup_armies(seat))
+                self.pending = shared(Kind.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
         self.ask_before_play()
@@ -415,12 +420,15 @@ class Game:
         Raises :class:`IllegalAction` (with nothing changed) if the action is not allowed: the
         very check :meth:`check` makes.
         """
-        handler = self._handler(action)
+        handler = _HANDLERS.get(type(action)) if self.places is None else None
+        if handler is None:
+            handler = self._handler(action)
         events: list[Event] = []
         self._pending_events = events
         handler(self, action, False)
         self.history.append(action)
-        self._check_end()
+        if self._parts:
+            self._check_end()
         return events
 
     def _check_end(self) -> None:
@@ -584,7 +592,7 @@ class Game:
         chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
         if def_most > 1 and self.rules.defender_dice == "choice" and chooser >= 0:
-            self.pending = Decision(
+            self.pending = shared(
                 Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
             return
@@ -747,10 +755,10 @@ class Game:
             hand, self.board.card_insignia, self.rules.card_values
         ):
             if len(hand) >= self._trade_until:
-                self.pending = Decision(Kind.TRADE, seat, forced=True)
+                self.pending = shared(Kind.TRADE, seat, forced=True)
                 return
             if self._phase is Phase.REINFORCE:
-                self.pending = Decision(Kind.TRADE, seat)
+                self.pending = shared(Kind.TRADE, seat)
                 return
         self.ask_place()
 
@@ -760,7 +768,7 @@ class Game:
         if build and self._parts and any(part.before_place(self) for part in self._parts):
             return
         if self.reserve > 0:
-            self.pending = Decision(Kind.PLACE, self.current, armies=self.reserve)
+            self.pending = shared(Kind.PLACE, self.current, armies=self.reserve)
         else:
             self.ask_attack()
 
@@ -770,7 +778,7 @@ class Game:
         if self._can_attack(self.current):
             # (a classic game has no parts: no generator on the hot path)
             forced = bool(self._parts) and any(part.attack_forced(self) for part in self._parts)
-            self.pending = Decision(Kind.ATTACK, self.current, forced=forced)
+            self.pending = shared(Kind.ATTACK, self.current, forced=forced)
         else:
             self._ask_fortify()
 
@@ -779,7 +787,7 @@ class Game:
             part.attempt_over(self)  # the attacks are over
         self._phase = Phase.FORTIFY
         if self._can_fortify(self.current):
-            self.pending = Decision(Kind.FORTIFY, self.current)
+            self.pending = shared(Kind.FORTIFY, self.current)
         else:
             self.end_turn()
 
@@ -791,8 +799,7 @@ class Game:
             and owner[src] == p
             and armies[src] > 1
             and owner[dst] != p
-            and self.rules.attacker_dice == "any"
-            and not self.rules.eliminate_from_round
+            and self._battles_go_on
         ):
             return True  # the usual case, found without a scan: the last battle can go on
         return next(legal.iter_attacks(self, p), None) is not None
@@ -815,9 +822,9 @@ class Game:
         # team game: the attacker's own armies, maybe on a team-mate's land (docs/rules.md §4)
         attacker = self.current if self._team else self.owner[src]
         defender = self.owner[dst]
-        a = self.rng.attack(attacker).roll(attack_dice)
-        d = self.rng.defend(defender).roll(defend_dice)
-        lost_a, lost_d = compare(a, d)
+        a = tuple(self.rng.attack(attacker).roll(attack_dice))
+        d = tuple(self.rng.defend(defender).roll(defend_dice))
+        lost_a, lost_d = _losses(a, d)
         hit: list[int] = []
         if self._team:
             teamlib.add(self, attacker, src, -lost_a)
@@ -826,7 +833,7 @@ class Game:
             self.armies[src] -= lost_a
             self.armies[dst] -= lost_d
         events = self._pending_events
-        events.append(Battle(attacker, defender, src, dst, tuple(a), tuple(d), lost_a, lost_d))
+        events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
         if self.armies[dst] > 0:
             if not (self._team and self._team_destroyed(hit, attacker, 0)):
                 self.ask_attack()
@@ -858,7 +865,7 @@ class Game:
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
-            self.pending = Decision(
+            self.pending = shared(
                 Kind.OCCUPY,
                 self.current,
                 minimum=attack_dice,

@@ -33,7 +33,7 @@ from .actions import (
 )
 from .board import Board
 from .decisions import Decision, Kind
-from .formulas import attack_dice, movable_armies
+from .formulas import MAX_ATTACK_DICE, attack_dice, movable_armies
 from .position import Position
 
 
@@ -52,13 +52,34 @@ def allies(state: Position, seat: int) -> list[int]:
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most dice) attack ``seat`` may make now, lazily: from its own
     territories, and (active neutrals) from its allies' onto any other colour but its own."""
-    if teamlib.on(state.rules):
-        yield from teamlib.iter_attacks(state, seat)
-        return
+    rules = state.rules
+    if teamlib.on(rules):
+        return teamlib.iter_attacks(state, seat)
+    strict = rules.attacker_dice != "any" or rules.eliminate_from_round > 1  # Risiko! Master
+    if strict or rules.two_player == "2004_active":
+        return _edition_attacks(state, seat, strict)
+    return _own_attacks(state.owner, state.armies, state.board.neighbours, seat)
+
+
+def _own_attacks(
+    owner: Sequence[int], armies: Sequence[int], neighbours: Sequence[Sequence[int]], seat: int
+) -> Iterator[tuple[int, int, int]]:
+    """The attacks of the classic rules: from each own territory of 2+ armies to each enemy
+    neighbour (the hot path of every game, so no edition test inside the loop)."""
+    for t, colour in enumerate(owner):
+        if colour == seat:
+            most = armies[t] - 1
+            if most > 0:
+                most = min(most, MAX_ATTACK_DICE)
+                for n in neighbours[t]:
+                    if owner[n] != seat:
+                        yield (t, n, most)
+
+
+def _edition_attacks(state: Position, seat: int, strict: bool) -> Iterator[tuple[int, int, int]]:
+    """The attacks with allies' armies (active neutrals) or Risiko! Master's limits."""
     owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
     commanded = {seat, *allies(state, seat)}
-    rules = state.rules
-    strict = rules.attacker_dice != "any" or rules.eliminate_from_round > 1  # Risiko! Master
     for t in range(len(owner)):
         colour = owner[t]
         if colour in commanded and armies[t] > 1:

@@ -96,7 +96,7 @@ def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
         )
     if kind is Kind.ATTACK:
         armies = game.armies
-        for source, target, most in legal.attacks(game, d.player):
+        for source, target, most in legal.iter_attacks(game, d.player):
             if armies[source] > armies[target] or d.forced:
                 return Attack(source, target, most)
         return Pass()

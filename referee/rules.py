@@ -421,7 +421,7 @@ PRESET_HELP = {
     "two-player-2004-active": "two players and four active neutrals, 2004 Finnish edition: "
     "bribes, alliance tracks, allies that attack and fortify",
     "risiko-master-base": "Risiko! Master, Base level: a world of 6 tiles, claimed by twos; "
-    "sets 8/10/12 traded only while reinforcing, never forced; "
+    "44 special cards, sets 8/10/12 traded only while reinforcing, never forced; "
     "half the territories and 2 whole quadrants win",
     "risiko-master-expert": "Risiko! Master, Expert level: 3 defender dice always, compulsory "
     "attack, 3-army garrisons; half the territory values and 2 whole quadrants win",

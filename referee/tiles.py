@@ -7,7 +7,7 @@ Omega 28, Tau 32, Epsilon 45, Sigma 16; together 175, 60 territories). A tile fi
 
     {"name": "Tau", "letter": "T", "bonus": 5, "total": 32,
      "territories": [{"name": "Tekis", "code": "TKT", "value": 3, "insignia": "infantry",
-                      "card_extra": 0, "at": [0.2, 0.23]}, ...],
+                      "at": [0.2, 0.23]}, ...],
      "borders": [["Tekis", "Geme"], ...],       # land borders inside the tile
      "links": [["Cinis", "Peler"]],             # dotted lines: borders between non-touching ones
      "edges": {"north": [...4 sectors...], "east": [...], "south": [...], "west": [...]}}
@@ -16,8 +16,8 @@ Each edge is cut into :data:`SECTORS` squares, listed west to east (north, south
 south (east, west). A sector is ``"land:NAME"`` (territory NAME reaches the tile's edge there and
 meets the neighbouring tile's land), ``"coast:NAME"`` (a square of the sea border band that
 NAME's coast touches) or ``"sea"`` (open sea, no coast). ``code`` is the territory's initials
-and its quadrant's letter; ``at`` is where its capital is drawn, in tile units. ``card_extra`` is
-the 1 or 2 extra armies some of the 44 cards show (seed 003, "carta con carri supplementari").
+and its quadrant's letter; ``at`` is where its capital is drawn, in tile units. The cards are not
+the territories': a composed world plays with the 44 of :mod:`hegemon.referee.decks`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ class TileTerritory:
     code: str
     value: int
     insignia: str
-    card_extra: int
     at: tuple[float, float]
 
 
@@ -111,7 +110,7 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"]:
             problems.append(f"{where}: needs a non-empty 'name'")
             continue
-        code, ins, extra = t.get("code"), t.get("insignia"), t.get("card_extra", 0)
+        code, ins = t.get("code"), t.get("insignia")
         value: Any = t.get("value")
         at = t.get("at")
         if not isinstance(code, str) or not code.endswith(str(letter)) or code in codes:
@@ -125,18 +124,13 @@ def parse_tile(data: Any, source: str = "<tile>") -> Tile:
         if ins not in INSIGNIA:
             problems.append(f"{where}: insignia {ins!r} is not one of {', '.join(INSIGNIA)}")
             ins = INSIGNIA[0]
-        if extra not in (0, 1, 2):
-            problems.append(f"{where}: card_extra {extra!r} must be 0, 1 or 2")
-            extra = 0
         if not (
             isinstance(at, list) and len(at) == 2 and all(isinstance(c, (int, float)) for c in at)
         ):
             problems.append(f"{where}: 'at' must be [x, y]")
             at = [0.5, 0.5]
         territories.append(
-            TileTerritory(
-                t["name"], str(code), int(value), ins, extra, (float(at[0]), float(at[1]))
-            )
+            TileTerritory(t["name"], str(code), int(value), ins, (float(at[0]), float(at[1])))
         )
     names = {t.name for t in territories}
     if not territories:

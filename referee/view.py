@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import teams as teamlib
 from .board import Board
 from .decisions import Decision
+from .quickinit import quick_init
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -36,6 +37,9 @@ class SeatInfo:
     capital: int = -1  # capital game: its capital once captured (public), else -1
     shown_missions: tuple[int, ...] = ()  # missions it showed to all (mission-2004)
     ally_of: int = -1  # two-player active neutrals: the player this neutral is allied to
+
+
+quick_init(SeatInfo)  # every seat's, each time a view is made
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,9 @@ class View:
         }
 
 
+quick_init(View)  # made at every decision a bot or a learner is asked
+
+
 def _fields(info: SeatInfo) -> list[tuple[str, Any]]:
     return [(k, getattr(info, k)) for k in info.__slots__]
 
@@ -103,37 +110,16 @@ def shown_missions(game: Game, seat: int) -> tuple[int, ...]:
     return tuple(declared)
 
 
-def view_for(game: Game, seat: int) -> View:
-    """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now."""
+def view_for(game: Game, seat: int, seats: tuple[SeatInfo, ...] | None = None) -> View:
+    """What ``seat`` may know of ``game`` (a :class:`hegemon.referee.game.Game`) right now
+    (``seats``: :func:`public_seats` of the game as it is now, if already at hand)."""
     owner: Sequence[int] = game.owner
     armies: Sequence[int] = game.armies
-    totals = [0] * len(game.players)  # neutral colours' seats too
-    for t, p in enumerate(owner):
-        if p >= 0:
-            totals[p] += armies[t]
-    territories = game.territory_count
     stacks: tuple[tuple[int, int, int], ...] = ()
     hand = tuple(game.players[seat].cards)
     if teamlib.on(game.rules):
         owner, armies, stacks = teamlib.public_board(game)
-        territories, totals = teamlib.seat_totals(game)
         hand = team_hand(game, seat)
-    seats = tuple(
-        SeatInfo(
-            p.seat,
-            territories[p.seat],
-            totals[p.seat],
-            len(p.cards),
-            p.eliminated,
-            p.forfeited,
-            p.neutral,
-            p.team,
-            game.public_capital(p.seat),
-            shown_missions(game, p.seat),
-            p.ally_of,
-        )
-        for p in game.players
-    )
     me = game.players[seat]
     pending = game.pending if game.pending is not None and game.pending.player == seat else None
     return View(
@@ -142,7 +128,7 @@ def view_for(game: Game, seat: int) -> View:
         board=game.board,
         owner=tuple(owner),
         armies=tuple(armies),
-        seats=seats,
+        seats=seats if seats is not None else public_seats(game),
         hand=hand,
         trade_count=game.trade_count,
         next_trade_value=game.next_trade_value(),
@@ -154,6 +140,42 @@ def view_for(game: Game, seat: int) -> View:
         centres=tuple(game.centres),
         stacks=stacks,
     )
+
+
+def public_seats(game: Game) -> tuple[SeatInfo, ...]:
+    """Every seat's public facts, as every view shows them."""
+    if teamlib.on(game.rules):
+        territories, totals = teamlib.seat_totals(game)
+    else:
+        territories = game.territory_count
+        totals = [0] * len(game.players)  # neutral colours' seats too
+        for p, n in zip(game.owner, game.armies, strict=True):
+            if p >= 0:
+                totals[p] += n
+    known, shown = game.capital_known, shown_missions_of(game)
+    return tuple(
+        SeatInfo(
+            p.seat,
+            territories[p.seat],
+            totals[p.seat],
+            len(p.cards),
+            p.eliminated,
+            p.forfeited,
+            p.neutral,
+            p.team,
+            p.capital if known[p.seat] else -1,
+            shown[p.seat],
+            p.ally_of,
+        )
+        for p in game.players
+    )
+
+
+def shown_missions_of(game: Game) -> list[tuple[int, ...]]:
+    """Per seat: :func:`shown_missions` (none without missions)."""
+    if game.rules.missions == "none":
+        return [()] * len(game.players)
+    return [shown_missions(game, p.seat) for p in game.players]
 
 
 def team_hand(game: Game, seat: int) -> tuple[int, ...]:

@@ -70,8 +70,11 @@ def set_worth(view, cards) -> int:
     """Armies a set is worth now, with the +2 territory bonus when it applies."""
     insignia = [view.board.card_insignia[c] for c in cards]
     value = set_value(view.rules.card_values, view.trade_count, insignia)
+    board = view.board
+    value += sum(board.extra_armies(c) for c in cards)  # Risiko! Master cards' extra armies
+    shown = [board.card_territory(c) for c in cards]
     if view.rules.card_territory_bonus != "off" and any(
-        c < view.board.size and view.owner[c] == view.seat for c in cards
+        t >= 0 and view.owner[t] == view.seat for t in shown
     ):
         value += 2
     return value
@@ -82,10 +85,11 @@ def best_trade(view):
     sets = trade_options(view)
     if not sets:
         return None
-    wild = view.board.size
+    insignia = view.board.card_insignia
 
     def key(cards):
-        return (set_worth(view, cards), -sum(c >= wild for c in cards), [-c for c in cards])
+        wild = sum(insignia[c] == "wild" for c in cards)
+        return (set_worth(view, cards), -wild, [-c for c in cards])
 
     return max(sets, key=key)
 

@@ -124,6 +124,12 @@ from .neutrals import (
     neutral_seats as neutral_seats,
     opponents as opponents,
 )
+from .policy import (
+    PolicyBot as PolicyBot,
+)
+from .policy_file import (
+    PolicyFileError as PolicyFileError,
+)
 from .server import (
     BotServicer as BotServicer,
     run as run,

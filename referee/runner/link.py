@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from ..wire import bot_pb2, bot_pb2_grpc, codec
 from . import botlog, bridge
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
+from .sandbox.ceiling import freeze_deferred
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
@@ -97,6 +99,7 @@ class BotLink:
         self.stub: Any = None
         self.hello: Any = None
         self.startup_error: str = ""
+        self.startup_fault = "startup"  # the fault kind of startup_error (a breached ceiling's)
         self.startup_time = 0.0  # seconds from the start of open() to its end
         self.games = 0
         self._discarded = False
@@ -150,6 +153,9 @@ class BotLink:
             self.startup_error = f"no Hello within {self.time.startup:g} s"
             if self.process is not None:
                 self.startup_error += startup_hint(self.process)
+        breach = self.breach() if self.hello is None else None
+        if breach is not None:  # stopped at its ceiling while starting: that fault, as later
+            self.startup_fault, self.startup_error = breach.kind, breach.detail
         if self.hello is None and not self.startup_error:
             self.startup_error = self.crash_detail(None)
         if self.hello is not None and self.hello.protocol_version not in (0, PROTOCOL_VERSION):
@@ -290,16 +296,27 @@ class BotLink:
         ``allowed`` CPU seconds (None: it has). It cannot use more CPU time than the machine
         has cores in any wall second, so the first look comes when it could have at most."""
 
+        looks = 0
+
         def patience() -> float | None:
+            nonlocal looks
             assert self.process is not None
-            left = allowed - self.process.cpu_since_resume()
+            looks += 1  # the first wait needs no look: nothing can have been used yet
+            left = allowed - self.process.cpu_since_resume() if looks > 1 else allowed
             return None if left <= 0 else max(CPU_LOOK, left / _CORES)
 
         return patience
 
     async def pause(self) -> None:
-        """Stop a local bot's processes until it is asked again (CPU fairness)."""
-        await _maybe(getattr(self.process, "pause", None))
+        """Stop a local bot's processes until it is asked again (CPU fairness): at once if
+        another bot is asked next, else when the referee next waits. A bot asked again first
+        (several decisions in a row) is neither frozen nor thawed in between: that pair cost
+        more than the rest of the referee's work per decision. The CPU time it uses meanwhile
+        counts toward its next decision."""
+        pause = getattr(self.process, "pause", None)
+        if pause is not None:
+            await _maybe(functools.partial(pause, soon=True))
+            trio.lowlevel.current_trio_token().run_sync_soon(freeze_deferred)
 
     @property
     def view_deltas(self) -> bool:

@@ -301,14 +301,16 @@ class BotProcess:
         return fd
 
     # -------------------------------------------------------------- fairness
-    def pause(self) -> None:
-        """Freeze every process of the bot while it is not deciding (cheap, synchronous).
+    def pause(self, soon: bool = False) -> None:
+        """Freeze every process of the bot while it is not deciding (cheap, synchronous;
+        ``soon``: when another bot is resumed, or at :func:`~.sandbox.ceiling.freeze_deferred`,
+        see :meth:`~.sandbox.Ceiling.pause`).
 
         Call :meth:`resume` before sending the bot any request: a frozen gRPC server does not
         answer. Bot authors: pondering in the background is impossible, for everybody alike
         (see :mod:`hegemon.referee.runner.sandbox.ceiling`)."""
         if self._ceiling is not None and not self.exited:
-            self._ceiling.pause()
+            self._ceiling.pause(soon)
 
     def resume(self) -> None:
         """Let every process of the bot run again (before its next request is sent)."""
@@ -467,7 +469,7 @@ async def spawn(
                 command.argv,
                 command.cwd,
                 command.env,
-                limits,
+                ceiling.launch_limits(),
                 uid,
                 command.share,
                 ceiling.join_prefix(),
@@ -488,7 +490,7 @@ async def spawn(
                 command.argv,
                 command.cwd,
                 command.env,
-                limits,
+                ceiling.launch_limits(),
                 uid,
                 socket_path,
                 stage,

@@ -138,7 +138,6 @@ def rules_from_proto(msg: pb.RuleSet) -> RuleSet:
 
 def board_to_proto(board: Board) -> pb.Board:
     """The whole map: territories (with neighbours), continents and the card deck."""
-    size = board.size
     return pb.Board(
         name=board.name,
         territories=[
@@ -159,7 +158,7 @@ def board_to_proto(board: Board) -> pb.Board:
         cards=[
             pb.Card(
                 id=k,
-                territory=k if k < size else -1,
+                territory=board.card_territory(k),
                 insignia=_INSIGNIA_TO_PB[ins],
                 extra_armies=board.extra_armies(k),
             )
@@ -221,7 +220,14 @@ def board_from_proto(msg: pb.Board) -> Board:
                     )
                 members.append(names[member])
             continents.append({"name": cont.name, "bonus": cont.bonus, "territories": members})
-        if msg.cards:
+        own_deck = bool(msg.cards) and all(card.territory == -1 for card in msg.cards)
+        cards: list[dict[str, object]] = []
+        if own_deck:  # Risiko! Master's: no card shows a territory
+            cards = [
+                {"insignia": _INSIGNIA_FROM_PB.get(card.insignia), "extra": card.extra_armies}
+                for card in msg.cards
+            ]
+        elif msg.cards:
             expected = size + msg.wild_cards
             if len(msg.cards) != expected:
                 problems.append(
@@ -230,8 +236,6 @@ def board_from_proto(msg: pb.Board) -> Board:
                 )
             else:
                 for k, card in enumerate(msg.cards):
-                    if k < size and card.extra_armies:  # Risiko! Master cards
-                        territories[k]["card_extra"] = card.extra_armies
                     want_t = k if k < size else -1
                     want_i = _INSIGNIA_TO_PB[insignias[k]] if k < size else pb.INSIGNIA_WILD
                     if card.territory != want_t or card.insignia != want_i:
@@ -251,7 +255,7 @@ def board_from_proto(msg: pb.Board) -> Board:
             "continents": continents,
             "borders": [[names[a], names[b]] for a, b in sorted(borders)],
             "wild_cards": msg.wild_cards,
-        }
+        } | ({"cards": cards} if own_deck else {})
         return parse_map(data, f"map {msg.name!r}")
     except ProtocolError:
         raise

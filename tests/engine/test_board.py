@@ -257,6 +257,27 @@ def test_bad_fields_are_each_reported(tmp_path):
     assert len(problems) == 5
 
 
+def test_a_map_may_bring_a_deck_of_its_own(tmp_path):
+    """A ``cards`` list replaces the card per territory (Risiko! Master's 44 on its worlds)."""
+    data = classic_data()
+    data["cards"] = [{"insignia": "cavalry", "extra": 2}, {"insignia": "wild"}] * 3
+    del data["wild_cards"]  # counted from the cards
+    board = load_map(write(tmp_path, data, "own.json"))
+    assert board.own_deck and board.card_count == 6 and board.wild_cards == 3
+    assert board.card_label(0) == "cavalry (+2)" and board.card_label(1) == "wild card"
+    assert board.card_territory(0) == -1 and board.extra_armies(0) == 2
+
+
+def test_a_bad_deck_of_its_own_is_reported_card_by_card(tmp_path):
+    data = classic_data()
+    data["cards"] = [{"insignia": "navy"}, {"insignia": "wild", "extra": 3}, {"id": 7}]
+    problems = problems_of(write(tmp_path, data))
+    assert any(p.startswith("cards[0]") and "'navy'" in p for p in problems)
+    assert any(p.startswith("cards[1]") and "extra 3" in p for p in problems)
+    assert any(p.startswith("cards[2]") and "id 7 must be 2" in p for p in problems)
+    assert any("'wild_cards' 2 disagrees" in p for p in problems)
+
+
 def test_disconnected_map(tmp_path):
     data = classic_data()
     # cut Australia off: remove Siam - Indonesia

@@ -199,3 +199,31 @@ def test_the_leaderboard_and_the_report_show_the_board_and_say_why(arena, failin
     assert "Ratings " + said in season_page
     if failing:
         assert "Ratings " + said in (tmp_path / "report" / "index.html").read_text()
+
+
+def test_a_failed_fit_is_kept_and_read_back_without_fitting_again(arena, monkeypatch):
+    """The fit depends only on the games and the seed: a board whose fit failed is stored
+    with why, and read back (reason included) without fitting again — before, every read of
+    the page paid for the failed fit again."""
+    from hegemon.leaderboard import ratings
+    from hegemon.leaderboard.boards.stored import season_board_stored
+
+    calls = []
+
+    def failing(*args, **kwargs):
+        calls.append(kwargs.get("bootstrap_samples"))
+        raise FloatingPointError("injected: the fit failed")
+
+    monkeypatch.setattr(ratings, "rate", failing)
+    with Store() as store:
+        season = next(s for s in store.seasons() if s.name == "same")
+        first = season_board_stored(store, season)
+        fitted = len(calls)
+        again = season_board_stored(store, season)
+    assert fitted > 0 and first.unrated is not None
+    assert first.unrated.startswith("shown without ratings: the rating fit failed")
+    assert len(calls) == fitted, "the second read fitted again"
+    assert again.unrated == first.unrated
+    assert [(r.bot_id, r.games, r.rating) for r in again.rows] == [
+        (r.bot_id, r.games, r.rating) for r in first.rows
+    ]

@@ -206,10 +206,10 @@ def test_cards_with_extra_armies_add_them_when_traded():
     game = setup_done(BASE)
     me = game.current
     board = game.board
-    extra = [c for c in range(board.size) if board.extra_armies(c) == 2]
+    extra = [c for c in range(board.card_count) if board.extra_armies(c) == 2]
     first = extra[0]
     ins = board.card_insignia[first]
-    rest = [c for c in range(board.size) if board.card_insignia[c] == ins and c != first]
+    rest = [c for c in range(board.card_count) if board.card_insignia[c] == ins and c != first]
     rest = [c for c in rest if board.extra_armies(c) == 0][:2]
     cards = (first, rest[0], rest[1])
     give_cards(game, me, cards)
@@ -427,7 +427,7 @@ def test_expert_eliminator_uses_the_cards_from_its_next_reinforcement():
     game.round = 5
     board = game.board
     give_cards(
-        game, foe, [c for c in range(board.size) if board.card_insignia[c] == "infantry"][:6]
+        game, foe, [c for c in range(board.card_count) if board.card_insignia[c] == "infantry"][:6]
     )
     place_on(game, a)
     events = game.apply(Attack(a, b, 1))

@@ -53,6 +53,8 @@ def aggressive_action(game, rng: random.Random):
     if kind is Kind.ATTACK:
         armies = game.armies
         options = [a for a in legal.attacks(game, d.player) if armies[a[0]] > armies[a[1]]]
+        if not options and d.forced:  # Risiko! Master Expert: an attack is compulsory
+            options = list(legal.attacks(game, d.player))
         if not options:
             return Pass()
         source, target, most = rng.choice(options)

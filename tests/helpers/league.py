@@ -65,6 +65,16 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+@contextlib.contextmanager
+def using_home(home: Path) -> Iterator[Path]:
+    """``$HEGEMON_HOME`` set to ``home`` (and no ``$HEGEMON_DB``) inside the block: the
+    :func:`home` fixture's set-up for a fixture wider than one test."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HEGEMON_HOME", str(home))
+        mp.delenv("HEGEMON_DB", raising=False)
+        yield home
+
+
 @pytest.fixture
 def store(home: Path) -> Iterator[Store]:
     """The arena's store in the test's ``home``: a fresh SQLite database."""
@@ -89,13 +99,18 @@ def hegemon_argv(*args: str) -> list[str]:
 
 
 def hegemon(
-    *args: str, home: Path | None = None, timeout: float = 300, env: dict[str, str] | None = None
+    *args: str,
+    home: Path | None = None,
+    timeout: float = 300,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``hegemon ARGS`` in a subprocess and wait for it."""
+    """Run ``hegemon ARGS`` in a subprocess (``stdin``: its input) and wait for it."""
     return subprocess.run(
         hegemon_argv(*args),
         cwd=ROOT,
         env=env or env_for(home),
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,

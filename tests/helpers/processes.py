@@ -1,4 +1,5 @@
-"""Real bot processes for the tests: start one on a unix socket, stop it."""
+"""Real bot processes for the tests: start one on a unix socket, stop it; find what a bot's
+sandbox left running."""
 
 from __future__ import annotations
 
@@ -52,6 +53,37 @@ def start_bot(tmp_path: Path, argv: list[str], *, via_env: bool = False, name: s
             proc.kill()
             raise AssertionError(f"bot did not come up: {(tmp_path / f'{name}.log').read_text()}")
         time.sleep(0.05)
+
+
+def boot_ticks() -> int:
+    """Now, in the unit ``/proc/<pid>/stat`` gives a process's start in: clock ticks since
+    boot."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+
+
+def left_running(namespaces: dict[int, int], uids: dict[int, int]) -> list[str]:
+    """The processes still running in one of ``namespaces`` (a PID namespace's inode → a
+    moment in :func:`boot_ticks`) or, in the host's PID namespace, as one of ``uids`` (a pool
+    uid → a moment), that started no later than that moment — the moment its bot was first
+    killed. Once free, a namespace's inode and a pool uid are reused (by another test worker's
+    bot, the tests running in parallel): processes started after the kill are not its bot's."""
+    host = os.stat("/proc/self/ns/pid").st_ino
+    left = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            ns = os.stat(f"/proc/{entry}/ns/pid").st_ino
+            with open(f"/proc/{entry}/status") as f:
+                uid = next(int(line.split()[1]) for line in f if line.startswith("Uid:"))
+            with open(f"/proc/{entry}/stat") as f:
+                started = int(f.read().rpartition(")")[2].split()[19])
+        except (OSError, StopIteration, IndexError, ValueError):
+            continue  # it ended while being looked at
+        mark = namespaces.get(ns, uids.get(uid) if ns == host else None)
+        if mark is not None and started <= mark:
+            left.append(f"pid {entry} (uid {uid}, pid namespace {ns})")
+    return left
 
 
 def stop_bot(proc: subprocess.Popen, channel: grpc.Channel) -> int:

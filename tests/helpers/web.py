@@ -122,6 +122,14 @@ class Page:
         self.page.close()
 
 
+@pytest.fixture
+def tab(browser: Any, tmp_path: Path) -> Iterator[Page]:
+    """A fresh tab (its screenshots in the test's tmp folder), closed after the test."""
+    page = Page(browser, tmp_path)
+    yield page
+    page.close()
+
+
 def territories(page: Any) -> list[tuple[int, int]]:
     """(owner, armies) of each territory as the viewer draws it."""
     return [
@@ -143,3 +151,10 @@ def master_record(seed: int) -> str:
     while not game.over:
         recorder.apply(random_action(game, rng))
     return recorder.text()
+
+
+def sign_in(page: Any, name: str, password: str) -> None:
+    """Sign in through the sign-in form of the open ``page`` (``/login``)."""
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("form[action='/login'] button")

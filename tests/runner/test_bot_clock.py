@@ -59,6 +59,7 @@ def busy_machine():
             hog.wait()
 
 
+@pytest.mark.slow
 def test_a_busy_machine_makes_no_bot_late(busy_machine):
     """A bot computing for 60 % of every deadline, on a machine with two spinners per core
     (its wall time per decision is well past the deadline): never late on the CPU clock."""
@@ -91,6 +92,7 @@ def test_computing_past_the_deadline_is_late():
     assert all(f.detail.startswith("late: no answer within 0.500 s") for f in seat.faults)
 
 
+@pytest.mark.slow
 def test_a_bot_that_sleeps_is_not_late_until_the_backstop():
     """Sleeping 1.5 deadlines costs no CPU time: no fault. Sleeping past the wall-clock
     backstop is late all the same."""

@@ -225,6 +225,8 @@ def test_a_bots_web_page_links_the_log_of_each_faulted_game(tmp_path, monkeypatc
 
     import uvicorn
 
+    from hegemon.leaderboard.accounts.tokens import create_token
+    from hegemon.leaderboard.accounts.users import add_user
     from hegemon.leaderboard.store import Store
     from hegemon.leaderboard.web.report import write_report
     from hegemon.leaderboard.web.server import make_app
@@ -246,6 +248,10 @@ def test_a_bots_web_page_links_the_log_of_each_faulted_game(tmp_path, monkeypatc
         )  # fmt: skip
         match = next(m for m, g in store.games(season.id) if g.id == game.id)
         bot_id = match.seats[seat]
+        # a bot's logs are its owner's and the admins' (this bot is the organiser's)
+        admin = add_user(store, "ada", "the admin's password", "admin")
+        assert admin.id is not None
+        as_admin = {"Authorization": f"Bearer {create_token(store, admin.id, 'test')[1]}"}
         server = uvicorn.Server(
             uvicorn.Config(make_app(store), host="127.0.0.1", port=free_port(), log_level="error")
         )
@@ -256,15 +262,17 @@ def test_a_bots_web_page_links_the_log_of_each_faulted_game(tmp_path, monkeypatc
             ready.wait(0.02)
         base = f"http://127.0.0.1:{server.config.port}"
         try:
-            page = urllib.request.urlopen(f"{base}/bot/{bot_id}").read().decode()
+            get = urllib.request.Request(f"{base}/bot/{bot_id}", headers=as_admin)
+            page = urllib.request.urlopen(get).read().decode()
             link = f"/api/games/{game.id}/logs/{seat}"
             assert f'href="{link}"' in page
-            log = urllib.request.urlopen(base + link).read().decode()
+            get = urllib.request.Request(base + link, headers=as_admin)
+            log = urllib.request.urlopen(get).read().decode()
             assert "KeyError: 'x'" in log
         finally:
             server.should_exit = True
             thread.join(10)
-    write_report(None, tmp_path / "site", replays=False)
+    write_report(None, tmp_path / "site", replays=False, private=True)
     assert "KeyError" in (tmp_path / "site" / f"game-{game.id}-seat-{seat}.log").read_text()
     assert (
         f'href="game-{game.id}-seat-{seat}.log"'

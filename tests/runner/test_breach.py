@@ -14,6 +14,7 @@ import trio
 
 from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.rules import make_rules
+from hegemon.referee.runner import sandbox
 from hegemon.referee.runner.link import BotLimits
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.sandbox import SandboxLimits
@@ -31,9 +32,10 @@ RULES = make_rules("classic", {"turn_limit": 3})
 RUNS = 10
 
 
-def play_once() -> tuple[str, list[tuple[str, str]], str, str]:
-    """The hog's seat: why it went out, its faults, the end of its log; and the record."""
-    hog = BotCommand("memory-children", (sys.executable, str(BOTS / "memory_children.py")))
+def play_once(bot: str = "memory_children") -> tuple[str, list[tuple[str, str]], str, str]:
+    """The seat of ``bot`` (of tests/bots): why it went out, its faults, the end of its log;
+    and the record."""
+    hog = BotCommand(bot.replace("_", "-"), (sys.executable, str(BOTS / f"{bot}.py")))
     commands = [hog, resolve("random"), resolve("aggressive")]
 
     async def main():
@@ -74,5 +76,21 @@ def test_a_child_killed_for_the_memory_ceiling_is_a_memory_fault_every_time(unlu
         assert faults[-1][0] == "memory" and "memory ceiling" in faults[-1][1], (run, faults)
         others = [json.loads(line) for line in record.splitlines()]
         assert not any(line["type"] == "fault" and line["seat"] != 0 for line in others)
+        records.add(record)
+    assert len(records) == 1, "the same bot and seed gave different records"
+
+
+@pytest.mark.slow
+def test_forking_past_the_process_limit_is_a_processes_fault_every_time(unlucky_watcher):
+    """A bot whose fork is refused at its process limit (the pids cgroup) and which then
+    plays on is stopped with a ``processes`` fault at once, every time, with the same record
+    every time — before, the refusal killed nothing and the bot played on."""
+    if not sandbox.cgroups.places().get("pids"):
+        pytest.skip("no pids cgroup here: the process limit is RLIMIT_NPROC alone")
+    records = set()
+    for run in range(3):
+        out, faults, log, record = play_once("fork_children")
+        assert out == "processes", (run, faults, log)
+        assert "a fork was refused" in faults[-1][1], (run, faults)
         records.add(record)
     assert len(records) == 1, "the same bot and seed gave different records"

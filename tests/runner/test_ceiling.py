@@ -20,6 +20,7 @@ from hegemon.referee.runner import bridge
 from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.process import BotCommand, spawn
 from hegemon.referee.runner.sandbox import Ceiling, SandboxLimits, cgroups, doctor
+from hegemon.referee.runner.sandbox.ceiling import freeze_deferred
 from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.wire import bot_pb2
 
@@ -130,6 +131,38 @@ def test_a_paused_bot_answers_once_resumed(mechanism):
             await link.close()
 
     assert trio.run(run)
+
+
+def test_a_bot_paused_soon_is_frozen_before_another_bot_runs(mechanism):
+    """The referee pauses a bot ``soon`` after each answer: asked again at once, it was never
+    frozen; once another bot is resumed (or the referee waits), it is frozen — and the CPU it
+    spins meanwhile counts toward its next decision, not lost between two clocks."""
+
+    async def run() -> tuple[bool, bool, bool, float]:
+        first = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)))
+        second = await spawn(BotCommand("spinner", (sys.executable, "-c", SPINNER)))
+        try:
+            await until(lambda: first.total_cpu_seconds() > 0.3)
+            first.resume()
+            first.pause(soon=True)
+            never_frozen = not first.paused
+            first.resume()  # asked again at once: it ran all along
+            first.pause(soon=True)
+            burn(0.3)  # the referee's own work: the spinner takes CPU meanwhile
+            second.resume()  # another bot is asked: the first is frozen before it runs
+            frozen_before_other = first.paused
+            second.pause(soon=True)
+            freeze_deferred()  # what a link's pause schedules for the referee's next wait
+            both_frozen = first.paused and second.paused
+            first.resume()
+            return never_frozen, frozen_before_other, both_frozen, first.cpu_since_resume()
+        finally:
+            await first.stop()
+            await second.stop()
+
+    never_frozen, frozen_before_other, both_frozen, charged = trio.run(run)
+    assert never_frozen and frozen_before_other and both_frozen
+    assert charged > 0.05, f"the CPU spun before the freeze was not charged: {charged:.3f} s"
 
 
 def test_the_doctor_says_what_is_in_force(mechanism):

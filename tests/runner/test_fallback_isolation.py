@@ -127,6 +127,7 @@ PEEK = textwrap.dedent("""
     attempt("list the referee's folder", lambda: os.listdir(os.path.dirname(secret)))
     attempt("write /tmp", lambda: open("/tmp/" + os.environ["PEEK_MARK"], "w").write("x"))
     attempt("write its folder", lambda: open("pwned.txt", "w").write("x"))
+    attempt("write a mount in its folder", lambda: open("mounted/pwned.txt", "w").write("x"))
     attempt("uid", os.getuid)
     print("PEEK " + json.dumps(out), flush=True)
 """)
@@ -151,6 +152,11 @@ def test_an_unprivileged_referees_bot_sees_only_its_tree(tmp_path, monkeypatch):
     os.chown(secret, NOBODY, NOBODY)
     secret.chmod(0o600)  # the referee's own: a bot of the same uid could read it on the host
     mark = f"hegemon-unprivileged-{os.getpid()}-{time.monotonic_ns()}"
+    # a writable file system mounted inside the bot's folder: the folder's read-only bind
+    # must cover it too (a read-only remount is of one mount only, not of those below it)
+    mounted = folder / "mounted"
+    mounted.mkdir(mode=0o755)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "tmpfs", str(mounted)], check=True)
     # the unprivileged referee's own checkout is one it can read: here, the open folder
     monkeypatch.setattr(sandbox.binds, "project_root", lambda: top)
     launch = sandbox.rlimits_launch(
@@ -180,8 +186,11 @@ def test_an_unprivileged_referees_bot_sees_only_its_tree(tmp_path, monkeypatch):
         assert seen["read the referee's database"].startswith("FileNotFoundError"), seen
         assert seen["list the referee's folder"].startswith("FileNotFoundError"), seen
         assert seen["write its folder"].startswith("OSError"), seen  # read-only
+        assert seen["write a mount in its folder"].startswith("OSError"), seen  # that too
+        assert not (mounted / "pwned.txt").exists()
         assert seen["write /tmp"].startswith("ok"), seen  # its own /tmp ...
         assert not (Path(tempfile.gettempdir()) / mark).exists()  # ... not the host's
     finally:
+        subprocess.run(["umount", str(mounted)], check=False)
         (Path(tempfile.gettempdir()) / mark).unlink(missing_ok=True)
         shutil.rmtree(top, ignore_errors=True)

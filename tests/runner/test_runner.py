@@ -419,8 +419,8 @@ def test_a_link_lets_its_process_run_only_while_it_is_asked():
         async def resume(self) -> None:
             self.calls.append("resume")
 
-        def pause(self) -> None:
-            self.calls.append("pause")
+        def pause(self, soon: bool = False) -> None:
+            self.calls.append("pause soon" if soon else "pause")
 
     process = Freezable()
     local = BotLink(BotCommand("local", (sys.executable, "-c", "pass")), FAST)
@@ -433,9 +433,10 @@ def test_a_link_lets_its_process_run_only_while_it_is_asked():
             await link.pause()
 
     trio.run(ask_both)
-    assert process.calls == ["resume", "pause"]
+    assert process.calls == ["resume", "pause soon"]  # frozen when another bot is asked
 
 
+@pytest.mark.slow
 def test_a_long_game_of_honest_bots_ends_without_a_time_forfeit(started_pids):
     """Tens of thousands of decisions on one clock (issue 8). Three random sample bots never
     finish a game by themselves, so a 1,000-round limit ends it after 20,000+ decisions; each

@@ -11,6 +11,8 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+import pytest
+
 from hegemon import sdk
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -56,6 +58,7 @@ def test_every_exported_name_is_the_object_of_its_home_module():
         assert getattr(sdk, name) is getattr(import_module(module), name), name
 
 
+@pytest.mark.slow
 def test_type_checkers_see_real_types(tmp_path):
     """mypy (strict, as a bot author's project would run it) sees every exported name with its
     real type: none is ``Any``, and ``Bot`` is the class."""

@@ -109,9 +109,12 @@ def test_the_sdk_reinforcements_are_the_referees(preset):
 
 
 def test_a_composed_board_crosses_the_protocol_whole():
-    """Territory values and the cards' extra armies reach the bot (Board, Card.extra_armies)."""
+    """Territory values and the 44 cards of Risiko! Master's own deck, with their extra armies
+    and no territory shown, reach the bot (Board, Card.extra_armies, Card.territory -1)."""
     board = Game(make_rules("risiko-master-master"), 4, 1).board
     message = codec.board_to_proto(board)
     assert any(card.extra_armies for card in message.cards)
+    assert len(message.cards) == 44 and message.wild_cards == 2
+    assert {card.territory for card in message.cards} == {-1}
     assert sum(t.value for t in message.territories) == 175
     assert codec.board_from_proto(message) == board

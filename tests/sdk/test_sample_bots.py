@@ -125,6 +125,7 @@ def league():
     return mean, per_decision, places
 
 
+@pytest.mark.slow
 def test_strength_order(league):
     mean, _, places = league
     summary = ", ".join(

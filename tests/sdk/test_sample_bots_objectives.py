@@ -59,6 +59,7 @@ def tally(preset: str, bot: str) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("preset", ["mission-2000", "mission-2004"])
+@pytest.mark.slow
 def test_continental_completes_its_missions(preset):
     games = len(SEEDS) * SEATS
     won, _ = tally(preset, "continental")
@@ -74,6 +75,7 @@ def test_continental_completes_its_missions(preset):
     assert planner >= random + games // 5
 
 
+@pytest.mark.slow
 def test_continental_guards_its_capital():
     games = len(SEEDS) * SEATS
     won, captured = tally("capital-2000", "continental")

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from .binds import BindPlan, bind_plan
 from .bubblewrap import SOCKET_NAME, bubblewrap_launch
-from .ceiling import CPU, MEMORY, Ceiling
+from .ceiling import CPU, MEMORY, PROCESSES, Ceiling
 from .fallback import check_runnable, rlimits_launch
 from .launch import Launch, bot_env
 from .limits import SandboxLimits
@@ -83,6 +83,7 @@ __all__ = [
     "INNER_SOCKET_DIR",
     "MEMORY",
     "MODES",
+    "PROCESSES",
     "RLIMITS",
     "SANDBOX_ENV",
     "SOCKET_NAME",

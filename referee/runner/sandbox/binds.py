@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SYSTEM_TOP = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
-_PACKAGES = ("hegemon", "hegemon.sdk", "hegemon.referee", "hegemon.sample_bots", "grpc", "google")
+_PACKAGES = (
+    "hegemon",
+    "hegemon.sdk",
+    "hegemon.referee",
+    "hegemon.sample_bots",
+    "hegemon.env",  # PolicyBot encodes its view with hegemon.env.encoding
+    "grpc",
+    "google",
+)
 
 
 def real(path: Path | str) -> Path:

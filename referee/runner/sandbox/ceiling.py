@@ -13,7 +13,9 @@ pausing then stops every process with SIGSTOP and resuming continues them with S
 it starts, and in ``StartGame``/``EndGame``). Between its decisions every process and thread
 of the bot is frozen, so thinking ahead in the background on the opponents' time is
 impossible, for everybody alike; background threads and children simply stand still until the
-next request arrives, and a bot's timers do not fire while it is frozen.
+next request arrives, and a bot's timers do not fire while it is frozen. (A bot asked several
+times in a row is frozen only when another bot is asked or the referee waits: the CPU time it
+uses meanwhile counts toward its next decision.)
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from .cgroups import BotCgroups, Place, places
@@ -29,6 +32,8 @@ from .limits import SandboxLimits
 
 MEMORY = "memory"
 CPU = "cpu"
+PROCESSES = "processes"
+NPROC_SLACK = 16  # tasks of the uid outside the bot: bwrap, a stray process of another host
 WATCH_INTERVAL = 0.02  # seconds between two looks at a bot's memory without cgroups
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -124,8 +129,10 @@ class Ceiling:
         self.paused = False
         self.look_pending = False  # the watcher has yet to look at the bot since it was frozen
         self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
+        self.deferred = False  # paused "soon", not frozen yet (see pause)
         self._cpu_at_pause = 0.0
         self._cpu_at_resume = 0.0
+        self._unpaid = 0.0  # CPU seconds used after an answer, before the freeze: charged next
         self._stopped: list[int] = []
         self._fault: tuple[str, str] | None = None
         self._closed = False
@@ -148,6 +155,16 @@ class Ceiling:
         self.root = pid
         self.log_path = log_path
         _watcher.add(self)
+
+    def launch_limits(self) -> SandboxLimits:
+        """The per-process limits to start the bot with. Where the pids cgroup counts the
+        bot's tasks, RLIMIT_NPROC is only a backstop, set above it: that rlimit counts every
+        task of the uid on the whole kernel, which other containers on the machine may also
+        run as, so it could refuse the bot's fork first and leave no trace the ceiling can
+        read (a ``startup`` or ``late`` fault instead of ``processes``)."""
+        if self.cgroups is None or not self.cgroups.has("pids"):
+            return self.limits
+        return replace(self.limits, processes=2 * self.limits.processes + NPROC_SLACK)
 
     # ------------------------------------------------------------------ its processes
     def pids(self) -> list[int]:
@@ -172,15 +189,47 @@ class Ceiling:
         return otherwise
 
     # ------------------------------------------------------------------ fairness
-    def pause(self) -> None:
-        """Freeze every process of the bot (cheap; the cgroup freezer completes on its own)."""
+    def pause(self, soon: bool = False) -> None:
+        """Freeze every process of the bot (cheap; the cgroup freezer completes on its own).
+
+        ``soon``: freeze it when another bot is resumed or :func:`freeze_deferred` is called,
+        whichever comes first; resumed before that, it was never frozen (a bot asked several
+        times in a row saves a freeze and a thaw per decision). The CPU time it uses until it
+        is frozen counts toward its next decision (:meth:`cpu_since_resume`)."""
         if self.paused or self._fault is not None:
             return
+        if soon:
+            if not self.deferred:
+                self._cpu_at_pause = self.cpu_seconds()
+                self.deferred = True
+                with _deferred_lock:
+                    _deferred.add(self)
+            return
+        self._freeze()
+        self._cpu_at_pause = self.cpu_seconds()
+
+    def _freeze(self) -> None:
         self.paused = True
         self.look_pending = True
         if self.cgroups is None or not self.cgroups.freeze(True):
             self._stopped = self._stop_all()
-        self._cpu_at_pause = self.cpu_seconds()
+
+    def _freeze_deferred(self) -> None:
+        """Freeze a bot paused ``soon``; the CPU time it used since is charged later."""
+        if not self.deferred:
+            return
+        self._forget_deferred()
+        if self._fault is not None or self._closed:
+            return
+        self._freeze()
+        now = self.cpu_seconds()
+        self._unpaid += max(0.0, now - self._cpu_at_pause)
+        self._cpu_at_pause = now
+
+    def _forget_deferred(self) -> None:
+        self.deferred = False
+        with _deferred_lock:
+            _deferred.discard(self)
 
     def _stop_all(self) -> list[int]:
         stopped: list[int] = []
@@ -194,9 +243,16 @@ class Ceiling:
 
     def resume(self) -> None:
         """Let every process of the bot run again (its CPU time so far is noted first, for
-        :meth:`cpu_since_resume`)."""
+        :meth:`cpu_since_resume`); bots paused ``soon`` are frozen first."""
+        freeze_deferred(but=self)
+        if self.deferred:  # asked again before it was frozen: it still runs
+            self._forget_deferred()
+            self._cpu_at_resume = self._cpu_at_pause - self._unpaid
+            self._unpaid = 0.0
+            return
         now = self.cpu_seconds()
-        self._cpu_at_resume = now
+        self._cpu_at_resume = now - self._unpaid
+        self._unpaid = 0.0
         if not self.paused:
             return
         self.paused = False
@@ -212,7 +268,7 @@ class Ceiling:
         """CPU seconds all the bot's processes used since :meth:`resume` (until :meth:`pause`
         if it is frozen now): the time of one decision on the CPU clock. Processes outside
         the bot's — the referee's encoding, transport, thawing — never count."""
-        now = self._cpu_at_pause if self.paused else self.cpu_seconds()
+        now = self._cpu_at_pause if self.paused or self.deferred else self.cpu_seconds()
         return max(0.0, now - self._cpu_at_resume)
 
     def cpu_seconds(self) -> float:
@@ -222,19 +278,32 @@ class Ceiling:
 
     # ------------------------------------------------------------------ limits
     def fault(self) -> tuple[str, str] | None:
-        """(kind, detail) once the bot broke its ceiling: ``memory`` or ``cpu``.
+        """(kind, detail) once the bot broke its ceiling: ``memory``, ``processes`` or ``cpu``.
 
-        It first reads the kernel's own count of out-of-memory kills in the bot's cgroup (a
-        file kept open: cheap enough after every answer). The kernel may stop one process of
-        the bot (a child over the ceiling) while the rest plays on, and the watcher looks only
-        every few milliseconds and never at a frozen bot: without this look such a breach
-        would go unrecorded or be recorded late, depending on timing."""
-        kernel = self.cgroups if self._fault is None and not self._closed else None
-        if kernel is not None and kernel.out_of_memory():
-            self._break(MEMORY, self._memory_detail())
+        It first reads the kernel's own counts in the bot's cgroups (out-of-memory kills, forks
+        refused at the process limit: files kept open, cheap enough after every answer). The
+        kernel may stop one process of the bot (a child over the ceiling) or refuse it a fork
+        while the rest plays on, and the watcher looks only every few milliseconds and never
+        at a frozen bot: without this look such a breach would go unrecorded or be recorded
+        late, depending on timing."""
+        if self._fault is None and not self._closed:
+            self._kernel_breach()
         return self._fault
 
-    def _memory_detail(self) -> str:
+    def _kernel_breach(self) -> bool:
+        """Stop the bot with its fault if the kernel enforced one of its cgroup limits."""
+        kind = self.cgroups.breach() if self.cgroups is not None else None
+        if kind is None:
+            return False
+        self._break(kind, self._detail(kind))
+        return True
+
+    def _detail(self, kind: str) -> str:
+        if kind == PROCESSES:
+            return (
+                f"the bot's processes and threads together reached its limit of "
+                f"{self.limits.processes}: a fork was refused"
+            )
         mib = self.limits.total_memory_bytes >> 20
         return f"the bot's processes together passed its memory ceiling of {mib} MiB"
 
@@ -243,18 +312,15 @@ class Ceiling:
         if self._fault is not None or self.root is None:
             return
         limits = self.limits
-        cpu = self.cgroups.cpu_seconds() if self.cgroups is not None else None
-        enforced = self.cgroups is not None and self.cgroups.has(MEMORY)
-        pids: list[int] | None = None
-        if enforced:
-            assert self.cgroups is not None
-            over_memory = self.cgroups.out_of_memory()
-        else:
-            pids = self.pids()
-            over_memory = memory_of(pids, limits.total_memory_bytes) > limits.total_memory_bytes
-        if over_memory:
-            self._break(MEMORY, self._memory_detail())
+        if self._kernel_breach():
             return
+        cpu = self.cgroups.cpu_seconds() if self.cgroups is not None else None
+        pids: list[int] | None = None
+        if self.cgroups is None or not self.cgroups.has(MEMORY):
+            pids = self.pids()
+            if memory_of(pids, limits.total_memory_bytes) > limits.total_memory_bytes:
+                self._break(MEMORY, self._detail(MEMORY))
+                return
         if cpu is None:
             cpu = cpu_of(pids if pids is not None else self.pids())
         if cpu > limits.cpu_seconds:
@@ -285,6 +351,7 @@ class Ceiling:
         pids = self.pids() if self.cgroups is None else []
         _signal_all(pids, signal.SIGKILL)
         _signal_all(pids, signal.SIGCONT)
+        self._forget_deferred()
         self.paused = False
         self._stopped = []
 
@@ -294,6 +361,19 @@ class Ceiling:
         self._closed = True
         self.kill()
         return self.cgroups.remove() if self.cgroups is not None else True
+
+
+_deferred: set[Ceiling] = set()
+"""Bots paused ``soon`` (see :meth:`Ceiling.pause`), not frozen yet."""
+_deferred_lock = threading.Lock()
+
+
+def freeze_deferred(but: Ceiling | None = None) -> None:
+    """Freeze every bot paused ``soon`` (except ``but``) now."""
+    with _deferred_lock:
+        waiting = [ceiling for ceiling in _deferred if ceiling is not but]
+    for ceiling in waiting:
+        ceiling._freeze_deferred()
 
 
 class _Watcher:

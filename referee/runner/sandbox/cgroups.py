@@ -267,10 +267,6 @@ class BotCgroups:
         with open(self.dirs[controller] / file, "w") as f:
             f.write(value)
 
-    def _read(self, controller: str, file: str) -> str:
-        with open(self.dirs[controller] / file) as f:
-            return f.read()
-
     def _fd(self, controller: str, file: str, flags: int) -> int:
         key = (controller, file)
         fd = self._fds.get(key)
@@ -300,20 +296,31 @@ class BotCgroups:
                 continue
         return sorted(found)
 
-    def out_of_memory(self) -> bool:
-        """Has the kernel had to kill (or refuse) memory in the bot's cgroup? Cheap (one read
-        of a file kept open): the runner asks after every answer of the bot."""
-        if "memory" not in self.dirs:
-            return False
+    def breach(self) -> str | None:
+        """Which ceiling the kernel enforced in the bot's cgroups, if any: ``"memory"`` (it
+        had to kill or refuse memory), ``"processes"`` (it refused a fork at ``pids.max``), or
+        None. Cheap (a read of each counter file, kept open): asked after every answer."""
+        if "memory" in self.dirs and self._out_of_memory():
+            return "memory"
+        if "pids" in self.dirs and self._count("pids", "pids.events", b"max") > 0:
+            return "processes"
+        return None
+
+    def _out_of_memory(self) -> bool:
+        if self.version["memory"] == 1:
+            stats = self._counters("memory", "memory.oom_control")
+            return stats.get(b"oom_kill", 0) > 0 or stats.get(b"under_oom", 0) == 1
+        return self._count("memory", "memory.events", b"oom_kill") > 0
+
+    def _counters(self, controller: str, file: str) -> dict[bytes, int]:
+        """The ``name value`` lines of one of the bot's counter files (empty if unreadable)."""
         try:
-            if self.version["memory"] == 1:
-                fd = self._fd("memory", "memory.oom_control", os.O_RDONLY)
-                stats = _pairs(os.pread(fd, 256, 0))
-                return stats.get(b"oom_kill", 0) > 0 or stats.get(b"under_oom", 0) == 1
-            fd = self._fd("memory", "memory.events", os.O_RDONLY)
-            return _pairs(os.pread(fd, 512, 0)).get(b"oom_kill", 0) > 0
+            return _pairs(os.pread(self._fd(controller, file, os.O_RDONLY), 1024, 0))
         except (OSError, ValueError):
-            return False
+            return {}
+
+    def _count(self, controller: str, file: str, name: bytes) -> int:
+        return self._counters(controller, file).get(name, 0)
 
     def cpu_seconds(self) -> float | None:
         """CPU time the bot's processes used, alive and dead (None without the controller)."""
@@ -323,12 +330,10 @@ class BotCgroups:
             if self.version["cpuacct"] == 1:
                 fd = self._fd("cpuacct", "cpuacct.usage", os.O_RDONLY)
                 return int(os.pread(fd, 64, 0)) / 1e9
-            for line in self._read("cpuacct", "cpu.stat").splitlines():
-                if line.startswith("usage_usec "):
-                    return int(line.split()[1]) / 1e6
+            usage = self._counters("cpuacct", "cpu.stat").get(b"usage_usec")
+            return usage / 1e6 if usage is not None else None
         except (OSError, ValueError):
-            pass
-        return None
+            return None
 
     def freeze(self, frozen: bool) -> bool:
         """Freeze (or thaw) every process of the bot; False without the freezer."""

@@ -38,7 +38,7 @@ from .uids import unreadable_by_others
 
 WRAPPER = (
     """\
-import ctypes, json, os, resource, signal, sys
+import ctypes, json, os, re, resource, signal, sys
 spec, argv = json.loads(sys.argv[1]), sys.argv[2:]
 def fail(what):
     sys.stderr.write("hegemon sandbox: " + what + "\\n"); sys.stderr.flush(); os._exit(126)
@@ -98,8 +98,17 @@ def bind(source, dest, read_only):
         os.makedirs(os.path.dirname(dest), 0o755, exist_ok=True)
         open(dest, "a").close()
     mount(source, dest, None, 4096 | 16384)  # MS_BIND | MS_REC
-    if read_only:
-        mount(None, dest, None, 32 | 4096 | 1 | kept_flags(dest))  # MS_REMOUNT|MS_BIND|MS_RDONLY
+    if read_only:  # each mount below it too: a read-only remount is of one mount only
+        for point in [dest, *submounts(dest)]:
+            mount(None, point, None, 32 | 4096 | 1 | kept_flags(point))  # REMOUNT|BIND|RDONLY
+def submounts(dest):
+    inside, found = os.fsencode(dest.rstrip("/") + "/"), []
+    with open("/proc/self/mountinfo", "rb") as f:
+        for line in f:
+            point = re.sub(rb"\\\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), line.split()[4])
+            if point.startswith(inside):
+                found.append(os.fsdecode(point))
+    return found
 def dev(dest):
     mount("tmpfs", dest, "tmpfs", 2, "mode=0755")
     for name in ("null", "zero", "full", "random", "urandom", "tty"):
