@@ -1,0 +1,41 @@
+"""Learning environments on the referee's own engine (needs the ``env`` extra: pettingzoo,
+gymnasium).
+
+- :func:`aec`: a PettingZoo AEC environment, one agent per seat (:mod:`hegemon.env.multi_agent`);
+- :func:`single`: a Gymnasium environment, one seat against bots played by the referee's own
+  loop, and :func:`vector`, several of them as one vector environment
+  (:mod:`hegemon.env.single_agent`);
+- :mod:`hegemon.env.encoding`: the observation and action encoding, usable by any code that
+  holds a :class:`hegemon.referee.view.View` (a bot over gRPC too); imports only numpy and the
+  referee.
+
+The environments load on first use, so that importing :mod:`hegemon.env.encoding` (a bot does)
+needs neither learning library.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .multi_agent import HegemonAEC, aec
+    from .single_agent import HegemonSingle, single, vector
+
+__all__ = ["HegemonAEC", "HegemonSingle", "aec", "single", "vector"]
+
+_HOME = {
+    "HegemonAEC": "multi_agent",
+    "aec": "multi_agent",
+    "HegemonSingle": "single_agent",
+    "single": "single_agent",
+    "vector": "single_agent",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value  # asked once
+    return value

@@ -1,0 +1,108 @@
+"""The policy-gradient step for a :class:`hegemon.sdk.network.Network`, in numpy: REINFORCE with
+a learned baseline (the network's value head), an entropy bonus, and Adam.
+
+For steps with observations ``X``, legal-action masks ``M``, the actions taken ``a`` and their
+returns ``G``, the loss is ``mean(-A · log π(a|x)) - β · mean(H(π(·|x))) + c · mean((V(x) - G)²)``
+with the advantage ``A = G - V(x)`` (normalised over the batch, not differentiated). The policy
+is a softmax over the legal actions only, so an illegal action never gets probability and no
+gradient.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hegemon.sdk.network import Floats, Mask, Network, masked_softmax
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The steps of one update, as arrays of one row per step."""
+
+    observations: Floats
+    masks: Mask
+    actions: np.ndarray
+    returns: Floats
+
+    def __len__(self) -> int:
+        return int(self.actions.size)
+
+
+@dataclass(frozen=True)
+class StepStats:
+    """What one update measured (before it changed the network)."""
+
+    entropy: float
+    value_error: float
+
+
+def parameters(network: Network) -> list[Floats]:
+    """Every trainable array of ``network`` (updated in place by :class:`Adam`)."""
+    return [a for layer in network.weights for a in layer] + list(network.value)
+
+
+def gradients(
+    network: Network, batch: Batch, entropy: float = 0.01, value: float = 0.5
+) -> tuple[list[Floats], StepStats]:
+    """The loss's gradient for every array of :func:`parameters`, and the batch's stats."""
+    n = len(batch)
+    layers = network.hidden(batch.observations)
+    top = layers[-1]
+    w_out, b_out = network.weights[-1]
+    p = masked_softmax(top @ w_out + b_out, batch.masks)
+    values = (top @ network.value[0] + network.value[1])[:, 0]
+    advantage = batch.returns - values
+    advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+
+    log_p = np.log(np.where(p > 0, p, 1.0))
+    h = -(p * log_p).sum(axis=1)
+    chosen = np.zeros_like(p)
+    chosen[np.arange(n), batch.actions] = 1.0
+    d_logits = (-advantage[:, None] * (chosen - p) + entropy * p * (log_p + h[:, None])) / n
+    d_values = (2.0 * value / n) * (values - batch.returns)[:, None]
+
+    grads: list[Floats] = [top.T @ d_values, d_values.sum(axis=0)]  # the value head
+    d_top = d_logits @ w_out.T + d_values @ network.value[0].T
+    grads[:0] = [top.T @ d_logits, d_logits.sum(axis=0)]
+    for i in range(len(network.weights) - 2, -1, -1):
+        d_pre = d_top * (1.0 - layers[i + 1] ** 2)
+        grads[:0] = [layers[i].T @ d_pre, d_pre.sum(axis=0)]
+        d_top = d_pre @ network.weights[i][0].T
+    stats = StepStats(float(h.mean()), float(np.mean((values - batch.returns) ** 2)))
+    return grads, stats
+
+
+class Adam:
+    """The Adam optimiser over a fixed list of arrays (updated in place)."""
+
+    def __init__(
+        self,
+        params: list[Floats],
+        rate: float = 3e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        clip: float = 1.0,
+    ):
+        self.params = params
+        self.rate = rate
+        self.betas = betas
+        self.clip = clip
+        self.first = [np.zeros_like(p) for p in params]
+        self.second = [np.zeros_like(p) for p in params]
+        self.steps = 0
+
+    def step(self, grads: list[Floats]) -> None:
+        """Move every parameter against its gradient (the whole gradient's norm clipped to
+        :attr:`clip`)."""
+        norm = float(np.sqrt(sum(float((g**2).sum()) for g in grads)))
+        scale = min(1.0, self.clip / (norm + 1e-12))
+        self.steps += 1
+        b1, b2 = self.betas
+        for i, grad in enumerate(grads):
+            g = grad * scale
+            self.first[i] = b1 * self.first[i] + (1 - b1) * g
+            self.second[i] = b2 * self.second[i] + (1 - b2) * g * g
+            m_hat = self.first[i] / (1 - b1**self.steps)
+            v_hat = self.second[i] / (1 - b2**self.steps)
+            self.params[i] -= self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)

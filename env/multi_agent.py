@@ -1,0 +1,249 @@
+"""A PettingZoo AEC environment on the referee's own :class:`~hegemon.referee.game.Game`.
+
+>>> from hegemon.env import aec
+>>> env = aec("classic", players=3, options={"turn_limit": 2}, seed=1)
+>>> env.reset(seed=1)
+>>> env.agents
+['seat_0', 'seat_1', 'seat_2']
+
+One agent per player's seat (``seat_0``…), the neutral colours none; the agent to act is the
+seat the pending decision belongs to. The game runs in this process with no bot protocol in
+between: each step is one atomic step of :mod:`hegemon.env.encoding` (a compound decision such
+as a placement takes several), and a complete answer is applied with ``Game.apply``. An answer
+the engine refuses all the same (a rule the masks cannot see, e.g. a team game's placement
+limits) is replaced by the engine's default action, as the referee does, and the step's info
+says ``"refused"``; so is an index the mask forbids (``"illegal"``).
+
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` of the seat's
+own view (``view_for``, the referee's redaction). Rewards (``reward=``):
+
+- ``"win"``: +1 to the winner, -1 to the others, at the end;
+- ``"place"`` (default): from +1 for first place down to -1 for last, at the end;
+- ``"share"``: ``"place"`` plus, after every step, each seat's change of its share of the
+  territories.
+
+A game ended by the rule set's ``turn_limit`` truncates every agent still in; one won or lost
+terminates; a seat eliminated earlier terminates then, with its place's reward.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from hegemon.referee.game import Game, IllegalAction
+from hegemon.referee.rules import RuleSet, make_rules
+
+from .encoding import Partial, action_mask, layout_of, to_action
+from .notebook import game_html
+from .observer import PublicSeats, SeatObserver
+from .rewards import REWARDS, final_reward, territory_shares
+from .spaces import action_space, observation_space
+from .text import render_text
+
+TURN_LIMIT_REASON = "turn limit"
+
+
+def agent_name(seat: int) -> str:
+    """The agent of ``seat``."""
+    return f"seat_{seat}"
+
+
+class HegemonAEC(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment of ``rules`` (a preset name, with ``options`` overriding
+    single options by name, or a :class:`RuleSet`) for ``players`` seats; see the module's
+    doc for observations, actions and ``reward``. ``seed`` seeds the games drawn when
+    ``reset`` is given none."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "hegemon_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str | RuleSet = "classic",
+        players: int = 4,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        reward: str = "place",
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward '{reward}' (available: {', '.join(REWARDS)})")
+        self.rules = rules if isinstance(rules, RuleSet) else make_rules(rules, options)
+        self.players = players
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        Game(self.rules, players, 0)  # a bad preset and player count fails here, not at reset
+        self.possible_agents = [agent_name(s) for s in range(players)]
+        layout = layout_of(Game(self.rules, players, 0).board)
+        self._observation_space = observation_space(layout)
+        self._action_space = action_space(layout)
+        self._seeds = np.random.default_rng(seed)
+        self._current: Game | None = None
+        self.partial = Partial()
+        self._observers: list[SeatObserver] = []
+        self._mask: np.ndarray | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: with ``seed`` that game (same seed, same actions: the same game),
+        else one drawn from the environment's own seed."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        game_seed = int(seed) if seed is not None else int(self._seeds.integers(2**31))
+        self._current = Game(self.rules, self.players, game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.partial = Partial()
+        public = PublicSeats(self._current)
+        self._observers = [SeatObserver(self._current, s, public) for s in range(self.players)]
+        self._mask = None
+        self._shares = territory_shares(self.game)
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        observer = self._observer(self.possible_agents.index(agent))
+        view = observer.view()
+        decision = view.pending
+        partial = self.partial if decision is not None else None
+        mask = action_mask(view, decision, partial)
+        if agent == self.agent_selection:
+            self._mask = mask
+        return {
+            "observation": observer.observe(decision, partial, view),
+            "action_mask": mask.copy(),
+        }
+
+    def _observer(self, seat: int) -> SeatObserver:
+        """``seat``'s observer of the game being played."""
+        if self._current is None:
+            self.game  # noqa: B018  # raises: no game before reset
+        return self._observers[seat]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            if self.agents and not self._skip_dead():
+                self._select()
+            return
+        game = self.game
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.infos[agent] = {}
+        view = self._observer(seat).view()
+        assert view.pending is not None, "the selected agent always has a decision"
+        mask, self._mask = self._mask, None
+        try:
+            index = int(action)  # type: ignore[arg-type]  # None only for a dead agent
+            answer = to_action(index, view, view.pending, self.partial, mask=mask)
+        except ValueError as illegal:  # as the referee does: the default action
+            self.infos[agent] = {"illegal": str(illegal)}
+            self.partial = Partial()
+            answer = game.default_action()
+        if answer is not None:
+            self.partial = Partial()
+            try:
+                game.apply(answer)
+            except IllegalAction as refused:
+                self.infos[agent] = {"refused": str(refused)}
+                game.apply(game.default_action())
+            self._score()
+        self._accumulate_rewards()
+        self._select()
+
+    def _score(self) -> None:
+        game = self.game
+        if self.reward_mode == "share":
+            shares = territory_shares(game)
+            for seat, agent in enumerate(self.possible_agents):
+                if agent in self.rewards:
+                    self.rewards[agent] += shares[seat] - self._shares[seat]
+            self._shares = shares
+        out = [p.seat for p in game.players[: self.players] if not p.active]
+        if game.over:
+            out = list(range(self.players))
+        for seat in out:
+            agent = self.possible_agents[seat]
+            if agent not in self.agents or self.terminations[agent] or self.truncations[agent]:
+                continue
+            self.rewards[agent] += final_reward(
+                self.reward_mode, self._final_place(seat), self.players
+            )
+            if game.over and game.finish_reason == TURN_LIMIT_REASON and game.players[seat].active:
+                self.truncations[agent] = True
+            else:
+                self.terminations[agent] = True
+
+    def _final_place(self, seat: int) -> int:
+        """``seat``'s place: the game's once over; a seat out before then, the place it will
+        end with (those still in all finish before it)."""
+        game = self.game
+        if game.places is not None:
+            return game.places[seat]
+        still_in = len(game.active_players())
+        earlier = [s for s in game.out_order if s < self.players]
+        return still_in + len(earlier) - earlier.index(seat) if seat in earlier else still_in + 1
+
+    def _skip_dead(self) -> bool:
+        return any(self.terminations[a] or self.truncations[a] for a in self.agents)
+
+    def _select(self) -> None:
+        game = self.game
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            self.agent_selection = dead[0]
+            return
+        if game.pending is not None:
+            self.agent_selection = self.possible_agents[game.pending.player]
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the engine's own, all of it: secrets included)."""
+        if self._current is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._current
+
+    def render(self) -> str | None:
+        """The board as text (``render_mode`` "ansi": returned; "human": printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = render_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the replay viewer of a finished game, the board as text before."""
+        if self._current is None:
+            return None
+        return game_html(self._current, list(self.possible_agents))
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+
+aec = HegemonAEC
+"""``aec(rules, players, *, options, seed, reward, render_mode)``: the environment (the class
+itself, under the name the package offers)."""
