@@ -19,9 +19,12 @@ Coverage is the share of (bot, season) pairs whose true rating (centred like the
 mean of 1500) lies inside its interval (target: at least 0.93 from the second game on). The
 calibration table bins every adjacent pair of the board by its P(stronger than next) and shows
 how often the upper bot really was the stronger one; *reliability* is the largest gap between
-a bin's mean P and its observed frequency, over bins of at least 40 pairs, from game 2 on
-(target: within 0.05). The last line is ``calibration: worst coverage X, worst reliability
-gap Y`` over all worlds and checkpoints.
+a bin's mean P and its observed frequency, over bins of at least ``--least`` pairs (100),
+from game 2 on (target: within 0.05). Every figure comes with its standard error (± s.e.):
+the benchmark's own noise — coverage from the spread of the seasons' coverages, a bin's
+frequency binomial at its mean P — so a gap is judged against it (to judge 5 points the s.e.
+must be well under 0.025: several hundred seasons). The last line is ``calibration: worst
+coverage X, worst reliability gap Y`` over all worlds and checkpoints.
 """
 
 from __future__ import annotations
@@ -83,10 +86,10 @@ def simulate(
     bots: int,
     samples: int,
     seed: int,
-) -> tuple[dict[int, tuple[int, int]], dict[int, list[tuple[float, bool]]]]:
-    """Per checkpoint: (covered, total) of the intervals, and (P, upper really stronger) of
-    every adjacent pair of the board."""
-    coverage = dict.fromkeys(CHECKPOINTS, (0, 0))
+) -> tuple[dict[int, list[float]], dict[int, list[tuple[float, bool]]]]:
+    """Per checkpoint: the share of each season's bots whose interval covers its true
+    rating, and (P, upper really stronger) of every adjacent pair of the board."""
+    coverage: dict[int, list[float]] = {c: [] for c in CHECKPOINTS}
     pairs: dict[int, list[tuple[float, bool]]] = {c: [] for c in CHECKPOINTS}
     for season in range(seasons):
         rng = random.Random(seed * 1_000_003 + season)
@@ -101,8 +104,7 @@ def simulate(
                 continue
             result = bootstrap_intervals(games, samples=samples, seed=season)
             hit = sum(lo <= truth[b] <= hi for b, (lo, hi) in result.intervals.items())
-            covered, total = coverage[rounds]
-            coverage[rounds] = (covered + hit, total + bots)
+            coverage[rounds].append(hit / bots)
             for a, b in zip(result.order, result.order[1:], strict=False):
                 p = result.p_stronger_than_next[a]
                 assert p is not None
@@ -123,17 +125,37 @@ def bins(points: list[tuple[float, bool]]) -> list[tuple[float, float, int, floa
     return out
 
 
-def reliability_gap(points: list[tuple[float, bool]], least: int = 40) -> float:
-    """The largest |mean P − observed frequency| over bins of at least ``least`` pairs."""
-    return max((abs(m - r) for _, _, k, m, r in bins(points) if k >= least), default=0.0)
+def standard_error(mean_p: float, pairs: int) -> float:
+    """The benchmark's own noise in a bin's observed frequency, were P exactly right: the
+    binomial standard error at the bin's mean P (floored at 0.01: a bin of near-certain
+    pairs still has some)."""
+    return max(0.01, math.sqrt(mean_p * (1.0 - mean_p) / pairs))
+
+
+def reliability_gap(points: list[tuple[float, bool]], least: int = 40) -> tuple[float, float]:
+    """The largest |mean P − observed frequency| over bins of at least ``least`` pairs, and
+    that bin's standard error (a gap within about two of them is the benchmark's noise)."""
+    gaps = [(abs(m - r), standard_error(m, k)) for _, _, k, m, r in bins(points) if k >= least]
+    return max(gaps, default=(0.0, 0.0))
+
+
+def coverage_error(hits: list[float]) -> float:
+    """The standard error of the coverage, from the seasons' own coverages (the bots of one
+    season are rated together, so they are not independent)."""
+    if len(hits) < 2:
+        return 0.0
+    mean = sum(hits) / len(hits)
+    variance = sum((h - mean) ** 2 for h in hits) / (len(hits) - 1)
+    return math.sqrt(variance / len(hits))
 
 
 def calibration_table(points: list[tuple[float, bool]]) -> list[str]:
-    lines = ["  P(>next)      pairs   mean P   really stronger"]
+    lines = ["  P(>next)      pairs   mean P   really stronger   ± s.e."]
     for lo, hi, count, mean_p, real in bins(points):
         inside = count
         label = f"[{lo:.2f}, {min(hi, 1.0):.2f}{']' if hi > 1 else ')'}"
-        lines.append(f"  {label:12} {inside:6d}   {mean_p:6.3f}   {real:6.3f}")
+        error = standard_error(mean_p, count)
+        lines.append(f"  {label:12} {inside:6d}   {mean_p:6.3f}   {real:6.3f}   {error:15.3f}")
     return lines
 
 
@@ -145,20 +167,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worlds", default=",".join(WORLDS), help="comma-separated")
     parser.add_argument("--tables", action="store_true", help="print the calibration tables")
+    parser.add_argument(
+        "--least", type=int, default=100, help="pairs a bin needs to count in the gap"
+    )
     args = parser.parse_args()
     worst_cover, worst_gap = 1.0, 0.0
     for name in args.worlds.split(","):
         coverage, pairs = simulate(WORLDS[name], args.seasons, args.bots, args.samples, args.seed)
         print(f"world '{name}': {args.seasons} seasons of {args.bots} bots, {PLAYERS}-player games")
         for games in CHECKPOINTS:
-            covered, total = coverage[games]
-            gap = reliability_gap(pairs[games])
-            print(f"  after {games:2d} games: 95% intervals cover {covered / total:.3f} · "
-                  f"P(>next) reliability gap {gap:.3f}")  # fmt: skip
-            worst_cover = min(worst_cover, covered / total)
+            hits = coverage[games]
+            covered = sum(hits) / len(hits)
+            gap, noise = reliability_gap(pairs[games], args.least)
+            print(f"  after {games:2d} games: 95% intervals cover {covered:.3f} ± "
+                  f"{coverage_error(hits):.3f} · P(>next) reliability gap {gap:.3f} ± "
+                  f"{noise:.3f}")  # fmt: skip
+            worst_cover = min(worst_cover, covered)
             worst_gap = max(worst_gap, gap)
         every = [p for games in CHECKPOINTS for p in pairs[games]]
-        print(f"  all checkpoints: reliability gap {reliability_gap(every):.3f}", flush=True)
+        gap, noise = reliability_gap(every, args.least)
+        print(f"  all checkpoints: reliability gap {gap:.3f} ± {noise:.3f}", flush=True)
         if args.tables:
             for games in (2, 5, 20):
                 print(f" P(stronger than next) after {games} games:")

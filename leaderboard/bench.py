@@ -2,8 +2,8 @@
 how a game and a pair of games are scored, and how the games are played (in this process for
 Python bots, as sandboxed processes otherwise).
 
-**Design.** Risk needs three or more players, so a bench game seats several copies of each
-version, alternating (``NEW OLD NEW OLD`` for 4 players). Games come in *pairs on one deal*: the
+**Design.** A bench game seats the two versions alternating: ``NEW OLD`` (a two-player rule
+set), ``NEW OLD NEW OLD`` (4 players), and so on. Games come in *pairs on one deal*: the
 same seed (so the same set-up, deck order and each seat's dice, :mod:`hegemon.referee.chance`)
 played twice with the versions swapped seat for seat, as cutechess-cli and fishtest replay an
 opening with the colours reversed. A game scores NEW against OLD over every (NEW seat, OLD seat)

@@ -106,8 +106,9 @@ def _refit(
     store: Store, key: str, ids: list[int], title: str, preset: str, seed: int, season: str | None
 ) -> Leaderboard:
     """The Plackett–Luce board refitted from the running counts brought up to date, stored
-    with them (and, for a season, its Elo chart) — unless the fit failed: a board without
-    intervals is not kept (the next read fits again)."""
+    with them (and, for a season, its Elo chart). A board whose fit failed is kept too, with
+    why: the fit depends only on the games and the seed, so until a game is added every read
+    would fail the same way, and each would pay for the failed fit again."""
     state = _state(store, key, ids, keep_elo=season is not None)
     bots = store.bots_by_id(set(state.faults) | {b for a, b in state.cross})
     labels = {b: bot.label for b, bot in bots.items()}
@@ -119,8 +120,7 @@ def _refit(
     if state.elo is not None:
         parts["history"] = state.dump_history()
         parts["chart"] = _chart(state)
-    if board.unrated is None:
-        save_fit(store, key, covered, _dump(board), parts)
+    save_fit(store, key, covered, _dump(board), parts)
     return board
 
 
@@ -254,8 +254,7 @@ def _fresh(
     )
     # the games read may be newer than ``now``: stored as covering ``now``, the next read
     # refits rather than trusts a fit that might miss a game
-    if board.unrated is None:
-        save_fit(store, key, now, _dump(board))
+    save_fit(store, key, now, _dump(board))
     return board
 
 
@@ -266,6 +265,7 @@ def _dump(board: Leaderboard) -> dict[str, Any]:
     return {
         "games": board.games,
         "rows": [{"bot_id": r.bot_id, **{f: getattr(r, f) for f in _FIELDS}} for r in board.rows],
+        "unrated": board.unrated,
         "cross": None
         if board.cross is None
         else [[a, b, ahead, met] for (a, b), (ahead, met) in sorted(board.cross.items())],
@@ -292,6 +292,7 @@ def _board(
             LeaderboardRow(rank=rank, bot_id=int(r["bot_id"]), name=name, version=version, **values)
         )
     board = Leaderboard(title, preset, method, season, int(data["games"]), rows, seed=seed)
+    board.unrated = data.get("unrated")  # absent from fits stored before failed ones were
     if with_crosstable:
         board.cross = {(a, b): (float(ahead), int(met)) for a, b, ahead, met in data["cross"]}
     return board

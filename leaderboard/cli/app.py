@@ -8,11 +8,16 @@ module              commands
 :mod:`.new`         ``new`` (a starter bot folder)
 :mod:`.bench`       ``bench`` (one bot version against another, SPRT)
 :mod:`.season`      ``season create|list|run|status``
+:mod:`.ladder`      ``ladder create|list|status``
 :mod:`.leaderboard` ``leaderboard``
 :mod:`.demo`        ``demo``
 :mod:`.doctor`      ``doctor``
 :mod:`.web`         ``web``, ``report`` (the web pages, served or as files)
 :mod:`.map`         ``map compose|show`` (Risiko! Master worlds from tiles)
+:mod:`.user`        ``user add|invite|list|disable|enable|token|tokens|revoke``, ``game void``
+:mod:`.submit`      ``login``, ``logout``, ``submit`` (bots over HTTP)
+:mod:`.arena`       ``arena`` (web, runners, matchmaker at once)
+:mod:`.train`       ``train`` (a learned policy, written as a bot folder)
 ==================  ==================================================="""
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("new", ".new:new_command", "Create a starter bot folder: a working bot, a test, a README."),
     ("bot", ".bot:bot_app", "Register, list, check and remove bots."),
     ("bench", ".bench:bench_command", "Play NEW against OLD until an SPRT decides"),
+    ("train", ".train:train_command", "Train a policy against a bot; write a bot that plays it"),
     ("season", ".season:season_app", "Create, run and follow league seasons."),
+    ("ladder", ".ladder:ladder_app", "Create and follow ladders: seasons that never end."),
     (
         "leaderboard",
         ".leaderboard:leaderboard_command",
@@ -55,8 +62,14 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "Show what the bots of a game wrote to stdout and stderr",
     ),
     ("map", ".map:map_app", "Compose Risiko! Master worlds from tiles, and draw maps."),
+    ("user", ".user:user_app", "Add, invite, list and disable users; their API tokens."),
+    ("game", ".user:game_app", "Admin actions on played games (void one)."),
     ("web", ".web:web", "Serve the leaderboards, bots, games and replays as web pages"),
     ("report", ".web:report", "Write the web pages as static files"),
+    ("login", ".submit:login_command", "Sign in to an arena"),
+    ("logout", ".submit:logout_command", "Forget the stored token of `hegemon login`"),
+    ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
+    ("arena", ".arena:arena_command", "Run an arena"),
 )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from .common import bot_spec_problem, console, fail, parse_rules, rules_option
+from .common import bot_spec_problem, check_seats, console, fail, parse_rules, rules_option
 
 
 def _describe(sprt: Any, pairs: int, faults: int) -> str:
@@ -32,7 +32,9 @@ def bench_command(
     old: str = typer.Argument(..., help="The version to beat: a file, folder or sample bot."),
     rules: str = rules_option(),
     option: list[str] = typer.Option([], "--set", help="Override a rule option: NAME=VALUE."),
-    players: int = typer.Option(4, "--players", help="Seats per game, alternating NEW/OLD."),
+    players: int = typer.Option(
+        4, "--players", help="Seats per game, alternating NEW/OLD (2 with a two-player rule set)."
+    ),
     elo0: float = typer.Option(0.0, "--elo0", help="H0: NEW is at most this much stronger."),
     elo1: float = typer.Option(20.0, "--elo1", help="H1: NEW is at least this much stronger."),
     alpha: float = typer.Option(0.05, "--alpha", help="Chance of accepting H1 wrongly."),
@@ -76,8 +78,7 @@ def bench_command(
     endless = rule_set.turn_limit == 0 and not limited
     if endless:
         rule_set = parse_rules(rules, [*option, f"turn_limit={TURN_LIMIT}"])
-    if not 3 <= players <= 6:
-        fail("--players must be 3 to 6")
+    check_seats(rule_set, players)
     if max_games < 2:
         fail("--max-games must be at least 2 (one deal, played twice)")
     try:
@@ -145,6 +146,11 @@ def _player(
     factories = [python_bot(new), python_bot(old)]
     if None in factories:
         return None
+    for spec, factory in zip((new, old), factories, strict=True):
+        try:
+            factory()  # a bot that cannot start (say, a bad policy file) fails here, in one line
+        except Exception as exc:
+            fail(f"{spec}: {exc}")
     return lambda seed, deal: play(factories, rules, players, seed, deal)
 
 

@@ -1,4 +1,5 @@
-"""``hegemon bot add|list|check|remove``: the registered bots."""
+"""``hegemon bot add|list|check|remove|disable|enable``: the registered bots and their
+versions' states."""
 
 from __future__ import annotations
 
@@ -101,7 +102,7 @@ def list_command(db: str | None = db_option()) -> None:
         console.print("no bots registered yet; add one with: hegemon bot add NAME PATH")
         return
     table = Table(title="Bots")
-    for column in ("name", "version", "language", "hash", "added", "from"):
+    for column in ("name", "version", "state", "language", "hash", "added", "from"):
         # a name is typed (season create --bots): never cut; the source may fold
         table.add_column(
             column,
@@ -113,6 +114,7 @@ def list_command(db: str | None = db_option()) -> None:
         table.add_row(
             bot.name,
             f"v{bot.version}",
+            bot.state,
             bot.language,
             bot.content_hash[:12],
             bot.added_at.strftime("%Y-%m-%d %H:%M"),
@@ -205,6 +207,43 @@ def remove_command(
         highlight=False,
         soft_wrap=True,
     )
+
+
+@bot_app.command("disable")
+def disable_command(
+    ref: str = typer.Argument(..., help="The version: NAME@vN (NAME: its latest)."),
+    reason: str = typer.Option("disabled by an admin", "--reason", help="Shown to its owner."),
+    db: str | None = db_option(),
+) -> None:
+    """Disable a bot version: it no longer plays on the ladders (its games stay)."""
+    _set_state(ref, "disabled", reason, db)
+
+
+@bot_app.command("enable")
+def enable_command(
+    ref: str = typer.Argument(..., help="The version: NAME@vN (NAME: its latest)."),
+    db: str | None = db_option(),
+) -> None:
+    """Make a version active again (the other active version of its name retires)."""
+    _set_state(ref, "active", "enabled by an admin", db)
+
+
+def _set_state(ref: str, state: str, reason: str, db: str | None) -> None:
+    from ..registry import RegistryError, lookup_bot
+
+    if not store_exists(db):
+        fail(f"unknown bot '{ref}'")
+    store = open_store(db, create=False)
+    try:
+        bot = lookup_bot(store, ref)
+        assert bot.id is not None
+        changed = store.set_state(bot.id, state, reason)
+    except RegistryError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+    assert changed is not None
+    console.print(f"{changed.label}: {changed.state}", highlight=False, soft_wrap=True)
 
 
 def _spec_problem(path: str, command: str | None, message: str) -> str:

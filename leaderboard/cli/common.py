@@ -112,6 +112,20 @@ def rules_option() -> Any:
     return typer.Option(DEFAULT_PRESET, "--rules", help="Rule-set preset (see hegemon rules).")
 
 
+def set_option() -> Any:
+    """``--set NAME=VALUE``: override a rule option (repeatable)."""
+    return typer.Option([], "--set", help="Override a rule option: NAME=VALUE (repeatable).")
+
+
+def max_strikes_option() -> Any:
+    """``--max-strikes``: late or illegal answers a seat may give per game."""
+    return typer.Option(
+        default_time().max_strikes,
+        "--max-strikes",
+        help="Late or illegal answers tolerated per game; one more disqualifies the seat.",
+    )
+
+
 def startup_time_option() -> Any:
     return typer.Option(
         default_time().startup, "--startup-time", help="Seconds for a bot to start."
@@ -203,6 +217,17 @@ def parse_rules(preset: str, overrides: list[str]) -> Any:
             if not hint and name not in OPTIONS:
                 hint = suggest(name, OPTIONS)
         fail(f"{exc}{hint}")
+
+
+def check_seats(rules: Any, players: int) -> None:
+    """Fail with the engine's one line unless ``rules`` seat ``players`` players."""
+    from hegemon.referee.errors import GameSetupError
+    from hegemon.referee.game import Game
+
+    try:
+        Game(rules, players, seed=0)
+    except GameSetupError as exc:
+        fail(f"{exc} (--rules, --players)")
 
 
 def rules_text(preset: str, options: dict[str, Any]) -> str:

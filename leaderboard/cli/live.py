@@ -94,6 +94,7 @@ def run_live(
     quiet: bool = False,
     out: Console | None = None,
     workers: int = 1,
+    stop_after: int | None = None,
 ) -> tuple[RunState, str | None]:
     """Run the season with a live progress bar; Ctrl-C (SIGINT) or SIGTERM stop it cleanly.
     With ``workers`` > 1 the games are played by that many worker processes
@@ -114,7 +115,7 @@ def run_live(
     runner: SeasonRunner | SeasonWorkers = (
         SeasonWorkers(store, season, workers=workers, **options)  # type: ignore[arg-type]
         if workers > 1
-        else SeasonRunner(store, season, **options)  # type: ignore[arg-type]
+        else SeasonRunner(store, season, stop_after=stop_after, **options)  # type: ignore[arg-type]
     )
     failure: list[str] = []
 

@@ -59,6 +59,10 @@ def rules_command(
         shown = f"[yellow]{value}[/] (set)" if name in changed else str(value)
         table.add_row(name, shown, OPTIONS[name].allowed(), OPTIONS[name].help)
     console.print(table)
+    from hegemon.referee.compose import map_board
+    from hegemon.referee.decks import board_deck
+
+    console.print(f"Cards: {board_deck(map_board(rules.map))}", highlight=False)
 
 
 def verify_command(record: Path = typer.Argument(..., help="A game record (.jsonl).")) -> None:

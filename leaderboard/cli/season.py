@@ -12,7 +12,6 @@ from .. import paths
 from ..seasons.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from .common import (
     DEFAULT_METHOD,
-    TIME,
     check_method,
     clock_option,
     console,
@@ -20,6 +19,7 @@ from .common import (
     decision_time_option,
     fail,
     find_season,
+    max_strikes_option,
     new_season,
     open_store,
     parse_rules,
@@ -28,6 +28,7 @@ from .common import (
     rules_option,
     rules_text,
     sandbox_ready,
+    set_option,
     startup_time_option,
     store_exists,
     time_bank_option,
@@ -36,6 +37,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from hegemon.referee.rules import RuleSet
+
     from ..store import SeasonRow, Store
 
 season_app = typer.Typer(
@@ -59,13 +62,28 @@ def _players_error(rules: object, players: int) -> str | None:
     return None
 
 
+def checked_rules(
+    what: str, name: str, rules: str, option: list[str], players: int, max_strikes: int
+) -> RuleSet:
+    """The rule set of a new season or ladder (``what``) called ``name``, after the checks
+    both make: a usable name, rules the engine knows, seats they allow, strikes not negative.
+    Anything else ends the command with a one-line error."""
+    if not SEASON_NAME.match(name):
+        fail(f"bad {what} name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
+    rule_set = parse_rules(rules, option)
+    problem = _players_error(rule_set, players)
+    if problem:
+        fail(problem)
+    if max_strikes < 0:
+        fail("--max-strikes cannot be negative")
+    return rule_set
+
+
 @season_app.command("create")
 def create_command(
     name: str = typer.Argument(..., help="The season's name (unique)."),
     rules: str = rules_option(),
-    option: list[str] = typer.Option(
-        [], "--set", help="Override a rule option: NAME=VALUE (repeatable)."
-    ),
+    option: list[str] = set_option(),
     bots: str = typer.Option(
         ...,
         "--bots",
@@ -94,11 +112,7 @@ def create_command(
     time_bank: float = time_bank_option(),
     time: str | None = time_option(),
     clock: str = clock_option(),
-    max_strikes: int = typer.Option(
-        TIME.max_strikes,
-        "--max-strikes",
-        help="Late or illegal answers tolerated per game; one more disqualifies the seat.",
-    ),
+    max_strikes: int = max_strikes_option(),
     restart_per_game: bool = typer.Option(
         False,
         "--restart-per-game",
@@ -115,16 +129,9 @@ def create_command(
     from ..seasons.schedule import duplicate_games, make_schedule
     from ..store import StoreError
 
-    if not SEASON_NAME.match(name):
-        fail(f"bad season name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
-    rule_set = parse_rules(rules, option)
-    problem = _players_error(rule_set, players)
-    if problem:
-        fail(problem)
+    rule_set = checked_rules("season", name, rules, option, players, max_strikes)
     if games < 1:
         fail(f"--games must be at least 1; got {games}")
-    if max_strikes < 0:
-        fail("--max-strikes cannot be negative")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be between 0 and {MAX_SEED}")
     refs = [r for r in re.split(r"[,\s]+", bots) if r]
@@ -235,7 +242,9 @@ def list_command(db: str | None = db_option()) -> None:
             min_width=max(map(len, short_seeds), default=5) if is_seed else None,
         )
     for season, progress, bot_count in rows:
-        games = f"{progress.done}/{progress.total}"
+        games = (
+            f"{progress.done} (ladder)" if season.is_ladder else f"{progress.done}/{progress.total}"
+        )
         if progress.void:
             games += f" ({progress.void} void)"
         mode = ", ".join(
@@ -307,6 +316,12 @@ def run_command(
         "it is given up as void.",
     ),
     quiet: bool = quiet_option("No live progress bar."),
+    stop_after: int | None = typer.Option(
+        None,
+        "--stop-after",
+        help="Stop after claiming this many games (a ladder never ends: without it, runners "
+        "play until interrupted).",
+    ),
 ) -> None:
     """Play a season's pending games, N at once. Interrupt freely (Ctrl-C) and run again to
     resume; several runners (on PostgreSQL, several machines) may share one season."""
@@ -318,8 +333,12 @@ def run_command(
         fail(f"--concurrency must be at least 1; got {concurrency}")
     if workers is not None and not 1 <= workers <= concurrency:
         fail(f"--workers must be between 1 and --concurrency ({concurrency}); got {workers}")
+    if stop_after is not None and stop_after < 1:
+        fail(f"--stop-after must be at least 1; got {stop_after}")
+    if stop_after is not None and workers is not None and workers > 1:
+        fail("--stop-after counts the games of one process: leave out --workers")
     if workers is None:
-        workers = default_workers(concurrency)
+        workers = 1 if stop_after is not None else default_workers(concurrency)
     if stale_after <= 0:
         fail("--stale-after must be positive")
     if max_attempts < 1:
@@ -343,7 +362,9 @@ def run_command(
         sandbox_ready()
         console.print(
             f"season [bold]{season.name}[/]: {rules_text(season.preset, season.options)}, "
-            f"{season.players} players, {season.games} games · {concurrency} at once"
+            f"{season.players} players, "
+            + ("a ladder (never ends)" if season.is_ladder else f"{season.games} games")
+            + f" · {concurrency} at once"
             + (f" in {workers} processes" if workers > 1 else "")
             + f" · database "
             f"{store.display}",
@@ -359,6 +380,7 @@ def run_command(
             max_attempts=max_attempts,
             quiet=quiet,
             workers=workers,
+            stop_after=stop_after,
         )
         code = summary(store, season, state, error, console)
     finally:
@@ -440,8 +462,9 @@ def status_command(
     )
     runners = _runner_lines(holders)
     stale = sum(count for count, why in runners.values() if why)
+    of = " (a ladder: it never ends)" if season.is_ladder else f" of {progress.total}"
     line = (
-        f"games: {progress.done} of {progress.total} done, {progress.pending} pending, "
+        f"games: {progress.done}{of} done, {progress.pending} pending, "
         f"{progress.claimed - stale} in play"
     )
     if stale:

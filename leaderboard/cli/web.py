@@ -29,9 +29,14 @@ def web(
     db: str | None = typer.Option(None, "--db", help="database file or URL (default: the usual)"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
+    trusted_proxy: list[str] = typer.Option(
+        [],
+        "--trusted-proxy",
+        help="address of a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable)",
+    ),
 ) -> None:
-    """Serve the leaderboards, bots, games and replays as web pages (read-only), with a JSON
-    API under /api/."""
+    """Serve the leaderboards, bots, games and replays as web pages, with a JSON API under
+    /api/. Read-only for an arena without users; with users, they sign in (hegemon user)."""
     from hegemon.leaderboard.paths import db_target
     from hegemon.leaderboard.store import StoreError
 
@@ -39,7 +44,7 @@ def web(
 
     typer.echo(f"hegemon web: http://{host}:{port}/ (Ctrl+C stops)")
     try:
-        serve(db_target(db), host, port)
+        serve(db_target(db), host, port, trusted_proxy)
     except StoreError as exc:
         typer.echo(f"hegemon: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -49,15 +54,19 @@ def report(
     out: Path = typer.Argument(..., help="folder to write the pages into"),
     db: str | None = typer.Option(None, "--db", help="database file or URL (default: the usual)"),
     replays: bool = typer.Option(True, "--replays/--no-replays", help="a replay page per game"),
+    private: bool = typer.Option(
+        False, "--private", help="keep the bots' logs and fault details in (not for publishing)"
+    ),
 ) -> None:
-    """Write the web pages as static files (they work from disk, for publishing anywhere)."""
+    """Write the web pages as static files (they work from disk, for publishing anywhere).
+    The bots' logs and fault details are their owners' and are left out unless --private."""
     from hegemon.leaderboard.paths import db_target
     from hegemon.leaderboard.store import StoreError
 
     from ..web.report import write_report
 
     try:
-        written = write_report(db_target(db), out, replays=replays)
+        written = write_report(db_target(db), out, replays=replays, private=private)
     except StoreError as exc:
         typer.echo(f"hegemon: {exc}", err=True)
         raise typer.Exit(1) from None

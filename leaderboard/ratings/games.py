@@ -89,6 +89,8 @@ class Compiled:
     set_members: Ints
     """Members of the choice sets, flattened; ``member_set`` names each one's set."""
     member_set: Ints
+    games_by_bot: Segments
+    """Pattern counts → games played per bot."""
 
     @property
     def n_bots(self) -> int:
@@ -152,6 +154,8 @@ def _compile(tally: Counter[Key]) -> Compiled:
     ev_pattern: list[int] = []
     ev_winner: list[int] = []
     ev_set: list[int] = []
+    played_by: list[int] = []
+    played_in: list[int] = []
     for p, key in enumerate(keys):
         below: list[int] = []
         for group in reversed(key):
@@ -163,6 +167,8 @@ def _compile(tally: Counter[Key]) -> Compiled:
                     ev_winner.append(i)
                     ev_set.append(set_id.setdefault(choice, len(set_id)))
             below.extend(members)
+        played_by.extend(below)
+        played_in.extend([p] * len(below))
     counts = np.array([tally[key] for key in keys], dtype=np.float64)
     patterns = np.asarray(ev_pattern, dtype=np.int64)
     winners = np.asarray(ev_winner, dtype=np.int64)
@@ -178,4 +184,7 @@ def _compile(tally: Counter[Key]) -> Compiled:
         events_by_set=Segments(choice_sets, patterns, len(sets)),
         set_members=set_members,
         member_set=member_set,
+        games_by_bot=Segments(
+            np.asarray(played_by, dtype=np.int64), np.asarray(played_in, dtype=np.int64), len(bots)
+        ),
     )

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,13 +40,14 @@ from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from ..store import BotRow, Store, StoreError
-from .archive import materialise, store_archive
+from .archive import keep_staging, materialise, new_staging, store_archive
 from .check import (
     CHECK_OPPONENTS,
     CheckResult,
     check_command,
     check_source,
 )
+from .naming import validate_name
 from .sources import (
     BotSource,
     RegistryError,
@@ -56,6 +56,7 @@ from .sources import (
     content_hash,
     find_source,
 )
+from .upload import Submitted, Submitter, file_upload, pack_source, submit_archive
 
 __all__ = [
     "CHECK_OPPONENTS",
@@ -64,22 +65,25 @@ __all__ = [
     "BotSource",
     "CheckResult",
     "RegistryError",
+    "Submitted",
+    "Submitter",
     "add_bot",
     "bot_command",
     "bot_files",
     "check_command",
     "check_source",
     "content_hash",
+    "file_upload",
     "find_source",
     "lookup_bot",
     "materialise",
+    "pack_source",
     "parse_bot_ref",
     "remove_bots",
     "store_archive",
+    "submit_archive",
     "validate_name",
 ]
-
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 @dataclass
@@ -89,22 +93,9 @@ class AddResult:
     check: CheckResult | None = None
 
 
-def validate_name(name: str) -> str:
-    name = name.strip()
-    if not NAME_PATTERN.match(name):
-        raise RegistryError(
-            f"bad bot name {name!r}: use letters, digits, '_', '-', '.' "
-            "(up to 64, starting with a letter or digit)"
-        )
-    return name
-
-
 def _stage(source: BotSource) -> tuple[Path, str]:
     """Copy the files into a staging folder next to the stored bots; returns it and its hash."""
-    root = paths.bots_dir()
-    root.mkdir(parents=True, exist_ok=True)
-    staging = root / f".staging-{uuid.uuid4().hex}"
-    staging.mkdir()
+    staging = new_staging()
     try:
         source.copy_to(staging)
         return staging, content_hash(staging)
@@ -129,7 +120,7 @@ def add_bot(
         existing = store.find_bot_by_hash(name, digest)
         if existing is not None:
             # registered from another machine, or before archives: keep a copy here and there
-            _keep(staging, folder)
+            keep_staging(staging, folder)
             store_archive(store, folder, digest)
             return AddResult(existing, new=False)
         result = None
@@ -139,7 +130,7 @@ def add_bot(
                 refused = RegistryError(f"{name} is refused: {result.reason}")
                 refused.check = result  # its log, for the CLI
                 raise refused
-        _keep(staging, folder)
+        keep_staging(staging, folder)
         try:
             store_archive(store, folder, digest)
             bot = store.add_bot(name, source.command, digest, source.language, source.origin)
@@ -150,16 +141,6 @@ def add_bot(
         return AddResult(bot, new=True, check=result)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-
-def _keep(staging: Path, folder: Path) -> None:
-    """Move the staged files to their stored folder unless it is there already."""
-    if not folder.is_dir():
-        try:
-            staging.rename(folder)
-        except OSError:
-            if not folder.is_dir():  # not a concurrent registration of the same files
-                raise
 
 
 _REF = re.compile(r"^(?P<name>[^@]+)(?:@v?(?P<version>\d+))?$")

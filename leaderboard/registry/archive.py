@@ -129,6 +129,16 @@ def _admit(member: tarfile.TarInfo) -> None:
         raise RegistryError(f"the archive holds {member.name!r}, which a bot's files never include")
 
 
+def new_staging() -> Path:
+    """A fresh, empty folder beside the stored bots (so that renaming it into place is atomic);
+    the caller removes it."""
+    root = paths.bots_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    staging = root / f".staging-{uuid.uuid4().hex}"
+    staging.mkdir()
+    return staging
+
+
 def store_archive(store: Store, folder: Path, digest: str) -> bool:
     """Put the files of ``folder`` (whose content hash is ``digest``) into the database unless
     they are there already; True if stored now."""
@@ -154,10 +164,7 @@ def materialise(store: Store, bot: BotRow) -> Path:
             "database (registered by a hegemon older than bot archives); run "
             "'hegemon bot add' with its files once on any machine that uses this database"
         )
-    root = paths.bots_dir()
-    root.mkdir(parents=True, exist_ok=True)
-    staging = root / f".staging-{uuid.uuid4().hex}"
-    staging.mkdir()
+    staging = new_staging()
     try:
         unpack(data, staging)
         got = content_hash(staging)
@@ -174,3 +181,13 @@ def materialise(store: Store, bot: BotRow) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def keep_staging(staging: Path, folder: Path) -> None:
+    """Move the staged files to their stored folder unless it is there already."""
+    if not folder.is_dir():
+        try:
+            staging.rename(folder)
+        except OSError:
+            if not folder.is_dir():  # not a concurrent registration of the same files
+                raise

@@ -45,6 +45,7 @@ FAULT_NAMES = {
     "illegal": "illegal action",
     "protocol": "protocol error",
     "memory": "memory ceiling",
+    "processes": "process limit",
     "cpu": "CPU ceiling",
 }
 

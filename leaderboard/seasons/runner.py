@@ -95,6 +95,7 @@ class SeasonRunner:
         play: PlayGame | None = None,
         poll_interval: float | None = None,
         reconnect_for: float = DEFAULT_RECONNECT_FOR,
+        stop_after: int | None = None,
     ):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
@@ -118,6 +119,8 @@ class SeasonRunner:
             poll_interval if poll_interval is not None else max(0.2, min(2.0, stale_after / 10))
         )
         self.reconnect_for = reconnect_for
+        self.stop_after = stop_after  # games this runner claims before it stops (None: all)
+        self._claimed = 0
         self._retrying = Retrying(self.log, reconnect_for)
         self._claiming = 0  # claim calls under way (their matches are not in flight yet)
         self.state = RunState(season.name, self.worker, concurrency)
@@ -154,14 +157,7 @@ class SeasonRunner:
     async def run(self) -> RunState:
         """Play until the season has nothing left for this runner; returns the final state.
         Cancelling it abandons the games in flight and releases every claim it holds."""
-        self._bots = {
-            b.id: b
-            for b in await self._db(self.store.season_bots, self.season_id)
-            if b.id is not None
-        }
-        for bot in self._bots.values():  # fetched from the database on first use here
-            await self._db(materialise, self.store, bot)
-        self._commands = {bot_id: bot_command(bot) for bot_id, bot in self._bots.items()}
+        await self._load_bots()
         self.state.faults = await self._db(count_faults, self.store, self.season_id)
         # Claims under our own id can only be left over from a dead process with the same
         # --worker id; claims of dead runners of this machine are free at once.
@@ -195,6 +191,14 @@ class SeasonRunner:
         await self.refresh()
         return self.state
 
+    async def _load_bots(self) -> None:
+        """The season's bots and their commands (a ladder's grow as new versions join)."""
+        for bot in await self._db(self.store.season_bots, self.season_id):
+            if bot.id is not None and bot.id not in self._bots:
+                await self._db(materialise, self.store, bot)  # fetched on first use here
+                self._bots[bot.id] = bot
+                self._commands[bot.id] = bot_command(bot)
+
     async def _release_own_claims(self) -> None:
         try:
             self.state.released += await self._db(
@@ -222,12 +226,19 @@ class SeasonRunner:
 
     async def _worker(self, pool: Any) -> None:
         waiting_said = False
-        while True:
+        while self.stop_after is None or self._claimed < self.stop_after:
             self._claiming += 1
             try:
+                if self.season.is_ladder:  # its matchmaker queues the next tables
+                    # imported here: a season's runner needn't load the ratings and accounts
+                    from ..ladder.matchmaker import fill_queue
+
+                    await self._db(fill_queue, self.store, self.season)
                 match = await self._db(
                     self.store.claim_match, self.season_id, self.worker, self.stale_after
                 )
+                if match is not None:
+                    self._claimed += 1
             finally:
                 self._claiming -= 1
             if match is not None:
@@ -258,6 +269,8 @@ class SeasonRunner:
         assert match.id is not None
         match_id = match.id
         seats = [int(b) for b in match.seats]
+        if any(b not in self._commands for b in seats):
+            await self._load_bots()
         unknown = [b for b in seats if b not in self._commands]
         if unknown:
             await self._void(match, f"match seats bot id {unknown[0]}, which is not in the season")

@@ -15,7 +15,8 @@ readable line; nothing is written by a failed call.
 Tables (see the models below): ``bots`` (name, version, command, content hash, …), ``seasons``
 (rule set, players, games, time control, seed, …), ``season_bots``, ``matches`` (the schedule:
 seats and seed of every game to play, and the claim of the worker playing it) and ``games`` (the
-result of a finished match; at most one per match).
+result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
+``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -34,6 +35,7 @@ Times are timezone-aware UTC datetimes (:func:`utcnow`).
 
 from __future__ import annotations
 
+from .accounts import ADMIN, MEMBER, ROLES, ApiTokenRow, InvitationRow, SessionRow, UserRow
 from .bots import BotStore
 from .claims import ClaimStore
 from .database import (
@@ -51,8 +53,10 @@ from .models import (
     DONE,
     FAULT_POLICIES,
     FINISHED,
+    LADDER,
     PENDING,
     RUNNING,
+    SEASON,
     VOID,
     BotRow,
     GameOutcome,
@@ -65,28 +69,38 @@ from .models import (
 )
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
+from .versions import VersionStore
 
 __all__ = [
+    "ADMIN",
     "CLAIMED",
     "CREATED",
     "DONE",
     "FAULT_POLICIES",
     "FINISHED",
     "INITIAL_REVISION",
+    "LADDER",
+    "MEMBER",
     "MIGRATIONS_DIR",
     "PENDING",
+    "ROLES",
     "RUNNING",
+    "SEASON",
     "VOID",
+    "ApiTokenRow",
     "BotRow",
     "GameOutcome",
     "GameRow",
+    "InvitationRow",
     "MatchRow",
     "RatingFitRow",
     "SeasonBotRow",
     "SeasonProgress",
     "SeasonRow",
+    "SessionRow",
     "Store",
     "StoreError",
+    "UserRow",
     "alembic_config",
     "database_url",
     "head_revision",
@@ -95,7 +109,7 @@ __all__ = [
 ]
 
 
-class Store(BotStore, SeasonStore, ClaimStore):
+class Store(BotStore, VersionStore, SeasonStore, ClaimStore):
     """A hegemon database. ``Store()`` opens the default one (see :mod:`hegemon.leaderboard.paths`).
 
     ``target``: a file path or URL (``None``: ``$HEGEMON_DB``, else ``$HEGEMON_HOME/arena.db``).
@@ -103,5 +117,6 @@ class Store(BotStore, SeasonStore, ClaimStore):
     :class:`StoreError`). The schema is migrated to the current revision on open.
 
     Its jobs live in one module each: :mod:`.database` (URL, engine, sessions, migrations),
-    :mod:`.bots`, :mod:`.seasons` and :mod:`.claims` (work distribution).
+    :mod:`.bots`, :mod:`.versions` (versions' states, the check queue), :mod:`.seasons` and
+    :mod:`.claims` (work distribution).
     """

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -11,15 +13,25 @@ from sqlmodel import col, select
 from .archives import BotArchiveRow
 from .database import Database, StoreError
 from .models import BotRow, SeasonBotRow, SeasonRow
+from .versions import ACTIVE, RETIRED
 
 
 class BotStore(Database):
     """The store's registered bots: versions, lookups, removal."""
 
     def add_bot(
-        self, name: str, command: Sequence[str], content_hash: str, language: str, source: str = ""
+        self,
+        name: str,
+        command: Sequence[str],
+        content_hash: str,
+        language: str,
+        source: str = "",
+        state: str = ACTIVE,
+        **extra: Any,
     ) -> BotRow:
-        """Register the next version of ``name`` (v1 for a new name)."""
+        """Register the next version of ``name`` (v1 for a new name) in ``state`` (``active``:
+        checked already, retiring the older active versions; ``queued``: a runner checks it).
+        ``extra``: more of :class:`BotRow`'s fields (its ``owner_id``)."""
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
@@ -33,9 +45,21 @@ class BotStore(Database):
                         content_hash=content_hash,
                         language=language,
                         source=source,
+                        state=state,
+                        **extra,
                     )
                     s.add(bot)
                     s.flush()
+                    if state == ACTIVE:
+                        s.exec(
+                            sa.update(BotRow)
+                            .where(
+                                col(BotRow.name) == name,
+                                col(BotRow.state) == ACTIVE,
+                                col(BotRow.id) != bot.id,
+                            )
+                            .values(state=RETIRED)
+                        )
                     return bot
             except StoreError as exc:
                 if not isinstance(exc.__cause__, IntegrityError):

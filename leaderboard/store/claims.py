@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import func
@@ -16,6 +17,7 @@ from .models import (
     CREATED,
     DONE,
     FINISHED,
+    LADDER,
     PENDING,
     RUNNING,
     VOID,
@@ -46,6 +48,12 @@ def as_utc(value: datetime | str | None) -> datetime | None:
     return value
 
 
+def claimable(status: Any, claimed_at: Any, waiting: str, held: str, cutoff: datetime) -> Any:
+    """The SQL condition of a row a runner may claim: ``waiting``, or ``held`` by a claim made
+    before ``cutoff`` (its runner stopped renewing it)."""
+    return sa.or_(status == waiting, sa.and_(status == held, claimed_at <= cutoff))
+
+
 class ClaimStore(Database):
     """The store's work distribution: claiming, renewing, finishing and voiding matches."""
 
@@ -64,19 +72,14 @@ class ClaimStore(Database):
                 select(MatchRow)
                 .where(
                     col(MatchRow.season_id) == season_id,
-                    sa.or_(
-                        col(MatchRow.status) == PENDING,
-                        sa.and_(
-                            col(MatchRow.status) == CLAIMED, col(MatchRow.claimed_at) <= cutoff
-                        ),
+                    claimable(
+                        col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff
                     ),
                 )
                 .order_by(col(MatchRow.number))
                 .limit(1)
             )
-            if self.is_postgres:
-                query = query.with_for_update(skip_locked=True)
-            match = s.exec(query).first()
+            match = s.exec(self._skip_locked(query)).first()
             if match is None:
                 return None
             match.status = CLAIMED
@@ -200,6 +203,9 @@ class ClaimStore(Database):
             ).first()
 
     def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
+        kind = s.exec(select(col(SeasonRow.kind)).where(col(SeasonRow.id) == season_id)).first()
+        if kind == LADDER:  # a ladder never ends: an empty queue waits for its matchmaker
+            return
         left = s.exec(
             select(func.count())
             .select_from(MatchRow)

@@ -201,6 +201,11 @@ class Database:
     def _lock(self, query: _Query) -> _Query:
         return query.with_for_update() if self.is_postgres else query
 
+    def _skip_locked(self, query: _Query) -> _Query:
+        """``query`` passing over rows another runner holds locked (PostgreSQL; SQLite has one
+        writer at a time anyway)."""
+        return query.with_for_update(skip_locked=True) if self.is_postgres else query
+
     def revision(self) -> str | None:
         """The database's schema revision (alembic)."""
         from alembic.runtime.migration import MigrationContext

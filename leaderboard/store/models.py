@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 CREATED, RUNNING, FINISHED = "created", "running", "finished"
 # Match status
 PENDING, CLAIMED, DONE, VOID = "pending", "claimed", "done", "void"
+# Season kind: a season plays its fixed schedule and finishes; a ladder never ends (its
+# matchmaker, hegemon.leaderboard.ladder, keeps adding matches as games finish)
+SEASON, LADDER = "season", "ladder"
 
 FAULT_POLICIES = {
     "forfeit": "a bot's fault (start-up failure, crash, timeout, too many strikes) disqualifies "
@@ -95,6 +98,14 @@ class BotRow(SQLModel, table=True):
     language: str = Field(sa_type=sa.String(32))  # python, javascript, … or the program's name
     source: str = Field(default="", sa_type=sa.Text)  # where it was added from (for people)
     added_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # the user who owns it (sees its logs, faults and files); None: the organiser's (admins')
+    owner_id: int | None = Field(default=None, foreign_key="users.id", index=True)
+    # where the version stands (store.versions): queued → checking → active | refused, …
+    state: str = Field(default="active", sa_type=sa.String(16), index=True)
+    reason: str = Field(default="", sa_type=sa.Text)  # why refused or disabled; the check's line
+    check_log: str | None = Field(default=None, sa_type=sa.Text)  # what it wrote in its check
+    checker: str | None = Field(default=None, sa_type=sa.String(200))  # the runner checking it
+    check_claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
     @property
     def label(self) -> str:
@@ -112,7 +123,7 @@ class SeasonRow(SQLModel, table=True):
     preset: str = Field(sa_type=sa.String(64))
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # every option's value
     players: int  # seats per game
-    games: int  # matches scheduled
+    games: int  # matches scheduled (a ladder: so far; it never ends)
     startup_time: float  # seconds: process start to Hello
     decision_time: float  # seconds per decision
     time_bank: float  # seconds per seat per game
@@ -124,6 +135,7 @@ class SeasonRow(SQLModel, table=True):
     keep_memory: bool = True  # bot processes are reused between games (so may keep memory)
     duplicate: bool = False  # each dice seed replayed with the same table in rotated seats
     status: str = Field(default=CREATED, sa_type=sa.String(16))  # created | running | finished
+    kind: str = Field(default=SEASON, sa_type=sa.String(16))  # season | ladder (never finishes)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
@@ -136,6 +148,11 @@ class SeasonRow(SQLModel, table=True):
         if seed_is_public(self.seed):
             return f"{self.seed} (public)"
         return str(self.seed) if self.status == FINISHED else "secret"
+
+    @property
+    def is_ladder(self) -> bool:
+        """A ladder: a season that never ends (its matches are made as games finish)."""
+        return self.kind == LADDER
 
     def rule_set(self) -> RuleSet:
         """The season's rule set (preset and every option)."""

@@ -10,9 +10,12 @@ each page's figures in memory until a game is added to its seasons.
 from __future__ import annotations
 
 import json
+import logging
 import threading
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +23,19 @@ from sqlmodel import col, func, select
 
 from hegemon.leaderboard import boards
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
-from hegemon.leaderboard.store import DONE, BotRow, GameRow, MatchRow, SeasonRow, Store
+from hegemon.leaderboard.store import DONE, FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 
+from .fault_groups import group_faults, kinds_by_bot
+from .fits import pooled_board_data, season_board_data
+from .fitter import Fitter, FitterError
 from .params import database_id
+from .rounds import record_rounds
+
+log = logging.getLogger(__name__)
+
+REFRESH_GAP = 5.0
+"""Seconds at least between two background refreshes of one value (a board's refit costs a
+second or more of CPU: a ladder storing a game a second would keep a core busy refitting)."""
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
@@ -59,15 +72,18 @@ def _season_dict(season: SeasonRow) -> dict[str, Any]:
         "players": season.players,
         "games": season.games,
         "status": season.status,
+        "kind": season.kind,
         "seed": season.seed_shown(),
         "created_at": season.created_at.isoformat() if season.created_at else None,
         "finished_at": season.finished_at.isoformat() if season.finished_at else None,
     }
 
 
-def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
-    p = store.progress(season_id)
+def _progress_dict(store: Store, season: SeasonRow) -> dict[str, Any]:
+    assert season.id is not None
+    p = store.progress(season.id)
     return {
+        "ladder": season.is_ladder,  # never ends: ``total`` is the games made so far
         "total": p.total,
         "done": p.done,
         "pending": p.pending,
@@ -78,14 +94,28 @@ def _progress_dict(store: Store, season_id: int) -> dict[str, Any]:
     }
 
 
-class Arena:
-    """Read-only views of one arena database, with the fitted boards cached."""
+def _still_playing(season: SeasonRow) -> bool:
+    """May the season's board be shown a little out of date while a newer one is fitted?
+    Not once it is finished: its page stops following it then, so it must show the final one."""
+    return season.status != FINISHED
 
-    def __init__(self, store: Store):
+
+class Arena:
+    """Read-only views of one arena database, with the fitted boards cached; with a
+    ``fitter``, a board brought up to date in the background is refitted in its process."""
+
+    def __init__(self, store: Store, fitter: Fitter | None = None):
         self.store = store
+        self.fitter = fitter
         self._cache: dict[Any, tuple[Any, Any]] = {}
         self._lock = threading.Lock()
         self._making: dict[Any, threading.Lock] = {}
+        self._refreshing: set[Any] = set()
+        self._refreshed: dict[Any, float] = {}  # key → when its last background refresh ended
+        self._rounds: dict[int, int | None] = {}  # game id → its rounds (a game never changes)
+        self.generation = 0
+        """Counts the values made: a page drawn from them is current while it is unchanged
+        and the database is (a stale board refitted in the background changes it)."""
 
     # ------------------------------------------------------------------ plumbing
     def version(self, season_ids: list[int]) -> int:
@@ -100,18 +130,87 @@ class Arena:
             ).one()
         return int(count or 0)
 
-    def cached(self, key: Any, version: Any, make: Callable[[], Any]) -> Any:
+    def cached(
+        self,
+        key: Any,
+        version: Any,
+        make: Callable[[], Any],
+        *,
+        stale_ok: bool = False,
+        refit: Callable[[Fitter], Any] | None = None,
+    ) -> Any:
         """``make()``'s value, kept until ``version`` changes. Requests that need the same
-        value while it is being made wait for it rather than make it again."""
+        value while it is being made wait for it rather than make it again.
+
+        ``stale_ok``: once there is a value, a request never waits for a new one: it gets the
+        value there is while one thread makes the new one (a refit of a board takes a second
+        or more, and a running ladder adds games faster than that: every request would wait),
+        at most every :data:`REFRESH_GAP` seconds: a refresh asked for sooner is started when
+        the gap has passed (a cached page drawn from the stale value is then made again, as
+        :attr:`generation` changes, without waiting for another request to ask). That
+        background refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
         with self._lock:
             key_lock = self._making.setdefault(key, threading.Lock())
+            hit = self._cache.get(key)
+            if stale_ok and hit is not None:
+                if hit[0] != version and key not in self._refreshing:
+                    self._refreshing.add(key)
+                    since = time.monotonic() - self._refreshed.get(key, -REFRESH_GAP)
+                    refresh = threading.Timer(
+                        max(0.0, REFRESH_GAP - since),
+                        self._refresh,
+                        (key, version, self._elsewhere(refit, make)),
+                    )
+                    refresh.daemon = True
+                    refresh.start()
+                return hit[1]
         with key_lock:
             hit = self._cache.get(key)
             if hit is not None and hit[0] == version:
                 return hit[1]
             value = make()
-            self._cache[key] = (version, value)
+            with self._lock:
+                self._cache[key] = (version, value)
+                self.generation += 1
             return value
+
+    def _elsewhere(
+        self, refit: Callable[[Fitter], Any] | None, make: Callable[[], Any]
+    ) -> Callable[[], Any]:
+        """``refit`` in the fitting process, or ``make()`` here if there is none or it fails."""
+        fitter = self.fitter
+        if refit is None or fitter is None:
+            return make
+
+        def made_elsewhere() -> Any:
+            try:
+                return refit(fitter)
+            except FitterError as exc:
+                if fitter.closed:
+                    raise
+                log.warning("hegemon web: the fitting process failed (%s); fitting here", exc)
+                return make()
+
+        return made_elsewhere
+
+    def _refresh(self, key: Any, version: Any, make: Callable[[], Any]) -> None:
+        """Make the value of ``key`` for ``version`` in the background (see :meth:`cached`)."""
+        try:
+            self.cached(key, version, make)
+        except FitterError:  # the server is stopping
+            pass
+        except Exception:  # the next request tries again (and shows the error, if any)
+            log.exception("hegemon web: refreshing %s failed", key[0])
+        finally:
+            with self._lock:
+                self._refreshing.discard(key)
+                self._refreshed[key] = time.monotonic()
+
+    def labels(self) -> dict[int, str]:
+        """Every bot id's ``name@vN`` (kept until a bot is added)."""
+        with self.store.session() as s:
+            count = s.exec(select(func.max(col(BotRow.id)))).one()
+        return self.cached(("labels",), count, lambda: {b.id: b.label for b in self.store.bots()})
 
     def warm(self) -> None:
         """Fit every board now (a server does this at start, so no visitor waits for it)."""
@@ -143,7 +242,7 @@ class Arena:
         seasons = self.store.seasons()
         return {
             "seasons": [
-                {**_season_dict(s), "progress": _progress_dict(self.store, s.id)}
+                {**_season_dict(s), "progress": _progress_dict(self.store, s)}
                 for s in seasons
                 if s.id is not None
             ]
@@ -153,11 +252,14 @@ class Arena:
         """The season's board with its crosstable (Plackett–Luce, bootstrap from its seed)."""
         assert season.id is not None
 
-        def make() -> dict[str, Any]:
-            board = boards.board(self.store, season, with_crosstable=True)
-            return boards.board_dict(board)
-
-        board = self.cached(("season", season.id), self.version([season.id]), make)
+        season_id = season.id
+        board = self.cached(
+            ("season", season_id),
+            self.version([season_id]),
+            lambda: season_board_data(self.store, season),
+            stale_ok=_still_playing(season),
+            refit=lambda fitter: fitter.season_board(season_id),
+        )
         return {"season": _season_dict(season), "board": board, "meaning": MEANING}
 
     def all_time(self) -> dict[str, Any]:
@@ -169,26 +271,22 @@ class Arena:
         for key in sorted(groups):
             seasons = groups[key]
             ids = [s.id for s in seasons if s.id is not None]
-
-            def make(seasons: list[SeasonRow] = seasons, key: str = key) -> dict[str, Any] | None:
-                board = boards.pooled_board(
-                    self.store,
-                    seasons,
-                    title=f"all time · {_rules_label(seasons[0])}",
-                    preset=seasons[0].preset,
-                    seed=boards.board_seed(f"hegemon all-time:{key}"),
-                    with_crosstable=True,
-                )
-                if not board.games:
-                    return None
-                data = boards.board_dict(board)
-                data["rules"] = _rules_label(seasons[0])
-                data["seasons"] = [s.name for s in seasons]
-                return data
-
-            board = self.cached(("all", key), self.version(ids), make)
+            title = f"all time · {_rules_label(seasons[0])}"
+            seed = boards.board_seed(f"hegemon all-time:{key}")
+            preset = seasons[0].preset
+            make = partial(pooled_board_data, self.store, seasons, title, preset, seed)
+            refit = partial(
+                Fitter.pooled_board, season_ids=ids, title=title, preset=preset, seed=seed
+            )
+            board = self.cached(("all", key), self.version(ids), make, stale_ok=True, refit=refit)
             if board is not None:
-                shown.append(board)
+                shown.append(
+                    {
+                        **board,
+                        "rules": _rules_label(seasons[0]),
+                        "seasons": [s.name for s in seasons],
+                    }
+                )
         return {"boards": shown, "meaning": MEANING}
 
     def season_history(self, season: SeasonRow) -> dict[str, Any]:
@@ -200,23 +298,54 @@ class Arena:
         def make() -> dict[str, Any]:
             return boards.history(self.store, season)
 
-        return self.cached(("history", season_id), self.version([season_id]), make)
+        return self.cached(
+            ("history", season_id),
+            self.version([season_id]),
+            make,
+            stale_ok=_still_playing(season),
+        )
 
     def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
-        data["progress"] = _progress_dict(self.store, season.id)
+        data["progress"] = _progress_dict(self.store, season)
         chart = self.cached(
             ("chart", season.id),
             self.version([season.id]),
             lambda: boards.history(self.store, season, full=False),
+            stale_ok=_still_playing(season),
         )
         data["history"] = {
             "games": chart["games"],
             "series": chart["series"],
             "note": "at most about 300 points a bot; every point: /api/seasons/{name}/history",
         }
+        data["fault_groups"] = self.season_faults(season)
         return data
+
+    def season_faults(self, season: SeasonRow) -> list[dict[str, Any]]:
+        """Each bot's faults in ``season`` grouped by cause (:func:`group_faults`):
+        ``[{"bot": label, "faults": total, "groups": [...]}]``, most faults first."""
+        season_id = season.id
+        assert season_id is not None
+
+        def make() -> list[dict[str, Any]]:
+            with self.store.session() as s:
+                rows = s.exec(
+                    select(MatchRow.seats, GameRow.faults)
+                    .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                    .where(col(MatchRow.season_id) == season_id)
+                ).all()
+            labels = self.labels()
+            shown = [
+                {"bot": labels.get(b, f"bot#{b}"), "faults": len(k), "groups": group_faults(k)}
+                for b, k in kinds_by_bot(
+                    (list(seats), list(faults)) for seats, faults in rows
+                ).items()
+            ]
+            return sorted(shown, key=lambda row: (-row["faults"], row["bot"]))
+
+        return self.cached(("faults", season_id), self.version([season_id]), make)
 
     # ------------------------------------------------------------------ games
     def games(
@@ -228,38 +357,14 @@ class Arena:
         limit: int = 100,
         offset: int = 0,
     ) -> dict[str, Any]:
-        """Finished games, newest first, filtered; ``bot`` is a name or ``name@vN``."""
-        bot_ids: set[int] | None = None
-        if bot:
-            name, _, version = bot.partition("@v")
-            bot_ids = {
-                b.id
-                for b in self.store.bots(name)
-                if b.id is not None and (not version or str(b.version) == version)
-            }
-        # seats and faults are JSON columns: filter a (cached) light scan, then read the page
-        ids = [
-            game_id
-            for game_id, seats, faulty in self._scan(season, rule_set)
-            if (bot_ids is None or bot_ids.intersection(seats))
-            and (fault is None or faulty == fault)
-        ]
-        total = len(ids)
-        wanted = ids[offset : offset + limit]
-        page: list[Any] = []
-        with self.store.session() as s:
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i : i + 500]
-                page.extend(
-                    s.exec(
-                        select(MatchRow, GameRow, SeasonRow.name)
-                        .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                        .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                        .where(col(GameRow.id).in_(chunk))
-                        .order_by(col(GameRow.id).desc())
-                    ).all()
-                )
-        labels = {b.id: b.label for b in self.store.bots()}
+        """Finished games, newest first (by id: the order they were stored, which games only
+        ever add to, so pages are stable), filtered; ``bot`` is a name or ``name@vN``. Only
+        the page asked for is read, unless a bot or fault filter needs the (cached) scan."""
+        if bot or fault is not None:
+            total, page = self._filtered(season, bot, rule_set, fault, limit, offset)
+        else:
+            total, page = self._page(season, rule_set, limit, offset)
+        labels = self.labels()
         return {
             "total": int(total),
             "offset": offset,
@@ -274,19 +379,99 @@ class Arena:
                     "faults": game.faults,
                     "decisions": game.decisions,
                     "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                    "duration": game.duration,
+                    "rounds": self.rounds(game),
                 }
                 for match, game, season_name in page
             ],
         }
 
-    def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
-        """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
-        ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
+    def rounds(self, game: GameRow) -> int | None:
+        """The rounds ``game`` lasted (:func:`record_rounds`), read once per game."""
+        assert game.id is not None
+        if game.id not in self._rounds:
+            self._rounds[game.id] = record_rounds(game.record_path)
+        return self._rounds[game.id]
+
+    @staticmethod
+    def _where(season: str | None, rule_set: str | None) -> list[Any]:
         where = []
         if season:
             where.append(col(SeasonRow.name) == season)
         if rule_set:
             where.append(col(SeasonRow.preset) == rule_set)
+        return where
+
+    def _page(
+        self, season: str | None, rule_set: str | None, limit: int, offset: int
+    ) -> tuple[int, list[Any]]:
+        """(how many games match, the page of them) straight from the database."""
+        where = self._where(season, rule_set)
+        with self.store.session() as s:
+            count = select(func.count(col(GameRow.id)))
+            if where:
+                count = (
+                    count.join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
+                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
+                    .where(*where)
+                )
+            total = s.exec(count).one()
+            page = s.exec(
+                select(MatchRow, GameRow, SeasonRow.name)
+                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
+                .where(*where)
+                .order_by(col(GameRow.id).desc())
+                .limit(limit)
+                .offset(offset)
+            ).all()
+        return int(total or 0), list(page)
+
+    def _filtered(
+        self,
+        season: str | None,
+        bot: str | None,
+        rule_set: str | None,
+        fault: bool | None,
+        limit: int,
+        offset: int,
+    ) -> tuple[int, list[Any]]:
+        """The same for a bot or fault filter: seats and faults are JSON columns, so a (cached)
+        light scan is filtered, then the page read."""
+        bot_ids: set[int] | None = None
+        if bot:
+            name, _, version = bot.partition("@v")
+            bot_ids = {
+                b.id
+                for b in self.store.bots(name)
+                if b.id is not None and (not version or str(b.version) == version)
+            }
+        ids = [
+            game_id
+            for game_id, seats, faulty in self._scan(season, rule_set)
+            if (bot_ids is None or bot_ids.intersection(seats))
+            and (fault is None or faulty == fault)
+        ]
+        wanted = ids[offset : offset + limit]
+        page: list[Any] = []
+        with self.store.session() as s:
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i : i + 500]
+                page.extend(
+                    s.exec(
+                        select(MatchRow, GameRow, SeasonRow.name)
+                        .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
+                        .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
+                        .where(col(GameRow.id).in_(chunk))
+                        .order_by(col(GameRow.id).desc())
+                    ).all()
+                )
+        return len(ids), page
+
+    def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
+        """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
+        ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
+        where = self._where(season, rule_set)
 
         def make() -> list[tuple[int, set[int], bool]]:
             with self.store.session() as s:
@@ -369,6 +554,7 @@ class Arena:
                     "name": b.name,
                     "version": b.version,
                     "label": b.label,
+                    "state": b.state,
                     "language": b.language,
                     "added_at": b.added_at.isoformat() if b.added_at else None,
                 }
@@ -382,9 +568,27 @@ class Arena:
         seasons = self.store.seasons_using_bot(bot.id)
         version = (
             self.version([s.id for s in seasons if s.id is not None]),
-            len(self.store.bots(bot.name)),
+            tuple((v.id, v.state) for v in self.store.bots(bot.name)),  # a new one, a state
         )
         return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
+
+    def version_history(self, bot: BotRow) -> dict[str, Any]:
+        """The rating history of every version of ``bot``'s name, in every season (or ladder)
+        it played: ``{"bot": name, "history": [{"season", "version", "points"}, ...]}``,
+        points as in :meth:`season_history` (a new version's line starts where it joined)."""
+        history = []
+        for version in self.store.bots(bot.name):
+            assert version.id is not None
+            for season in self.store.seasons_using_bot(version.id):
+                series = self.season_history(season)["series"]
+                points: list[Any] = next(
+                    (s["points"] for s in series if s["bot"] == version.label), []
+                )
+                if points:
+                    history.append(
+                        {"season": season.name, "version": version.label, "points": points}
+                    )
+        return {"bot": bot.name, "history": history}
 
     def _bot(self, bot: BotRow, seasons: list[SeasonRow]) -> dict[str, Any]:
         assert bot.id is not None
@@ -392,6 +596,7 @@ class Arena:
             {
                 "id": v.id,
                 "label": v.label,
+                "state": v.state,
                 "added_at": v.added_at.isoformat() if v.added_at else None,
             }
             for v in self.store.bots(bot.name)
@@ -474,6 +679,10 @@ class Arena:
             "versions": versions,
             "seasons": ratings,
             "history": history,
+            "versions_history": [
+                {**h, "points": boards.thin(h["points"])}
+                for h in self.version_history(bot)["history"]
+            ],
             "by_seat": [
                 {
                     "seat": seat,
@@ -492,5 +701,6 @@ class Arena:
                 for o in sorted(met)
             ],
             "faults": faults,
+            "fault_groups": group_faults(f["kind"] for f in faults),
             "meaning": MEANING,
         }

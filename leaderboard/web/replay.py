@@ -11,21 +11,29 @@ seed included, is public).
 A team game (``team-2004``) shares territories: besides each territory's primary seat
 (``owner``/``armies``) the data lists every other seat's armies there (``stacks``, and a fourth
 item of a change), which the viewer draws as "3+2". Armies on the board are public in every
-seat's view.
+seat's view; ``teams`` gives each seat's team (the viewer groups allies and their colours).
+
+What the viewer shows beyond the board: a battle's entry carries ``"b"`` (source, target, the
+dice of both sides, attacker, defender) for the arrow and the dice; Risiko! Master's
+``points`` (:func:`_points`) and its production centres (``initial["centres"]``, and ``"c"``
+in a step that changes them) for the points race and the centres drawn on the map.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from hegemon.referee.actions import Bribe, Capital, action_from_list
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
+from hegemon.referee.master import victory_threshold
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 from hegemon.referee.teams import on as team_game
+from hegemon.referee.teams import team_of
 
 from ..event_words import EventWords
 from .embed import script_json
@@ -64,7 +72,29 @@ def _entry(words: EventWords, data: dict[str, Any]) -> dict[str, Any]:
         kind = event.reason.split(":", 1)[0]
         entry["r"] = words.event(replace(event, reason=kind).to_dict())
         entry["s"] = event.player
+    if data["event"] == "battle":  # the viewer draws the attack: source → target, the dice
+        entry["b"] = [data[k] for k in ("source", "target", "attack_dice", "defend_dice")]
+        entry["b"] += [data["attacker"], data["defender"]]
     return entry
+
+
+def _points(game: Game) -> dict[str, Any] | None:
+    """Risiko! Master's points race, if the game plays one: each territory's points (its value,
+    or 1 when half the territories win), the points and whole quadrants that win, and whether
+    production centres are built."""
+    rules, board = game.rules, game.board
+    if rules.victory == "conquest" and not rules.centre_production:
+        return None
+    by_value = rules.victory == "values"
+    values = [t.value if by_value else 1 for t in board.territories]
+    threshold = victory_threshold(board.total_value()) if by_value else (board.size + 1) // 2
+    return {
+        "victory": rules.victory,
+        "values": values,
+        "threshold": threshold if rules.victory != "conquest" else None,
+        "quadrants": rules.victory_quadrants,
+        "centres": bool(rules.centre_production),
+    }
 
 
 def _hands(game: Game) -> list[list[str]]:
@@ -97,6 +127,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     stacks = _stacks(game) if teams else []
     if teams:
         initial["stacks"] = stacks
+    centres = list(game.centres)
+    initial["centres"] = list(centres)
     steps: list[dict[str, Any]] = []
     pending_faults: list[dict[str, Any]] = []
     opening: list[dict[str, Any]] = []
@@ -149,6 +181,9 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
                 step["ar"] = "chooses a secret capital"
             if isinstance(action, Bribe):  # bribe cards are face down: only their count shows
                 step["ar"] = f"bribes {words.s(action.neutral)} with {len(action.cards)} card(s)"
+            if game.centres != centres:
+                centres = list(game.centres)
+                step["c"] = list(centres)
             if any(e["event"] == "turn_started" for e in got):
                 step["turn"] = 1
             steps.append(step)
@@ -160,6 +195,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
         "title": title or str(head.get("game_id") or "game"),
         "seats": seats,
         "rules": head.get("rules"),
+        "teams": [team_of(s) for s in range(len(seats))] if teams else None,
+        "points": _points(game),
         "seed": record_seed(lines),
         "map": map_data(board),
         "initial": initial,
@@ -176,47 +213,18 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
 
 def replay_html(text: str, title: str | None = None) -> str:
     """The whole viewer for a record's text, as one HTML page with nothing to fetch."""
+    from .templating import fragment  # here: the web's imports are not needed to play
+
     data = replay_data(text, title)
-    name = html.escape(data["title"])
-    return (
-        "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f'<title>hegemon replay · {name}</title><link rel=icon href="data:,">'
-        f"<style>{static_text('style.css')}</style></head>"
-        f"<body><main class=replay-page><h1>Replay · {name}</h1>"
-        f"{REPLAY_BODY}</main>"
-        f'<script id=replay-data type="application/json">{script_json(data)}</script>'
-        f"<script>{static_text('replay.js')}</script></body></html>\n"
+    page = fragment(
+        "replay.html",
+        title=data["title"],
+        style=Markup(static_text("style.css")),  # our own files, inlined as they are
+        script=Markup(static_text("replay.js")),
+        replay_json=Markup(script_json(data)),  # inert in a <script>: see .embed
     )
-
-
-REPLAY_BODY = """
-<div class=replay>
- <div class=controls>
-  <button id=rp-first title="start (Home)">|&lt;</button>
-  <button id=rp-prev-turn title="previous turn (Shift+←)">&lt;&lt;</button>
-  <button id=rp-prev title="previous decision (←)">◀</button>
-  <button id=rp-play title="play / pause (Space)">play</button>
-  <button id=rp-next title="next decision (→)">▶</button>
-  <button id=rp-next-turn title="next turn (Shift+→)">&gt;&gt;</button>
-  <button id=rp-last title="end (End)">&gt;|</button>
-  <input id=rp-scrub type=range min=0 value=0 aria-label="decision">
-  <span id=rp-pos></span>
-  <label>view <select id=rp-seat><option value=-1>full</option></select></label>
-  <label>speed <select id=rp-speed><option value=500>slow</option>
-   <option value=150 selected>normal</option><option value=30>fast</option></select></label>
- </div>
- <div class=replay-main>
-  <svg id=rp-map role=img aria-label="the board"></svg>
-  <aside class=side>
-   <table id=rp-seats class=seats></table>
-   <h3>this decision</h3><ol id=rp-events class=events></ol>
-  </aside>
- </div>
- <p class=help>Keys: ← → decision, Shift+← → turn, Space play/pause, Home/End. The view menu
- shows the game as one seat saw it (its own cards only) or in full.</p>
-</div>
-"""
+    # plain text: Markup would escape again whatever a caller puts in it (html.escape included)
+    return str(page) + "\n"
 
 
 def write_replay_html(record_path: str | Path, out_path: str | Path) -> Path:

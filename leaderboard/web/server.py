@@ -1,12 +1,21 @@
-"""``hegemon web``: a read-only web server over the arena database (Starlette on uvicorn).
+"""``hegemon web``: the web server over the arena database (Starlette on uvicorn).
 
 Every HTML page has a JSON twin under ``/api/`` (the same dict, from
 :mod:`hegemon.leaderboard.web.data`); ``/api`` lists them. Endpoints are plain functions:
-Starlette runs them in its thread pool, so a slow board fit never blocks other requests.
+Starlette runs them in its thread pool, so a slow board fit never blocks other requests. The
+hot pages (a season's board, the game list) are kept rendered for each viewer until the
+database or a board in memory changes (:mod:`.page_cache`, :mod:`.changes`).
+
+The pages are public, except a bot's logs and fault details, seen only by its owner and the
+admins (:mod:`.visibility`); the accounts' pages are :mod:`.account_routes`, who is asking is
+:mod:`.auth`. An arena without accounts has nothing to sign in to: its pages are read-only.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -15,28 +24,42 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from hegemon.leaderboard.accounts.throttle import LoginThrottle
+from hegemon.leaderboard.accounts.users import any_users
 from hegemon.leaderboard.store import SeasonRow, Store
 from hegemon.referee.record import RecordError
 
 from . import pages
+from .account_routes import TOKENS_PATH, account_routes
+from .auth import account_middleware, form_token, viewer
+from .changes import Changes
 from .data import Arena
+from .fitter import Fitter
+from .links import SERVED, Links
+from .page_cache import PageCache
 from .params import database_id
 from .replay import STATIC_DIR, replay_data
+from .submit_routes import submit_routes
+from .templating import account_nav, void_form
+from .visibility import Seen, redact_bot, redact_faults, redact_games, redact_record, redact_replay
 
-LINKS = pages.Links(static=False)
 GAME_NOT_FOUND = (
     "game (or its record: a duplicate table's games are shown once all its rotations are played)"
 )
 
 
+PAGE_SIZE = 50
+"""Games a page of the game list shows."""
+
+
 def _ids(arena: Arena) -> dict[str, int]:
-    return {b.label: b.id for b in arena.store.bots() if b.id is not None}
+    return {label: bot_id for bot_id, label in arena.labels().items()}
 
 
 def _not_found(what: str, json: bool) -> Response:
     if json:
         return JSONResponse({"error": f"no such {what}"}, status_code=404)
-    return HTMLResponse(pages.page("Not found", f"<p>No such {what}.</p>", LINKS), 404)
+    return HTMLResponse(pages.message_page("Not found", f"No such {what}.", SERVED), 404)
 
 
 def _path_id(request: Request, name: str) -> int | None:
@@ -55,6 +78,13 @@ def _filters(request: Request) -> dict[str, Any]:
     }
 
 
+def _viewer_key(request: Request) -> Hashable:
+    """Who is asking, as far as a page may differ: anonymous, or the signed-in user (their
+    name and role are in the top bar, what they may see depends on who they are)."""
+    user = viewer(request)
+    return None if user is None else (user.id, user.name, user.is_admin)
+
+
 def _int(value: str | None, default: int, low: int = 0, high: int = 10_000) -> int:
     try:
         return max(low, min(high, int(value))) if value is not None else default
@@ -62,59 +92,117 @@ def _int(value: str | None, default: int, low: int = 0, high: int = 10_000) -> i
         return default
 
 
-def make_app(store: Store) -> Starlette:
-    """The web application over ``store`` (read-only)."""
-    arena = Arena(store)
+def make_app(
+    store: Store,
+    trusted_proxies: Sequence[str] = (),
+    throttle: LoginThrottle | None = None,
+    fitter: Fitter | None = None,
+) -> Starlette:
+    """The web application over ``store``. ``trusted_proxies``: the addresses of reverse
+    proxies whose X-Forwarded-For/-Proto headers are believed (none: every header is ignored);
+    ``throttle``: how sign-ins are slowed (default: :meth:`LoginThrottle.default`);
+    ``fitter``: where boards are refitted in the background (default: in a thread here)."""
+    arena = Arena(store, fitter)
+    changes = Changes(store)
+    kept = PageCache()
+
+    def cached(request: Request, make: Callable[[], Response]) -> Response:
+        """``make()``'s response, made once for each viewer while the database and the boards
+        in memory are unchanged (the hot pages: a ladder's board, the game list)."""
+        token = changes()  # read before the page's data, so a page is never newer than its key
+        version = None if token is None else (token, arena.generation)
+        key = (request.url.path, request.url.query, _viewer_key(request))
+
+        def parts() -> tuple[int, str | None, bytes]:
+            response = make()
+            return response.status_code, response.media_type, bytes(response.body)
+
+        status, media, body = kept.get(key, version, parts)
+        return Response(body, status, media_type=media)
+
+    def links(request: Request) -> Links:
+        user = viewer(request)
+        nav = account_nav(user, user is not None or any_users(store))
+        return replace(SERVED, account=nav)
+
+    def tables(data: dict[str, Any]) -> str:
+        return pages.season_tables(data, _ids(arena), SERVED)
 
     def _tables(season: SeasonRow, data: dict[str, Any]) -> str:
         assert season.id is not None
-        return arena.cached(
-            ("season-html", season.id),
-            arena.version([season.id]),
-            lambda: pages.season_tables(data, _ids(arena), LINKS),
-        )
+        # made again when the board shown changes (it may be refitted in the background)
+        shown = (data["board"].get("games"), data["history"]["games"], len(arena.labels()))
+        return arena.cached(("season-html", season.id), shown, lambda: tables(data))
 
     def index(request: Request) -> Response:
-        return HTMLResponse(pages.index_page(arena.seasons(), arena.all_time(), _ids(arena), LINKS))
+        page = pages.index_page(arena.seasons(), arena.all_time(), _ids(arena), links(request))
+        return HTMLResponse(page)
 
     def season(request: Request) -> Response:
-        found = arena.season(request.path_params["name"])
-        if found is None:
-            return _not_found("season", False)
-        data = arena.season_page(found)
-        return HTMLResponse(pages.season_page(data, _tables(found, data), LINKS))
+        def make() -> Response:
+            found = arena.season(request.path_params["name"])
+            if found is None:
+                return _not_found("season", False)
+            data = arena.season_page(found)
+            return HTMLResponse(pages.season_page(data, _tables(found, data), links(request)))
+
+        return cached(request, make)
 
     def season_live(request: Request) -> Response:
-        found = arena.season(request.path_params["name"])
-        if found is None:
-            return _not_found("season", True)
-        data = arena.season_page(found)
-        html = pages.season_live(data, _tables(found, data))
-        return JSONResponse({"status": found.status, "html": html})
+        def make() -> Response:
+            found = arena.season(request.path_params["name"])
+            if found is None:
+                return _not_found("season", True)
+            data = arena.season_page(found)
+            html = pages.season_live(data, _tables(found, data))
+            return JSONResponse({"status": found.status, "html": html})
+
+        return cached(request, make)
 
     def bots(request: Request) -> Response:
-        return HTMLResponse(pages.bots_page(arena.bots(), LINKS))
+        return HTMLResponse(pages.bots_page(arena.bots(), links(request)))
 
-    def bot(request: Request) -> Response:
+    def _bot(request: Request) -> dict[str, Any] | None:
+        """A bot's data as the viewer may see it (None: no such bot)."""
         bot_id = _path_id(request, "bot_id")
         found = None if bot_id is None else arena.store.get_bot(bot_id)
         if found is None:
+            return None
+        data = arena.bot(found)
+        return data if Seen(store, viewer(request)).bot(found.id) else redact_bot(data)
+
+    def bot(request: Request) -> Response:
+        data = _bot(request)
+        if data is None:
             return _not_found("bot", False)
-        return HTMLResponse(pages.bot_page(arena.bot(found), LINKS, _ids(arena)))
+        return HTMLResponse(pages.bot_page(data, links(request), _ids(arena)))
 
     def games(request: Request) -> Response:
+        return cached(request, lambda: _games(request))
+
+    def _games(request: Request) -> Response:
         filters = _filters(request)
-        data = arena.games(**filters, limit=_int(request.query_params.get("limit"), 200, 1))
+        number = _int(request.query_params.get("page"), 1, 1, 10**9)
+        data = arena.games(**filters, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
+        data = redact_games(data, Seen(store, viewer(request)))
+        seasons = arena.store.seasons()
         choices = {
-            "season": [s.name for s in arena.store.seasons()],
-            "bot": [b.label for b in arena.store.bots()],
-            "rule_set": sorted({s.preset for s in arena.store.seasons()}),
+            "season": [s.name for s in seasons],
+            "bot": sorted(arena.labels().values()),
+            "rule_set": sorted({s.preset for s in seasons}),
         }
         shown = dict(filters)
         shown["fault"] = request.query_params.get("fault") or None
-        return HTMLResponse(pages.games_page(data, LINKS, shown, choices))
+        paging = pages.Paging(number, PAGE_SIZE, str(request.query_params))
+        return HTMLResponse(pages.games_page(data, links(request), shown, choices, paging))
 
-    def _game(game_id: int | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def _hidden(request: Request, game_id: int) -> set[int]:
+        """The seats of a game whose fault details and logs the viewer may not see."""
+        found = arena.game(game_id)
+        return set() if found is None else Seen(store, viewer(request)).hidden_seats(found[1].seats)
+
+    def _game(request: Request) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        game_id = _path_id(request, "game_id")
         if game_id is None:
             return None
         found = arena.game(game_id)
@@ -122,30 +210,39 @@ def make_app(store: Store) -> Starlette:
         if found is None or text is None:
             return None
         game, match, season_name = found
+        hidden = _hidden(request, game_id)
         info = {
             "id": game.id,
             "season": season_name,
             "number": match.number,
             "places": game.places,
-            "faults": game.faults,
+            "faults": redact_faults(game.faults, hidden),
             "reason": game.finish_reason,
             "decisions": game.decisions,
             "duration": game.duration,
         }
-        return info, replay_data(text, f"{season_name} #{match.number}")
+        return info, redact_replay(replay_data(text, f"{season_name} #{match.number}"), hidden)
 
     def game(request: Request) -> Response:
         try:
-            found = _game(_path_id(request, "game_id"))
+            found = _game(request)
         except RecordError as exc:
-            return HTMLResponse(pages.page("Bad record", f"<p>{pages.esc(exc)}</p>", LINKS), 500)
+            return HTMLResponse(pages.message_page("Bad record", str(exc), links(request)), 500)
         if found is None:
             return _not_found(GAME_NOT_FOUND, False)
         info, replay = found
-        return HTMLResponse(pages.game_page(replay, info, LINKS))
+        user = viewer(request)
+        admin = void_form(info["id"], form_token(request)) if user and user.is_admin else None
+        hidden = _hidden(request, info["id"])
+        logs = [
+            s
+            for s in range(len(replay["seats"]))
+            if s not in hidden and arena.seat_log_text(info["id"], s) is not None
+        ]
+        return HTMLResponse(pages.game_page(replay, info, links(request), admin, logs))
 
     def api_doc(request: Request) -> Response:
-        return HTMLResponse(pages.api_page(LINKS))
+        return HTMLResponse(pages.api_page(links(request)))
 
     def api_leaderboard(request: Request) -> Response:
         return JSONResponse(arena.all_time())
@@ -169,23 +266,28 @@ def make_app(store: Store) -> Starlette:
         return JSONResponse(arena.bots())
 
     def api_bot(request: Request) -> Response:
+        data = _bot(request)
+        return _not_found("bot", True) if data is None else JSONResponse(data)
+
+    def api_bot_history(request: Request) -> Response:
         bot_id = _path_id(request, "bot_id")
         found = None if bot_id is None else arena.store.get_bot(bot_id)
-        return _not_found("bot", True) if found is None else JSONResponse(arena.bot(found))
+        if found is None:
+            return _not_found("bot", True)
+        return JSONResponse(arena.version_history(found))
 
     def api_games(request: Request) -> Response:
         q = request.query_params
-        return JSONResponse(
-            arena.games(
-                **_filters(request),
-                limit=_int(q.get("limit"), 100, 1),
-                offset=_int(q.get("offset"), 0, 0, 10**9),
-            )
+        data = arena.games(
+            **_filters(request),
+            limit=_int(q.get("limit"), 100, 1),
+            offset=_int(q.get("offset"), 0, 0, 10**9),
         )
+        return JSONResponse(redact_games(data, Seen(store, viewer(request))))
 
     def api_game(request: Request) -> Response:
         try:
-            found = _game(_path_id(request, "game_id"))
+            found = _game(request)
         except RecordError as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
@@ -196,14 +298,20 @@ def make_app(store: Store) -> Starlette:
     def api_record(request: Request) -> Response:
         game_id = _path_id(request, "game_id")
         text = None if game_id is None else arena.record_text(game_id)
-        if text is None:
+        if game_id is None or text is None:
             return _not_found(GAME_NOT_FOUND, True)
+        text = redact_record(text, _hidden(request, game_id))
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
     def api_log(request: Request) -> Response:
         game_id, seat = _path_id(request, "game_id"), _path_id(request, "seat")
-        known = game_id is not None and seat is not None
-        text = arena.seat_log_text(game_id, seat) if known else None  # type: ignore[arg-type]
+        if game_id is None or seat is None:
+            return _not_found("game, seat (or its log)", True)
+        if seat in _hidden(request, game_id):
+            if viewer(request) is None:
+                return JSONResponse({"error": "sign in: a bot's logs are its owner's"}, 401)
+            return JSONResponse({"error": "only the bot's owner and admins see its logs"}, 403)
+        text = arena.seat_log_text(game_id, seat)
         if text is None:
             return _not_found("game, seat (or its log)", True)
         return PlainTextResponse(text)
@@ -223,25 +331,47 @@ def make_app(store: Store) -> Starlette:
         Route("/api/seasons/{name}/history", api_history),
         Route("/api/bots", api_bots),
         Route("/api/bots/{bot_id}", api_bot),
+        Route("/api/bots/{bot_id}/history", api_bot_history),
         Route("/api/games", api_games),
         Route("/api/games/{game_id}", api_game),
         Route("/api/games/{game_id}/record", api_record),
         Route("/api/games/{game_id}/logs/{seat}", api_log),
+        *account_routes(store, throttle or LoginThrottle.default()),
+        *submit_routes(store),  # uploads and "my bots" (.submit_routes)
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes)
+    middleware = account_middleware(store, trusted_proxies, csrf_exempt=[TOKENS_PATH])
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.arena = arena
     return app
 
 
-def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the web pages of the arena database ``db`` (default: the usual one) until stopped.
-    The boards are fitted in the background from the start (a big arena's take a while)."""
-    import threading
-
+def serve(
+    db: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    trusted_proxies: Sequence[str] = (),
+    stop: threading.Event | None = None,
+) -> None:
+    """Serve the web pages of the arena database ``db`` (default: the usual one) until stopped
+    (Ctrl-C, SIGTERM, or ``stop`` set — even before the server listens: then it never does).
+    The boards are fitted in the background from the start (a big arena's take a while).
+    Forwarded headers are believed only from ``trusted_proxies`` (see :func:`make_app`)."""
     import uvicorn
 
+    from .stoppable import StoppableServer
+
+    stop = stop or threading.Event()
     with Store(db, create=False) as store:
-        app = make_app(store)
+        fitter = Fitter(store.url.render_as_string(hide_password=False))
+        app = make_app(store, trusted_proxies, fitter=fitter)
         threading.Thread(target=app.state.arena.warm, name="hegemon-web-warm", daemon=True).start()
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # uvicorn's own forwarded-header handling trusts 127.0.0.1 by default: off, ours decides
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+        try:
+            if not stop.is_set():
+                StoppableServer(config, stop).run()
+        except KeyboardInterrupt:  # uvicorn raises a Ctrl-C again once it has stopped
+            pass
+        finally:
+            fitter.close()

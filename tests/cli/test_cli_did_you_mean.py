@@ -3,6 +3,8 @@ the sample bot it is nearest; ``bot remove`` suggests a registered bot's name.""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers.league import hegemon, home, one_line_error  # noqa: F401
 
 
@@ -13,6 +15,7 @@ def test_play_suggests_a_sample_bot(home):
     assert not list(home.rglob("*.jsonl")), "no game was played"
 
 
+@pytest.mark.slow
 def test_bot_check_and_add_suggest_a_sample_bot(home):
     out = hegemon("bot", "check", "agressive", home=home)
     assert "did you mean 'aggressive'?" in one_line_error(out) and out.returncode == 2

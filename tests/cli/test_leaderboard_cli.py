@@ -69,6 +69,7 @@ def parse_csv(text: str) -> list[dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------------- reports
+@pytest.mark.slow
 def test_leaderboard_table_csv_json_and_crosstable(played):
     table = hegemon("leaderboard", "league", home=played)
     assert table.returncode == 0, table.stderr
@@ -214,6 +215,7 @@ def test_results_survive_a_failed_command(played):
 
 
 # ---------------------------------------------------------------------------------- demo
+@pytest.mark.slow
 def test_demo_runs_end_to_end_and_again(home):
     first = hegemon("demo", "--games", "4", home=home, timeout=300)
     assert first.returncode == 0, first.stdout + first.stderr

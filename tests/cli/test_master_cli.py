@@ -60,3 +60,13 @@ def test_compose_from_a_seed_is_repeatable_and_show_draws_it(tmp_path):
     assert result.exit_code == 0, result.output
     with Image.open(png) as image:
         assert image.format == "PNG" and image.size[0] > image.size[1]
+
+
+def test_rules_shows_the_deck_each_preset_plays():
+    """Seed 003: "Un mazzo da 44 carte speciali" — ``hegemon rules`` says what the deck holds."""
+    master = runner.invoke(app, ["rules", "risiko-master-base"], env={"COLUMNS": "200"})
+    assert master.exit_code == 0, master.output
+    assert "Cards: Risiko! Master's 44 (risiko-master.json), showing no territory" in master.output
+    assert "14 cavalry (3 with +1, 1 with +2)" in master.output and "2 wild" in master.output
+    classic = runner.invoke(app, ["rules", "classic"], env={"COLUMNS": "200"})
+    assert "Cards: 44, one per territory and 2 wild: 14 infantry, 14 cavalry" in classic.output

@@ -21,6 +21,7 @@ def hegemon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([HEGEMON, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_a_new_python_bot_passes_its_tests_and_the_check(tmp_path):
     made = hegemon("new", "my-bot", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
@@ -47,6 +48,7 @@ def test_a_new_python_bot_passes_its_tests_and_the_check(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@pytest.mark.slow
 def test_a_new_node_bot_passes_the_check(tmp_path):
     made = hegemon("new", "nodey", "--lang", "node", cwd=tmp_path)
     assert made.returncode == 0, made.stderr

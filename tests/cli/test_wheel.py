@@ -61,6 +61,7 @@ def fresh_environment(folder: Path, wheel: Path) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_the_installed_wheel_plays_the_node_sample_and_a_new_node_bot(tmp_path):
     wheel = build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()

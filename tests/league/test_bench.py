@@ -43,6 +43,7 @@ def test_a_pair_swaps_every_seat_and_scores_each_couple():
     assert won.score == 1.0
 
 
+@pytest.mark.slow
 def test_bench_stops_early_on_a_stronger_bot_and_a_longer_match_agrees():
     out = subprocess.run(
         [*HEGEMON, "bench", "continental", "random", "--players", "3", "--seed", "1", "-q"],

@@ -68,6 +68,24 @@ def db_state(db: Path) -> dict:
     }
 
 
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def wait_for_bots(runner, bots: set[int], timeout: float = 120.0) -> None:
+    """Until the runner has bot processes (collected into ``bots``) or has ended."""
+    deadline = time.monotonic() + timeout  # a guard against hanging, not a time assertion
+    while runner.poll() is None and time.monotonic() < deadline:
+        found = descendants(runner.pid)
+        if any(b"--address" in cmdline(pid) for pid in found):  # a bot's sandbox is up
+            bots.update(found)
+            return
+        time.sleep(0.05)
+
+
 def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
@@ -108,8 +126,12 @@ def test_sigkill_at_random_moments_then_the_season_completes_once(tmp_path):
         runner = start_hegemon(
             "season", "run", SEASON, "-j", "2", "--quiet", home=home, env=env, log=log
         )
-        delay = rng.uniform(0.2, 4.0)
         bots: set[int] = set()
+        if k % 2 == 0:
+            # every other kill lands while bots play: how long the runner takes to start
+            # them depends on the machine's load, so their arrival is awaited, not timed
+            wait_for_bots(runner, bots)
+        delay = rng.uniform(0.2, 4.0) if k % 2 else rng.uniform(0.0, 1.5)
         deadline = time.monotonic() + delay
         while time.monotonic() < deadline and runner.poll() is None:
             bots.update(descendants(runner.pid))

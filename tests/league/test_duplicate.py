@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from hegemon.leaderboard.registry import add_bot
@@ -67,6 +68,7 @@ def test_a_memoriser_recognises_a_repeated_deal_in_one_process():
     assert trio.run(main) == ["new", "recognised"]
 
 
+@pytest.mark.slow
 def test_a_duplicate_season_gives_no_memory_between_rotations(tmp_path, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()

@@ -49,3 +49,25 @@ def test_a_master_replay_plays_in_the_browser(browser, tmp_path):
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_master_hands_show_the_cards_of_the_44_not_territories():
+    """Seed 003's "carte speciali" show figures and tanks, not territories: the replay's hands
+    and its drawn-card events name them so (``cavalry (+1)``, ``wild card``)."""
+    from hegemon.leaderboard.web.replay import replay_data
+
+    text = master_record(2)
+    data = replay_data(text)
+    game = replay(text).game
+    assert game is not None
+    board = game.board
+    labels = {board.card_label(c) for c in range(board.card_count)}
+    assert labels == {
+        *(f"{f}{x}" for f in ("infantry", "cavalry", "artillery") for x in ("", " (+1)", " (+2)")),
+        "wild card",
+    }
+    held = {label for step in data["steps"] if "h" in step for h in step["h"] for label in h}
+    assert held and held <= labels
+    names = {t["name"] for t in data["map"]["territories"]}
+    drawn = [e["t"] for step in data["steps"] for e in step["ev"] if e["k"] == "card_drawn"]
+    assert drawn and not any(name in text for text in drawn for name in names)

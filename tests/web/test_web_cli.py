@@ -55,6 +55,7 @@ def server(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         yield url
 
 
+@pytest.mark.slow
 def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_path):
     tab = Page(browser, tmp_path)
     try:
@@ -111,6 +112,9 @@ def test_the_season_page_follows_a_real_season_run(home, server, browser, tmp_pa
 
 
 def test_report_writes_pages_that_work_from_disk(home, browser, tmp_path):
+    # the season the test before follows as it is played; run alone, this plays it here
+    played = run([sys.executable, "-c", CLI, "season", "run", "real", "--quiet"], home)
+    assert played.returncode == 0, played.stderr
     out = tmp_path / "site"
     made = run([sys.executable, "-c", CLI, "report", str(out)], home)
     assert made.returncode == 0, made.stderr

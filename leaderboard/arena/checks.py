@@ -1,0 +1,52 @@
+"""A runner's check games: claim the oldest queued version, play its check game — the same game
+``bot add`` plays, in the sandbox, under the arena's time limits — and store the outcome: the
+version becomes active only when it passes; otherwise it is refused with the reason and its log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import trio
+
+from ..registry import RegistryError, materialise
+from ..registry.check import check_command_async
+from ..registry.sources import command_in
+from ..store import BotRow, Store
+
+Say = Callable[[str], None]
+
+STALE_AFTER = 600.0
+"""A check claimed longer ago than this (seconds) belongs to a runner that stopped: retaken."""
+
+
+async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRow | None:
+    """Check the oldest queued version, if any; returns it as stored after its check."""
+    say = say or (lambda line: None)
+    bot = await trio.to_thread.run_sync(store.claim_check, worker, STALE_AFTER)
+    if bot is None:
+        return None
+    assert bot.id is not None
+    say(f"checking {bot.label}")
+    log: str | None = None
+    try:
+        folder = await trio.to_thread.run_sync(materialise, store, bot)
+        result = await check_command_async(command_in(bot.command, folder, bot.label))
+        passed, log = result.ok, result.log
+        reason = result.summary() if passed else result.reason
+    except RegistryError as exc:
+        passed, reason = False, str(exc)
+    except BaseException:
+        with trio.CancelScope(shield=True):  # interrupted: back in the queue for another
+            await trio.to_thread.run_sync(store.release_checks, worker)
+        raise
+    stored = await trio.to_thread.run_sync(store.finish_check, bot.id, worker, passed, reason, log)
+    say(f"{bot.label}: {'active' if passed else 'refused'}: {reason}")
+    return stored
+
+
+async def check_loop(store: Store, worker: str, poll: float, say: Say | None = None) -> None:
+    """Check queued versions as they come, forever (polling every ``poll`` seconds)."""
+    while True:
+        if await check_next(store, worker, say) is None:
+            await trio.sleep(poll)

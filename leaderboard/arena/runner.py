@@ -1,0 +1,90 @@
+"""One arena runner: check games of submitted versions beside the matches of any season or
+ladder with games to play, in one process, sharing the database's queues with every other
+runner (on this machine or others). Run it as ``python -m hegemon.leaderboard.arena.runner``
+(``hegemon arena`` starts ``--workers`` of them; ``hegemon arena --no-web`` on another machine
+adds more); it prints one line per event and stops on SIGTERM or Ctrl-C, giving back its claims.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+import trio
+
+from ..seasons.child import die_with_parent
+from ..seasons.liveness import default_worker_id
+from ..seasons.runner import run_season
+from ..seasons.state import RunnerError
+from ..store import FINISHED, SeasonRow, Store, StoreError
+from .checks import Say, check_loop
+
+POLL = 1.0
+"""Seconds between looks at an empty queue."""
+
+
+def playable_season(store: Store) -> SeasonRow | None:
+    """The oldest season or ladder with a match waiting to be played."""
+    for season in store.seasons():
+        playable = season.status != FINISHED and season.id is not None
+        if playable and store.progress(season.id).pending:  # type: ignore[arg-type]
+            return season
+    return None
+
+
+async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
+    """Play the seasons' and ladders' matches as they wait, forever."""
+    while True:
+        season = await trio.to_thread.run_sync(playable_season, store)
+        if season is None:
+            await trio.sleep(poll)
+            continue
+        try:
+            state = await run_season(store, season, worker=worker, log=say)
+        except (StoreError, RunnerError) as exc:  # its bots cannot run here, or the database
+            say(f"{season.name}: {exc}")
+            await trio.sleep(poll)
+            continue
+        say(f"{season.name}: {state.done} games played")
+
+
+async def run_runner(store: Store, worker: str | None = None, poll: float = POLL) -> None:
+    """Check games and matches, one of each at a time, until cancelled."""
+    name = worker or default_worker_id()
+
+    def say(line: str) -> None:
+        print(f"runner {name}: {line}", flush=True)
+
+    say("started")
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(check_loop, store, name, poll, say)
+            nursery.start_soon(match_loop, store, name, poll, say)
+            async for _ in signals:  # stopped: games and checks in flight are given back
+                say("stopping")
+                nursery.cancel_scope.cancel()
+                break
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hegemon-arena-runner")
+    parser.add_argument("--db", default=None, help="the arena's database (file or URL)")
+    parser.add_argument("--worker", default=None, help="this runner's name in the database")
+    parser.add_argument(
+        "--parent", type=int, default=None, help="stop when this process (its starter) is gone"
+    )
+    args = parser.parse_args(argv)
+    if args.parent is not None:  # given, not read: it may be gone before this line runs
+        die_with_parent(args.parent)
+    try:
+        with Store(args.db, create=False) as store:
+            trio.run(run_runner, store, args.worker)
+    except StoreError as exc:
+        print(f"hegemon arena runner: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

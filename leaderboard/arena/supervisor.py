@@ -1,0 +1,99 @@
+"""``hegemon arena``'s processes: ``--workers`` runner processes (:mod:`.runner`: check games
+and matches), the ladders' matchmaker in a thread, and the web server with accounts in the
+foreground. Ctrl-C or SIGTERM stops them all: runners give back what they were playing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+
+from ..store import Store, StoreError
+from .matchmaking import fill_ladders
+
+MATCHMAKER_POLL = 1.0
+"""Seconds between two top-ups of the ladders' queues."""
+
+STOP_GRACE = 30.0
+"""Seconds a runner has to give back its claims once told to stop."""
+
+
+def runner_argv(db: str, worker: str | None = None) -> list[str]:
+    """The command of one runner process over the database ``db`` (it stops when this process
+    is gone, however it went)."""
+    # -P: not the working folder first on the path (a checkout there would shadow the install)
+    argv = [sys.executable, "-P", "-m", "hegemon.leaderboard.arena.runner", "--db", db]
+    argv += ["--parent", str(os.getpid())]
+    return argv + (["--worker", worker] if worker else [])
+
+
+def start_runners(db: str, count: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen(runner_argv(db)) for _ in range(count)]
+
+
+def stop_runners(procs: Sequence[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each runner, then wait (a runner that will not stop is killed)."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def matchmaker(store: Store, stop: threading.Event, say: Callable[[str], None]) -> None:
+    """Top up the ladders' queues until ``stop`` is set; a database outage is said and waited
+    out, not fatal."""
+    failing = False
+    while not stop.wait(MATCHMAKER_POLL):
+        try:
+            fill_ladders(store)
+            failing = False
+        except StoreError as exc:
+            if not failing:
+                say(f"matchmaker: {exc} (retrying)")
+            failing = True
+
+
+def run_arena(
+    db: str,
+    workers: int,
+    serve_web: Callable[[threading.Event], None] | None,
+    say: Callable[[str], None],
+    stop: threading.Event,
+) -> None:
+    """Run the arena over ``db`` until ``stop`` is set (:func:`.stopping.stop_on_signals`:
+    SIGINT/SIGTERM): ``workers`` runners, the matchmaker, and ``serve_web(stop)`` in the
+    foreground (None: runners only). Set before or during start-up, ``stop`` still stops it:
+    nothing more is started once it is set."""
+    if stop.is_set():
+        return
+    procs = start_runners(db, workers)
+    try:
+        with Store(db, create=False) as store:
+            thread = threading.Thread(
+                target=matchmaker, args=(store, stop, say), name="hegemon-matchmaker", daemon=True
+            )
+            thread.start()
+            if serve_web is not None:
+                serve_web(stop)
+            else:
+                _wait_for_stop(stop, procs)
+            stop.set()
+            # bounded: a daemon thread; the runners must be stopped below whatever it is doing
+            thread.join(5 * MATCHMAKER_POLL)
+    finally:
+        stop.set()
+        stop_runners(procs)
+
+
+def _wait_for_stop(stop: threading.Event, procs: Sequence[subprocess.Popen[bytes]]) -> None:
+    """Wait until ``stop`` is set (or every runner has exited)."""
+    while not stop.wait(1.0):
+        if all(proc.poll() is not None for proc in procs):
+            return

@@ -1,0 +1,121 @@
+"""Submitting a bot over HTTP: the client packs its files as ``bot add`` would store them (the
+archive format of :mod:`.archive`), the server unpacks them under the arena's limits, stores the
+version content-addressed exactly as ``bot add`` does — the same files under the same name are
+the same version, not a new one — and queues it for a runner's check game.
+
+A bot has one owner: a name first submitted by a member is theirs; a name registered from the
+organiser's shell (no owner) is the admins'. Quotas (:mod:`.quotas`) apply to members.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..store import BotRow, Store
+from ..store.versions import QUEUED
+from .archive import TAR_OVERHEAD, keep_staging, new_staging, pack, store_archive, unpack
+from .errors import RegistryError
+from .limits import FileLimits
+from .naming import validate_name
+from .quotas import QuotaError, Quotas
+from .sources import BotSource, content_hash, find_source
+
+
+@dataclass(frozen=True)
+class Submitter:
+    """Who submits: a user's id, and whether they are an admin (no quotas, any name)."""
+
+    id: int
+    admin: bool = False
+
+
+@dataclass
+class Submitted:
+    """A submission's outcome: the version, and whether it is new (False: identical files
+    were submitted before under this name, and that version is returned)."""
+
+    bot: BotRow
+    new: bool
+
+
+def archive_budget(limits: FileLimits | None = None) -> int:
+    """The most bytes an upload's archive may take: the bot's files at their limit plus tar
+    headers (gzip never grows them by much more). Uploads are refused past it while read."""
+    limits = limits or FileLimits.from_env()
+    return limits.max_bytes + (limits.max_files + 1) * TAR_OVERHEAD + 64 * 1024
+
+
+def pack_source(source: BotSource) -> bytes:
+    """The archive of a bot form's files (``hegemon submit``): what ``bot add`` would store."""
+    with tempfile.TemporaryDirectory(prefix="hegemon-submit-") as tmp:
+        folder = Path(tmp)
+        source.copy_to(folder)
+        return pack(folder)[0]
+
+
+def command_text(argv: Sequence[str]) -> str:
+    """A stored argv as the one-line ``--command`` the server takes."""
+    return shlex.join(argv)
+
+
+def file_upload(filename: str, data: bytes) -> tuple[bytes, str]:
+    """A browser's upload of one bot file (``bot.py``, ``bot.js``, …) as (archive, command),
+    the file's command inferred as ``bot add FILE`` infers it."""
+    name = Path(filename).name
+    if not name or name.startswith("."):
+        raise RegistryError(f"bad file name {filename!r}")
+    with tempfile.TemporaryDirectory(prefix="hegemon-upload-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        source = find_source(str(path))
+        return pack_source(source), command_text(source.command)
+
+
+def submit_archive(
+    store: Store,
+    submitter: Submitter,
+    name: str,
+    archive: bytes,
+    command: str | None = None,
+    quotas: Quotas | None = None,
+) -> Submitted:
+    """Store ``archive`` as the next version of ``name`` for ``submitter``, queued for its
+    check game; raises :class:`RegistryError` (:class:`QuotaError`, with its HTTP status) with
+    one line saying why not. ``command``: how to run it in its folder (default: inferred from
+    the files as ``bot add FOLDER`` does)."""
+    name = validate_name(name)
+    owner = store.find_bot(name)
+    if owner is not None and owner.owner_id != submitter.id and not submitter.admin:
+        raise QuotaError(f"refused: the name {name} belongs to another member; choose another")
+    staging = new_staging()
+    try:
+        unpack(archive, staging)
+        digest = content_hash(staging)
+        existing = store.find_bot_by_hash(name, digest)
+        if existing is not None:
+            return Submitted(existing, new=False)
+        source = find_source(str(staging), command)
+        if not submitter.admin:
+            size = sum(f.stat().st_size for f in source.files.values())
+            (quotas or Quotas.from_env()).check(store, submitter.id, name, size)
+        folder = paths.bot_dir(digest)
+        keep_staging(staging, folder)
+        store_archive(store, folder, digest)
+        bot = store.add_bot(
+            name,
+            source.command,
+            digest,
+            source.language,
+            "upload",
+            state=QUEUED,
+            owner_id=submitter.id,
+        )
+        return Submitted(bot, new=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

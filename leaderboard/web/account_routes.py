@@ -1,0 +1,310 @@
+"""The accounts' pages: sign in and out, sign up by invitation, one's account (password, API
+tokens), the admins' user list and actions, and ``POST /api/tokens`` (a token for
+``hegemon login``, in exchange for a name and password)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from hegemon.leaderboard.accounts import AccountError
+from hegemon.leaderboard.accounts.games import void_game
+from hegemon.leaderboard.accounts.invitations import redeem_invitation
+from hegemon.leaderboard.accounts.passwords import MIN_LENGTH, verify_password
+from hegemon.leaderboard.accounts.sessions import close_session, close_user_sessions, open_session
+from hegemon.leaderboard.accounts.throttle import LoginThrottle
+from hegemon.leaderboard.accounts.tokens import create_token, list_tokens, revoke_token
+from hegemon.leaderboard.accounts.users import (
+    any_users,
+    authenticate,
+    list_users,
+    set_disabled,
+    set_password,
+)
+from hegemon.leaderboard.store import Store, UserRow
+
+from .auth import Viewer, clear_session_cookie, form_token, set_session_cookie, viewer
+from .params import database_id
+from .templating import account_nav, render
+
+TOKENS_PATH = "/api/tokens"
+"""Takes a password, reads no cookie: exempt from the CSRF check."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a sign-in was refused, and its HTTP status."""
+
+    status: int
+    why: str
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _local(target: str | None) -> str:
+    """Where to go after signing in: a path of this site only (never another site)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
+    """The routes of the accounts' pages over ``store``, sign-ins slowed by ``throttle``."""
+
+    def nav(request: Request) -> Markup:
+        user = viewer(request)
+        return account_nav(user, user is not None or any_users(store))
+
+    def page(request: Request, template: str, title: str, status: int = 200, **context: Any):
+        return render(
+            request, template, title, nav(request), status, csrf=form_token(request), **context
+        )
+
+    def message(request: Request, title: str, text: str, status: int) -> Response:
+        return page(request, "message.html", title, status, message=text)
+
+    def signed_in(request: Request) -> UserRow | Response:
+        user = viewer(request)
+        if user is not None:
+            return user
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": "sign in first"}, 401)
+        return RedirectResponse(f"/login?next={request.url.path}", 303)
+
+    def admin(request: Request) -> UserRow | Response:
+        user = signed_in(request)
+        if isinstance(user, UserRow) and not user.is_admin:
+            return message(request, "Not allowed", "Only admins may do this.", 403)
+        return user
+
+    def check_password(request: Request, name: str, password: str) -> UserRow | Refusal:
+        """The user, or why not (a wrong password counted against the name and address)."""
+        if throttle.wait(name, _client(request)) > 0:
+            return Refusal(429, "too many failed sign-ins: wait a few minutes and try again")
+        try:
+            user = authenticate(store, name, password)
+        except AccountError as exc:
+            return Refusal(403, str(exc))
+        if user is None:
+            throttle.failed(name, _client(request))
+            return Refusal(401, "wrong name or password")
+        throttle.succeeded(name)
+        return user
+
+    # ------------------------------------------------------------------ sign in and out
+    def login_form(request: Request) -> Response:
+        if not any_users(store):
+            return message(
+                request, "No accounts", "This arena has no accounts: nothing to sign in to.", 404
+            )
+        next_ = _local(request.query_params.get("next"))
+        return page(request, "login.html", "Sign in", next=next_, name="")
+
+    async def login(request: Request) -> Response:
+        form = await request.form()
+        name, password = str(form.get("name", "")), str(form.get("password", ""))
+        next_ = _local(str(form.get("next", "")))
+        found = await run_in_threadpool(check_password, request, name, password)
+        if not isinstance(found, UserRow):
+            return page(
+                request, "login.html", "Sign in", found.status, error=found.why, next=next_,
+                name=name,
+            )  # fmt: skip
+        assert found.id is not None
+        key = await run_in_threadpool(open_session, store, found.id)
+        response = RedirectResponse(next_, 303)
+        set_session_cookie(response, request, key)
+        return response
+
+    def logout(request: Request) -> Response:
+        user = request.scope.get("user")
+        if isinstance(user, Viewer) and user.via == "session":
+            close_session(store, user.secret)
+        response = RedirectResponse("/", 303)
+        clear_session_cookie(response, request)
+        return response
+
+    # ------------------------------------------------------------------ sign up
+    def signup_form(request: Request) -> Response:
+        code = request.query_params.get("code", "")
+        if not code:
+            return message(request, "Sign up", "Signing up needs an invitation's link.", 400)
+        return page(request, "signup.html", "Sign up", code=code, name="", min_length=MIN_LENGTH)
+
+    async def signup(request: Request) -> Response:
+        form = await request.form()
+        code, name = str(form.get("code", "")), str(form.get("name", ""))
+        password, again = str(form.get("password", "")), str(form.get("again", ""))
+        try:
+            if password != again:
+                raise AccountError("the two passwords differ")
+            user = await run_in_threadpool(redeem_invitation, store, code, name, password)
+        except AccountError as exc:
+            return page(
+                request, "signup.html", "Sign up", 400, error=str(exc), code=code, name=name,
+                min_length=MIN_LENGTH,
+            )  # fmt: skip
+        assert user.id is not None
+        key = await run_in_threadpool(open_session, store, user.id)
+        response = RedirectResponse("/account", 303)
+        set_session_cookie(response, request, key)
+        return response
+
+    # ------------------------------------------------------------------ one's account
+    def account_page(request: Request, status: int = 200, **context: Any) -> Response:
+        user = signed_in(request)
+        if not isinstance(user, UserRow):
+            return user
+        assert user.id is not None
+        tokens = list_tokens(store, user.id)
+        return page(
+            request, "account.html", "Account", status, user=user, tokens=tokens,
+            min_length=MIN_LENGTH, **context,
+        )  # fmt: skip
+
+    def account(request: Request) -> Response:
+        return account_page(request)
+
+    async def change_password(request: Request) -> Response:
+        user = signed_in(request)
+        if not isinstance(user, UserRow):
+            return user
+        assert user.id is not None
+        form = await request.form()
+        current, password = str(form.get("current", "")), str(form.get("password", ""))
+        if password != str(form.get("again", "")):
+            return await run_in_threadpool(account_page, request, 400, error="the passwords differ")
+        if not await run_in_threadpool(verify_password, user.password_hash, current):
+            return await run_in_threadpool(
+                account_page, request, 400, error="the current password is wrong"
+            )
+        try:
+            await run_in_threadpool(set_password, store, user.id, password)
+        except AccountError as exc:
+            return await run_in_threadpool(account_page, request, 400, error=str(exc))
+        # every other browser signed in as this user is signed out; this one starts afresh
+        await run_in_threadpool(close_user_sessions, store, user.id)
+        key = await run_in_threadpool(open_session, store, user.id)
+        response = RedirectResponse("/account", 303)
+        set_session_cookie(response, request, key)
+        return response
+
+    async def new_token(request: Request) -> Response:
+        user = signed_in(request)
+        if not isinstance(user, UserRow):
+            return user
+        assert user.id is not None
+        name = str((await request.form()).get("name", ""))
+        try:
+            row, value = await run_in_threadpool(create_token, store, user.id, name)
+        except AccountError as exc:
+            return await run_in_threadpool(account_page, request, 400, error=str(exc))
+        return await run_in_threadpool(
+            account_page, request, new_token=value, new_token_name=row.name
+        )
+
+    def revoke(request: Request) -> Response:
+        user = signed_in(request)
+        if not isinstance(user, UserRow):
+            return user
+        assert user.id is not None
+        token_id = database_id(request.path_params["token_id"])
+        try:
+            revoke_token(store, user.id, token_id if token_id is not None else -1)
+        except AccountError as exc:
+            return account_page(request, 404, error=str(exc))
+        return RedirectResponse("/account", 303)
+
+    # ------------------------------------------------------------------ admins
+    def users(request: Request) -> Response:
+        user = admin(request)
+        if not isinstance(user, UserRow):
+            return user
+        return page(request, "users.html", "Users", users=list_users(store))
+
+    def disabling(disabled: bool) -> Callable[[Request], Response]:
+        def endpoint(request: Request) -> Response:
+            user = admin(request)
+            if not isinstance(user, UserRow):
+                return user
+            try:
+                set_disabled(store, request.path_params["name"], disabled)
+            except AccountError as exc:
+                return message(request, "Not found", str(exc), 404)
+            return RedirectResponse("/admin/users", 303)
+
+        return endpoint
+
+    async def void(request: Request) -> Response:
+        user = admin(request)
+        if not isinstance(user, UserRow):
+            return user
+        game_id = database_id(request.path_params["game_id"])
+        reason = str((await request.form()).get("reason", ""))
+        try:
+            await run_in_threadpool(void_game, store, game_id or -1, user.name, reason)
+        except AccountError as exc:
+            return message(request, "Not found", str(exc), 404)
+        return message(request, "Game voided", f"Game {game_id} is void: {reason}", 200)
+
+    # ------------------------------------------------------------------ the API
+    async def api_token(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse({"error": "send JSON: {name, password, token_name}"}, 415)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or not all(
+            isinstance(body.get(k), str) for k in ("name", "password")
+        ):
+            return JSONResponse({"error": "send JSON: {name, password, token_name}"}, 400)
+        name, password = body["name"], body["password"]
+        found = await run_in_threadpool(check_password, request, name, password)
+        if not isinstance(found, UserRow):
+            return JSONResponse({"error": found.why}, found.status)
+        assert found.id is not None
+        label = body.get("token_name") if isinstance(body.get("token_name"), str) else ""
+        try:
+            row, value = await run_in_threadpool(
+                create_token, store, found.id, label or "hegemon login"
+            )
+        except AccountError as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+        return JSONResponse(
+            {"token": value, "id": row.id, "name": row.name, "user": found.name}, 201
+        )
+
+    def api_me(request: Request) -> Response:
+        user = signed_in(request)
+        if not isinstance(user, UserRow):
+            return user
+        return JSONResponse({"name": user.name, "role": user.role})
+
+    return [
+        Route("/login", login_form, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/signup", signup_form, methods=["GET"]),
+        Route("/signup", signup, methods=["POST"]),
+        Route("/account", account, methods=["GET"]),
+        Route("/account/password", change_password, methods=["POST"]),
+        Route("/account/tokens", new_token, methods=["POST"]),
+        Route("/account/tokens/{token_id}/revoke", revoke, methods=["POST"]),
+        Route("/admin/users", users, methods=["GET"]),
+        Route("/admin/users/{name}/disable", disabling(True), methods=["POST"]),
+        Route("/admin/users/{name}/enable", disabling(False), methods=["POST"]),
+        Route("/admin/games/{game_id}/void", void, methods=["POST"]),
+        Route(TOKENS_PATH, api_token, methods=["POST"]),
+        Route("/api/me", api_me, methods=["GET"]),
+    ]

@@ -1,0 +1,63 @@
+"""Rendered pages kept in memory while the data they show is unchanged: a page is made once
+per version of the data (and viewer) and served as it is to every request until then.
+
+Whoever uses it keys a page by everything that decides its text, the viewer included (who is
+signed in, what they may see): one viewer's page is never served to another who may see less.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+PAGES_KEPT = 512
+"""Pages kept at most (least recently served dropped first): the game list's pages and
+filters, and every signed-in viewer's pages, are many keys."""
+
+
+class PageCache:
+    """``get(key, version, make)``: ``make()``'s value, made again only when ``version``
+    changes (a ``version`` of None: made every time, never kept).
+
+    One request makes a new version of a page; the requests for it meanwhile are served the
+    version before (as if they had come a moment sooner) rather than all wait for it: under
+    load a page takes a while to make, and a ladder changes the data every few seconds. A
+    page never made before is waited for."""
+
+    def __init__(self, size: int = PAGES_KEPT):
+        self.size = size
+        self._pages: OrderedDict[Hashable, tuple[Hashable, object]] = OrderedDict()
+        self._making: dict[Hashable, threading.Lock] = {}  # only the keys being made
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, version: Hashable, make: Callable[[], T]) -> T:
+        if version is None:
+            return make()
+        with self._lock:
+            hit = self._pages.get(key)
+            if hit is not None:
+                self._pages.move_to_end(key)
+                if hit[0] == version or key in self._making:
+                    return hit[1]  # type: ignore[return-value]
+            making = self._making.setdefault(key, threading.Lock())
+        try:
+            with making:
+                with self._lock:
+                    hit = self._pages.get(key)
+                if hit is not None and hit[0] == version:  # made while this one waited
+                    return hit[1]  # type: ignore[return-value]
+                made = make()
+                with self._lock:
+                    self._pages[key] = (version, made)
+                    self._pages.move_to_end(key)
+                    while len(self._pages) > self.size:
+                        self._pages.popitem(last=False)
+                return made
+        finally:
+            with self._lock:
+                if self._making.get(key) is making:
+                    del self._making[key]

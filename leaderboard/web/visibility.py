@@ -1,0 +1,92 @@
+"""Who sees what on the pages: a bot's fault details (and its logs) only for its owner and the
+admins; everyone else gets the same data with those parts left out. The data is redacted
+after it is made (and cached) for everyone, so every viewer shares one cache."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hegemon.leaderboard.accounts.access import sees_private
+from hegemon.leaderboard.store import Store, UserRow
+
+
+class Seen:
+    """What one viewer may see of the bots of ``store`` (their owners read once per request)."""
+
+    def __init__(self, store: Store, user: UserRow | None):
+        self.user = user
+        bots = store.bots()
+        self._by_id = {b.id: b.owner_id for b in bots}
+        self._by_label = {b.label: b.owner_id for b in bots}
+
+    def bot(self, bot_id: int | None) -> bool:
+        """Whether the viewer sees the private parts of the bot ``bot_id``."""
+        return sees_private(self.user, self._by_id.get(bot_id))
+
+    def hidden_seats(self, seats: list[int]) -> set[int]:
+        """The seats (of bot ids ``seats``) whose private parts the viewer may not see."""
+        return {i for i, bot_id in enumerate(seats) if not self.bot(bot_id)}
+
+    def hidden_labels(self, labels: list[str]) -> set[int]:
+        """As :meth:`hidden_seats`, for seats given as bot labels."""
+        return {
+            i
+            for i, label in enumerate(labels)
+            if not sees_private(self.user, self._by_label.get(label))
+        }
+
+
+def redact_faults(faults: list[dict[str, Any]], hidden: set[int]) -> list[dict[str, Any]]:
+    """``faults`` without the detail of the ``hidden`` seats' (what happened stays public)."""
+    return [
+        {**f, "detail": None} if isinstance(f, dict) and f.get("seat") in hidden else f
+        for f in faults
+    ]
+
+
+def redact_games(data: dict[str, Any], seen: Seen) -> dict[str, Any]:
+    """A game list (``Arena.games``) as the viewer may see it."""
+    games = [
+        {**g, "faults": redact_faults(g["faults"], seen.hidden_labels(g["seats"]))}
+        for g in data["games"]
+    ]
+    return {**data, "games": games}
+
+
+def redact_bot(data: dict[str, Any]) -> dict[str, Any]:
+    """A bot's page data (``Arena.bot``) for a viewer who is neither its owner nor an admin."""
+    faults = [{**f, "detail": None, "log": False} for f in data["faults"]]
+    return {**data, "faults": faults}
+
+
+def redact_replay(replay: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
+    """Replay data whose fault events of ``hidden`` seats show only their redacted text."""
+
+    def event(e: dict[str, Any]) -> dict[str, Any]:
+        if e.get("k") == "fault" and e.get("s") in hidden and "r" in e:
+            return {**e, "t": e["r"]}
+        return e
+
+    steps = [{**s, "ev": [event(e) for e in s.get("ev", [])]} for s in replay.get("steps", [])]
+    return {**replay, "steps": steps}
+
+
+def redact_record(text: str, hidden: set[int]) -> str:
+    """A record's text whose fault lines of ``hidden`` seats lose their detail (every other
+    line is kept byte for byte)."""
+    if not hidden:
+        return text
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if '"fault"' not in line:
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and item.get("type") == "fault" and item.get("seat") in hidden:
+            item.pop("detail", None)
+            end = "\n" if line.endswith("\n") else ""
+            lines[i] = json.dumps(item, separators=(",", ":")) + end
+    return "".join(lines)

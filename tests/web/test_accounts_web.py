@@ -1,0 +1,490 @@
+"""Accounts on a real server over real HTTP (uvicorn on the loopback, httpx as the browser):
+who may open which route (the access-control table: every route of the app × anonymous,
+member, owner, admin), who sees a bot's logs and fault details, CSRF, the cookies' flags,
+invitations, disabled users, token revocation, login throttling and admin actions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlmodel import select
+
+from hegemon.leaderboard.accounts.invitations import create_invitation
+from hegemon.leaderboard.accounts.throttle import LoginThrottle, Throttle
+from hegemon.leaderboard.accounts.users import add_user
+from hegemon.leaderboard.store import BotRow, InvitationRow, MatchRow, Store, utcnow
+from hegemon.referee.runner.botlog import logs_dir, seat_log
+from tests.helpers.web import Page, browser, store_season  # noqa: F401 (browser: a fixture)
+from tests.helpers.web_server import serving
+
+PASSWORDS = {
+    "ada": "ada's long admin password",
+    "mel": "mel owns the crashing bot",
+    "olga": "olga owns no bot at all",
+    "dora": "dora may be disabled soon",
+}
+ROLES = ("anonymous", "member", "owner", "admin")
+USER_OF = {"member": "olga", "owner": "mel", "admin": "ada"}
+LOG_TEXT = "SECRET-LOG-LINE of the owner's bot"
+CSRF = re.compile(r'name=csrf value="([^"]+)"')
+LENIENT = LoginThrottle(Throttle(free=10_000), Throttle(free=10_000))
+
+
+@dataclass
+class Arena:
+    store: Store
+    url: str  # trusts 127.0.0.1 as a reverse proxy
+    strict_url: str  # trusts no proxy, and slows sign-ins after a few failures
+    faulty_game: int  # a game where mel's bot crashed (its log kept)
+    seat: int  # mel's bot's seat in it
+    bot_id: int  # mel's bot
+    quiet_game: int  # a game without faults
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    from hegemon.leaderboard.web.server import make_app
+
+    home = tmp_path_factory.mktemp("accounts-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HEGEMON_HOME", str(home))
+        mp.delenv("HEGEMON_DB", raising=False)
+        store = Store()
+        season = store_season(store, home / "records", "league", games=10, seed=5)
+        assert season.id is not None
+        users = {
+            name: add_user(store, name, pw, "admin" if name == "ada" else "member")
+            for name, pw in PASSWORDS.items()
+        }
+        games = store.games(season.id)
+        match, game = next((m, g) for m, g in games if g.faults)
+        quiet = next(g for _, g in games if not g.faults)
+        seat = game.faults[0]["seat"]
+        bot_id = match.seats[seat]
+        with store.session(write=True) as s:
+            bot = s.get(BotRow, bot_id)
+            assert bot is not None
+            bot.owner_id = users["mel"].id
+            s.add(bot)
+        log = seat_log(logs_dir(Path(game.record_path)), seat)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(LOG_TEXT, encoding="utf-8")
+        strict = LoginThrottle(Throttle(free=3, first_wait=600), Throttle(free=6, first_wait=600))
+        try:
+            with (
+                serving(make_app(store, ["127.0.0.1"], LENIENT)) as url,
+                serving(make_app(store, (), strict)) as strict_url,
+            ):
+                assert game.id is not None and quiet.id is not None
+                yield Arena(store, url, strict_url, game.id, seat, bot_id, quiet.id)
+        finally:
+            store.close()
+
+
+OPEN: list[httpx.Client] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    while OPEN:
+        OPEN.pop().close()
+
+
+def client(url: str, **kwargs: Any) -> httpx.Client:
+    """A browser (or a script) of its own: cookies kept, redirects not followed."""
+    made = httpx.Client(base_url=url, follow_redirects=False, timeout=60, **kwargs)
+    OPEN.append(made)
+    return made
+
+
+def csrf_of(c: httpx.Client, page: str = "/login") -> str:
+    """The CSRF token of the forms ``page`` shows to this client."""
+    found = CSRF.search(c.get(page).text)
+    assert found, f"{page} has no form with a CSRF token"
+    return found.group(1)
+
+
+def signed_in(url: str, name: str, **kwargs: Any) -> httpx.Client:
+    c = client(url, **kwargs)
+    answer = c.post("/login", data={"name": name, "password": PASSWORDS[name], "csrf": csrf_of(c)})
+    assert answer.status_code == 303, answer.text
+    return c
+
+
+def as_role(arena: Arena, role: str) -> httpx.Client:
+    if role == "anonymous":
+        c = client(arena.url)
+        csrf_of(c)  # a browser that has seen a form: it holds the pre-sign-in cookie
+        return c
+    return signed_in(arena.url, USER_OF[role])
+
+
+# ---------------------------------------------------------------------------------- the table
+OK = (200, 200, 200, 200)
+SIGNED_IN = (303, 200, 200, 200)  # anonymous: sent to sign in
+ADMINS = (303, 403, 403, 200)
+ADMIN_ACTION = (303, 403, 403, 404)  # on things that do not exist: nothing changes
+WRONG_PASSWORD = {"name": "nobody", "password": "not the password"}
+NEW_PASSWORD = {"current": "wrong", "password": "0123456789ab", "again": "0123456789ab"}
+
+# (method, route) -> (url, form or json body, expected status of anonymous, member, owner,
+# admin). Every route of the app must have a row: a new route without one fails the test.
+TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, int, int]]] = {
+    ("GET", "/"): ("/", None, OK),
+    ("GET", "/season/{name}"): ("/season/league", None, OK),
+    ("GET", "/season/{name}/live"): ("/season/league/live", None, OK),
+    ("GET", "/bots"): ("/bots", None, OK),
+    ("GET", "/bot/{bot_id}"): ("/bot/{bot}", None, OK),
+    ("GET", "/games"): ("/games", None, OK),
+    ("GET", "/game/{game_id}"): ("/game/{game}", None, OK),
+    ("GET", "/api"): ("/api", None, OK),
+    ("GET", "/api/leaderboard"): ("/api/leaderboard", None, OK),
+    ("GET", "/api/seasons"): ("/api/seasons", None, OK),
+    ("GET", "/api/seasons/{name}"): ("/api/seasons/league", None, OK),
+    ("GET", "/api/seasons/{name}/history"): ("/api/seasons/league/history", None, OK),
+    ("GET", "/api/bots"): ("/api/bots", None, OK),
+    ("GET", "/api/bots/{bot_id}"): ("/api/bots/{bot}", None, OK),
+    ("GET", "/api/bots/{bot_id}/history"): ("/api/bots/{bot}/history", None, OK),
+    ("GET", "/api/games"): ("/api/games", None, OK),
+    ("GET", "/api/games/{game_id}"): ("/api/games/{game}", None, OK),
+    ("GET", "/api/games/{game_id}/record"): ("/api/games/{game}/record", None, OK),
+    ("GET", "/api/games/{game_id}/logs/{seat}"): (
+        "/api/games/{game}/logs/{seat}",
+        None,
+        (401, 403, 200, 200),
+    ),
+    ("GET", "/static"): ("/static/style.css", None, OK),
+    ("GET", "/login"): ("/login", None, OK),
+    ("POST", "/login"): ("/login", WRONG_PASSWORD, (401, 401, 401, 401)),
+    ("GET", "/signup"): ("/signup?code=no-such-code", None, OK),
+    ("POST", "/signup"): (
+        "/signup",
+        {"code": "no-such-code", "name": "zed", "password": "x" * 12, "again": "x" * 12},
+        (400, 400, 400, 400),
+    ),
+    ("GET", "/account"): ("/account", None, SIGNED_IN),
+    ("POST", "/account/password"): ("/account/password", NEW_PASSWORD, (303, 400, 400, 400)),
+    ("POST", "/account/tokens"): ("/account/tokens", {"name": "from the table"}, SIGNED_IN),
+    ("POST", "/account/tokens/{token_id}/revoke"): (
+        "/account/tokens/999999/revoke",
+        {},
+        (303, 404, 404, 404),
+    ),
+    ("GET", "/admin/users"): ("/admin/users", None, ADMINS),
+    ("POST", "/admin/users/{name}/disable"): ("/admin/users/nobody/disable", {}, ADMIN_ACTION),
+    ("POST", "/admin/users/{name}/enable"): ("/admin/users/nobody/enable", {}, ADMIN_ACTION),
+    ("POST", "/admin/games/{game_id}/void"): ("/admin/games/999999/void", {}, ADMIN_ACTION),
+    ("POST", "/api/tokens"): ("/api/tokens", WRONG_PASSWORD, (401, 401, 401, 401)),
+    ("GET", "/api/me"): ("/api/me", None, (401, 200, 200, 200)),
+    # submitting (a form body is no bot archive: refused, nothing stored)
+    ("POST", "/api/bots/{name}/versions"): ("/api/bots/table/versions", {}, (401, 400, 400, 400)),
+    ("GET", "/api/versions/{bot_id}"): ("/api/versions/{bot}", None, (401, 404, 200, 200)),
+    ("GET", "/me/bots"): ("/me/bots", None, SIGNED_IN),
+    ("POST", "/me/bots"): ("/me/bots", {}, (303, 400, 400, 400)),
+    ("GET", "/me/bots/{bot_id}/log"): ("/me/bots/{bot}/log", None, (401, 404, 200, 200)),
+    ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
+}
+
+
+def app_routes() -> set[tuple[str, str]]:
+    """(method, path) of every route of the app (HEAD answers as GET does)."""
+    from starlette.routing import Mount, Route
+
+    from hegemon.leaderboard.web.server import make_app
+
+    with Store("sqlite:///:memory:") as store:
+        app = make_app(store)
+    found: set[tuple[str, str]] = set()
+    for route in app.routes:
+        if isinstance(route, Route):
+            found.update((m, route.path) for m in route.methods or () if m != "HEAD")
+        elif isinstance(route, Mount):
+            found.add(("GET", route.path))
+        else:
+            pytest.fail(f"a route of an unknown kind: {route!r}")
+    return found
+
+
+def test_every_route_has_a_row_in_the_access_table():
+    routes = app_routes()
+    assert sorted(routes - TABLE.keys()) == [], "routes without a row in TABLE"
+    assert sorted(TABLE.keys() - routes) == [], "rows of TABLE for routes that are gone"
+
+
+def test_the_access_table(arena):
+    ids = {"game": arena.faulty_game, "seat": arena.seat, "bot": arena.bot_id}
+    clients = {role: as_role(arena, role) for role in ROLES}
+    csrf = {role: csrf_of(c, "/login") for role, c in clients.items()}
+    answers: dict[tuple[str, str], list[int]] = {}
+    # the sign-out last: it ends the sessions the other rows use
+    for (method, route), (url, body, _) in sorted(
+        TABLE.items(), key=lambda r: r[0][1] == "/logout"
+    ):
+        path = url.format(**ids)
+        for role in ROLES:
+            c = clients[role]
+            if method == "GET":
+                answer = c.get(path)
+            elif route == "/api/tokens":
+                answer = c.post(path, json=body)
+            else:
+                answer = c.post(path, data={**(body or {}), "csrf": csrf[role]})
+            answers.setdefault((method, route), []).append(answer.status_code)
+    wrong = {
+        key: (tuple(got), TABLE[key][2])
+        for key, got in answers.items()
+        if tuple(got) != TABLE[key][2]
+    }
+    assert wrong == {}, "(got, expected) for anonymous, member, owner, admin"
+
+
+# ---------------------------------------------------------------------------------- who sees what
+@pytest.mark.parametrize("role", ROLES)
+def test_a_bots_logs_and_fault_details_only_for_its_owner_and_admins(arena, role):
+    c = as_role(arena, role)
+    private = role in ("owner", "admin")
+    log = c.get(f"/api/games/{arena.faulty_game}/logs/{arena.seat}")
+    assert (LOG_TEXT in log.text) == private
+    faults = c.get(f"/api/bots/{arena.bot_id}").json()["faults"]
+    assert faults and all((f["detail"] is not None) == private for f in faults)
+    logged = [f["log"] for f in faults if f["game"] == arena.faulty_game]
+    assert logged == [private]
+    link = f"/api/games/{arena.faulty_game}/logs/{arena.seat}"
+    assert (link in c.get(f"/bot/{arena.bot_id}").text) == private
+    game = c.get(f"/api/games/{arena.faulty_game}").json()
+    assert all((f["detail"] is not None) == private for f in game["faults"])
+    assert ("secret log" in str(game["replay"])) == private
+    assert ("secret log" in c.get(f"/api/games/{arena.faulty_game}/record").text) == private
+    listed = c.get("/api/games?fault=yes").json()["games"]
+    mine = [g for g in listed if g["id"] == arena.faulty_game]
+    assert mine and all((f["detail"] is not None) == private for f in mine[0]["faults"])
+    # the rest is public: the game, its replay and its result
+    assert c.get(f"/game/{arena.faulty_game}").status_code == 200
+
+
+# ---------------------------------------------------------------------------------- CSRF, cookies
+def test_a_state_change_without_its_csrf_token_is_refused(arena):
+    owner, member = signed_in(arena.url, "mel"), signed_in(arena.url, "olga")
+    mine, theirs = csrf_of(owner, "/account"), csrf_of(member, "/account")
+
+    def tokens_named(name: str) -> int:
+        return owner.get("/account").text.count(f"<td class=l>{name}</td>")
+
+    assert owner.post("/account/tokens", data={"name": "no-token"}).status_code == 403
+    assert (
+        owner.post("/account/tokens", data={"name": "no-token", "csrf": "0" * 64}).status_code
+        == 403
+    )
+    assert (
+        owner.post("/account/tokens", data={"name": "no-token", "csrf": theirs}).status_code == 403
+    )
+    assert owner.post("/logout", data={"csrf": theirs}).status_code == 403
+    assert tokens_named("no-token") == 0
+    assert owner.post("/account/tokens", data={"name": "by-form", "csrf": mine}).status_code == 200
+    answer = owner.post(
+        "/account/tokens", data={"name": "by-header"}, headers={"X-CSRF-Token": mine}
+    )
+    assert answer.status_code == 200
+    assert tokens_named("by-form") == tokens_named("by-header") == 1
+    # a sign-in form posted from elsewhere (no pre-sign-in cookie) is refused too
+    stranger = client(arena.url)
+    data = {"name": "mel", "password": PASSWORDS["mel"], "csrf": mine}
+    assert stranger.post("/login", data=data).status_code == 403
+    # a Bearer token is no ambient credential: no CSRF token needed
+    token = owner.post("/api/tokens", json={"name": "mel", "password": PASSWORDS["mel"]}).json()
+    script = client(arena.url, headers={"Authorization": f"Bearer {token['token']}"})
+    assert script.post("/account/tokens", data={"name": "by-script"}).status_code == 200
+
+
+def cookie(answer: httpx.Response, name: str) -> list[str]:
+    """The attributes of the cookie ``name`` that ``answer`` sets, lowercased."""
+    found = [c for c in answer.headers.get_list("set-cookie") if c.startswith(f"{name}=")]
+    assert len(found) == 1, answer.headers.get_list("set-cookie")
+    return [part.strip().lower() for part in found[0].split(";")[1:]]
+
+
+def sign_in_answer(url: str, **headers: str) -> httpx.Response:
+    """mel signing in with a browser that sends ``headers``. Its pre-sign-in cookie is sent
+    back by hand: over HTTPS (as a proxy says) it is Secure, and the client, talking plain
+    HTTP to the loopback, would keep it to itself."""
+    c = client(url, headers=headers)
+    form = c.get("/login")
+    found = CSRF.search(form.text)
+    assert found
+    presession = re.search(r"hegemon_csrf=([^;]+)", form.headers["set-cookie"])
+    assert presession
+    c.cookies.clear()
+    data = {"name": "mel", "password": PASSWORDS["mel"], "csrf": found.group(1)}
+    return c.post("/login", data=data, headers={"Cookie": f"hegemon_csrf={presession.group(1)}"})
+
+
+def test_the_session_cookie_is_httponly_samesite_and_secure_behind_https(arena):
+    plain = cookie(sign_in_answer(arena.url), "hegemon_session")
+    assert "httponly" in plain and "samesite=lax" in plain and "path=/" in plain
+    assert "secure" not in plain
+    presession = cookie(client(arena.url).get("/login"), "hegemon_csrf")
+    assert "httponly" in presession and "samesite=lax" in presession
+    # HTTPS as the trusted proxy (127.0.0.1 for this server) says: Secure
+    https = cookie(sign_in_answer(arena.url, **{"X-Forwarded-Proto": "https"}), "hegemon_session")
+    assert "secure" in https and "httponly" in https
+    # the same header from an address the server does not trust changes nothing
+    other = sign_in_answer(arena.strict_url, **{"X-Forwarded-Proto": "https"})
+    assert "secure" not in cookie(other, "hegemon_session")
+
+
+# ---------------------------------------------------------------------------------- accounts
+def signup(url: str, code: str, name: str, password: str) -> httpx.Response:
+    c = client(url)
+    token = csrf_of(c, f"/signup?code={code}")
+    form = {"code": code, "name": name, "password": password, "again": password, "csrf": token}
+    return c.post("/signup", data=form)
+
+
+def test_an_invitation_makes_one_account_before_it_expires(arena):
+    code = create_invitation(arena.store)
+    first = signup(arena.url, code, "ivy", "ivy's long password")
+    assert first.status_code == 303 and first.headers["location"] == "/account"
+    me = client(arena.url, cookies=first.cookies).get("/api/me").json()
+    assert me == {"name": "ivy", "role": "member"}
+    again = signup(arena.url, code, "ivan", "ivan's long password")
+    assert again.status_code == 400 and "already used" in again.text
+    late = create_invitation(arena.store, lifetime=timedelta(minutes=5))
+    with arena.store.session(write=True) as s:
+        for row in s.exec(select(InvitationRow).where(InvitationRow.used_by == None)):  # noqa: E711
+            row.expires_at = utcnow() - timedelta(seconds=1)
+            s.add(row)
+    expired = signup(arena.url, late, "ike", "ike's long password")
+    assert expired.status_code == 400 and "expired" in expired.text
+
+
+def test_a_disabled_user_is_refused_everywhere_at_once(arena):
+    dora = signed_in(arena.url, "dora")
+    token = dora.post("/api/tokens", json={"name": "dora", "password": PASSWORDS["dora"]}).json()
+    script = client(arena.url, headers={"Authorization": f"Bearer {token['token']}"})
+    assert script.get("/api/me").status_code == 200
+    admin = signed_in(arena.url, "ada")
+    csrf = csrf_of(admin, "/admin/users")
+    assert admin.post("/admin/users/dora/disable", data={"csrf": csrf}).status_code == 303
+    try:
+        assert dora.get("/api/me").status_code == 401  # the session no longer signs in
+        assert script.get("/api/me").status_code == 401  # nor the token
+        refused = sign_in_answer_as(arena.url, "dora")
+        assert refused.status_code == 403 and "disabled" in refused.text
+    finally:
+        assert admin.post("/admin/users/dora/enable", data={"csrf": csrf}).status_code == 303
+    assert sign_in_answer_as(arena.url, "dora").status_code == 303
+    assert script.get("/api/me").status_code == 200
+
+
+def sign_in_answer_as(url: str, name: str) -> httpx.Response:
+    c = client(url)
+    return c.post("/login", data={"name": name, "password": PASSWORDS[name], "csrf": csrf_of(c)})
+
+
+def test_a_revoked_token_stops_working(arena):
+    owner = signed_in(arena.url, "mel")
+    made = client(arena.url).post(
+        "/api/tokens", json={"name": "mel", "password": PASSWORDS["mel"], "token_name": "ci"}
+    )
+    assert made.status_code == 201
+    token = made.json()
+    script = client(arena.url, headers={"Authorization": f"Bearer {token['token']}"})
+    assert script.get("/api/me").json()["name"] == "mel"
+    page = owner.get("/account").text
+    row = re.search(rf'<tr data-token="{token["id"]}">(.*?)</tr>', page, re.S)
+    assert row and "never" not in row.group(1) and "active" in row.group(1)
+    assert token["token"] not in page  # listed, never shown again
+    csrf = csrf_of(owner, "/account")
+    revoked = owner.post(f"/account/tokens/{token['id']}/revoke", data={"csrf": csrf})
+    assert revoked.status_code == 303
+    assert script.get("/api/me").status_code == 401
+    # another member cannot revoke mel's tokens
+    other = signed_in(arena.url, "olga")
+    second = (
+        client(arena.url)
+        .post("/api/tokens", json={"name": "mel", "password": PASSWORDS["mel"]})
+        .json()
+    )
+    answer = other.post(
+        f"/account/tokens/{second['id']}/revoke", data={"csrf": csrf_of(other, "/account")}
+    )
+    assert answer.status_code == 404
+    kept = client(arena.url, headers={"Authorization": f"Bearer {second['token']}"})
+    assert kept.get("/api/me").status_code == 200
+
+
+def test_sign_ins_are_slowed_per_account_and_per_address(arena):
+    url = arena.strict_url  # 3 failures free per account, 6 per address, then a long wait
+    wrong = {"name": "mel", "password": "a wrong password"}
+    attempts = [sign_in_answer_with(url, wrong).status_code for _ in range(4)]
+    assert attempts == [401, 401, 401, 401]
+    # the right password is not even checked while the account waits
+    assert (
+        sign_in_answer_with(url, {"name": "mel", "password": PASSWORDS["mel"]}).status_code == 429
+    )
+    # another account from the same address still signs in (the address is under its limit)
+    assert (
+        sign_in_answer_with(url, {"name": "ada", "password": PASSWORDS["ada"]}).status_code == 303
+    )
+    # guessing many names from one address: the address waits, whatever the account
+    for name in ("olga", "olga", "dora"):
+        assert sign_in_answer_with(url, {"name": name, "password": "wrong"}).status_code == 401
+    right = {"name": "ada", "password": PASSWORDS["ada"]}
+    assert sign_in_answer_with(url, right).status_code == 429
+    api = client(url).post("/api/tokens", json=right)
+    assert api.status_code == 429
+
+
+def sign_in_answer_with(url: str, form: dict[str, str]) -> httpx.Response:
+    c = client(url)
+    return c.post("/login", data={**form, "csrf": csrf_of(c)})
+
+
+def test_an_admin_voids_a_game_and_it_leaves_the_results(arena):
+    before = client(arena.url).get("/api/games").json()["total"]
+    admin = signed_in(arena.url, "ada")
+    member = signed_in(arena.url, "olga")
+    path = f"/admin/games/{arena.quiet_game}/void"
+    assert f'action="{path}"' in admin.get(f"/game/{arena.quiet_game}").text
+    assert f'action="{path}"' not in member.get(f"/game/{arena.quiet_game}").text
+    assert member.post(path, data={"csrf": csrf_of(member, "/account")}).status_code == 403
+    done = admin.post(path, data={"csrf": csrf_of(admin, "/account"), "reason": "wrong version"})
+    assert done.status_code == 200
+    assert client(arena.url).get(f"/api/games/{arena.quiet_game}").status_code == 404
+    assert client(arena.url).get("/api/games").json()["total"] == before - 1
+    with arena.store.session() as s:
+        voided = s.exec(select(MatchRow).where(MatchRow.status == "void")).all()
+    assert [m.last_error for m in voided] == ["voided by ada: wrong version"]
+
+
+def test_signing_in_and_making_a_token_in_a_real_browser(arena, browser, tmp_path):
+    """The forms as Chromium submits them: sign in, the account page, a token shown once, the
+    top bar naming the user; no console error anywhere."""
+    tab = Page(browser, tmp_path)
+    try:
+        page = tab.open(f"{arena.url}/bot/{arena.bot_id}", "bot-anonymous")
+        assert page.locator("a.log").count() == 0
+        page.click("text=sign in")
+        page.fill("input[name=name]", "mel")
+        page.fill("input[name=password]", PASSWORDS["mel"])
+        page.click("button:has-text('sign in')")
+        page.wait_for_url(f"{arena.url}/")
+        assert page.locator("header.top a[href='/account']").inner_text() == "mel"
+        page = tab.open(f"{arena.url}/bot/{arena.bot_id}", "bot-owner")
+        assert page.locator("a.log").count() == 1
+        page = tab.open(f"{arena.url}/account", "account")
+        page.fill("input[name=name][placeholder=laptop]", "from chromium")
+        page.click("button:has-text('create a token')")
+        assert page.locator("code.token").inner_text().startswith("hgm_")
+        page.screenshot(path=str(tmp_path / "token-shown.png"))
+        assert tab.errors == []
+    finally:
+        tab.close()

@@ -1,0 +1,201 @@
+"""The season board and the game list are kept rendered between requests (.page_cache): on a real
+server over real HTTP, a viewer is never served a page made for another who may see more, and
+a new game shows at once; the change token (.changes) moves with every commit, on SQLite and on
+PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlmodel import select
+
+from hegemon.leaderboard.accounts.throttle import LoginThrottle, Throttle
+from hegemon.leaderboard.accounts.users import add_user
+from hegemon.leaderboard.store import BotRow, SeasonRow, Store
+from hegemon.leaderboard.web.changes import Changes
+from hegemon.leaderboard.web.page_cache import PageCache
+from tests.helpers.league import (  # noqa: F401 (fixtures)
+    SeasonSpec,
+    create_season,
+    pg_server,
+    pg_url,
+    register_samples,
+    using_home,
+    wait_for,
+)
+from tests.helpers.web import play_matches
+from tests.helpers.web_server import serving
+
+PASSWORDS = {"ada": "ada's long admin password", "mel": "mel owns the first bot"}
+CSRF = re.compile(r'name=csrf value="([^"]+)"')
+LENIENT = LoginThrottle(Throttle(free=10_000), Throttle(free=10_000))
+PLAYED = 4  # of the season's 8 games, before the tests play more
+
+
+@dataclass
+class Site:
+    store: Store
+    season: SeasonRow
+    records: Path
+    url: str
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    from hegemon.leaderboard.web.server import make_app
+
+    with using_home(tmp_path_factory.mktemp("page-cache-home")) as home:
+        store = Store()
+        bots = register_samples(store)
+        season = create_season(store, SeasonSpec(name="cached", games=8, seed=3), bots)
+        play_matches(store, season, home / "records", "cached", limit=PLAYED)
+        users = {name: add_user(store, name, pw, "admin" if name == "ada" else "member")
+                 for name, pw in PASSWORDS.items()}  # fmt: skip
+        with store.session(write=True) as s:
+            bot = s.exec(select(BotRow).where(BotRow.id == bots[0].id)).one()
+            bot.owner_id = users["mel"].id
+        try:
+            with serving(make_app(store, (), LENIENT)) as url:
+                yield Site(store, season, home / "records", url)
+        finally:
+            store.close()
+
+
+Browser = Callable[..., httpx.Client]
+
+
+@pytest.fixture
+def browser(site: Site) -> Iterator[Browser]:
+    """Opens a browser of its own, signed in as the name given (none: anonymous)."""
+    with contextlib.ExitStack() as opened:
+
+        def open_as(name: str | None = None) -> httpx.Client:
+            c = opened.enter_context(httpx.Client(base_url=site.url, timeout=60))
+            if name is not None:
+                token = CSRF.search(c.get("/login").text)
+                assert token is not None
+                form = {"name": name, "password": PASSWORDS[name], "csrf": token.group(1)}
+                answer = c.post("/login", data=form)
+                assert answer.status_code == 303, answer.text
+            return c
+
+        yield open_as
+
+
+PAGES = ("/games", "/season/cached", "/season/cached/live", "/games?page=1&season=cached")
+
+
+@pytest.mark.parametrize("first", ["mel", "ada"])
+def test_a_page_made_for_a_signed_in_viewer_is_never_served_to_another(browser, first):
+    signed, anonymous = browser(first), browser()
+    other = browser("mel" if first == "ada" else "ada")
+    for path in PAGES:
+        mine = signed.get(path)
+        assert mine.status_code == 200, mine.text
+        # made for ``first`` (their name and links in the top bar), now kept
+        assert f'href="/account">{first}<' in mine.text or path.endswith("/live")
+        assert signed.get(path).text == mine.text
+        theirs = anonymous.get(path).text
+        assert f">{first}<" not in theirs and "/me/bots" not in theirs
+        assert "/admin/users" not in theirs
+        seen = other.get(path).text
+        assert f">{first}<" not in seen
+        if not path.endswith("/live"):  # the JSON part has no top bar
+            assert "/admin/users" in seen if first == "mel" else "/admin/users" not in seen
+            assert 'href="/login">sign in<' in theirs
+
+
+def test_a_new_game_shows_at_once_on_the_kept_pages(site, browser):
+    c = browser()
+    before = c.get("/games").text
+    assert c.get("/games").text == before  # kept
+    done = re.search(r"games 1–(\d+) of (\d+)", before)
+    assert done is not None
+    played = int(done.group(2))
+    season = c.get("/season/cached").text
+    assert f"{played} of 8 games played" in season
+    assert play_matches(site.store, site.season, site.records, "cached", limit=1) == 1
+    assert f"games 1–{played + 1} of {played + 1}" in c.get("/games").text
+    assert f"{played + 1} of 8 games played" in c.get("/season/cached").text
+    # the board itself is refitted in the background: the kept page follows when it is
+    board = f"<p class=note>{played + 1} games ·"
+    wait_for(
+        "the season's board to show the new game", lambda: board in c.get("/season/cached").text
+    )
+
+
+def test_a_page_being_made_again_serves_the_one_before_meanwhile():
+    cache = PageCache()
+    assert cache.get("page", 1, lambda: "one") == "one"
+    assert cache.get("page", 1, lambda: "never made") == "one"
+    making, release = threading.Event(), threading.Event()
+
+    def slow() -> str:
+        making.set()
+        release.wait(60)
+        return "two"
+
+    maker = threading.Thread(target=lambda: cache.get("page", 2, slow))
+    maker.start()
+    assert making.wait(60)
+    assert cache.get("page", 2, lambda: "made twice") == "one"  # not waited for
+    release.set()
+    maker.join(60)
+    assert cache.get("page", 2, lambda: "made twice") == "two"
+    assert cache.get("other viewer", 2, lambda: "theirs") == "theirs"  # keys never mix
+
+
+def test_pages_kept_are_bounded_and_a_version_of_none_is_never_kept():
+    cache = PageCache(size=2)
+    for n in range(3):
+        cache.get(n, 1, functools.partial(str, f"page {n}"))
+    assert cache.get(0, 1, lambda: "made again") == "made again"  # the oldest was dropped
+    assert cache.get(2, 1, lambda: "made again") == "page 2"
+    assert cache.get("x", None, lambda: "a") == "a"
+    assert cache.get("x", None, lambda: "b") == "b"
+
+
+COMMITS = iter(range(10**6))
+
+
+def _commit_something(store: Store) -> None:
+    add_user(store, f"user{next(COMMITS)}", "a password long enough", "member")
+
+
+def test_the_change_token_moves_with_every_commit_on_sqlite(tmp_path):
+    with Store(tmp_path / "arena.db") as store, Store(tmp_path / "arena.db") as other:
+        changes = Changes(store)
+        token = changes()
+        assert token is not None and changes() == token  # reads change nothing
+        store.seasons()
+        assert changes() == token
+        _commit_something(other)
+        assert changes() != token
+        token = changes()
+        _commit_something(store)  # the server's own writes count too
+        assert changes() != token
+        changes.close()
+
+
+def test_an_in_memory_database_gives_no_token():
+    with Store("sqlite://") as store:
+        assert Changes(store)() is None
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_the_change_token_moves_with_every_commit_on_postgres(pg_url):
+    with Store(pg_url) as store, Store(pg_url) as other:
+        changes = Changes(store)
+        token = changes()
+        assert token is not None and changes() == token
+        _commit_something(other)
+        assert changes() != token
