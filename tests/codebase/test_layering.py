@@ -1,10 +1,11 @@
 """Dependencies point one way (docs/design.md "Layout"): checked on what importing really loads.
 
-``sample_bots → sdk → (referee.wire, rules engine)``; ``leaderboard → referee → rules engine``
-(the match runner uses the wire); the rules engine imports nothing from the rest. Every module
-of the four installed packages is imported in a fresh process (the engine's modules together,
-every other on its own on top of the engine), and what it pulls in (by installed name) must lie
-on its side of the arrows.
+``sample_bots → sdk → (referee.wire, rules engine)``; ``env → sdk`` (the learning environment
+plays the engine and encodes views for the SDK's PolicyBot, which loads it only when asked);
+``leaderboard → referee → rules engine`` (the match runner uses the wire); the rules engine
+imports nothing from the rest. Every module of the five installed packages is imported in a
+fresh process (the engine's modules together, every other on its own on top of the engine), and
+what it pulls in (by installed name) must lie on its side of the arrows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 from hegemon.referee import formulas
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-PACKAGES = ("referee", "sdk", "sample_bots", "leaderboard")
+PACKAGES = ("referee", "sdk", "sample_bots", "env", "leaderboard")
 SKIPPED = ("hegemon.leaderboard.migrations",)
 """Run by alembic, not imported (its environment migrates at import)."""
 
@@ -30,6 +31,7 @@ LAYERS = (
     ("hegemon.referee", "engine"),
     ("hegemon.sdk", "sdk"),
     ("hegemon.sample_bots", "sample_bots"),
+    ("hegemon.env", "env"),
     ("hegemon.leaderboard", "leaderboard"),
 )
 """Installed name prefix → layer, the first match winning (the wire and the match runner live
@@ -41,7 +43,8 @@ MAY_LOAD = {
     "runner": {"engine", "wire", "runner"},
     "sdk": {"engine", "wire", "sdk"},
     "sample_bots": {"engine", "wire", "sdk", "sample_bots"},
-    "leaderboard": {"engine", "wire", "runner", "sdk", "sample_bots", "leaderboard"},
+    "env": {"engine", "wire", "sdk", "env"},
+    "leaderboard": {"engine", "wire", "runner", "sdk", "sample_bots", "env", "leaderboard"},
 }
 """What importing a module of each layer may load: its own layer and those below it."""
 
@@ -92,7 +95,7 @@ def layer_of(module: str) -> str | None:
 
 
 def installed_modules() -> list[str]:
-    """Every Python module of the four packages, by installed name (``hegemon.x.y``)."""
+    """Every Python module of the five packages, by installed name (``hegemon.x.y``)."""
     names = []
     for package in PACKAGES:
         folder = (ROOT / "hegemon" / package).resolve()
@@ -148,11 +151,12 @@ def loaded() -> dict[str, list[str]]:
 
 
 @pytest.mark.slow
-def test_every_module_of_the_four_packages_is_probed(loaded):
+def test_every_module_of_the_five_packages_is_probed(loaded):
     probed = set(loaded)
     assert {"hegemon.referee.game", "hegemon.referee.wire.codec", "hegemon.sdk.server"} <= probed
     assert {"hegemon.referee.runner.link", "hegemon.sample_bots.planner"} <= probed
     assert {"hegemon.leaderboard.botspec", "hegemon.leaderboard.store.models"} <= probed
+    assert {"hegemon.env.encoding", "hegemon.env.multi_agent"} <= probed
     assert all(m.startswith("hegemon.") for m in probed)
 
 
@@ -160,7 +164,8 @@ def test_every_module_of_the_four_packages_is_probed(loaded):
 def test_no_arrow_runs_back_up(loaded):
     """The rules engine loads nothing of the rest; the wire only the engine; the match runner
     never the SDK, the sample bots or the league; the SDK never the match runner; the sample
-    bots never the runner or the league."""
+    bots never the runner or the league; the learning environment never the runner or the
+    league."""
     assert arrows_up(loaded) == []
 
 
