@@ -410,9 +410,9 @@ class Arbiter:
         seat.unseen = []
         seat.last_error = ""
         seat.asked += 1
-        # on the CPU clock the transport stops a bot past its CPU time; the wall clock only
-        # backs it up (a bot that sleeps or blocks)
-        limit = deadline if meter is None else self.time.backstop(deadline)
+        # on the CPU clock the transport stops a bot past its CPU time or idle too long (it
+        # sleeps or blocks); the wall clock is only the last resort
+        limit = deadline if meter is None else self.time.wall_cap(deadline)
         await link.resume()
         started = trio.current_time()
         answer: Action | Blitz | Failure = Failure("timeout", "")
@@ -431,7 +431,9 @@ class Arbiter:
             if seat.bank <= 0:
                 self._forfeit(seat, "timeout", f"time bank of {self.time.bank:g} s used up")
             else:
-                seat.last_error = f"late: {_lateness(deadline, limit, elapsed, meter is not None)}"
+                why = answer.detail if isinstance(answer, Failure) else ""
+                late = _lateness(deadline, limit, elapsed, meter is not None, why)
+                seat.last_error = f"late: {late}"
                 seat.last_error += "; the default action was applied"
                 self._strike(seat, "timeout", seat.last_error)
             return None
@@ -472,12 +474,15 @@ def _breach(link: Transport) -> Failure | None:
     return breach() if breach is not None else None
 
 
-def _lateness(deadline: float, limit: float, elapsed: float, cpu: bool) -> str:
+def _lateness(deadline: float, limit: float, elapsed: float, cpu: bool, why: str) -> str:
     """Why an answer was late, on the clock the seat was timed by (the same words for the
-    same cause: they go into the record)."""
+    same cause: they go into the record). ``why`` is the transport's reason, if it gave one
+    (a bot idle too long on the CPU clock)."""
     said = f"no answer within {deadline:.3f} s"
     if not cpu:
         return said
     if elapsed > deadline:
         return f"{said} of CPU time"
-    return f"{said}: none after {limit:.3f} s of wall time (the bot slept or blocked)"
+    if why:
+        return f"{said}: {why}"
+    return f"{said}: none after {limit:.3f} s of wall time"

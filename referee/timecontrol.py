@@ -18,8 +18,11 @@ The rules, as :mod:`hegemon.referee.arbiter` applies them to every seat:
 * **The clock** (``clock``). ``cpu`` (the default): a decision's time is the CPU time the bot's
   own processes used for it, all of them together — what the bot did, not what the machine
   was busy with; the referee's encoding, transport and thawing never count. A bot that blocks
-  or sleeps is stopped by a wall-clock backstop (:meth:`TimeControl.backstop`: a few times the
-  deadline) and that answer is late. ``wall``: a decision's time is the wall time from the
+  or sleeps is stopped by a backstop on its idle time (:meth:`TimeControl.backstop`: a few
+  times the deadline of wall time in which it neither computed nor waited for a CPU), and
+  that answer is late. Waiting for a CPU on a busy machine is never the bot's fault, up to an
+  outer bound that only a machine overloaded many times over reaches
+  (:meth:`TimeControl.wall_cap`). ``wall``: a decision's time is the wall time from the
   request to its answer, all included. Only bots whose processes the referee runs can be
   measured in CPU time; any other (a remote bot, a bot in the referee's own process) is on
   the wall clock whatever ``clock`` says.
@@ -38,7 +41,10 @@ from typing import Any
 CLOCKS = ("cpu", "wall")
 """What a decision's time is (see the module docstring): the bot's CPU time, or wall time."""
 BACKSTOP = 3.0
-"""On the CPU clock, a decision's wall time may be this many deadlines (and 1 s more)."""
+"""On the CPU clock, a decision's idle time may be this many deadlines (and 1 s more)."""
+WALL_CAP = 4.0
+"""On the CPU clock, a decision's wall time may be this many backstops, however busy the
+machine (a bot would have had less than a twelfth of a core)."""
 
 SETTLE_SECONDS = 0.5
 """How long the referee waits, once per game at most, to see a bot whose connection broke
@@ -96,31 +102,42 @@ class TimeControl:
         return f"{self.bank:g}" + (f"+{self.increment:g}" if self.increment else "")
 
     def backstop(self, deadline: float) -> float:
-        """On the CPU clock, the wall time after which a decision with ``deadline`` seconds of
-        CPU time is late all the same (a bot that sleeps or blocks): generous, so that a busy
-        machine never makes a bot late that is within its CPU time.
+        """On the CPU clock, the idle time after which a decision with ``deadline`` seconds of
+        CPU time is late all the same (a bot that sleeps or blocks): wall time in which the
+        bot neither computed nor waited for a CPU (see
+        :mod:`hegemon.referee.runner.sandbox.waits`), so a busy machine makes no bot late.
 
         >>> TimeControl().backstop(2.0)
         7.0
         """
         return BACKSTOP * deadline + 1.0
 
+    def wall_cap(self, deadline: float) -> float:
+        """On the CPU clock, the wall time after which a decision with ``deadline`` seconds of
+        CPU time is late whatever the cause: the referee's last resort, reached only on a
+        machine overloaded many times over.
+
+        >>> TimeControl().wall_cap(2.0)
+        28.0
+        """
+        return WALL_CAP * self.backstop(deadline)
+
     def max_seat_wall_time(self, decisions: int) -> float:
         """The most one seat can add to the wall time of a game in which it is asked
         ``decisions`` times: its start-up, StartGame and EndGame deadlines, one wait to see a
         broken bot exit, and its decisions: on the wall clock each at most ``decision`` seconds
         and all of them together at most the bank plus one increment per decision; on the CPU
-        clock each at most its wall-clock :meth:`backstop` (a bot that sleeps spends no CPU
-        time, so its bank does not bound its wall time).
+        clock each at most its :meth:`wall_cap` (a bot that sleeps spends no CPU time, so its
+        bank does not bound its wall time).
 
         >>> TimeControl(bank=60, increment=0.1, decision=2, clock="wall").max_seat_wall_time(20_000)
         2082.5
         >>> TimeControl(bank=60, increment=0.1, decision=2).max_seat_wall_time(10)  # the CPU clock
-        92.5
+        302.5
         """
         if decisions < 0:
             raise ValueError("decisions must be zero or more")
-        per_decision = self.backstop(self.decision) if self.clock == "cpu" else self.decision
+        per_decision = self.wall_cap(self.decision) if self.clock == "cpu" else self.decision
         thinking = decisions * per_decision
         if self.clock == "wall":
             thinking = min(thinking, self.bank + decisions * self.increment)

@@ -159,7 +159,7 @@ def clock_option() -> Any:
         "cpu",
         "--clock",
         help="What a decision's time is: cpu, the CPU time the bot's own processes used (a "
-        "busy machine makes no bot late; a wall-clock backstop stops one that sleeps), or "
+        "busy machine makes no bot late; a backstop on idle time stops one that sleeps), or "
         "wall, the wall time from request to answer.",
     )
 

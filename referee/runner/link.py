@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +21,7 @@ from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS, TimeControl
 from ..wire import bot_pb2, bot_pb2_grpc, codec
 from . import botlog, bridge
+from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 from .sandbox.ceiling import freeze_deferred
@@ -31,9 +31,6 @@ REFEREE_VERSION = "hegemon 0.1"
 
 __all__ = ["DEFAULT_LIMITS", "BotLimits", "BotLink", "Fault", "channel_options"]
 
-CPU_LOOK = 0.005
-"""The shortest wait (seconds) between two looks at a deciding bot's CPU time."""
-_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 RAISED = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 """What a gRPC server answers when the bot's own code raised while handling the call."""
 NO_RUN = (
@@ -291,22 +288,6 @@ class BotLink:
         included; the referee's own work never), for a bot the referee runs: else None."""
         return self.process.cpu_since_resume if self.process is not None else None
 
-    def _cpu_patience(self, allowed: float) -> Callable[[], float | None]:
-        """How long to wait for an answer before looking again whether the bot has used its
-        ``allowed`` CPU seconds (None: it has). It cannot use more CPU time than the machine
-        has cores in any wall second, so the first look comes when it could have at most."""
-
-        looks = 0
-
-        def patience() -> float | None:
-            nonlocal looks
-            assert self.process is not None
-            looks += 1  # the first wait needs no look: nothing can have been used yet
-            left = allowed - self.process.cpu_since_resume() if looks > 1 else allowed
-            return None if left <= 0 else max(CPU_LOOK, left / _CORES)
-
-        return patience
-
     async def pause(self) -> None:
         """Stop a local bot's processes until it is asked again (CPU fairness): at once if
         another bot is asked next, else when the referee next waits. A bot asked again first
@@ -373,13 +354,19 @@ class BotLink:
 
     async def _decide(self, ask: Ask) -> Action | Blitz | Failure:
         request = self.decide_request(ask)
-        cpu = ask.clock == "cpu" and self.process is not None
-        patience = self._cpu_patience(ask.deadline) if cpu else None
-        timeout = self.time.backstop(ask.deadline) if cpu else ask.deadline
+        patience: CpuPatience | None = None
+        timeout = ask.deadline
+        if ask.clock == "cpu" and self.process is not None:
+            idle_limit = self.time.backstop(ask.deadline)
+            process = self.process
+            patience = CpuPatience(
+                ask.deadline, idle_limit, process.cpu_since_resume, process.waits
+            )
+            timeout = self.time.wall_cap(ask.deadline)
         try:
             reply = await bridge.call(self.stub.Decide, request, timeout, patience=patience)
         except bridge.OutOfPatience:
-            return Failure("timeout", "")
+            return Failure("timeout", patience.why if patience is not None else "")
         except grpc.RpcError as exc:
             code = bridge.rpc_code(exc)
             broken = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)

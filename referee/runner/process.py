@@ -351,6 +351,11 @@ class BotProcess:
         paused): a decision's time on the CPU clock (0 for a bot without a ceiling)."""
         return self._ceiling.cpu_since_resume() if self._ceiling is not None else 0.0
 
+    def waits(self) -> dict[int, int]:
+        """Nanoseconds each thread of the bot has waited for a CPU so far, by thread id
+        (see :mod:`.sandbox.waits`; none for a bot without a ceiling)."""
+        return self._ceiling.waits() if self._ceiling is not None else {}
+
     def cpu_seconds(self) -> float:
         """The most CPU time any one process of the bot has used (RLIMIT_CPU is per process)."""
         most = 0.0

@@ -6,6 +6,10 @@ is its first argument. Each computation logs ``computed S`` once done.
               waits for it, then answers
     thread F  has a thread compute for F of the deadline while it waits, then answers
     sleep F   sleeps for F of its deadline, then answers
+    starved F CPU   runs on CPU only (which the test keeps busy), computes for F of its
+              deadline on its first three decisions, answers the others at once; logs
+              ``took W`` (the wall seconds) after each computation
+    niced F CPU     the same, at the lowest priority, which it gave itself (nice 19)
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import time
 from hegemon.sdk import Bot, run
 
 MODE, FRACTION = sys.argv[1], float(sys.argv[2])
+STARVED = 3  # decisions computed in the starved modes
 
 
 def compute(seconds: float) -> None:
@@ -42,12 +47,32 @@ def in_grandchild(seconds: float) -> None:
     os.close(read)
 
 
+ALL_CPUS = os.sched_getaffinity(0)
+
+
+def starve_this_thread() -> None:
+    """Run this thread (not the bot's others: its start-up stays quick) on the busy CPU; in
+    ``niced`` mode, at the lowest priority too. On Linux both apply to the calling thread."""
+    os.sched_setaffinity(0, {int(sys.argv[3])})
+    if MODE == "niced":
+        os.setpriority(os.PRIO_PROCESS, 0, 19)
+
+
 class Clocked(Bot):
     name = f"clocked-{MODE}"
+    computed = 0
 
     def decide(self, view, decision):
         seconds = FRACTION * view.deadline_ms / 1000
-        if MODE == "share":
+        if MODE in ("starved", "niced"):
+            if self.computed < STARVED:
+                self.computed += 1
+                starve_this_thread()
+                began = time.monotonic()
+                compute(seconds)
+                print(f"took {time.monotonic() - began:.3f}", flush=True)
+                os.sched_setaffinity(0, ALL_CPUS)
+        elif MODE == "share":
             compute(seconds)
         elif MODE == "child":
             in_grandchild(seconds)

@@ -297,9 +297,11 @@ def test_the_most_one_seat_adds_to_a_game():
     assert wall.max_seat_wall_time(10) == pytest.approx(fixed + 20)  # each decision at most 2 s
     assert wall.max_seat_wall_time(20_000) == pytest.approx(fixed + 60 + 2000)  # bank + increments
     assert TimeControl(bank=60, clock="wall").max_seat_wall_time(1_000_000) == fixed + 60
-    # the CPU clock: a sleeping bot spends no bank, so each decision may take its backstop
+    # the CPU clock: a sleeping bot spends no bank, so each decision may take its backstop of
+    # idle time (3 deadlines + 1 s), and a bot waiting for a CPU up to four backstops
     cpu = replace(wall, clock="cpu")
-    assert cpu.max_seat_wall_time(10) == pytest.approx(fixed + 10 * (3 * 2 + 1))
+    assert cpu.backstop(2) == 3 * 2 + 1
+    assert cpu.max_seat_wall_time(10) == pytest.approx(fixed + 10 * 4 * (3 * 2 + 1))
 
 
 class Ordering(Scripted):

@@ -1,7 +1,8 @@
 """The clock measures the bot, not the machine: a decision's time is the CPU time of the bot's
 own processes (children, orphaned grandchildren and threads included), so a busy machine makes
-no bot late, while a bot that sleeps or blocks still meets a wall-clock backstop. ``--clock
-wall`` keeps the wall clock. Real bot processes, real gRPC, a really busy machine.
+no bot late (waiting for a CPU is never idle time), while a bot that sleeps or blocks still
+meets a backstop on its idle time. ``--clock wall`` keeps the wall clock. Real bot processes,
+real gRPC, a really busy machine.
 """
 
 from __future__ import annotations
@@ -59,6 +60,59 @@ def busy_machine():
             hog.wait()
 
 
+@pytest.fixture
+def busy_cpu():
+    """One CPU kept busy by ten spinning processes pinned to it, each in a session of its own
+    (the kernel may share a CPU between sessions first): a thread pinned there gets at most
+    an eleventh of it. Yields the CPU's number."""
+    cpu = max(os.sched_getaffinity(0))
+    spin = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", spin], start_new_session=True) for _ in range(10)
+    ]
+    try:
+        yield cpu
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def starved(mode: str, cpu: int) -> BotCommand:
+    """The clocked bot computing for 60 % of each of its first three deadlines on ``cpu``."""
+    return BotCommand(
+        f"clocked-{mode}", (sys.executable, str(BOTS / "clocked.py"), mode, "0.6", str(cpu))
+    )
+
+
+def took(log: bytes | None) -> list[float]:
+    """The wall seconds of each computation the clocked bot logged."""
+    lines = (log or b"").decode().splitlines()
+    return [float(line.split()[1]) for line in lines if line.startswith("took ")]
+
+
+@pytest.mark.slow
+def test_waiting_for_a_cpu_is_never_idle_time(busy_cpu):
+    """A bot that computes for 60 % of its deadline while it gets an eleventh of a CPU takes
+    well over the idle backstop in wall time, every time: it waited for the CPU, so it is
+    never late (before, it was late at the backstop)."""
+    result = play(starved("starved", busy_cpu))
+    seat = result.seats[0]
+    walls = took(result.logs[0])
+    assert len(walls) == 3 and min(walls) > TIME.backstop(TIME.decision), walls  # really starved
+    assert seat.faults == [] and seat.decisions > 10, seat.faults
+
+
+@pytest.mark.slow
+def test_a_bot_that_lowers_its_own_priority_is_idle_while_it_waits(busy_cpu):
+    """The same bot, at the lowest priority it gave itself (nice 19), chose to wait: its wait
+    is idle time, and it is late at the backstop each time (the third time forfeits it)."""
+    seat = play(starved("niced", busy_cpu)).seats[0]
+    assert seat.out == "timeout", seat.faults
+    idle = "it was idle (neither computing nor waiting for a CPU) for 2.500 s"
+    assert [idle in f.detail for f in seat.faults] == [True] * 3, seat.faults
+
+
 @pytest.mark.slow
 def test_a_busy_machine_makes_no_bot_late(busy_machine):
     """A bot computing for 60 % of every deadline, on a machine with two spinners per core
@@ -88,7 +142,7 @@ def test_computing_past_the_deadline_is_late():
     seat = play(clocked("share", 1.5)).seats[0]
     assert seat.out == "timeout", seat.faults
     # the words are those of the CPU clock, unless the machine was too busy to let the bot
-    # use its deadline's CPU time before the wall-clock backstop
+    # use its deadline's CPU time before the referee's last resort, the wall cap
     assert all(f.detail.startswith("late: no answer within 0.500 s") for f in seat.faults)
 
 
@@ -101,7 +155,8 @@ def test_a_bot_that_sleeps_is_not_late_until_the_backstop():
     quick = TimeControl(startup=20, decision=0.2, bank=60.0, max_strikes=1)
     asleep = play(clocked("sleep", 2 * quick.backstop(0.2) / 0.2), quick).seats[0]
     assert asleep.out == "timeout", asleep.faults
-    assert "none after 1.600 s of wall time (the bot slept or blocked)" in asleep.faults[0].detail
+    idle = "it was idle (neither computing nor waiting for a CPU) for 1.600 s: it slept"
+    assert idle in asleep.faults[0].detail
 
 
 def test_the_wall_clock_is_kept_on_request(tmp_path):

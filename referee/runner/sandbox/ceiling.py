@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .cgroups import BotCgroups, Place, places
 from .limits import SandboxLimits
+from .waits import excused_waits, referee_priority
 
 MEMORY = "memory"
 CPU = "cpu"
@@ -137,6 +138,7 @@ class Ceiling:
         self._fault: tuple[str, str] | None = None
         self._closed = False
         self._lock = threading.Lock()
+        self._priority = referee_priority()  # the bot's processes start with the referee's
 
     # ------------------------------------------------------------------ before the start
     def join_files(self) -> list[str]:
@@ -174,6 +176,11 @@ class Ceiling:
         # both launches put the bot in a PID namespace of its own, whose init is in this tree:
         # an orphan is adopted by that init, so no process of the bot leaves the tree
         return tree(self.root) if self.root is not None else []
+
+    def waits(self) -> dict[int, int]:
+        """Nanoseconds each thread of the bot has waited for a CPU so far, by thread id
+        (those that kept the priority they started with: see :mod:`.waits`)."""
+        return excused_waits(self.pids(), self._priority)
 
     def memory_mechanism(self) -> str:
         """What bounds the bot's memory: ``cgroup v1``/``cgroup v2`` or ``watcher``."""

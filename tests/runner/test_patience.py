@@ -1,0 +1,122 @@
+"""How long the referee waits for an answer on the CPU clock (referee/runner/patience.py), and
+the waits for a CPU it excuses (referee/runner/sandbox/waits.py): a scripted bot on a scripted
+clock for the rule, real processes on a really busy CPU for the kernel's counters."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hegemon.referee.runner.patience import IDLE, CpuPatience
+from hegemon.referee.runner.sandbox.waits import excused_waits, referee_priority
+
+ALLOWED, IDLE_LIMIT = 0.5, 2.5
+
+
+class Scripted:
+    """A deciding bot on a scripted clock: each second of wall time it computes ``cpu``
+    seconds and its threads wait ``waiting`` seconds for a CPU."""
+
+    def __init__(self, cpu: float, waiting: float) -> None:
+        self.now, self.cpu, self.waiting = 0.0, cpu, waiting
+
+    def patience(self) -> CpuPatience:
+        return CpuPatience(
+            ALLOWED,
+            IDLE_LIMIT,
+            cpu_used=lambda: self.now * self.cpu,
+            waits=lambda: {7: int(self.now * self.waiting * 1e9)},
+            clock=lambda: self.now,
+            cores=2,
+        )
+
+    def wait_out(self, patience: CpuPatience, until: float = 60.0) -> float | None:
+        """Follow the patience's waits; the wall time at which it gave up, or None."""
+        wait = patience()
+        while wait is not None:
+            assert wait > 0
+            self.now += wait
+            if self.now > until:
+                return None
+            wait = patience()
+        return self.now
+
+
+@pytest.mark.parametrize(
+    ("cpu", "waiting", "late_at", "why"),
+    [
+        (1.0, 0.0, ALLOWED, ""),  # computes on an idle machine: late on its CPU time
+        (0.0, 0.0, IDLE_LIMIT, IDLE.format(IDLE_LIMIT)),  # sleeps: late when idle too long
+        (0.1, 0.9, ALLOWED / 0.1, ""),  # gets a tenth of a CPU: late only on its CPU time
+        (0.0, 1.0, None, ""),  # never gets a CPU: never idle (the wall cap is the arbiter's)
+        (0.05, 0.45, 2 * IDLE_LIMIT, IDLE.format(IDLE_LIMIT)),  # waits half the time, sleeps half
+    ],
+)
+def test_a_decision_is_late_on_its_cpu_time_or_its_idle_time(cpu, waiting, late_at, why):
+    bot = Scripted(cpu, waiting)
+    patience = bot.patience()
+    gave_up = bot.wait_out(patience)
+    if late_at is None:
+        assert gave_up is None
+    else:
+        # it looks again no later than the soonest either limit can be reached, and the first
+        # look's idle time (before the waits are first read) is the only slack
+        assert gave_up == pytest.approx(late_at, abs=ALLOWED / 2 + 0.01)
+    assert patience.why == why
+
+
+def test_the_first_look_reads_nothing():
+    """Most answers come before the second look: they cost the referee no read at all."""
+    reads: list[str] = []
+
+    def cpu_used() -> float:
+        reads.append("cpu")
+        return 0.0
+
+    def waits() -> dict[int, int]:
+        reads.append("waits")
+        return {}
+
+    patience = CpuPatience(ALLOWED, IDLE_LIMIT, cpu_used, waits, clock=lambda: 0.0, cores=2)
+    assert patience() == ALLOWED / 2 and reads == []
+    assert patience() is not None and reads == ["cpu", "waits"]
+
+
+# ---------------------------------------------------------------------- the kernel's counters
+def spinner(cpu: int, nice: int) -> subprocess.Popen[bytes]:
+    code = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nos.nice({nice})\nwhile True: pass"
+    return subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+
+
+def test_waits_for_a_cpu_are_read_and_a_lowered_priority_is_not_excused():
+    """Three spinners share one CPU, so each waits for it: the two that kept their priority
+    have their waits read, and growing; the one that lowered its own priority (nice 10) has
+    none excused."""
+    cpu = max(os.sched_getaffinity(0))
+    spinners = [spinner(cpu, 0), spinner(cpu, 0), spinner(cpu, 10)]
+    pids = [p.pid for p in spinners]
+    priority = referee_priority()
+    try:
+        first = excused_waits(pids, priority)
+        normal = {int(t) for pid in pids[:2] for t in os.listdir(f"/proc/{pid}/task")}
+        give_up = time.monotonic() + 60  # a bound on the wait, not a timing assertion
+
+        def settled() -> bool:
+            now = excused_waits(pids, priority)
+            niced = os.getpriority(os.PRIO_PROCESS, pids[2]) == 10
+            return niced and all(now.get(t, 0) > first.get(t, 0) for t in normal)
+
+        while not settled():
+            assert time.monotonic() < give_up, excused_waits(pids, priority)
+            time.sleep(0.01)
+        now = excused_waits(pids, priority)
+        assert set(now) == normal, (now, normal)  # the niced spinner's thread is left out
+    finally:
+        for process in spinners:
+            process.kill()
+            process.wait()
+    assert excused_waits(pids, priority) == {}  # gone: nothing read, nothing raised
