@@ -47,6 +47,7 @@ class CpuPatience:
         self.why = ""
         self._looks = 0
         self._first_waits: dict[int, int] | None = None
+        self._seen: dict[int, int] = {}  # the most each thread was seen to have waited
 
     def __call__(self) -> float | None:
         self._looks += 1
@@ -59,8 +60,12 @@ class CpuPatience:
         # no read); a wait before it counts as idle, a bounded generosity to the sleepers
         waits = self.waits()
         if self._first_waits is None:
-            self._first_waits = waits
-        waited = waited_since(self._first_waits, waits)
+            self._first_waits = dict(waits)
+        # a thread or child that ended since (a helper that computed and exited) keeps the
+        # waits it was last seen with
+        for tid, ns in waits.items():
+            self._seen[tid] = max(ns, self._seen.get(tid, 0))
+        waited = waited_since(self._first_waits, self._seen)
         idle = self.clock() - self.started - used - waited
         if idle >= self.idle_limit:
             self.why = IDLE.format(self.idle_limit)

@@ -18,18 +18,22 @@ ALLOWED, IDLE_LIMIT = 0.5, 2.5
 
 
 class Scripted:
-    """A deciding bot on a scripted clock: each second of wall time it computes ``cpu``
-    seconds and its threads wait ``waiting`` seconds for a CPU."""
+    """A deciding bot on a scripted clock: each second of wall time its thread computes
+    ``cpu`` seconds and waits ``waiting`` seconds for a CPU, until the thread ends at
+    ``ends`` (then the bot is idle: its CPU time and the ended thread's waits stay)."""
 
-    def __init__(self, cpu: float, waiting: float) -> None:
-        self.now, self.cpu, self.waiting = 0.0, cpu, waiting
+    def __init__(self, cpu: float, waiting: float, ends: float = float("inf")) -> None:
+        self.now, self.cpu, self.waiting, self.ends = 0.0, cpu, waiting, ends
 
     def patience(self) -> CpuPatience:
+        def waits() -> dict[int, int]:
+            return {7: int(self.now * self.waiting * 1e9)} if self.now < self.ends else {}
+
         return CpuPatience(
             ALLOWED,
             IDLE_LIMIT,
-            cpu_used=lambda: self.now * self.cpu,
-            waits=lambda: {7: int(self.now * self.waiting * 1e9)},
+            cpu_used=lambda: min(self.now, self.ends) * self.cpu,
+            waits=waits,
             clock=lambda: self.now,
             cores=2,
         )
@@ -67,6 +71,13 @@ def test_a_decision_is_late_on_its_cpu_time_or_its_idle_time(cpu, waiting, late_
         # look's idle time (before the waits are first read) is the only slack
         assert gave_up == pytest.approx(late_at, abs=ALLOWED / 2 + 0.01)
     assert patience.why == why
+
+
+def test_a_helper_that_waited_and_ended_keeps_its_waits():
+    """A helper thread (or child) that got a tenth of a CPU for 3 s, then ended: the bot was
+    idle from then on only, and is late a backstop later (not at once)."""
+    bot = Scripted(0.1, 0.9, ends=3.0)
+    assert bot.wait_out(bot.patience()) == pytest.approx(3.0 + IDLE_LIMIT, abs=ALLOWED)
 
 
 def test_the_first_look_reads_nothing():
