@@ -97,7 +97,7 @@ class SeasonWorkers:
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
         # the URL by environment, not argv: a password never shows in ps
-        env["HEGEMON_DB"] = self.store.url.render_as_string(hide_password=False)
+        env["HEGEMON_DB"] = self.store.secret_url()
         env["PYTHONUNBUFFERED"] = "1"
         return env
 

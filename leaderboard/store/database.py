@@ -124,6 +124,11 @@ class Database:
             raise StoreError(f"cannot open database {self.display}: {_one_line(exc)}") from exc
 
     # ------------------------------------------------------------------ plumbing
+    def secret_url(self) -> str:
+        """The full URL, password included: for a child process of this one only, passed
+        by a pipe or the environment (never argv, never a log: ``display`` is for those)."""
+        return self.url.render_as_string(hide_password=False)
+
     def _prepare_sqlite_file(self, create: bool) -> None:
         database = self.url.database or ""
         if database in ("", ":memory:") or database.startswith("file:"):

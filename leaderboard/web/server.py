@@ -363,7 +363,7 @@ def serve(
 
     stop = stop or threading.Event()
     with Store(db, create=False) as store:
-        fitter = Fitter(store.url.render_as_string(hide_password=False))
+        fitter = Fitter(store.secret_url())
         app = make_app(store, trusted_proxies, fitter=fitter)
         threading.Thread(target=app.state.arena.warm, name="hegemon-web-warm", daemon=True).start()
         # uvicorn's own forwarded-header handling trusts 127.0.0.1 by default: off, ours decides

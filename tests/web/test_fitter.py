@@ -64,7 +64,7 @@ def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ladder]:
 
 
 def url_of(store: Store) -> str:
-    return store.url.render_as_string(hide_password=False)
+    return store.secret_url()
 
 
 def fit_workers(parent: int) -> list[int]:
