@@ -53,6 +53,7 @@ missions, the rule set).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
@@ -157,23 +158,23 @@ class Layout:
     def territory_base(self) -> int:
         return 1
 
-    @property
+    @functools.cached_property  # (asked at every step: computed once)
     def amount_base(self) -> int:
         return 1 + self.territories
 
-    @property
+    @functools.cached_property
     def set_base(self) -> int:
         return self.amount_base + len(BUCKETS)
 
-    @property
+    @functools.cached_property
     def seat_base(self) -> int:
         return self.set_base + MAX_SETS
 
-    @property
+    @functools.cached_property
     def card_base(self) -> int:
         return self.seat_base + MAX_SEATS
 
-    @property
+    @functools.cached_property
     def actions(self) -> int:
         """The size of the ``Discrete`` action space."""
         return self.card_base + MAX_HAND
@@ -198,7 +199,7 @@ class Layout:
         """The index that gives the hand's card ``slot``."""
         return self.card_base + slot
 
-    @property
+    @functools.cached_property
     def features(self) -> int:
         """The length of the observation vector."""
         return (
@@ -246,6 +247,7 @@ class Partial:
 
 
 _PLACING = (Kind.PLACE, Kind.PLACE_NEUTRAL, Kind.REINFORCE_ALLY)
+_NO_PROGRESS = Partial()  # (only read: the progress of an answer not begun)
 _MOVING = (Kind.FORTIFY, Kind.FORTIFY_ALLY)
 
 
@@ -256,19 +258,29 @@ def _left(decision: Decision, partial: Partial) -> int:
 def _placeable(view: View, decision: Decision, partial: Partial) -> dict[int, int]:
     """Placing decisions: territory -> the most armies it may still get."""
     left = _left(decision, partial)
-    if decision.kind is Kind.PLACE:
-        return dict.fromkeys(legal.own_territories(view, decision.player), left)
-    if decision.kind is Kind.REINFORCE_ALLY:
-        return dict.fromkeys(legal.own_territories(view, decision.seats[0]), left)
+    owners = _memo(_placing_owners, view, decision)
+    if decision.kind is not Kind.PLACE_NEUTRAL:
+        return dict.fromkeys(owners[0], left)
     room: dict[int, int] = {}
-    for s in decision.seats:
-        owned = legal.own_territories(view, s)
+    for owned in owners:
         most = left
         if decision.maximum:
             most = min(left, decision.maximum - sum(partial.placed.get(t, 0) for t in owned))
         if most > 0:
             room.update(dict.fromkeys(owned, most))
     return room
+
+
+def _placing_owners(view: View, decision: Decision) -> list[list[int]]:
+    """Placing decisions: the territories of each seat whose territories may get armies (the
+    same at every step of one answer, so remembered)."""
+    if decision.kind is Kind.PLACE:
+        seats: Sequence[int] = (decision.player,)
+    elif decision.kind is Kind.REINFORCE_ALLY:
+        seats = decision.seats[:1]
+    else:
+        seats = decision.seats
+    return [legal.own_territories(view, s) for s in seats]
 
 
 def _moves(view: View, decision: Decision) -> list[tuple[int, int, int]]:
@@ -324,8 +336,7 @@ def _bounds(view: View, decision: Decision, partial: Partial) -> tuple[int, int]
     return 1, 0
 
 
-def _is_amount_only(kind: Kind) -> bool:
-    return kind is Kind.DEFEND or kind is Kind.OCCUPY
+_AMOUNT_ONLY = (Kind.DEFEND, Kind.OCCUPY)  # the decisions answered by an amount alone
 
 
 def action_mask(
@@ -337,10 +348,8 @@ def action_mask(
     mask = np.zeros(layout.actions, dtype=np.int8)
     if decision is None:
         return mask
-    legal_now = _legal(view, decision, partial if partial is not None else Partial(), layout)
-    cells = cast(
-        "MutableSequence[int]", mask.data
-    )  # a few single numbers: a fraction of numpy's cost for each
+    legal_now = _legal(view, decision, partial if partial is not None else _NO_PROGRESS, layout)
+    cells = mask.data  # a few single numbers: a fraction of numpy's cost for each
     for i in legal_now or (PASS,):  # never leave a decision without an answer: pass stands in
         cells[i] = 1
     return mask
@@ -350,10 +359,8 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
     """The legal action indices of the next step (maybe none)."""
     kind, step = decision.kind, partial.step
     indices: list[int] = []
-    if _is_amount_only(kind) or step == "amount":
-        least, most = _bounds(view, decision, partial)
-        base = layout.amount_base
-        return [base + b for b in range(len(BUCKETS)) if amount(b, least, most) >= 0]
+    if kind in _AMOUNT_ONLY or step == "amount":
+        return _amount_indices(layout.amount_base, *_bounds(view, decision, partial))
     if kind in (Kind.CLAIM, Kind.CAPITAL):
         return [1 + t for t in decision.territories]
     if kind is Kind.BUILD_CENTRE:
@@ -386,6 +393,13 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
             return [PASS, *(layout.seat_base + (s - view.seat) % n for s in decision.seats)]
         return list(range(layout.card_base, layout.card_base + min(len(view.hand), MAX_HAND)))
     return indices
+
+
+@functools.lru_cache(maxsize=4096)
+def _amount_indices(base: int, least: int, most: int) -> list[int]:
+    """The indices of the amount buckets legal between ``least`` and ``most`` (few bounds
+    recur: remembered; the list is only read)."""
+    return [base + b for b in range(len(BUCKETS)) if amount(b, least, most) >= 0]
 
 
 def to_action(
@@ -422,7 +436,7 @@ def to_action(
     if kind is Kind.TRADE:
         sets = legal.trades(view.hand, view.board, view.rules.card_values)
         return act.Trade(sets[index - layout.set_base])
-    if _is_amount_only(kind):
+    if kind in _AMOUNT_ONLY:
         least, most = _bounds(view, decision, partial)
         n = amount(index - layout.amount_base, least, most)
         return act.Defend(n) if kind is Kind.DEFEND else act.Occupy(n)
@@ -545,8 +559,9 @@ class Sections:
         self.rest = self.out[at + len(KINDS) + 7 + len(_STEPS) :]
         # each territory's owner relative to the observer (MAX_SEATS: none), and per
         # continent how many territories each relative owner holds
-        self._written_cells: list[int] = []  # the flat indices the decision was written to
-        self._last_decision: tuple[Decision | None, dict[int, float]] | None = None
+        # the decision shown and its cells, and the flat indices of the progress shown
+        self._shown: tuple[Decision | None, dict[int, float]] | None = None
+        self._progress: list[int] = []
         self.relative = [MAX_SEATS] * size
         self.held = [[0] * MAX_SEATS + [n] for n in static.sizes]
         self.terr[:, MAX_SEATS] = 1.0
@@ -676,9 +691,31 @@ class Sections:
 
     def decision(self, decision: Decision | None, partial: Partial | None) -> None:
         """The pending decision and the partial answer's progress."""
-        # a few scattered numbers, gathered by flat index: the last ones are cleared
-        cells = dict(self._decision_cells(decision))
-        row, c, at = _TERRITORY_FEATURES, _MARKS, self.pending_at
+        # a few scattered numbers, gathered by flat index: the last ones are cleared. The
+        # decision's own cells stay written while it is the same decision (the steps of one
+        # compound answer), only the progress's are rewritten.
+        if self._shown is None or self._shown[0] is not decision:
+            cells = self._decision_cells(decision)
+            self._overwrite(self._shown[1] if self._shown is not None else (), cells)
+            self._shown = (decision, cells)
+        progress = self._progress_cells(decision, partial)
+        self._overwrite(self._progress, progress)
+        self._progress = list(progress)
+
+    def _overwrite(self, cleared: Iterable[int], cells: dict[int, float]) -> None:
+        """Clear the flat indices ``cleared``, then write ``cells``."""
+        flat = self.flat
+        for i in cleared:
+            flat[i] = 0.0
+        for i, x in cells.items():
+            flat[i] = x
+
+    def _progress_cells(
+        self, decision: Decision | None, partial: Partial | None
+    ) -> dict[int, float]:
+        """The cells of the partial answer's progress (the decision's own apart)."""
+        cells: dict[int, float] = {}
+        row, c = _TERRITORY_FEATURES, _MARKS
         if partial is not None:
             for t in (partial.source, partial.territory):
                 if t >= 0:
@@ -688,25 +725,17 @@ class Sections:
             for t, n in partial.placed.items():
                 cells[t * row + c + 11] = _scaled(n, 10.0)
         if decision is not None:
-            partial = partial if partial is not None else Partial()
-            k = at + len(KINDS) + 1
+            partial = partial if partial is not None else _NO_PROGRESS
+            k = self.pending_at + len(KINDS) + 1
             if decision.kind in _PLACING:
                 left = _scaled(_left(decision, partial), 10.0)
                 if left:
                     cells[k + 5] = left
             cells[k + 6 + _STEPS.index(partial.step)] = 1.0
-        flat = self.flat
-        for i in self._written_cells:
-            flat[i] = 0.0
-        for i, x in cells.items():
-            flat[i] = x
-        self._written_cells = list(cells)
+        return cells
 
     def _decision_cells(self, decision: Decision | None) -> dict[int, float]:
-        """The cells ``decision`` itself sets, whatever the partial answer (remembered for the
-        last decision: the steps of one compound answer share it)."""
-        if self._last_decision is not None and self._last_decision[0] is decision:
-            return self._last_decision[1]
+        """The cells ``decision`` itself sets, whatever the partial answer."""
         cells: dict[int, float] = {}
         row, c, at = _TERRITORY_FEATURES, _MARKS, self.pending_at
         if decision is None:
@@ -730,7 +759,6 @@ class Sections:
             for i, x in enumerate(numbers):
                 if x:
                     cells[k + i] = x
-        self._last_decision = (decision, cells)
         return cells
 
 

@@ -37,6 +37,7 @@ from pettingzoo import AECEnv
 
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.rules import RuleSet, make_rules
+from hegemon.referee.view import View
 
 from .encoding import Partial, action_mask, layout_of, to_action
 from .notebook import game_html
@@ -84,6 +85,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         Game(self.rules, players, 0)  # a bad preset and player count fails here, not at reset
         self.possible_agents = [agent_name(s) for s in range(players)]
+        self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
         layout = layout_of(Game(self.rules, players, 0).board)
         self._observation_space = observation_space(layout)
         self._action_space = action_space(layout)
@@ -91,7 +93,8 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._current: Game | None = None
         self.partial = Partial()
         self._observers: list[SeatObserver] = []
-        self._mask: np.ndarray | None = None
+        # the selected agent's view and mask as last observed: its step needs them again
+        self._asked: tuple[View, np.ndarray] | None = None
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self._observation_space
@@ -115,18 +118,18 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self.partial = Partial()
         public = PublicSeats(self._current)
         self._observers = [SeatObserver(self._current, s, public) for s in range(self.players)]
-        self._mask = None
+        self._asked = None
         self._shares = territory_shares(self.game)
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observer = self._observer(self.possible_agents.index(agent))
+        observer = self._observer(self._seat_of[agent])
         view = observer.view()
         decision = view.pending
         partial = self.partial if decision is not None else None
         mask = action_mask(view, decision, partial)
         if agent == self.agent_selection:
-            self._mask = mask
+            self._asked = (view, mask)
         return {
             "observation": observer.observe(decision, partial, view),
             "action_mask": mask.copy(),
@@ -146,13 +149,13 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
                 self._select()
             return
         game = self.game
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.infos[agent] = {}
-        view = self._observer(seat).view()
+        asked, self._asked = self._asked, None
+        view, mask = asked if asked is not None else (self._observer(seat).view(), None)
         assert view.pending is not None, "the selected agent always has a decision"
-        mask, self._mask = self._mask, None
         try:
             index = int(action)  # type: ignore[arg-type]  # None only for a dead agent
             answer = to_action(index, view, view.pending, self.partial, mask=mask)
