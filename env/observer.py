@@ -16,6 +16,7 @@ from operator import ne
 
 import numpy as np
 
+from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
 from hegemon.referee.game import Game
 from hegemon.referee.view import SeatInfo, View, public_seats, view_for
@@ -42,16 +43,14 @@ class PublicSeats:
         return step, self.seats
 
 
-class SeatObserver:
-    """The view and the observation of ``game`` for ``seat``; see the module's doc.
-    ``public``: the facts shared with the game's other observers (by default its own)."""
+class ViewEncoder:
+    """The observation of ``seat``'s successive views of ``board``: each :meth:`observe`
+    rewrites only what differs from the view observed last, so that it always equals
+    ``encode(view, decision, partial)``."""
 
-    def __init__(self, game: Game, seat: int, public: PublicSeats | None = None):
-        self.game = game
+    def __init__(self, board: Board, seat: int):
         self.seat = seat
-        self._public = public if public is not None else PublicSeats(game)
-        self._view: tuple[tuple[object, ...], View] | None = None
-        self._sections = Sections(game.board)
+        self._sections = Sections(board)
         self._written: View | None = None  # the view the observation shows
         self._seats: tuple[SeatInfo, ...] = ()
         self._marks: tuple[tuple[int, ...], list[int], tuple[object, ...]] | None = None
@@ -59,30 +58,13 @@ class SeatObserver:
         self._hand: tuple[int, ...] | None = None
         self._missions: tuple[int, ...] | None = None
 
-    def view(self) -> View:
-        """The seat's view now: ``view_for(game, seat)``, made again only when an action was
-        applied or the seat's own secrets changed since the last."""
-        step, seats = self._public.now()
-        player = self.game.players[self.seat]
-        if self._view is not None:
-            (was_step, cards, missions, capital), view = self._view
-            if (
-                was_step == step
-                and cards == player.cards
-                and missions == player.missions
-                and capital == player.capital
-            ):
-                return view
-        view = view_for(self.game, self.seat, seats)
-        self._view = ((step, list(player.cards), list(player.missions), player.capital), view)
-        return view
-
     def observe(
-        self, decision: Decision | None, partial: Partial | None = None, view: View | None = None
+        self, view: View, decision: Decision | None, partial: Partial | None = None
     ) -> np.ndarray:
-        """The seat's observation facing ``decision`` at ``partial``'s step (a new array);
-        ``view``: :meth:`view`'s answer just now, if at hand."""
-        view = view if view is not None else self.view()
+        """The observation of ``view`` facing ``decision`` at ``partial``'s step (a new
+        array)."""
+        if view.seat != self.seat:  # (the observation is relative to the seat)
+            raise ValueError(f"seat {self.seat}'s encoder was given seat {view.seat}'s view")
         out = self._sections
         if view is not self._written:
             self._rewrite(view, self._written)
@@ -122,6 +104,43 @@ class SeatObserver:
             out.missions(view.missions)
         if before is None or view.capital != before.capital:
             out.capital(before.capital if before is not None else -1, view.capital)
+
+
+class SeatObserver:
+    """The view and the observation of ``game`` for ``seat``; see the module's doc.
+    ``public``: the facts shared with the game's other observers (by default its own)."""
+
+    def __init__(self, game: Game, seat: int, public: PublicSeats | None = None):
+        self.game = game
+        self.seat = seat
+        self._public = public if public is not None else PublicSeats(game)
+        self._view: tuple[tuple[object, ...], View] | None = None
+        self._encoder = ViewEncoder(game.board, seat)
+
+    def view(self) -> View:
+        """The seat's view now: ``view_for(game, seat)``, made again only when an action was
+        applied or the seat's own secrets changed since the last."""
+        step, seats = self._public.now()
+        player = self.game.players[self.seat]
+        if self._view is not None:
+            (was_step, cards, missions, capital), view = self._view
+            if (
+                was_step == step
+                and cards == player.cards
+                and missions == player.missions
+                and capital == player.capital
+            ):
+                return view
+        view = view_for(self.game, self.seat, seats)
+        self._view = ((step, list(player.cards), list(player.missions), player.capital), view)
+        return view
+
+    def observe(
+        self, decision: Decision | None, partial: Partial | None = None, view: View | None = None
+    ) -> np.ndarray:
+        """The seat's observation facing ``decision`` at ``partial``'s step (a new array);
+        ``view``: :meth:`view`'s answer just now, if at hand."""
+        return self._encoder.observe(view if view is not None else self.view(), decision, partial)
 
 
 def _differing(new: tuple[int, ...], old: tuple[int, ...]) -> list[int]:

@@ -46,6 +46,7 @@ from hegemon.sdk import Bot
 
 from .encoding import Partial, action_mask, encode, layout_of, to_action
 from .notebook import game_html
+from .observer import ViewEncoder
 from .rewards import REWARDS, final_reward
 from .spaces import action_space, observation_space
 from .text import render_text
@@ -174,6 +175,8 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         self._asked: _Asked | None = None
         self._partial = Partial()
         self._share = 0.0
+        self._encoder: ViewEncoder | None = None  # the learner's observation, kept per game
+        self._mask: np.ndarray | None = None  # the last observation's mask, for its step
 
     @property
     def game(self) -> Game:
@@ -214,6 +217,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
             link.asks.put(_Over(result.places, result.reason))
 
         self._current, self._link = game, link
+        self._encoder = ViewEncoder(game.board, self.seat)
         self._thread = threading.Thread(target=run, name="hegemon-env-game", daemon=True)
         self._thread.start()
 
@@ -266,7 +270,9 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         assert decision is not None
         info: dict[str, Any] = {}
         try:
-            answer: Action | _Illegal | None = to_action(int(action), view, decision, self._partial)
+            answer: Action | _Illegal | None = to_action(
+                int(action), view, decision, self._partial, mask=self._mask
+            )
         except ValueError as illegal:
             answer = _Illegal(str(illegal))
             info["illegal"] = str(illegal)
@@ -305,11 +311,12 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         return change
 
     def _observation(self) -> dict[str, np.ndarray]:
-        assert self._asked is not None
+        assert self._asked is not None and self._encoder is not None
         view = self._asked.view
+        self._mask = action_mask(view, view.pending, self._partial)
         return {
-            "observation": encode(view, view.pending, self._partial),
-            "action_mask": action_mask(view, view.pending, self._partial),
+            "observation": self._encoder.observe(view, view.pending, self._partial),
+            "action_mask": self._mask.copy(),
         }
 
     def _final_observation(self) -> dict[str, np.ndarray]:

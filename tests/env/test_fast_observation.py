@@ -1,7 +1,8 @@
-"""The AEC environment's fast path (observations kept between steps, options cached within a
+"""The environments' fast path (observations kept between steps, options cached within a
 decision) gives, at every step of random masked play on every preset, exactly the observation
 and mask the full encoder gives from the referee's own redaction (``encode(view_for(...))``),
-and the same bytes as before the fast path was made faster (the digests below).
+and the AEC environment the same bytes as before the fast path was made faster (the digests
+below).
 
 To remake the digests after a change of the observation on purpose::
 
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hegemon.env import HegemonAEC, aec
+from hegemon.env import HegemonAEC, aec, single
 from hegemon.env.encoding import action_mask, encode
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import view_for
@@ -75,6 +76,30 @@ def test_every_step_observes_what_the_full_encoder_gives(preset, seed, more_play
     env = aec(preset, players, options={"turn_limit": 5})
     env.reset(seed=seed)
     assert play(env, np.random.default_rng(seed), 1_500, check_others) > 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(list(PRESETS)), seed=st.integers(0, 2**31 - 1))
+def test_the_single_seat_environment_observes_what_the_full_encoder_gives(preset, seed):
+    players = players_of(preset)
+    env = single(preset, ["random"] * (players - 1), options={"turn_limit": 4})
+    rng = np.random.default_rng(seed)
+    try:
+        obs, _ = env.reset(seed=seed)
+        for step in range(600):
+            view = view_for(env.game, env.seat)
+            partial = env._partial  # (the environment's own progress: the reference's input)
+            for name, want in (
+                ("observation", encode(view, view.pending, partial)),
+                ("action_mask", action_mask(view, view.pending, partial)),
+            ):
+                assert obs[name].tobytes() == want.tobytes(), f"step {step}: {name} differs"
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            if terminated or truncated:
+                break
+    finally:
+        env.close()
 
 
 def observation_digest(preset: str, seed: int = 7, max_iter: int = 3_000) -> str:
