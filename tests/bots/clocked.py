@@ -6,10 +6,11 @@ is its first argument. Each computation logs ``computed S`` once done.
               waits for it, then answers
     thread F  has a thread compute for F of the deadline while it waits, then answers
     sleep F   sleeps for F of its deadline, then answers
-    starved F CPU   runs on CPU only (which the test keeps busy), computes for F of its
-              deadline on its first three decisions, answers the others at once; logs
-              ``took W`` (the wall seconds) after each computation
-    niced F CPU     the same, at the lowest priority, which it gave itself (nice 19)
+    starved F computes for F of its deadline on its first three decisions, answers the
+              others at once; logs ``took W`` (the wall seconds) after each computation (the
+              test runs the whole game on one busy CPU)
+    niced F   the same, at the lowest priority, which it gave itself (nice 19)
+    pinned F CPU    the same, pinning itself to CPU (which the test keeps busy)
 """
 
 from __future__ import annotations
@@ -47,15 +48,17 @@ def in_grandchild(seconds: float) -> None:
     os.close(read)
 
 
-ALL_CPUS = os.sched_getaffinity(0)
+STARVED_MODES = ("starved", "niced", "pinned")
 
 
 def starve_this_thread() -> None:
-    """Run this thread (not the bot's others: its start-up stays quick) on the busy CPU; in
-    ``niced`` mode, at the lowest priority too. On Linux both apply to the calling thread."""
-    os.sched_setaffinity(0, {int(sys.argv[3])})
+    """``niced``: give this thread the lowest priority; ``pinned``: run it on the busy CPU
+    only. On Linux both apply to the calling thread alone (the bot's others are left as
+    they are, so its start-up stays quick)."""
     if MODE == "niced":
         os.setpriority(os.PRIO_PROCESS, 0, 19)
+    elif MODE == "pinned":
+        os.sched_setaffinity(0, {int(sys.argv[3])})
 
 
 class Clocked(Bot):
@@ -64,14 +67,13 @@ class Clocked(Bot):
 
     def decide(self, view, decision):
         seconds = FRACTION * view.deadline_ms / 1000
-        if MODE in ("starved", "niced"):
+        if MODE in STARVED_MODES:
             if self.computed < STARVED:
                 self.computed += 1
                 starve_this_thread()
                 began = time.monotonic()
                 compute(seconds)
                 print(f"took {time.monotonic() - began:.3f}", flush=True)
-                os.sched_setaffinity(0, ALL_CPUS)
         elif MODE == "share":
             compute(seconds)
         elif MODE == "child":

@@ -78,17 +78,49 @@ def busy_cpu():
             hog.wait()
 
 
-def starved(mode: str, cpu: int) -> BotCommand:
-    """The clocked bot computing for 60 % of each of its first three deadlines on ``cpu``."""
-    return BotCommand(
-        f"clocked-{mode}", (sys.executable, str(BOTS / "clocked.py"), mode, "0.6", str(cpu))
-    )
+def starved(mode: str, *cpu: int) -> BotCommand:
+    """The clocked bot computing for 60 % of each of its first three deadlines."""
+    argv = (sys.executable, str(BOTS / "clocked.py"), mode, "0.6", *map(str, cpu))
+    return BotCommand(f"clocked-{mode}", argv)
 
 
-def took(log: bytes | None) -> list[float]:
+def took(log: str) -> list[float]:
     """The wall seconds of each computation the clocked bot logged."""
-    lines = (log or b"").decode().splitlines()
-    return [float(line.split()[1]) for line in lines if line.startswith("took ")]
+    return [float(line.split()[1]) for line in log.splitlines() if line.startswith("took ")]
+
+
+def first_seat(result) -> dict:
+    """What the tests read of the clocked bot's seat, as JSON can carry it."""
+    seat = result.seats[0]
+    return {
+        "out": seat.out,
+        "decisions": seat.decisions,
+        "faults": [fault.detail for fault in seat.faults],
+        "log": (result.logs[0] or b"").decode(),
+    }
+
+
+def play_on_one_cpu(mode: str, cpu: int) -> dict:
+    """:func:`first_seat` of a game whose referee runs on ``cpu`` alone, so its bots do
+    too: they inherit it, and keep the referee's priority."""
+    script = (
+        "import json, os, sys\n"
+        "os.sched_setaffinity(0, {int(sys.argv[1])})  # before any thread starts\n"
+        "from tests.runner.test_bot_clock import first_seat, play, starved\n"
+        "print(json.dumps(first_seat(play(starved(sys.argv[2])))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(cpu), mode],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+IDLE = "it was idle (neither computing nor waiting for a CPU) for 2.500 s: it slept or blocked"
 
 
 @pytest.mark.slow
@@ -96,21 +128,28 @@ def test_waiting_for_a_cpu_is_never_idle_time(busy_cpu):
     """A bot that computes for 60 % of its deadline while it gets an eleventh of a CPU takes
     well over the idle backstop in wall time, every time: it waited for the CPU, so it is
     never late (before, it was late at the backstop)."""
-    result = play(starved("starved", busy_cpu))
-    seat = result.seats[0]
-    walls = took(result.logs[0])
+    seat = play_on_one_cpu("starved", busy_cpu)
+    walls = took(seat["log"])
     assert len(walls) == 3 and min(walls) > TIME.backstop(TIME.decision), walls  # really starved
-    assert seat.faults == [] and seat.decisions > 10, seat.faults
+    assert seat["faults"] == [] and seat["decisions"] > 10, seat["faults"]
 
 
 @pytest.mark.slow
 def test_a_bot_that_lowers_its_own_priority_is_idle_while_it_waits(busy_cpu):
     """The same bot, at the lowest priority it gave itself (nice 19), chose to wait: its wait
     is idle time, and it is late at the backstop each time (the third time forfeits it)."""
-    seat = play(starved("niced", busy_cpu)).seats[0]
-    assert seat.out == "timeout", seat.faults
-    idle = "it was idle (neither computing nor waiting for a CPU) for 2.500 s"
-    assert [idle in f.detail for f in seat.faults] == [True] * 3, seat.faults
+    seat = play_on_one_cpu("niced", busy_cpu)
+    assert seat["out"] == "timeout", seat["faults"]
+    assert [IDLE in fault for fault in seat["faults"]] == [True] * 3, seat["faults"]
+
+
+@pytest.mark.slow
+def test_a_bot_that_pins_itself_to_a_busy_cpu_is_idle_while_it_waits(busy_cpu):
+    """A bot (in a game free to use every CPU) that pins itself to the one it knows is busy
+    chose to wait too: late at the backstop each time."""
+    seat = first_seat(play(starved("pinned", busy_cpu)))
+    assert seat["out"] == "timeout", seat["faults"]
+    assert [IDLE in fault for fault in seat["faults"]] == [True] * 3, seat["faults"]
 
 
 @pytest.mark.slow

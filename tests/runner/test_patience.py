@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -104,28 +105,34 @@ def spinner(cpu: int, nice: int) -> subprocess.Popen[bytes]:
 
 
 def test_waits_for_a_cpu_are_read_and_a_lowered_priority_is_not_excused():
-    """Three spinners share one CPU, so each waits for it: the two that kept their priority
-    have their waits read, and growing; the one that lowered its own priority (nice 10) has
-    none excused."""
+    """Three spinners share one CPU, so each waits for it. Against a referee on that CPU
+    alone, the two that kept its priority have their waits read, and growing; the one that
+    lowered its own priority (nice 10) has none excused. Against a referee free to use more
+    CPUs, none has: each narrowed the CPUs it runs on."""
     cpu = max(os.sched_getaffinity(0))
     spinners = [spinner(cpu, 0), spinner(cpu, 0), spinner(cpu, 10)]
     pids = [p.pid for p in spinners]
-    priority = referee_priority()
+    priority = replace(referee_priority(), cpus=frozenset({cpu}))
     try:
         first = excused_waits(pids, priority)
         normal = {int(t) for pid in pids[:2] for t in os.listdir(f"/proc/{pid}/task")}
         give_up = time.monotonic() + 60  # a bound on the wait, not a timing assertion
 
         def settled() -> bool:
+            """Each spinner has pinned itself (and the third niced itself), and the two
+            normal ones have waited since ``first``."""
             now = excused_waits(pids, priority)
+            pinned = all(os.sched_getaffinity(pid) == {cpu} for pid in pids)
             niced = os.getpriority(os.PRIO_PROCESS, pids[2]) == 10
-            return niced and all(now.get(t, 0) > first.get(t, 0) for t in normal)
+            return pinned and niced and all(now.get(t, 0) > first.get(t, 0) for t in normal)
 
         while not settled():
             assert time.monotonic() < give_up, excused_waits(pids, priority)
             time.sleep(0.01)
         now = excused_waits(pids, priority)
         assert set(now) == normal, (now, normal)  # the niced spinner's thread is left out
+        if len(os.sched_getaffinity(0)) > 1:
+            assert excused_waits(pids, referee_priority()) == {}
     finally:
         for process in spinners:
             process.kill()
