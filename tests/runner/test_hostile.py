@@ -658,8 +658,11 @@ def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypa
     quiet.append(decision_cpu(arena, monkeypatch, "quiet", rules, opponents))
     # (measured here: within 0-15% of the quiet games, about the spread of quiet games among
     # themselves on a shared machine; cache effects of the thawed spinners remain, stolen CPU
-    # time does not, as cpu_while_paused shows; the bound leaves room for that noise)
-    assert 0.8 * min(quiet) < spinning < 1.2 * max(quiet), (quiet, spinning)
+    # time does not, as cpu_while_paused shows; the bound leaves room for that noise). Theft
+    # would make the opponents' decisions dearer: only that side is bounded tightly. Cheaper
+    # is no harm (the count includes the bots' idle wake-ups, fewer in a game that ran
+    # quicker: a CI run saw 23% cheaper); the floor only shows the measurement is real.
+    assert 0.5 * min(quiet) < spinning < 1.2 * max(quiet), (quiet, spinning)
 
 
 def decision_cpu(arena, monkeypatch, mode, rules, opponents) -> float:
