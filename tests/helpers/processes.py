@@ -9,6 +9,8 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -18,6 +20,28 @@ from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.wire import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@contextmanager
+def spinners(
+    count: int, cpu: int | None = None, nice: int = 0
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes spinning until the block ends (then killed): a busy machine. On
+    ``cpu`` alone if given, each in a session of its own (the kernel may share a CPU between
+    sessions before tasks), at ``nice``."""
+    code = "import os\n"
+    code += f"os.sched_setaffinity(0, {{{cpu}}})\n" if cpu is not None else ""
+    code += f"os.nice({nice})\nwhile True: pass"
+    started = [
+        subprocess.Popen([sys.executable, "-c", code], start_new_session=cpu is not None)
+        for _ in range(count)
+    ]
+    try:
+        yield started
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
 
 
 def start_bot(tmp_path: Path, argv: list[str], *, via_env: bool = False, name: str = "bot"):

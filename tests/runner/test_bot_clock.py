@@ -23,6 +23,7 @@ from hegemon.referee.rules import make_rules
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import play_one
 from hegemon.referee.timecontrol import TimeControl
+from tests.helpers.processes import spinners
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BOTS = Path(__file__).resolve().parent.parent / "bots"
@@ -48,34 +49,17 @@ def header(record: str) -> dict:
 @pytest.fixture
 def busy_machine():
     """Two spinning processes per core for the length of the test."""
-    hogs = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"])
-        for _ in range(2 * (os.cpu_count() or 1))
-    ]
-    try:
+    with spinners(2 * (os.cpu_count() or 1)):
         yield
-    finally:
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
 
 
 @pytest.fixture
 def busy_cpu():
-    """One CPU kept busy by ten spinning processes pinned to it, each in a session of its own
-    (the kernel may share a CPU between sessions first): a thread pinned there gets at most
-    an eleventh of it. Yields the CPU's number."""
+    """One CPU kept busy by ten spinning processes pinned to it: a thread pinned there gets
+    at most an eleventh of it. Yields the CPU's number."""
     cpu = max(os.sched_getaffinity(0))
-    spin = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"
-    hogs = [
-        subprocess.Popen([sys.executable, "-c", spin], start_new_session=True) for _ in range(10)
-    ]
-    try:
+    with spinners(10, cpu):
         yield cpu
-    finally:
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
 
 
 def starved(mode: str, *cpu: int) -> BotCommand:

@@ -5,15 +5,14 @@ clock for the rule, real processes on a really busy CPU for the kernel's counter
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from dataclasses import replace
 
 import pytest
 
 from hegemon.referee.runner.patience import IDLE, CpuPatience
 from hegemon.referee.runner.sandbox.waits import excused_waits, referee_priority
+from tests.helpers.league import wait_for
+from tests.helpers.processes import spinners
 
 ALLOWED, IDLE_LIMIT = 0.5, 2.5
 
@@ -99,24 +98,17 @@ def test_the_first_look_reads_nothing():
 
 
 # ---------------------------------------------------------------------- the kernel's counters
-def spinner(cpu: int, nice: int) -> subprocess.Popen[bytes]:
-    code = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nos.nice({nice})\nwhile True: pass"
-    return subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-
-
 def test_waits_for_a_cpu_are_read_and_a_lowered_priority_is_not_excused():
     """Three spinners share one CPU, so each waits for it. Against a referee on that CPU
     alone, the two that kept its priority have their waits read, and growing; the one that
     lowered its own priority (nice 10) has none excused. Against a referee free to use more
     CPUs, none has: each narrowed the CPUs it runs on."""
     cpu = max(os.sched_getaffinity(0))
-    spinners = [spinner(cpu, 0), spinner(cpu, 0), spinner(cpu, 10)]
-    pids = [p.pid for p in spinners]
     priority = replace(referee_priority(), cpus=frozenset({cpu}))
-    try:
+    with spinners(2, cpu) as normal_ones, spinners(1, cpu, nice=10) as niced_ones:
+        pids = [p.pid for p in normal_ones + niced_ones]
         first = excused_waits(pids, priority)
         normal = {int(t) for pid in pids[:2] for t in os.listdir(f"/proc/{pid}/task")}
-        give_up = time.monotonic() + 60  # a bound on the wait, not a timing assertion
 
         def settled() -> bool:
             """Each spinner has pinned itself (and the third niced itself), and the two
@@ -126,15 +118,9 @@ def test_waits_for_a_cpu_are_read_and_a_lowered_priority_is_not_excused():
             niced = os.getpriority(os.PRIO_PROCESS, pids[2]) == 10
             return pinned and niced and all(now.get(t, 0) > first.get(t, 0) for t in normal)
 
-        while not settled():
-            assert time.monotonic() < give_up, excused_waits(pids, priority)
-            time.sleep(0.01)
+        wait_for("the spinners to pin themselves and wait for the CPU", settled, 60, 0.01)
         now = excused_waits(pids, priority)
         assert set(now) == normal, (now, normal)  # the niced spinner's thread is left out
         if len(os.sched_getaffinity(0)) > 1:
             assert excused_waits(pids, referee_priority()) == {}
-    finally:
-        for process in spinners:
-            process.kill()
-            process.wait()
     assert excused_waits(pids, priority) == {}  # gone: nothing read, nothing raised
