@@ -8,15 +8,25 @@ view building, protobuf encoding, validation, the engine, freezing and the trio 
 
 Last line: ``rpc: overhead ratio R`` (referee ÷ bare: the median over the games of each game's
 ratio to its own bare calls).
+
+``--parts`` says where the ratio goes: it measures the referee four ways in turn, twice over —
+as it is; with bots never frozen; with each Decide made as a blocking call on trio's own thread
+(no grpc future, no hand-off between threads: a referee that could play only one game at a
+time); and with both — and prints each way's ratio and CPU time per decision. Those ways are
+measurements only: a referee must freeze its bots and must not block its event loop.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import resource
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -25,9 +35,11 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.referee.game import Game  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
+from hegemon.referee.runner import bridge  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
+from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
@@ -92,7 +104,7 @@ async def measure() -> tuple[list[float], list[float]]:
     return referee_costs, bare_costs
 
 
-def main() -> None:
+def report() -> None:
     referee_costs, bare_costs = trio.run(measure)
     ref = statistics.median(referee_costs) * 1e3
     bare = statistics.median(bare_costs) * 1e3
@@ -115,6 +127,70 @@ def main() -> None:
         f"bare {bare_waits:.2f} per call (a count: load-robust)"
     )
     print(f"rpc: overhead ratio {statistics.median(ratios):.2f}")
+
+
+@contextlib.contextmanager
+def never_frozen() -> Iterator[None]:
+    """Bots are neither frozen nor thawed around their decisions."""
+    pause, resume = Ceiling.pause, Ceiling.resume
+    Ceiling.pause = lambda self, soon=False: None  # type: ignore[method-assign]
+    Ceiling.resume = lambda self: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Ceiling.pause, Ceiling.resume = pause, resume  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def blocking_calls() -> Iterator[None]:
+    """Every call blocks trio's thread until its answer (no future, no other thread)."""
+    call = bridge.call
+
+    async def blocking(method: Any, request: Any, timeout: float, **kwargs: Any) -> Any:  # noqa: ASYNC109
+        kwargs.pop("patience", None)
+        return method(request, timeout=timeout, **kwargs)
+
+    bridge.call = blocking
+    try:
+        yield
+    finally:
+        bridge.call = call
+
+
+WAYS: dict[str, list[Any]] = {
+    "as it is": [],
+    "never frozen": [never_frozen],
+    "blocking calls": [blocking_calls],
+    "both": [never_frozen, blocking_calls],
+}
+
+
+def parts() -> None:
+    """Each way's ratio and CPU per decision, the ways alternating (twice over)."""
+    figures: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
+    for _ in range(2):
+        for way, changes in WAYS.items():
+            CPU.clear()
+            with contextlib.ExitStack() as stack:
+                for change in changes:
+                    stack.enter_context(change())
+                referee_costs, bare_costs = trio.run(measure)
+            ratio = statistics.median(r / b for r, b in zip(referee_costs, bare_costs, strict=True))
+            figures[way].append((ratio, statistics.median(r for r, _ in CPU) * 1e3))
+    for way, runs in figures.items():
+        print(
+            f"{way:>15}: ratio {' '.join(f'{r:.2f}' for r, _ in runs)}; referee CPU "
+            f"{' '.join(f'{c:.3f}' for _, c in runs)} ms per decision"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--parts", action="store_true", help="say where the ratio goes")
+    if parser.parse_args().parts:
+        parts()
+    else:
+        report()
 
 
 if __name__ == "__main__":
