@@ -153,6 +153,23 @@ def test_a_page_being_made_again_serves_the_one_before_meanwhile():
     assert cache.get("other viewer", 2, lambda: "theirs") == "theirs"  # keys never mix
 
 
+def test_the_server_takes_its_start_up_objects_out_of_the_collectors_sight_once_warm(site):
+    """``gc.freeze`` once the boards are fitted: a full collection walked the server's
+    hundred thousand start-up objects again, every second or so under load, every request
+    waiting (the p99 of benchmarks/web_load.py)."""
+    import gc
+
+    from hegemon.leaderboard.web.data import Arena
+    from hegemon.leaderboard.web.server import warm_then_freeze
+
+    gc.unfreeze()
+    try:
+        warm_then_freeze(Arena(site.store))
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 def test_pages_kept_are_bounded_and_a_version_of_none_is_never_kept():
     cache = PageCache(size=2)
     for n in range(3):
