@@ -26,7 +26,7 @@ from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import DONE, FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 
 from .fault_groups import group_faults, kinds_by_bot
-from .fits import pooled_board_data, season_board_data
+from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
 from .params import database_id
 from .rounds import record_rounds
@@ -295,25 +295,27 @@ class Arena:
         season_id = season.id
         assert season_id is not None
 
-        def make() -> dict[str, Any]:
-            return boards.history(self.store, season)
-
         return self.cached(
             ("history", season_id),
             self.version([season_id]),
-            make,
+            lambda: season_history_data(self.store, season),
             stale_ok=_still_playing(season),
+            refit=lambda fitter: fitter.season_history(season_id),
         )
 
     def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season)
+        season_id = season.id
+        # brought up to date with the board (stored with its fit): refitted in the fitting
+        # process too, where it is a small read once the board's refit there has stored it
         chart = self.cached(
-            ("chart", season.id),
-            self.version([season.id]),
-            lambda: boards.history(self.store, season, full=False),
+            ("chart", season_id),
+            self.version([season_id]),
+            lambda: season_history_data(self.store, season, full=False),
             stale_ok=_still_playing(season),
+            refit=lambda fitter: fitter.season_history(season_id, full=False),
         )
         data["history"] = {
             "games": chart["games"],
