@@ -1,7 +1,8 @@
 """Boards refitted in the background are fitted in a process of the server's own (.fitter):
 the same board as a fit in the server (and the same rating chart, stored with it), a process
 that ends with the server however it ends, and a board still refitted when that process cannot
-fit it."""
+fit it. A page drawn from the boards is made again after a new game once, not once more for
+the values made for it."""
 
 from __future__ import annotations
 
@@ -165,6 +166,39 @@ def test_the_rating_chart_is_refitted_in_the_fitting_process_not_in_the_server(
         assert "history" in fitter.asked and "season" in fitter.asked
         assert here == []
     finally:
+        fitter.close()
+
+
+def test_a_new_game_changes_the_pages_once_and_a_background_refit_once_more(
+    ladder: Ladder,
+) -> None:
+    """:attr:`Arena.generation` (part of a kept page's key beside the database's change
+    token) stays as it is while a request makes the values of a new game — the database
+    changed, every page's token with it — and moves when a stale board or chart is replaced
+    in the background: only then must a page drawn from the stale one be made again."""
+    fitter = HeldFitter(ladder.store)
+    fitter.release.set()
+    arena = Arena(ladder.store, fitter)
+    try:
+        page = arena.season_page(ladder.season)
+        games = page["board"]["games"]
+        generation = arena.generation
+        fitter.release.clear()  # the refits wait: the board and chart stay stale meanwhile
+        ladder.play(1)
+        page = arena.season_page(ladder.season)  # progress, faults: made now, for this page
+        assert page["progress"]["done"] == games + 1 and page["board"]["games"] == games
+        arena.games(limit=1)
+        wait_for("the refits asked for", lambda: "season" in fitter.asked)
+        assert arena.generation == generation
+        fitter.release.set()
+
+        def refitted() -> bool:
+            return arena.season_page(ladder.season)["board"]["games"] == games + 1
+
+        wait_for("the board refitted in the background", refitted, timeout=120)
+        assert arena.generation > generation
+    finally:
+        fitter.release.set()
         fitter.close()
 
 
