@@ -35,6 +35,9 @@ class Changes:
             self._sqlite = sqlite3.connect(database, check_same_thread=False, isolation_level=None)
         elif store.is_postgres:
             self._engine = store.engine
+        self.instant = self._engine is None
+        """Whether a call never waits on the network (SQLite's token, or none): then the
+        server reads it on its event loop rather than in a thread."""
 
     def __call__(self) -> object | None:
         if self._sqlite is not None:
