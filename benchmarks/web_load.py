@@ -21,15 +21,18 @@ refit, the game list read every game) 2,000 requests did not finish in 15 minute
 process (``leaderboard/web/fitter.py``), at load 0.5-1.3: p99 267-319 ms (the game list's
 above 300 ms in 3 runs of 7), the server's CPU 1.6-1.9 ms a request.
 
-Measured again (2026-12-02, 11 pairs alternating with that main at load 5.3-10.2, busy with
+Measured again (2026-12-02, 17 pairs alternating with that main at load 2.8-10.2, busy with
 others' tests; from here on the ladder stores its first game as the load starts, since a
 2,000-request run now ends before the first ``--every``: main gave 53-154 ms at load 2.3
-without a game in it): main 1.4-3.3 s, 2-4 games stored, 0.61-0.70 ms of server CPU a
-request, season board p99 139-332 ms, game list p50 27-67 ms p99 135-347 ms; now 0.4-0.9 s,
-1 game, 0.10-0.12 ms a request, board p99 18-117 ms, game list p50 8-19 ms p99 59-138 ms, no
-errors. With ``--requests 10000`` (two pairs, load 5.2 and 8.6): main 0.39-0.48 ms a request,
-p99 112/112 and 275/276 ms; now 0.08-0.09 ms, 18/48 and 40/40 ms (``--every 0.2``: 0.70 ->
-0.13 ms, p99 300/305 -> 71/80 ms).
+without a game in it): main 1.4-3.4 s, 2-4 games stored, 0.61-0.74 ms of server CPU a
+request, season board p99 139-415 ms (median 232), game list p50 27-67 ms p99 135-415 ms
+(median 232), over 300 ms in 3 runs; now 0.3-1.0 s, 1 game, 0.10-0.16 ms a request, board
+p99 18-124 ms (median 78) and game list p50 5-19 ms p99 59-184 ms (median 83) but for one run
+of 409/343 ms (its slow requests came in bursts with no work in the server, no collection,
+no page made, the run 1.0 s long for the same 0.1 ms of CPU a request: the machine's other
+processes, then spawning hundreds of tasks), no errors. With ``--requests 10000`` (two
+pairs, load 5.2 and 8.6): main 0.39-0.48 ms a request, p99 112/112 and 275/276 ms; now
+0.08-0.09 ms, 18/48 and 40/40 ms (``--every 0.2``: 0.70 -> 0.13 ms, p99 300/305 -> 71/80 ms).
 What had made the tail (py-spy on the server, and each page make and garbage collection
 timed): full garbage collections, 110-130 ms each over the ~130,000 objects of start-up, about
 every second, all 50 requests in flight waiting (the slow requests came in bursts of 50 just
@@ -38,9 +41,9 @@ the child (the rating chart, stored with the fit, was brought up to date there):
 child; every page made twice after each game (the values made for the first page counted as a
 change in memory): now once; a thread-pool hop for every kept page (a third of the server's
 time): now served from the event loop; h11, pure Python (half of what was left): now
-httptools. A page made after a game costs about 4-8 ms. What is left of the p99 is
-the run's first 0.3 s: the game list's pages made for the first time while 50 connections
-open and the first game lands.
+httptools. A page made after a game costs about 4-8 ms. What is left of the p99, when the
+machine lets the server run, is the run's first 0.3 s: the game list's pages made for the
+first time while 50 connections open and the first game lands.
 """
 
 from __future__ import annotations
