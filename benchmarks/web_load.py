@@ -5,46 +5,45 @@
 Builds a throw-away arena (one ladder of ``--games`` stored 4-player games among ``--bots``
 bots, as ``benchmarks/web.py`` builds its season), starts the real server (``hegemon web``,
 uvicorn on 127.0.0.1, its own process), keeps the ladder running beside it (another process
-stores a finished game and queues the next table every ``--every`` seconds, so the boards are
-brought up to date under the load, as when runners play), then sends ``--requests`` GET
-requests over ``--concurrency`` keep-alive connections, the season board and the game list in
-turn (and the game list's later pages), and reports each page's p50 / p99 and any error.
+stores a finished game and queues the next table as the load starts and then every ``--every``
+seconds, so the boards are brought up to date under the load, as when runners play), then
+sends ``--requests`` GET requests over ``--concurrency`` keep-alive connections, the season
+board and the game list in turn (and the game list's later pages), and reports each page's
+p50 / p99, any error, and the games stored during the run.
 The server's CPU time per request is reported too: on a machine shared with other work the
 latencies measure the machine's load as much as the server, its CPU time much less so. The last
 line: ``web load: season board p99 X ms · game list p50 Y ms p99 Z ms · N errors`` (target:
 both p99 <= 300 ms, no errors).
 
-Measured (2026-12-02, the defaults, on 2 cores with a load average of about 20 from other
-work): before (every board request waited for a refit, the game list read every game): 200
-requests took 235 s, season board p50 56 s, game list p50 1.9 s; 2,000 did not finish in 15
-minutes. After: 2,000 requests in 135 s, no errors, season board p99 8.8 s, game list p50 2.9 s
-p99 7.1 s, the server's CPU 25.7 ms a request with the background refits (a 1,000-resample
-bootstrap at every game stored) included. With the refits at most every 5 s (load average
-7): 2,000 requests in 32 s, no errors, season board p99 2.2 s, game list p50 0.6 s p99 1.8 s,
-13.7 ms of CPU a request. The 300 ms target is not shown on that machine.
+Measured (2026-12-02, the defaults, 2 cores): at first (every board request waited for a
+refit, the game list read every game) 2,000 requests did not finish in 15 minutes at a load of
+20. With the pages kept rendered (``leaderboard/web/page_cache.py``) and the refits in a child
+process (``leaderboard/web/fitter.py``), at load 0.5-1.3: p99 267-319 ms (the game list's
+above 300 ms in 3 runs of 7), the server's CPU 1.6-1.9 ms a request.
 
-Measured again (2026-12-02, the defaults, three runs of each alternated, load average 3.5-5):
-before (every request rendered its page, its data read through several queries): 2,000
-requests in 55-72 s, 28-33 ms of server CPU a request, season board p99 3.1-5.4 s, game list
-p50 1.1-1.3 s p99 2.3-3.2 s. After (a page kept rendered per viewer until a commit to the
-database, ``PRAGMA data_version``, or a board refitted in memory: ``leaderboard/web/
-page_cache.py``): 2,000 requests in 3.4-4.4 s, no errors, 2.2-2.8 ms of CPU a request (refits
-included), season board p99 261-392 ms, game list p50 54-85 ms p99 281-391 ms: the target
-in two runs of three. What is left of the p99 is the board's refit (about 1.3 s of CPU, at
-most every 5 s) holding the interpreter lock in turns with the requests; with no game stored
-during the run (``--every 1000``), 0.9 ms a request and p99 149 ms at a load average of 7.6.
-
-Measured again (2026-12-02, alternated with the commit before, load average 0.5-1.3): the
-refits moved to a child process (``leaderboard/web/fitter.py``; measured at ``nice`` 19, and
-the same at 0, which it now keeps: 238/247 and 249/270 ms at 0, 244/251 and 248/253 ms at 19
-with ``--requests 10000``: the gain is the interpreter lock, not the CPU priority). With the
-defaults (a 3 s run: at most one refit falls in it) the difference is within the noise:
-season board / game list p99 before 296/297, 325/332, 205/219 ms; after 272/282, 278/292,
-267/292, 292/319, 288/308, 283/296, 284/289 ms; the server's CPU 2.0-2.2 -> 1.6-1.9 ms a
-request (the refits are no longer the server's). With ``--requests 10000`` (about 15 s, three
-refits): before 297/310 and 260/264 ms, after 249/254 and 237/251 ms, no errors. What is left
-of the p99 is the pages made again after every commit of a game (the season page 15-60 ms) while
-50 connections wait.
+Measured again (2026-12-02, 17 pairs alternating with that main at load 2.8-10.2, busy with
+others' tests; from here on the ladder stores its first game as the load starts, since a
+2,000-request run now ends before the first ``--every``: main gave 53-154 ms at load 2.3
+without a game in it): main 1.4-3.4 s, 2-4 games stored, 0.61-0.74 ms of server CPU a
+request, season board p99 139-415 ms (median 232), game list p50 27-67 ms p99 135-415 ms
+(median 232), over 300 ms in 3 runs; now 0.3-1.0 s, 1 game, 0.10-0.16 ms a request, board
+p99 18-124 ms (median 78) and game list p50 5-19 ms p99 59-184 ms (median 83) but for one run
+of 409/343 ms (its slow requests came in bursts with no work in the server, no collection,
+no page made, the run 1.0 s long for the same 0.1 ms of CPU a request: the machine's other
+processes, then spawning hundreds of tasks), no errors. With ``--requests 10000`` (two
+pairs, load 5.2 and 8.6): main 0.39-0.48 ms a request, p99 112/112 and 275/276 ms; now
+0.08-0.09 ms, 18/48 and 40/40 ms (``--every 0.2``: 0.70 -> 0.13 ms, p99 300/305 -> 71/80 ms).
+What had made the tail (py-spy on the server, and each page make and garbage collection
+timed): full garbage collections, 110-130 ms each over the ~130,000 objects of start-up, about
+every second, all 50 requests in flight waiting (the slow requests came in bursts of 50 just
+after them): now ``gc.freeze`` once warm; the whole board refitted in the server as well as in
+the child (the rating chart, stored with the fit, was brought up to date there): now in the
+child; every page made twice after each game (the values made for the first page counted as a
+change in memory): now once; a thread-pool hop for every kept page (a third of the server's
+time): now served from the event loop; h11, pure Python (half of what was left): now
+httptools. A page made after a game costs about 4-8 ms. What is left of the p99, when the
+machine lets the server run, is the run's first 0.3 s: the game list's pages made for the
+first time while 50 connections open and the first game lands.
 """
 
 from __future__ import annotations
@@ -61,6 +60,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -79,13 +79,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def ladder_running(db: str, every: float, stop: multiprocessing.synchronize.Event) -> None:
-    """Store a finished game every ``every`` seconds until ``stop`` (the ladder's runners)."""
+def ladder_running(
+    db: str, every: float, stop: multiprocessing.synchronize.Event, stored: Any
+) -> None:
+    """Store a finished game at once, then every ``every`` seconds until ``stop`` (the ladder's
+    runners), counting them in ``stored``: a run shorter than ``every`` has a game too."""
     with Store(db) as store:
         seed = 1
-        while not stop.wait(every):
+        while not stop.is_set():
             add_games(store, 1, seed=seed)
             seed += 1
+            with stored.get_lock():
+                stored.value += 1
+            stop.wait(every)
 
 
 async def fetch(
@@ -186,7 +192,8 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
         )
         stop = multiprocessing.Event()
-        ladder = multiprocessing.Process(target=ladder_running, args=(db, args.every, stop))
+        stored = multiprocessing.Value("i", 0)
+        ladder = multiprocessing.Process(target=ladder_running, args=(db, args.every, stop, stored))
         try:
             wait_up(url + "/season/big", server)
             ladder.start()
@@ -194,6 +201,7 @@ def main() -> None:
             start, cpu = time.perf_counter(), cpu_seconds(server.pid)
             times, errors = asyncio.run(load(port, paths, args.requests, args.concurrency))
             elapsed, cpu = time.perf_counter() - start, cpu_seconds(server.pid) - cpu
+            games = stored.value
         finally:
             stop.set()
             if ladder.pid is not None:
@@ -202,8 +210,9 @@ def main() -> None:
             server.wait(30)
     print(
         f"{args.requests} requests, concurrency {args.concurrency}, {args.games}-game ladder "
-        f"(a game stored every {args.every:g} s) in {elapsed:.1f} s; the server used "
-        f"{cpu:.1f} s of CPU ({cpu / args.requests * 1000:.1f} ms a request, refits included; "
+        f"(a game stored at once and every {args.every:g} s: {games} during the run) in "
+        f"{elapsed:.1f} s; the server used "
+        f"{cpu:.1f} s of CPU ({cpu / args.requests * 1000:.2f} ms a request, refits included; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
     for path, values in times.items():

@@ -3,9 +3,10 @@ cached under one token is known to be current while the token stays the same.
 
 SQLite: ``PRAGMA data_version`` on a connection of our own that never writes (it changes when
 any other connection commits: a runner, the CLI, this server's own writes), microseconds a
-call. PostgreSQL: the transaction snapshot (two equal snapshots see the same committed data),
-one round trip. Any other database (an in-memory SQLite, shared by one connection): no token,
-and nothing is cached.
+call, never waiting for a writer (the store keeps the database in WAL mode): the server reads
+it on its event loop. PostgreSQL: the transaction snapshot (two equal snapshots see the same
+committed data), one round trip. Any other database (an in-memory SQLite, shared by one
+connection): no token, and nothing is cached.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Changes:
             self._sqlite = sqlite3.connect(database, check_same_thread=False, isolation_level=None)
         elif store.is_postgres:
             self._engine = store.engine
+        self.instant = self._engine is None
+        """Whether a call never waits on the network (SQLite's token, or none): then the
+        server reads it on its event loop rather than in a thread."""
 
     def __call__(self) -> object | None:
         if self._sqlite is not None:

@@ -26,7 +26,7 @@ from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import DONE, FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 
 from .fault_groups import group_faults, kinds_by_bot
-from .fits import pooled_board_data, season_board_data
+from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
 from .params import database_id
 from .rounds import record_rounds
@@ -114,8 +114,12 @@ class Arena:
         self._refreshed: dict[Any, float] = {}  # key → when its last background refresh ended
         self._rounds: dict[int, int | None] = {}  # game id → its rounds (a game never changes)
         self.generation = 0
-        """Counts the values made: a page drawn from them is current while it is unchanged
-        and the database is (a stale board refitted in the background changes it)."""
+        """Counts the values made again in the background (:meth:`cached`'s ``stale_ok``): a
+        page drawn from the values is current while this and the database are unchanged. A
+        value made for a request is not counted: it is made again only when the database
+        changed (its version is read from it), which a page's key sees already; counting it
+        made every page twice after each new game (once for the commit, once for the values
+        the first page made for it)."""
 
     # ------------------------------------------------------------------ plumbing
     def version(self, season_ids: list[int]) -> int:
@@ -164,6 +168,16 @@ class Arena:
                     refresh.daemon = True
                     refresh.start()
                 return hit[1]
+        return self._make(key, key_lock, version, make)
+
+    def _make(
+        self,
+        key: Any,
+        key_lock: threading.Lock,
+        version: Any,
+        make: Callable[[], Any],
+        background: bool = False,
+    ) -> Any:
         with key_lock:
             hit = self._cache.get(key)
             if hit is not None and hit[0] == version:
@@ -171,7 +185,8 @@ class Arena:
             value = make()
             with self._lock:
                 self._cache[key] = (version, value)
-                self.generation += 1
+                if background:
+                    self.generation += 1
             return value
 
     def _elsewhere(
@@ -196,7 +211,9 @@ class Arena:
     def _refresh(self, key: Any, version: Any, make: Callable[[], Any]) -> None:
         """Make the value of ``key`` for ``version`` in the background (see :meth:`cached`)."""
         try:
-            self.cached(key, version, make)
+            with self._lock:
+                key_lock = self._making.setdefault(key, threading.Lock())
+            self._make(key, key_lock, version, make, background=True)
         except FitterError:  # the server is stopping
             pass
         except Exception:  # the next request tries again (and shows the error, if any)
@@ -295,25 +312,27 @@ class Arena:
         season_id = season.id
         assert season_id is not None
 
-        def make() -> dict[str, Any]:
-            return boards.history(self.store, season)
-
         return self.cached(
             ("history", season_id),
             self.version([season_id]),
-            make,
+            lambda: season_history_data(self.store, season),
             stale_ok=_still_playing(season),
+            refit=lambda fitter: fitter.season_history(season_id),
         )
 
     def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
         data["progress"] = _progress_dict(self.store, season)
+        season_id = season.id
+        # brought up to date with the board (stored with its fit): refitted in the fitting
+        # process too, where it is a small read once the board's refit there has stored it
         chart = self.cached(
-            ("chart", season.id),
-            self.version([season.id]),
-            lambda: boards.history(self.store, season, full=False),
+            ("chart", season_id),
+            self.version([season_id]),
+            lambda: season_history_data(self.store, season, full=False),
             stale_ok=_still_playing(season),
+            refit=lambda fitter: fitter.season_history(season_id, full=False),
         )
         data["history"] = {
             "games": chart["games"],

@@ -23,7 +23,7 @@ def _read(requests: IO[bytes], jobs: queue.Queue[bytes]) -> None:
 
 
 def _fit(store: Any, request: tuple[Any, ...]) -> Any:
-    from .fits import pooled_board_data, season_board_data
+    from .fits import pooled_board_data, season_board_data, season_history_data
 
     def season(season_id: int) -> Any:
         found = store.get_season(season_id)
@@ -33,6 +33,8 @@ def _fit(store: Any, request: tuple[Any, ...]) -> Any:
 
     if request[0] == "season":
         return season_board_data(store, season(request[1]))
+    if request[0] == "history":
+        return season_history_data(store, season(request[1]), full=request[2])
     if request[0] == "pooled":
         _, ids, title, preset, seed = request
         return pooled_board_data(store, [season(i) for i in ids], title, preset, seed)

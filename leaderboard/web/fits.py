@@ -23,3 +23,9 @@ def pooled_board_data(
         store, seasons, title=title, preset=preset, seed=seed, with_crosstable=True
     )
     return boards.board_dict(board) if board.games else None
+
+
+def season_history_data(store: Store, season: SeasonRow, full: bool = True) -> dict[str, Any]:
+    """The season's incremental Elo chart (:func:`boards.history`): stored with the season's
+    board, so made again with it (a refit) when games were added."""
+    return boards.history(store, season, full=full)

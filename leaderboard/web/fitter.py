@@ -41,6 +41,10 @@ class Fitter:
         """:func:`.fits.season_board_data` of the season ``season_id``."""
         return self._call(("season", season_id))
 
+    def season_history(self, season_id: int, full: bool = True) -> dict[str, Any]:
+        """:func:`.fits.season_history_data` of the season ``season_id``."""
+        return self._call(("history", season_id, full))
+
     def pooled_board(
         self, season_ids: Sequence[int], title: str, preset: str, seed: int
     ) -> dict[str, Any] | None:

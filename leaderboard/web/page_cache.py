@@ -34,6 +34,20 @@ class PageCache:
         self._making: dict[Hashable, threading.Lock] = {}  # only the keys being made
         self._lock = threading.Lock()
 
+    def ready(self, key: Hashable, version: Hashable) -> object | None:
+        """The page :meth:`get` would give at once, without making it or waiting: the kept
+        version if current, or the one before while another request makes the new one; None
+        when the caller must :meth:`get` it (a version of None: never kept). Never blocks for
+        longer than a dict look-up: the server asks it on its event loop."""
+        if version is None:
+            return None
+        with self._lock:
+            hit = self._pages.get(key)
+            if hit is None or (hit[0] != version and key not in self._making):
+                return None
+            self._pages.move_to_end(key)
+            return hit[1]
+
     def get(self, key: Hashable, version: Hashable, make: Callable[[], T]) -> T:
         if version is None:
             return make()

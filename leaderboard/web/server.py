@@ -4,7 +4,8 @@ Every HTML page has a JSON twin under ``/api/`` (the same dict, from
 :mod:`hegemon.leaderboard.web.data`); ``/api`` lists them. Endpoints are plain functions:
 Starlette runs them in its thread pool, so a slow board fit never blocks other requests. The
 hot pages (a season's board, the game list) are kept rendered for each viewer until the
-database or a board in memory changes (:mod:`.page_cache`, :mod:`.changes`).
+database or a board in memory changes (:mod:`.page_cache`, :mod:`.changes`); a kept page is
+served from the event loop, only a page to make goes to the thread pool.
 
 The pages are public, except a bot's logs and fault details, seen only by its owner and the
 admins (:mod:`.visibility`); the accounts' pages are :mod:`.account_routes`, who is asking is
@@ -13,12 +14,14 @@ admins (:mod:`.visibility`); the accounts' pages are :mod:`.account_routes`, who
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -106,18 +109,26 @@ def make_app(
     changes = Changes(store)
     kept = PageCache()
 
-    def cached(request: Request, make: Callable[[], Response]) -> Response:
+    async def cached(request: Request, make: Callable[[], Response]) -> Response:
         """``make()``'s response, made once for each viewer while the database and the boards
-        in memory are unchanged (the hot pages: a ladder's board, the game list)."""
-        token = changes()  # read before the page's data, so a page is never newer than its key
+        in memory are unchanged (the hot pages: a ladder's board, the game list).
+
+        A kept page is served on the event loop (SQLite's change token is a local read of
+        microseconds): no hop to a worker thread and back for the many requests that find
+        their page; a page to make (or a token that is a round trip) goes to a thread."""
+        # the token is read before the page's data, so a page is never newer than its key
+        token = changes() if changes.instant else await run_in_threadpool(changes)
         version = None if token is None else (token, arena.generation)
-        key = (request.url.path, request.url.query, _viewer_key(request))
+        key = (request.scope["path"], request.scope["query_string"], _viewer_key(request))
 
         def parts() -> tuple[int, str | None, bytes]:
             response = make()
             return response.status_code, response.media_type, bytes(response.body)
 
-        status, media, body = kept.get(key, version, parts)
+        hit = kept.ready(key, version)
+        if hit is None:
+            hit = await run_in_threadpool(kept.get, key, version, parts)
+        status, media, body = cast(tuple[int, str | None, bytes], hit)
         return Response(body, status, media_type=media)
 
     def links(request: Request) -> Links:
@@ -138,7 +149,7 @@ def make_app(
         page = pages.index_page(arena.seasons(), arena.all_time(), _ids(arena), links(request))
         return HTMLResponse(page)
 
-    def season(request: Request) -> Response:
+    async def season(request: Request) -> Response:
         def make() -> Response:
             found = arena.season(request.path_params["name"])
             if found is None:
@@ -146,9 +157,9 @@ def make_app(
             data = arena.season_page(found)
             return HTMLResponse(pages.season_page(data, _tables(found, data), links(request)))
 
-        return cached(request, make)
+        return await cached(request, make)
 
-    def season_live(request: Request) -> Response:
+    async def season_live(request: Request) -> Response:
         def make() -> Response:
             found = arena.season(request.path_params["name"])
             if found is None:
@@ -157,7 +168,7 @@ def make_app(
             html = pages.season_live(data, _tables(found, data))
             return JSONResponse({"status": found.status, "html": html})
 
-        return cached(request, make)
+        return await cached(request, make)
 
     def bots(request: Request) -> Response:
         return HTMLResponse(pages.bots_page(arena.bots(), links(request)))
@@ -177,8 +188,8 @@ def make_app(
             return _not_found("bot", False)
         return HTMLResponse(pages.bot_page(data, links(request), _ids(arena)))
 
-    def games(request: Request) -> Response:
-        return cached(request, lambda: _games(request))
+    async def games(request: Request) -> Response:
+        return await cached(request, lambda: _games(request))
 
     def _games(request: Request) -> Response:
         filters = _filters(request)
@@ -346,6 +357,20 @@ def make_app(
     return app
 
 
+def warm_then_freeze(arena: Arena) -> None:
+    """Fit every board (:meth:`Arena.warm`), then take what the server holds by then out of
+    the garbage collector's sight (``gc.freeze``): the modules, templates and boards loaded,
+    over a hundred thousand objects that live as long as the server, which every full
+    collection walked again — 100-200 ms with the interpreter's lock held, every second or
+    so under load, while every request waited (the p99 of ``benchmarks/web_load.py``). A
+    full collection then walks only what was made since."""
+    try:
+        arena.warm()
+    finally:
+        gc.collect()  # the garbage of start-up is freed, not kept for good
+        gc.freeze()
+
+
 def serve(
     db: str | None = None,
     host: str = "127.0.0.1",
@@ -365,7 +390,10 @@ def serve(
     with Store(db, create=False) as store:
         fitter = Fitter(store.secret_url())
         app = make_app(store, trusted_proxies, fitter=fitter)
-        threading.Thread(target=app.state.arena.warm, name="hegemon-web-warm", daemon=True).start()
+        warm = threading.Thread(
+            target=warm_then_freeze, args=(app.state.arena,), name="hegemon-web-warm", daemon=True
+        )
+        warm.start()
         # uvicorn's own forwarded-header handling trusts 127.0.0.1 by default: off, ours decides
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
         try:

@@ -1,7 +1,7 @@
 """The season board and the game list are kept rendered between requests (.page_cache): on a real
 server over real HTTP, a viewer is never served a page made for another who may see more, and
-a new game shows at once; the change token (.changes) moves with every commit, on SQLite and on
-PostgreSQL."""
+a new game shows at once (on SQLite and on PostgreSQL); the change token (.changes) moves with
+every commit. A kept page is served without a thread only when get() would have served it."""
 
 from __future__ import annotations
 
@@ -153,6 +153,49 @@ def test_a_page_being_made_again_serves_the_one_before_meanwhile():
     assert cache.get("other viewer", 2, lambda: "theirs") == "theirs"  # keys never mix
 
 
+def test_a_page_ready_at_once_is_the_current_one_or_the_one_before_while_it_is_made():
+    """What the server serves on its event loop without a thread (.page_cache.ready): never
+    a page it would have had to make, never one that get() would not have given."""
+    cache = PageCache()
+    assert cache.ready("page", 1) is None  # never made: the caller makes it
+    cache.get("page", 1, lambda: "one")
+    assert cache.ready("page", 1) == "one"
+    assert cache.ready("page", 2) is None  # out of date, and nobody makes it: the caller does
+    assert cache.ready("other viewer", 1) is None
+    assert cache.ready("page", None) is None  # never kept
+    making, release = threading.Event(), threading.Event()
+
+    def slow() -> str:
+        making.set()
+        release.wait(60)
+        return "two"
+
+    maker = threading.Thread(target=lambda: cache.get("page", 2, slow))
+    maker.start()
+    assert making.wait(60)
+    assert cache.ready("page", 2) == "one"  # as get() would: the one before, not waited for
+    release.set()
+    maker.join(60)
+    assert cache.ready("page", 2) == "two"
+
+
+def test_the_server_takes_its_start_up_objects_out_of_the_collectors_sight_once_warm(site):
+    """``gc.freeze`` once the boards are fitted: a full collection walked the server's
+    hundred thousand start-up objects again, every second or so under load, every request
+    waiting (the p99 of benchmarks/web_load.py)."""
+    import gc
+
+    from hegemon.leaderboard.web.data import Arena
+    from hegemon.leaderboard.web.server import warm_then_freeze
+
+    gc.unfreeze()
+    try:
+        warm_then_freeze(Arena(site.store))
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 def test_pages_kept_are_bounded_and_a_version_of_none_is_never_kept():
     cache = PageCache(size=2)
     for n in range(3):
@@ -188,6 +231,26 @@ def test_the_change_token_moves_with_every_commit_on_sqlite(tmp_path):
 def test_an_in_memory_database_gives_no_token():
     with Store("sqlite://") as store:
         assert Changes(store)() is None
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_kept_page_follows_a_new_game_on_postgres(pg_url, tmp_path):
+    """On PostgreSQL the change token is a round trip: read in a thread, not on the server's
+    event loop; the kept pages follow the games all the same."""
+    from hegemon.leaderboard.web.server import make_app
+
+    with Store(pg_url) as store:
+        season = create_season(
+            store, SeasonSpec(name="pg", games=4, seed=3), register_samples(store)
+        )
+        play_matches(store, season, tmp_path, "pg", limit=1)
+        with serving(make_app(store, (), LENIENT)) as url, httpx.Client(base_url=url) as c:
+            assert "games 1–1 of 1" in c.get("/games").text
+            assert "games 1–1 of 1" in c.get("/games").text  # kept
+            play_matches(store, season, tmp_path, "pg", limit=1)
+            assert "games 1–2 of 2" in c.get("/games").text
+            assert "2 of 4 games played" in c.get("/season/pg").text
 
 
 @pytest.mark.postgres
