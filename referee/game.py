@@ -77,6 +77,8 @@ from .events import (
     TurnStarted,
 )
 from .formulas import (
+    MAX_ATTACK_DICE,
+    MAX_DEFENCE_DICE,
     continent_reinforcements,
     territory_reinforcements,
 )
@@ -181,6 +183,18 @@ class Game:
         self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
         # the later editions' parts (edition.py): only those the rule set plays
         self._adopt(parts_for(self))
+        # Per game, not per decision: whether an attack is the classic one (no part, team or
+        # Risiko! Master limit has a say in it: _on_attack's quick path), and each seat's
+        # ATTACK decision, as ``shared`` would answer it
+        self._classic_attacks = (
+            not self._parts
+            and not teamlib.on(rules)
+            and rules.attacker_dice == "any"
+            and rules.eliminate_from_round <= 1
+            and rules.defender_most_dice <= MAX_DEFENCE_DICE
+        )
+        self._defender_chooses = rules.defender_dice == "choice"
+        self._attack_asks = [shared(Kind.ATTACK, s, forced=False) for s in range(seats)]
         self._setup()
         self.opening_events: list[Event] = self._pending_events
 
@@ -581,6 +595,45 @@ class Game:
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:
+        src, dst, dice = action.source, action.target, action.dice
+        d, owner, armies = self.pending, self.owner, self.armies
+        if (
+            self._classic_attacks
+            and d is not None
+            and d.kind is Kind.ATTACK
+            and type(src) is int
+            and type(dst) is int
+            and type(dice) is int
+            and 0 <= src < len(owner)
+            and dst in self.board.adjacency[src]
+            and owner[src] == d.player != owner[dst]
+            and 0 < dice < armies[src]
+            and dice <= MAX_ATTACK_DICE
+        ):
+            # the classic game's legal attack, told at a glance (every battle passes here);
+            # the full checks below accept exactly these and say what is wrong with the rest
+            if dry:
+                return
+            self._battle = (src, dst, dice)
+            defender = owner[dst]
+            if (
+                self._defender_chooses
+                and armies[dst] >= self.rules.defender_two_dice_from
+                and self.players[defender].active
+            ):
+                self.pending = shared(
+                    Kind.DEFEND,
+                    defender,
+                    maximum=MAX_DEFENCE_DICE,
+                    source=src,
+                    target=dst,
+                    attack_dice=dice,
+                )
+            else:
+                self._fight(
+                    MAX_DEFENCE_DICE if armies[dst] >= self.rules.defender_two_dice_from else 1
+                )
+            return
         src, dst, dice = checks.attack(self, action)
         if dry:
             return
@@ -591,7 +644,7 @@ class Game:
         self._battle = (src, dst, dice)
         chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
-        if def_most > 1 and self.rules.defender_dice == "choice" and chooser >= 0:
+        if def_most > 1 and self._defender_chooses and chooser >= 0:
             self.pending = shared(
                 Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
@@ -776,9 +829,11 @@ class Game:
         """Ask the player to move to attack, else go on to the fortify move."""
         self._phase = Phase.ATTACK
         if self._can_attack(self.current):
-            # (a classic game has no parts: no generator on the hot path)
-            forced = bool(self._parts) and any(part.attack_forced(self) for part in self._parts)
-            self.pending = shared(Kind.ATTACK, self.current, forced=forced)
+            if self._parts:
+                forced = any(part.attack_forced(self) for part in self._parts)
+                self.pending = shared(Kind.ATTACK, self.current, forced=forced)
+            else:
+                self.pending = self._attack_asks[self.current]
         else:
             self._ask_fortify()
 
@@ -822,8 +877,8 @@ class Game:
         # team game: the attacker's own armies, maybe on a team-mate's land (docs/rules.md §4)
         attacker = self.current if self._team else self.owner[src]
         defender = self.owner[dst]
-        a = tuple(self.rng.attack(attacker).roll(attack_dice))
-        d = tuple(self.rng.defend(defender).roll(defend_dice))
+        a = self.rng.attack(attacker).dice(attack_dice)
+        d = self.rng.defend(defender).dice(defend_dice)
         lost_a, lost_d = _losses(a, d)
         hit: list[int] = []
         if self._team:
