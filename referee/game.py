@@ -52,7 +52,7 @@ from .board import Board
 from .capitals import CapitalsPart
 from .chance import Chance
 from .compose import map_board
-from .decisions import Decision, Kind, Phase, shared
+from .decisions import Decision, Kind, Kinds, Phase, Phases, shared
 from .dice import compare
 from .edition import Edition
 from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
@@ -176,7 +176,7 @@ class Game:
         self._last_claimed = -1  # Risiko! Master: its quadrant is claimed first
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
-        self._phase = Phase.SETUP
+        self._phase = Phases.SETUP
         self._pending_events: list[Event] = []
         # a battle may go on while its source has 2+ armies (not so under Risiko! Master's
         # least dice or protected last territories)
@@ -194,7 +194,7 @@ class Game:
             and rules.defender_most_dice <= MAX_DEFENCE_DICE
         )
         self._defender_chooses = rules.defender_dice == "choice"
-        self._attack_asks = [shared(Kind.ATTACK, s, forced=False) for s in range(seats)]
+        self._attack_asks = [shared(Kinds.ATTACK, s, forced=False) for s in range(seats)]
         self._setup()
         self.opening_events: list[Event] = self._pending_events
 
@@ -365,12 +365,12 @@ class Game:
                 events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
             self.first_player = first
             events.append(FirstPlayer(first, "play"))
-            self._phase = Phase.SETUP_PLACE
+            self._phase = Phases.SETUP_PLACE
         else:
             first = rng.below(n)
             events.append(FirstPlayer(first, "place"))
             self.first_player = first
-            self._phase = Phase.CLAIM
+            self._phase = Phases.CLAIM
         self.deck = list(range(self.board.card_count))
         self.rng.deck.shuffle(self.deck)
         for part in self._parts:
@@ -381,7 +381,7 @@ class Game:
     def ask_setup(self) -> None:
         """Pose the next set-up decision, or begin play when set-up is done."""
         n = len(self.players)
-        if self._phase is Phase.CLAIM:
+        if self._phase is Phases.CLAIM:
             if self.rules.setup == "quadrants":
                 free = masterlib.claimable(self.board, self.owner, self._last_claimed)
             else:
@@ -390,16 +390,16 @@ class Game:
                 for _ in range(n):
                     seat = self._setup_next
                     if self.players[seat].active:
-                        self.pending = Decision(Kind.CLAIM, seat, territories=free)
+                        self.pending = Decision(Kinds.CLAIM, seat, territories=free)
                         return
                     self._setup_next = (seat + 1) % n
                 return  # unreachable while a player is active
-            self._phase = Phase.SETUP_PLACE
+            self._phase = Phases.SETUP_PLACE
         for _ in range(n):
             seat = self._setup_next
             player = self.players[seat]
             if player.active and player.reserve > 0:
-                self.pending = shared(Kind.PLACE, seat, armies=self._setup_armies(seat))
+                self.pending = shared(Kinds.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
         self.ask_before_play()
@@ -463,7 +463,7 @@ class Game:
         if not self.players[seat].active:
             return -1
         d = self.pending
-        if d is not None and (d.player != seat or d.kind is Kind.OCCUPY):
+        if d is not None and (d.player != seat or d.kind is Kinds.OCCUPY):
             return -1
         return seat
 
@@ -555,7 +555,7 @@ class Game:
             else:
                 armies[t] += n
         self._pending_events.append(Placed(d.player, placements))
-        if self._phase is Phase.SETUP_PLACE:
+        if self._phase is Phases.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
             if not any(part.after_setup_place(self, d.player) for part in self._parts):
@@ -589,7 +589,7 @@ class Game:
             self.bonus_this_turn += bonus
         self.reserve += value
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
-        if d.forced and self._phase is Phase.REINFORCE:
+        if d.forced and self._phase is Phases.REINFORCE:
             # docs/rules.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
             self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
         self._ask_trade_or_place()
@@ -600,7 +600,7 @@ class Game:
         if (
             self._classic_attacks
             and d is not None
-            and d.kind is Kind.ATTACK
+            and d.kind is Kinds.ATTACK
             and type(src) is int
             and type(dst) is int
             and type(dice) is int
@@ -622,7 +622,7 @@ class Game:
                 and self.players[defender].active
             ):
                 self.pending = shared(
-                    Kind.DEFEND,
+                    Kinds.DEFEND,
                     defender,
                     maximum=MAX_DEFENCE_DICE,
                     source=src,
@@ -646,7 +646,7 @@ class Game:
         def_most = legal.defence_dice(self, dst)
         if def_most > 1 and self._defender_chooses and chooser >= 0:
             self.pending = shared(
-                Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
+                Kinds.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
             return
         self._fight(def_most)
@@ -659,7 +659,7 @@ class Game:
         return chooser
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
-        d = self.expect(Kind.DEFEND, "defend")
+        d = self.expect(Kinds.DEFEND, "defend")
         dice = action.dice
         if type(dice) is not int or not 1 <= dice <= d.maximum:
             raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
@@ -667,7 +667,7 @@ class Game:
             self._fight(dice)
 
     def _on_occupy(self, action: Occupy, dry: bool) -> None:
-        d = self.expect(Kind.OCCUPY, "occupy")
+        d = self.expect(Kinds.OCCUPY, "occupy")
         n = action.armies
         if type(n) is not int or not d.minimum <= n <= d.maximum:
             raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
@@ -691,7 +691,7 @@ class Game:
                 sorted({s for s, _, _ in legal.fortifies(self, p, dst, self._moved_from)})
             )
             if sources:
-                self.pending = Decision(Kind.FORTIFY, p, target=dst, territories=sources)
+                self.pending = Decision(Kinds.FORTIFY, p, target=dst, territories=sources)
                 return
         self.end_turn()
 
@@ -703,24 +703,24 @@ class Game:
                 if not dry:
                     part.passed(self, kind)
                 return
-        if kind is Kind.TRADE and d is not None and d.forced:
+        if kind is Kinds.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
-        if kind is Kind.ATTACK and d is not None and d.forced:
+        if kind is Kinds.ATTACK and d is not None and d.forced:
             master = self.part(MasterPart)
             placed = master.placed_this_turn if master else 0
             raise IllegalAction(
                 f"pass is not allowed now: you placed {placed} armies, so you "
                 "must attack at least once this turn (Risiko! Master Expert)"
             )
-        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
+        if kind not in (Kinds.TRADE, Kinds.ATTACK, Kinds.FORTIFY):
             asked = kind.value if kind is not None else "nothing"
             raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
         if dry:
             return
-        if kind is Kind.TRADE:
+        if kind is Kinds.TRADE:
             self._trade_until = 1 << 30
             self.ask_place()
-        elif kind is Kind.ATTACK:
+        elif kind is Kinds.ATTACK:
             self._ask_fortify()
         else:
             self.end_turn()
@@ -750,26 +750,26 @@ class Game:
         events = self._pending_events
         events.append(Forfeited(seat, str(reason)[:200]))
         if len(self.active_players()) <= 1 or any(part.decided(self) for part in self._parts):
-            if self.pending is not None and self.pending.kind is Kind.OCCUPY:
+            if self.pending is not None and self.pending.kind is Kinds.OCCUPY:
                 self._move_in(self._battle[2])
             self.finish("last player standing")
             return
         d = self.pending
         if d is None:
             return
-        if self._phase is Phase.CAPITALS:
+        if self._phase is Phases.CAPITALS:
             if d.player == seat:
                 self.ask_before_play()
             return
-        if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+        if self._phase in (Phases.CLAIM, Phases.SETUP_PLACE):
             if d.player == seat:
                 self._setup_next = (seat + 1) % len(self.players)
                 self.ask_setup()
             return
-        if d.kind is Kind.DEFEND and d.player == seat:
+        if d.kind is Kinds.DEFEND and d.player == seat:
             self._fight(d.maximum)
         elif self.current == seat:
-            if d.kind is Kind.OCCUPY:
+            if d.kind is Kinds.OCCUPY:
                 self._move_in(self._battle[2])
             self.reserve = 0
             self.conquered_this_turn = False
@@ -786,7 +786,7 @@ class Game:
             part.turn_started(self)
         if self.places is not None:
             return
-        self._phase = Phase.REINFORCE
+        self._phase = Phases.REINFORCE
         if not (self._parts and any(part.reinforcing(self) for part in self._parts)):
             self.begin_reinforce()
 
@@ -797,7 +797,7 @@ class Game:
         self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
         self._trade_until = self.rules.must_trade_at or 1 << 30  # 0: never forced
-        self._phase = Phase.REINFORCE
+        self._phase = Phases.REINFORCE
         self._ask_trade_or_place()
 
     def _ask_trade_or_place(self) -> None:
@@ -808,10 +808,10 @@ class Game:
             hand, self.board.card_insignia, self.rules.card_values
         ):
             if len(hand) >= self._trade_until:
-                self.pending = shared(Kind.TRADE, seat, forced=True)
+                self.pending = shared(Kinds.TRADE, seat, forced=True)
                 return
-            if self._phase is Phase.REINFORCE:
-                self.pending = shared(Kind.TRADE, seat)
+            if self._phase is Phases.REINFORCE:
+                self.pending = shared(Kinds.TRADE, seat)
                 return
         self.ask_place()
 
@@ -821,17 +821,17 @@ class Game:
         if build and self._parts and any(part.before_place(self) for part in self._parts):
             return
         if self.reserve > 0:
-            self.pending = shared(Kind.PLACE, self.current, armies=self.reserve)
+            self.pending = shared(Kinds.PLACE, self.current, armies=self.reserve)
         else:
             self.ask_attack()
 
     def ask_attack(self) -> None:
         """Ask the player to move to attack, else go on to the fortify move."""
-        self._phase = Phase.ATTACK
+        self._phase = Phases.ATTACK
         if self._can_attack(self.current):
             if self._parts:
                 forced = any(part.attack_forced(self) for part in self._parts)
-                self.pending = shared(Kind.ATTACK, self.current, forced=forced)
+                self.pending = shared(Kinds.ATTACK, self.current, forced=forced)
             else:
                 self.pending = self._attack_asks[self.current]
         else:
@@ -840,9 +840,9 @@ class Game:
     def _ask_fortify(self) -> None:
         for part in self._parts:
             part.attempt_over(self)  # the attacks are over
-        self._phase = Phase.FORTIFY
+        self._phase = Phases.FORTIFY
         if self._can_fortify(self.current):
-            self.pending = shared(Kind.FORTIFY, self.current)
+            self.pending = shared(Kinds.FORTIFY, self.current)
         else:
             self.end_turn()
 
@@ -921,7 +921,7 @@ class Game:
             self._occupy(attack_dice)
         else:
             self.pending = shared(
-                Kind.OCCUPY,
+                Kinds.OCCUPY,
                 self.current,
                 minimum=attack_dice,
                 maximum=most,
@@ -965,7 +965,7 @@ class Game:
             and self.rules.elimination_trade == "immediate"
             and len(self.players[seat].cards) >= self.rules.elimination_trade_at
         ):
-            self._phase = Phase.ELIMINATION_TRADE
+            self._phase = Phases.ELIMINATION_TRADE
             self._trade_until = ELIMINATION_HAND + 1
             self.reserve = 0
             self._ask_trade_or_place()
