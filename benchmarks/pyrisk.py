@@ -9,6 +9,9 @@ neighbour it borders and fights each battle to the end (most dice), moves every 
 into a conquered territory, and never makes its free move. Here it answers hegemon's decisions
 the same way: it defends with the most dice (pyrisk's defender always does) and trades cards
 only when forced (pyrisk has no cards). A game ends by conquest or at a 1,000-round limit.
+The cards make a hegemon game the longer fight: over seeds 1-30 the sets traded bring 485
+armies a game against 277 from territories and continents, and a game rolls 2,180 dice against
+pyrisk's 910, so a game per second here is more than twice pyrisk's work.
 
 ``--pyrisk PATH`` (a checkout of chronitis/pyrisk) also plays pyrisk's own game with four
 StupidAIs, without its display, in the same run; its figure is printed next to hegemon's.
