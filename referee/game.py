@@ -120,7 +120,12 @@ class Player:
 
 
 class Game:
-    """One game: the only true copy of the board, the cards, the deck and the dice."""
+    """One game: the only true copy of the board, the cards, the deck and the dice.
+
+    ``events=False``: a game whose events nobody reads (a simulation keeping no record: the
+    learning environment, the benchmarks); :meth:`apply` returns none and the battle path skips
+    building them. The same game otherwise (its record is its seed and ``history``).
+    """
 
     def __init__(
         self,
@@ -129,6 +134,7 @@ class Game:
         seed: int,
         board: Board | None = None,
         chance: Chance | None = None,
+        events: bool = True,
     ):
         neutrals = neutrallib.neutral_count(rules.two_player)
         if neutrals and players != neutrallib.PLAYERS:
@@ -178,6 +184,9 @@ class Game:
         self._setup_next = 0
         self._phase = Phases.SETUP
         self._pending_events: list[Event] = []
+        # False: apply returns no events, and the battle path builds none (a simulation that
+        # never reads them: the benchmarks, the learning environment); a record needs them
+        self._events = events
         # a battle may go on while its source has 2+ armies (not so under Risiko! Master's
         # least dice or protected last territories)
         self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
@@ -443,7 +452,7 @@ class Game:
         self.history.append(action)
         if self._parts:
             self._check_end()
-        return events
+        return events if self._events else []
 
     def _check_end(self) -> None:
         """Ask every part whether its victory condition is met (after each applied action,
@@ -554,7 +563,8 @@ class Game:
                 teamlib.add(self, d.player, t, n)
             else:
                 armies[t] += n
-        self._pending_events.append(Placed(d.player, placements))
+        if self._events:
+            self._pending_events.append(Placed(d.player, placements))
         if self._phase is Phases.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
@@ -888,7 +898,8 @@ class Game:
             self.armies[src] -= lost_a
             self.armies[dst] -= lost_d
         events = self._pending_events
-        events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
+        if self._events:
+            events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
         if self.armies[dst] > 0:
             if not (self._team and self._team_destroyed(hit, attacker, 0)):
                 self.ask_attack()
@@ -897,7 +908,8 @@ class Game:
         # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
         # käyttäessäsi liittolaista alueen valtaamisessa")
         self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
-        events.append(Conquered(attacker, defender, src, dst))
+        if self._events:
+            events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
         if self._team and self._team_destroyed(hit, attacker, attack_dice):
             return
@@ -953,7 +965,8 @@ class Game:
             return
         self.armies[src] -= n
         self.armies[dst] += n
-        self._pending_events.append(Occupied(self.owner[src], src, dst, n))
+        if self._events:
+            self._pending_events.append(Occupied(self.owner[src], src, dst, n))
 
     def _occupy(self, n: int) -> None:
         self._move_in(n)

@@ -105,3 +105,27 @@ def test_the_quick_attack_check_accepts_exactly_what_the_full_checks_accept(pres
                         got = str(refused)
                     assert got == expected, action
             game.apply(random_action(game, play))
+
+
+@pytest.mark.parametrize(
+    "preset", ["classic", "classic-2004", "team-2004", "two-player-2004-active"]
+)
+def test_a_game_without_events_is_the_same_game(preset: str) -> None:
+    rules = make_rules(preset, {"turn_limit": 40})
+    players = 2 if rules.two_player != "off" else 4
+    for seed in range(3):
+        full, bare = Game(rules, players, seed), Game(rules, players, seed, events=False)
+        rng_full, rng_bare = random.Random(seed), random.Random(seed)
+        while full.places is None:
+            full.apply(random_action(full, rng_full))
+            assert bare.apply(random_action(bare, rng_bare)) == []
+            assert (bare.pending, bare.owner, bare.armies) == (
+                full.pending,
+                full.owner,
+                full.armies,
+            )
+        assert (bare.places, bare.history, bare.finish_reason) == (
+            full.places,
+            full.history,
+            full.finish_reason,
+        )
