@@ -108,7 +108,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(seed) if seed is not None else int(self._seeds.integers(2**31))
-        self._current = Game(self.rules, self.players, game_seed)
+        self._current = Game(self.rules, self.players, game_seed, events=False)  # none read
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -33,6 +33,7 @@ divide), so every outcome is exactly equally likely.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import secrets
 from typing import Protocol, TypeVar
@@ -56,6 +57,13 @@ def new_seed() -> int:
 _BLOCK = 64  # bytes per hash call: 64 dice bytes at once
 _DIE_LIMIT = 252  # 42 * 6: a byte below this gives a fair die; above, it is rejected
 _FACES = bytes(b % 6 + 1 if b < _DIE_LIMIT else 0 for b in range(256))  # byte -> die (0: reject)
+#: every roll of 1 to 3 fair dice (their faces as bytes, in the order drawn) -> the faces sorted
+#: high to low: a battle's dice in one dictionary look-up
+_SORTED = {
+    bytes(faces): tuple(sorted(faces, reverse=True))
+    for count in (1, 2, 3)
+    for faces in itertools.product(range(1, 7), repeat=count)
+}
 
 
 class Stream(Protocol):
@@ -71,6 +79,10 @@ class Stream(Protocol):
 
     def roll(self, count: int) -> list[int]:
         """``count`` six-sided dice, sorted high to low."""
+        ...
+
+    def dice(self, count: int) -> tuple[int, ...]:
+        """:meth:`roll` as a tuple (what a battle records)."""
         ...
 
 
@@ -136,15 +148,18 @@ class KeyedStream:
             items[i], items[j] = items[j], items[i]
 
     def roll(self, count: int) -> list[int]:
+        return list(self.dice(count))
+
+    def dice(self, count: int) -> tuple[int, ...]:
         pos = self._pos
         end = pos + count
         if end <= _BLOCK:
             # the usual case, in a few C calls: the next bytes are all fair dice
-            faces = self._buffer[pos:end].translate(_FACES)
-            if 0 not in faces:
+            rolled = _SORTED.get(self._buffer[pos:end].translate(_FACES))
+            if rolled is not None:
                 self._pos = end
-                return sorted(faces, reverse=True)
-        return self._roll_slowly(count)
+                return rolled
+        return tuple(self._roll_slowly(count))
 
     def _roll_slowly(self, count: int) -> list[int]:
         """:meth:`roll` byte by byte, across blocks and past rejected bytes."""
@@ -180,19 +195,26 @@ class Chance:
         self.deck: Stream = self._stream("deck")
         self.missions: Stream = self._stream("missions")
         self._dice: dict[tuple[str, int], KeyedStream] = {}
+        # the same streams by seat, for the look-up of every battle
+        self._attack: dict[int, KeyedStream] = {}
+        self._defend: dict[int, KeyedStream] = {}
 
     def _stream(self, label: str) -> KeyedStream:
         return KeyedStream(sub_key(self._key, label))
 
     def attack(self, seat: int) -> Stream:
         """The dice ``seat`` rolls when it attacks."""
-        stream = self._dice.get(("attack", seat))  # (inlined: once or twice every battle)
-        return stream if stream is not None else self._seat_stream("attack", seat)
+        stream = self._attack.get(seat)  # (inlined: every battle)
+        if stream is None:
+            stream = self._attack[seat] = self._seat_stream("attack", seat)
+        return stream
 
     def defend(self, seat: int) -> Stream:
         """The dice ``seat`` rolls when it defends."""
-        stream = self._dice.get(("defend", seat))  # (inlined: once or twice every battle)
-        return stream if stream is not None else self._seat_stream("defend", seat)
+        stream = self._defend.get(seat)  # (inlined: every battle)
+        if stream is None:
+            stream = self._defend[seat] = self._seat_stream("defend", seat)
+        return stream
 
     def neutral(self, seat: int) -> Stream:
         """The dice ``seat`` rolls for neutrals (two-player active neutrals: an ally's
@@ -225,6 +247,8 @@ class Chance:
         other.deck = _copy(self.deck)
         other.missions = _copy(self.missions)
         other._dice = {k: s.copy() for k, s in self._dice.items()}
+        other._attack = {seat: other._dice[("attack", seat)] for seat in self._attack}
+        other._defend = {seat: other._dice[("defend", seat)] for seat in self._defend}
         return other
 
 
@@ -249,6 +273,9 @@ class _MersenneStream:
     def roll(self, count: int) -> list[int]:
         return dice.roll(self.rng, count)
 
+    def dice(self, count: int) -> tuple[int, ...]:
+        return tuple(dice.roll(self.rng, count))
+
 
 class LegacyChance(Chance):
     """Chance as format-1 records drew it: one ``random.Random(seed)`` for every purpose.
@@ -261,6 +288,8 @@ class LegacyChance(Chance):
         self._key = b""
         self.setup = self.deck = self.missions = self._one = _MersenneStream(self._rng)
         self._dice = {}
+        self._attack = {}
+        self._defend = {}
 
     def attack(self, seat: int) -> Stream:
         return self._one

@@ -13,7 +13,7 @@ from . import cards as cardlib
 from . import master as masterlib
 from . import teams as teamlib
 from .actions import Attack, Claim, Fortify, Place, Trade
-from .decisions import Decision, Kind
+from .decisions import Decision, Kinds
 from .errors import IllegalAction
 from .formulas import attack_dice, movable_armies
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def claim(game: Game, action: Claim) -> tuple[Decision, int]:
     """(the decision, the territory claimed)."""
-    d = game.expect(Kind.CLAIM, "claim")
+    d = game.expect(Kinds.CLAIM, "claim")
     t = game.territory(action.territory, "claim:")
     if game.owner[t] >= 0:
         raise IllegalAction(f"claim: {game.board.name_of(t)} is already taken")
@@ -34,7 +34,7 @@ def claim(game: Game, action: Claim) -> tuple[Decision, int]:
 
 def place(game: Game, action: Place) -> Decision:
     """The decision, once every (territory, armies) pair is the placer's and they add up."""
-    d = game.expect(Kind.PLACE, "place")
+    d = game.expect(Kinds.PLACE, "place")
     board, placements = game.board, action.placements
     if not isinstance(placements, tuple) or not placements or len(placements) > board.size:
         raise IllegalAction(f"place: give one to {board.size} (territory, armies) pairs")
@@ -62,7 +62,7 @@ def place(game: Game, action: Place) -> Decision:
 def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[str], list[int]]:
     """(the decision, the three cards, their insignia, the own territories the traded cards
     show)."""
-    d = game.expect(Kind.TRADE, "trade")
+    d = game.expect(Kinds.TRADE, "trade")
     chosen = action.cards
     if not isinstance(chosen, tuple) or len(chosen) != 3 or any(type(c) is not int for c in chosen):
         raise IllegalAction("trade: give exactly three card numbers")
@@ -89,7 +89,7 @@ def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[st
 
 def attack(game: Game, action: Attack) -> tuple[int, int, int]:
     """(source, target, dice) of an attack the player to move may make."""
-    p = game.expect(Kind.ATTACK, "attack").player
+    p = game.expect(Kinds.ATTACK, "attack").player
     src = game.territory(action.source, "attack: source")
     dst = game.territory(action.target, "attack: target")
     board, owner = game.board, game.owner
@@ -129,7 +129,7 @@ def attack(game: Game, action: Attack) -> tuple[int, int, int]:
 def fortify(game: Game, action: Fortify) -> tuple[Decision, int, int, int]:
     """(the decision, source, target, armies) of a fortify move under the rule set's
     ``fortify`` and ``garrison`` options (a team game: :func:`teams.fortify_error`)."""
-    d = game.expect(Kind.FORTIFY, "fortify")
+    d = game.expect(Kinds.FORTIFY, "fortify")
     p = d.player
     src = game.territory(action.source, "fortify: source")
     dst = game.territory(action.target, "fortify: target")

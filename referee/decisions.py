@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .quickinit import quick_init
 
@@ -41,6 +41,39 @@ class Kind(StrEnum):
     REINFORCE_ALLY = "reinforce_ally"  # place a die roll of armies for an ally
     FORTIFY_ALLY = "fortify_ally"  # one free move for an ally
     BUILD_CENTRE = "build_centre"  # build a production centre
+
+
+class Kinds:
+    """Every :class:`Kind` as a plain class attribute, for the hot paths. On Python 3.11 reading
+    a member off an Enum class (``Kind.ATTACK``) costs about 0.13 µs, as the Enum metaclass's
+    ``__getattr__`` keeps the look-up off CPython's quick path; off this class it is a tenth."""
+
+    CLAIM: Final = Kind.CLAIM
+    PLACE: Final = Kind.PLACE
+    TRADE: Final = Kind.TRADE
+    ATTACK: Final = Kind.ATTACK
+    DEFEND: Final = Kind.DEFEND
+    OCCUPY: Final = Kind.OCCUPY
+    FORTIFY: Final = Kind.FORTIFY
+    PLACE_NEUTRAL: Final = Kind.PLACE_NEUTRAL
+    CAPITAL: Final = Kind.CAPITAL
+    BRIBE: Final = Kind.BRIBE
+    REINFORCE_ALLY: Final = Kind.REINFORCE_ALLY
+    FORTIFY_ALLY: Final = Kind.FORTIFY_ALLY
+    BUILD_CENTRE: Final = Kind.BUILD_CENTRE
+
+
+class Phases:
+    """Every :class:`Phase` as a plain class attribute (see :class:`Kinds`)."""
+
+    SETUP: Final = Phase.SETUP
+    CLAIM: Final = Phase.CLAIM
+    SETUP_PLACE: Final = Phase.SETUP_PLACE
+    REINFORCE: Final = Phase.REINFORCE
+    ATTACK: Final = Phase.ATTACK
+    ELIMINATION_TRADE: Final = Phase.ELIMINATION_TRADE
+    FORTIFY: Final = Phase.FORTIFY
+    CAPITALS: Final = Phase.CAPITALS
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ from .board import Board
 from .capitals import CapitalsPart
 from .chance import Chance
 from .compose import map_board
-from .decisions import Decision, Kind, Phase, shared
+from .decisions import Decision, Kind, Kinds, Phase, Phases, shared
 from .dice import compare
 from .edition import Edition
 from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
@@ -77,6 +77,8 @@ from .events import (
     TurnStarted,
 )
 from .formulas import (
+    MAX_ATTACK_DICE,
+    MAX_DEFENCE_DICE,
     continent_reinforcements,
     territory_reinforcements,
 )
@@ -118,7 +120,12 @@ class Player:
 
 
 class Game:
-    """One game: the only true copy of the board, the cards, the deck and the dice."""
+    """One game: the only true copy of the board, the cards, the deck and the dice.
+
+    ``events=False``: a game whose events nobody reads (a simulation keeping no record: the
+    learning environment, the benchmarks); :meth:`apply` returns none and the battle path skips
+    building them. The same game otherwise (its record is its seed and ``history``).
+    """
 
     def __init__(
         self,
@@ -127,6 +134,7 @@ class Game:
         seed: int,
         board: Board | None = None,
         chance: Chance | None = None,
+        events: bool = True,
     ):
         neutrals = neutrallib.neutral_count(rules.two_player)
         if neutrals and players != neutrallib.PLAYERS:
@@ -174,13 +182,28 @@ class Game:
         self._last_claimed = -1  # Risiko! Master: its quadrant is claimed first
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
-        self._phase = Phase.SETUP
+        self._phase = Phases.SETUP
         self._pending_events: list[Event] = []
+        # False: apply returns no events, and the battle path builds none (a simulation that
+        # never reads them: the benchmarks, the learning environment); a record needs them
+        self._events = events
         # a battle may go on while its source has 2+ armies (not so under Risiko! Master's
         # least dice or protected last territories)
         self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
         # the later editions' parts (edition.py): only those the rule set plays
         self._adopt(parts_for(self))
+        # Per game, not per decision: whether an attack is the classic one (no part, team or
+        # Risiko! Master limit has a say in it: _on_attack's quick path), and each seat's
+        # ATTACK decision, as ``shared`` would answer it
+        self._classic_attacks = (
+            not self._parts
+            and not teamlib.on(rules)
+            and rules.attacker_dice == "any"
+            and rules.eliminate_from_round <= 1
+            and rules.defender_most_dice <= MAX_DEFENCE_DICE
+        )
+        self._defender_chooses = rules.defender_dice == "choice"
+        self._attack_asks = [shared(Kinds.ATTACK, s, forced=False) for s in range(seats)]
         self._setup()
         self.opening_events: list[Event] = self._pending_events
 
@@ -351,12 +374,12 @@ class Game:
                 events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
             self.first_player = first
             events.append(FirstPlayer(first, "play"))
-            self._phase = Phase.SETUP_PLACE
+            self._phase = Phases.SETUP_PLACE
         else:
             first = rng.below(n)
             events.append(FirstPlayer(first, "place"))
             self.first_player = first
-            self._phase = Phase.CLAIM
+            self._phase = Phases.CLAIM
         self.deck = list(range(self.board.card_count))
         self.rng.deck.shuffle(self.deck)
         for part in self._parts:
@@ -367,7 +390,7 @@ class Game:
     def ask_setup(self) -> None:
         """Pose the next set-up decision, or begin play when set-up is done."""
         n = len(self.players)
-        if self._phase is Phase.CLAIM:
+        if self._phase is Phases.CLAIM:
             if self.rules.setup == "quadrants":
                 free = masterlib.claimable(self.board, self.owner, self._last_claimed)
             else:
@@ -376,16 +399,16 @@ class Game:
                 for _ in range(n):
                     seat = self._setup_next
                     if self.players[seat].active:
-                        self.pending = Decision(Kind.CLAIM, seat, territories=free)
+                        self.pending = Decision(Kinds.CLAIM, seat, territories=free)
                         return
                     self._setup_next = (seat + 1) % n
                 return  # unreachable while a player is active
-            self._phase = Phase.SETUP_PLACE
+            self._phase = Phases.SETUP_PLACE
         for _ in range(n):
             seat = self._setup_next
             player = self.players[seat]
             if player.active and player.reserve > 0:
-                self.pending = shared(Kind.PLACE, seat, armies=self._setup_armies(seat))
+                self.pending = shared(Kinds.PLACE, seat, armies=self._setup_armies(seat))
                 return
             self._setup_next = (seat + 1) % n
         self.ask_before_play()
@@ -429,7 +452,7 @@ class Game:
         self.history.append(action)
         if self._parts:
             self._check_end()
-        return events
+        return events if self._events else []
 
     def _check_end(self) -> None:
         """Ask every part whether its victory condition is met (after each applied action,
@@ -449,7 +472,7 @@ class Game:
         if not self.players[seat].active:
             return -1
         d = self.pending
-        if d is not None and (d.player != seat or d.kind is Kind.OCCUPY):
+        if d is not None and (d.player != seat or d.kind is Kinds.OCCUPY):
             return -1
         return seat
 
@@ -540,8 +563,9 @@ class Game:
                 teamlib.add(self, d.player, t, n)
             else:
                 armies[t] += n
-        self._pending_events.append(Placed(d.player, placements))
-        if self._phase is Phase.SETUP_PLACE:
+        if self._events:
+            self._pending_events.append(Placed(d.player, placements))
+        if self._phase is Phases.SETUP_PLACE:
             self.players[d.player].reserve -= d.armies
             self._setup_next = (d.player + 1) % len(self.players)
             if not any(part.after_setup_place(self, d.player) for part in self._parts):
@@ -575,12 +599,51 @@ class Game:
             self.bonus_this_turn += bonus
         self.reserve += value
         self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
-        if d.forced and self._phase is Phase.REINFORCE:
+        if d.forced and self._phase is Phases.REINFORCE:
             # docs/rules.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
             self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
         self._ask_trade_or_place()
 
     def _on_attack(self, action: Attack, dry: bool) -> None:
+        src, dst, dice = action.source, action.target, action.dice
+        d, owner, armies = self.pending, self.owner, self.armies
+        if (
+            self._classic_attacks
+            and d is not None
+            and d.kind is Kinds.ATTACK
+            and type(src) is int
+            and type(dst) is int
+            and type(dice) is int
+            and 0 <= src < len(owner)
+            and dst in self.board.adjacency[src]
+            and owner[src] == d.player != owner[dst]
+            and 0 < dice < armies[src]
+            and dice <= MAX_ATTACK_DICE
+        ):
+            # the classic game's legal attack, told at a glance (every battle passes here);
+            # the full checks below accept exactly these and say what is wrong with the rest
+            if dry:
+                return
+            self._battle = (src, dst, dice)
+            defender = owner[dst]
+            if (
+                self._defender_chooses
+                and armies[dst] >= self.rules.defender_two_dice_from
+                and self.players[defender].active
+            ):
+                self.pending = shared(
+                    Kinds.DEFEND,
+                    defender,
+                    maximum=MAX_DEFENCE_DICE,
+                    source=src,
+                    target=dst,
+                    attack_dice=dice,
+                )
+            else:
+                self._fight(
+                    MAX_DEFENCE_DICE if armies[dst] >= self.rules.defender_two_dice_from else 1
+                )
+            return
         src, dst, dice = checks.attack(self, action)
         if dry:
             return
@@ -591,9 +654,9 @@ class Game:
         self._battle = (src, dst, dice)
         chooser = self._defence_chooser(self.owner[dst])
         def_most = legal.defence_dice(self, dst)
-        if def_most > 1 and self.rules.defender_dice == "choice" and chooser >= 0:
+        if def_most > 1 and self._defender_chooses and chooser >= 0:
             self.pending = shared(
-                Kind.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
+                Kinds.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
             )
             return
         self._fight(def_most)
@@ -606,7 +669,7 @@ class Game:
         return chooser
 
     def _on_defend(self, action: Defend, dry: bool) -> None:
-        d = self.expect(Kind.DEFEND, "defend")
+        d = self.expect(Kinds.DEFEND, "defend")
         dice = action.dice
         if type(dice) is not int or not 1 <= dice <= d.maximum:
             raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
@@ -614,7 +677,7 @@ class Game:
             self._fight(dice)
 
     def _on_occupy(self, action: Occupy, dry: bool) -> None:
-        d = self.expect(Kind.OCCUPY, "occupy")
+        d = self.expect(Kinds.OCCUPY, "occupy")
         n = action.armies
         if type(n) is not int or not d.minimum <= n <= d.maximum:
             raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
@@ -638,7 +701,7 @@ class Game:
                 sorted({s for s, _, _ in legal.fortifies(self, p, dst, self._moved_from)})
             )
             if sources:
-                self.pending = Decision(Kind.FORTIFY, p, target=dst, territories=sources)
+                self.pending = Decision(Kinds.FORTIFY, p, target=dst, territories=sources)
                 return
         self.end_turn()
 
@@ -650,24 +713,24 @@ class Game:
                 if not dry:
                     part.passed(self, kind)
                 return
-        if kind is Kind.TRADE and d is not None and d.forced:
+        if kind is Kinds.TRADE and d is not None and d.forced:
             raise IllegalAction("pass is not allowed now: a trade is forced")
-        if kind is Kind.ATTACK and d is not None and d.forced:
+        if kind is Kinds.ATTACK and d is not None and d.forced:
             master = self.part(MasterPart)
             placed = master.placed_this_turn if master else 0
             raise IllegalAction(
                 f"pass is not allowed now: you placed {placed} armies, so you "
                 "must attack at least once this turn (Risiko! Master Expert)"
             )
-        if kind not in (Kind.TRADE, Kind.ATTACK, Kind.FORTIFY):
+        if kind not in (Kinds.TRADE, Kinds.ATTACK, Kinds.FORTIFY):
             asked = kind.value if kind is not None else "nothing"
             raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
         if dry:
             return
-        if kind is Kind.TRADE:
+        if kind is Kinds.TRADE:
             self._trade_until = 1 << 30
             self.ask_place()
-        elif kind is Kind.ATTACK:
+        elif kind is Kinds.ATTACK:
             self._ask_fortify()
         else:
             self.end_turn()
@@ -697,26 +760,26 @@ class Game:
         events = self._pending_events
         events.append(Forfeited(seat, str(reason)[:200]))
         if len(self.active_players()) <= 1 or any(part.decided(self) for part in self._parts):
-            if self.pending is not None and self.pending.kind is Kind.OCCUPY:
+            if self.pending is not None and self.pending.kind is Kinds.OCCUPY:
                 self._move_in(self._battle[2])
             self.finish("last player standing")
             return
         d = self.pending
         if d is None:
             return
-        if self._phase is Phase.CAPITALS:
+        if self._phase is Phases.CAPITALS:
             if d.player == seat:
                 self.ask_before_play()
             return
-        if self._phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+        if self._phase in (Phases.CLAIM, Phases.SETUP_PLACE):
             if d.player == seat:
                 self._setup_next = (seat + 1) % len(self.players)
                 self.ask_setup()
             return
-        if d.kind is Kind.DEFEND and d.player == seat:
+        if d.kind is Kinds.DEFEND and d.player == seat:
             self._fight(d.maximum)
         elif self.current == seat:
-            if d.kind is Kind.OCCUPY:
+            if d.kind is Kinds.OCCUPY:
                 self._move_in(self._battle[2])
             self.reserve = 0
             self.conquered_this_turn = False
@@ -733,7 +796,7 @@ class Game:
             part.turn_started(self)
         if self.places is not None:
             return
-        self._phase = Phase.REINFORCE
+        self._phase = Phases.REINFORCE
         if not (self._parts and any(part.reinforcing(self) for part in self._parts)):
             self.begin_reinforce()
 
@@ -744,7 +807,7 @@ class Game:
         self._pending_events.append(Reinforced(seat, from_territories, from_continents))
         self.reserve = from_territories + from_continents
         self._trade_until = self.rules.must_trade_at or 1 << 30  # 0: never forced
-        self._phase = Phase.REINFORCE
+        self._phase = Phases.REINFORCE
         self._ask_trade_or_place()
 
     def _ask_trade_or_place(self) -> None:
@@ -755,10 +818,10 @@ class Game:
             hand, self.board.card_insignia, self.rules.card_values
         ):
             if len(hand) >= self._trade_until:
-                self.pending = shared(Kind.TRADE, seat, forced=True)
+                self.pending = shared(Kinds.TRADE, seat, forced=True)
                 return
-            if self._phase is Phase.REINFORCE:
-                self.pending = shared(Kind.TRADE, seat)
+            if self._phase is Phases.REINFORCE:
+                self.pending = shared(Kinds.TRADE, seat)
                 return
         self.ask_place()
 
@@ -768,26 +831,28 @@ class Game:
         if build and self._parts and any(part.before_place(self) for part in self._parts):
             return
         if self.reserve > 0:
-            self.pending = shared(Kind.PLACE, self.current, armies=self.reserve)
+            self.pending = shared(Kinds.PLACE, self.current, armies=self.reserve)
         else:
             self.ask_attack()
 
     def ask_attack(self) -> None:
         """Ask the player to move to attack, else go on to the fortify move."""
-        self._phase = Phase.ATTACK
+        self._phase = Phases.ATTACK
         if self._can_attack(self.current):
-            # (a classic game has no parts: no generator on the hot path)
-            forced = bool(self._parts) and any(part.attack_forced(self) for part in self._parts)
-            self.pending = shared(Kind.ATTACK, self.current, forced=forced)
+            if self._parts:
+                forced = any(part.attack_forced(self) for part in self._parts)
+                self.pending = shared(Kinds.ATTACK, self.current, forced=forced)
+            else:
+                self.pending = self._attack_asks[self.current]
         else:
             self._ask_fortify()
 
     def _ask_fortify(self) -> None:
         for part in self._parts:
             part.attempt_over(self)  # the attacks are over
-        self._phase = Phase.FORTIFY
+        self._phase = Phases.FORTIFY
         if self._can_fortify(self.current):
-            self.pending = shared(Kind.FORTIFY, self.current)
+            self.pending = shared(Kinds.FORTIFY, self.current)
         else:
             self.end_turn()
 
@@ -822,8 +887,8 @@ class Game:
         # team game: the attacker's own armies, maybe on a team-mate's land (docs/rules.md §4)
         attacker = self.current if self._team else self.owner[src]
         defender = self.owner[dst]
-        a = tuple(self.rng.attack(attacker).roll(attack_dice))
-        d = tuple(self.rng.defend(defender).roll(defend_dice))
+        a = self.rng.attack(attacker).dice(attack_dice)
+        d = self.rng.defend(defender).dice(defend_dice)
         lost_a, lost_d = _losses(a, d)
         hit: list[int] = []
         if self._team:
@@ -833,7 +898,8 @@ class Game:
             self.armies[src] -= lost_a
             self.armies[dst] -= lost_d
         events = self._pending_events
-        events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
+        if self._events:
+            events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
         if self.armies[dst] > 0:
             if not (self._team and self._team_destroyed(hit, attacker, 0)):
                 self.ask_attack()
@@ -842,7 +908,8 @@ class Game:
         # an ally's conquest earns no card (seed 000: "Et voi saada yhtään aluekorttia
         # käyttäessäsi liittolaista alueen valtaamisessa")
         self.conquered_this_turn = self.conquered_this_turn or attacker == self.current
-        events.append(Conquered(attacker, defender, src, dst))
+        if self._events:
+            events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
         if self._team and self._team_destroyed(hit, attacker, attack_dice):
             return
@@ -866,7 +933,7 @@ class Game:
             self._occupy(attack_dice)
         else:
             self.pending = shared(
-                Kind.OCCUPY,
+                Kinds.OCCUPY,
                 self.current,
                 minimum=attack_dice,
                 maximum=most,
@@ -898,7 +965,8 @@ class Game:
             return
         self.armies[src] -= n
         self.armies[dst] += n
-        self._pending_events.append(Occupied(self.owner[src], src, dst, n))
+        if self._events:
+            self._pending_events.append(Occupied(self.owner[src], src, dst, n))
 
     def _occupy(self, n: int) -> None:
         self._move_in(n)
@@ -910,7 +978,7 @@ class Game:
             and self.rules.elimination_trade == "immediate"
             and len(self.players[seat].cards) >= self.rules.elimination_trade_at
         ):
-            self._phase = Phase.ELIMINATION_TRADE
+            self._phase = Phases.ELIMINATION_TRADE
             self._trade_until = ELIMINATION_HAND + 1
             self.reserve = 0
             self._ask_trade_or_place()

@@ -32,7 +32,7 @@ from .actions import (
     Trade,
 )
 from .board import Board
-from .decisions import Decision, Kind
+from .decisions import Decision, Kinds
 from .formulas import MAX_ATTACK_DICE, attack_dice, movable_armies
 from .position import Position
 
@@ -218,45 +218,45 @@ def actions(
     With ``every_amount=False`` a FORTIFY move is listed once, with the most armies (what the
     SDK's ``legal_actions`` offers)."""
     kind = decision.kind
-    if kind is Kind.CLAIM:
+    if kind is Kinds.CLAIM:
         yield from (Claim(t) for t in decision.territories)
-    elif kind is Kind.CAPITAL:
+    elif kind is Kinds.CAPITAL:
         yield from (Capital(t) for t in decision.territories)
-    elif kind is Kind.BUILD_CENTRE:
+    elif kind is Kinds.BUILD_CENTRE:
         yield Pass()
         yield from (BuildCentre(t) for t in decision.territories)
-    elif kind is Kind.PLACE:
+    elif kind is Kinds.PLACE:
         yield from (Place(((t, decision.armies),)) for t in own_territories(state, decision.player))
-    elif kind is Kind.PLACE_NEUTRAL:
+    elif kind is Kinds.PLACE_NEUTRAL:
         yield from neutral_placements(state, decision)
-    elif kind is Kind.BRIBE:
+    elif kind is Kinds.BRIBE:
         yield Pass()
         for s in decision.seats:
             yield from (Bribe(s, (c,)) for c in hand)
-    elif kind is Kind.REINFORCE_ALLY:
+    elif kind is Kinds.REINFORCE_ALLY:
         yield Pass()
         for t in own_territories(state, decision.seats[0]):
             yield ReinforceAlly(((t, decision.armies),))
-    elif kind is Kind.FORTIFY_ALLY:
+    elif kind is Kinds.FORTIFY_ALLY:
         yield Pass()
         for s, t, most in fortifies(state, decision.seats[0]):
             least = 1 if every_amount else most
             yield from (FortifyAlly(s, t, n) for n in range(least, most + 1))
-    elif kind is Kind.TRADE:
+    elif kind is Kinds.TRADE:
         if not decision.forced:
             yield Pass()
         yield from (Trade(c) for c in trades(hand, state.board, state.rules.card_values))
-    elif kind is Kind.ATTACK:
+    elif kind is Kinds.ATTACK:
         if not decision.forced:
             yield Pass()
         for s, t, most in iter_attacks(state, decision.player):
             least = master.least_attack_dice(state, t)
             yield from (Attack(s, t, n) for n in range(least, most + 1))
-    elif kind is Kind.DEFEND:
+    elif kind is Kinds.DEFEND:
         yield from (Defend(n) for n in range(decision.maximum, 0, -1))
-    elif kind is Kind.OCCUPY:
+    elif kind is Kinds.OCCUPY:
         yield from (Occupy(n) for n in range(decision.minimum, decision.maximum + 1))
-    elif kind is Kind.FORTIFY:
+    elif kind is Kinds.FORTIFY:
         yield Pass()
         into = decision.target
         for s, t, most in fortifies(state, decision.player, into):

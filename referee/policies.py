@@ -22,7 +22,7 @@ from .actions import (
     PlayerAction,
     Trade,
 )
-from .decisions import Decision, Kind
+from .decisions import Decision, Kinds
 from .game import Game, IllegalAction
 
 
@@ -36,11 +36,11 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
     """A uniformly drawn legal answer to the pending decision (kinds, then options)."""
     d = _pending(game)
     kind = d.kind
-    if kind is Kind.CLAIM:
+    if kind is Kinds.CLAIM:
         return Claim(rng.choice(d.territories))
-    if kind is Kind.CAPITAL:
+    if kind is Kinds.CAPITAL:
         return Capital(rng.choice(d.territories))
-    if kind is Kind.PLACE:
+    if kind is Kinds.PLACE:
         own = legal.own_territories(game, d.player)
         left, split = d.armies, dict[int, int]()
         while left:
@@ -49,21 +49,21 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
             split[t] = split.get(t, 0) + n
             left -= n
         return Place(tuple(split.items()))
-    if kind is Kind.TRADE:
+    if kind is Kinds.TRADE:
         sets = legal.trades(game.players[d.player].cards, game.board, game.rules.card_values)
         if not d.forced and rng.random() < 0.5:
             return Pass()
         return Trade(rng.choice(sets))
-    if kind is Kind.ATTACK:
+    if kind is Kinds.ATTACK:
         if not d.forced and rng.random() < 0.5:
             return Pass()
         source, target, most = rng.choice(legal.attacks(game, d.player))
         return Attack(source, target, rng.randint(master.least_attack_dice(game, target), most))
-    if kind is Kind.DEFEND:
+    if kind is Kinds.DEFEND:
         return Defend(rng.randint(1, d.maximum))
-    if kind is Kind.OCCUPY:
+    if kind is Kinds.OCCUPY:
         return Occupy(rng.randint(d.minimum, d.maximum))
-    if kind is Kind.FORTIFY:
+    if kind is Kinds.FORTIFY:
         if rng.random() < 0.5:
             return Pass()
         moves = [
@@ -73,7 +73,7 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
         ]
         source, target, most = rng.choice(moves)
         return Fortify(source, target, rng.randint(1, most))
-    if kind is Kind.BUILD_CENTRE:
+    if kind is Kinds.BUILD_CENTRE:
         return Pass() if rng.random() < 0.5 else BuildCentre(rng.choice(d.territories))
     # the two-player editions' decisions: one of the listed answers
     return rng.choice(list(legal.actions(game, d, game.players[d.player].cards)))
@@ -84,26 +84,26 @@ def attack_happy_action(game: Game, rng: random.Random) -> PlayerAction:
     target (most dice), occupy and defend with the most, trade only when forced, never fortify."""
     d = _pending(game)
     kind = d.kind
-    if kind is Kind.CLAIM:
+    if kind is Kinds.CLAIM:
         return Claim(rng.choice(d.territories))
-    if kind is Kind.PLACE:
+    if kind is Kinds.PLACE:
         return Place(((rng.choice(legal.own_territories(game, d.player)), d.armies),))
-    if kind is Kind.TRADE:
+    if kind is Kinds.TRADE:
         if not d.forced:
             return Pass()
         return Trade(
             legal.trades(game.players[d.player].cards, game.board, game.rules.card_values)[0]
         )
-    if kind is Kind.ATTACK:
+    if kind is Kinds.ATTACK:
         armies = game.armies
         for source, target, most in legal.iter_attacks(game, d.player):
             if armies[source] > armies[target] or d.forced:
                 return Attack(source, target, most)
         return Pass()
-    if kind is Kind.DEFEND:
+    if kind is Kinds.DEFEND:
         return Defend(d.maximum)
-    if kind is Kind.OCCUPY:
+    if kind is Kinds.OCCUPY:
         return Occupy(d.maximum)
-    if kind is Kind.PLACE_NEUTRAL:
+    if kind is Kinds.PLACE_NEUTRAL:
         return game.default_action()
     return Pass()  # never fortify (nor bribe, reinforce or move an ally)
