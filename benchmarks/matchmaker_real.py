@@ -1,37 +1,61 @@
 """How fast does a real ladder of the sample bots settle a new version? The matchmaker against
 a fixed balanced schedule, with outcomes from real games instead of the simulation's model.
 
-    nice -n 19 python benchmarks/matchmaker_real.py [--games 48] [--turn-limit 60] [--runs 10]
-                                                    [--horizon 80] [--every 1] [--history 24]
+    nice -n 19 python benchmarks/matchmaker_real.py [--players 4] [--rules R] [--games 48]
+                        [--turn-limit 60] [--runs 10] [--horizon 80] [--every 1] [--history 24]
+                        [--seed 0] [--jobs 1]
 
 The bots: every sample bot that plays in this process (random, aggressive, continental, planner
 and the guide's minimal bot); the node sample runs only as a process and is left out. The
-*bank*: for every 4-bot table, ``--games`` real games (:func:`hegemon.sdk.play_local`, classic
-with a turn limit of ``--turn-limit`` rounds), the seating going through every order of the
-table in turn, each game's seed and id fixed by its table and number. The bank is kept as JSON
-in the system's temporary folder, named by the bots, ``--games`` and the turn limit, so a rerun
-only replays the ladders. The *true ranks* are the real fit
-(:func:`hegemon.leaderboard.ratings.rate`, the point fit) of the whole bank.
+*bank*: for every table of ``--players`` bots (5 tables of 4, 10 of 3 or of 2), ``--games``
+real games (:func:`hegemon.sdk.play_local`, ``--rules``: classic, or ``two-player-classic`` at
+2 seats, the same edition's two-player rules with neutral territories; a turn limit of
+``--turn-limit`` rounds), the seating going through every order of the table in turn (24, 6 or
+2 orders: ``--games`` a multiple of them keeps the seats even), each game's seed and id fixed by
+its table and number. The bank is kept as JSON in the system's temporary folder, named by the
+bots, ``--games``, the turn limit, the seats and the rules, so a rerun only replays the ladders.
+The *true ranks* are the real fit (:func:`hegemon.leaderboard.ratings.rate`, the point fit) of
+the whole bank.
 
-Each bot in turn is the new version. The other four have a history (``--history`` bank games of
-their own table), then the ladder plays ``--horizon`` games whose tables each policy chooses
-exactly as the simulation's (:func:`benchmarks.matchmaker.settle`: ``balanced``, ``new-first``,
-``matchmaker``); a table's result is a random game of the bank with the same bots (in whichever
-seats: the bank's seatings are balanced). Settled, the figures and
-the last line as in ``benchmarks/matchmaker.py``: ``matchmaker: settled in X% fewer ladder games
-than balanced in a real ladder of the sample bots``.
+Each bot in turn is the new version. The other four have a history (the first bank games of
+each of their own tables, about ``--history`` games each), then the ladder plays ``--horizon``
+games whose tables each policy chooses exactly as the simulation's
+(:func:`benchmarks.matchmaker.settle`: ``balanced``, ``new-first``, ``matchmaker``, and
+``rounds``, :func:`benchmarks.matchmaker.rounds_schedule`); a table's result is a random game of
+the bank with the same bots (in whichever seats: the bank's seatings are balanced).
+``balanced`` is a season's schedule of the whole horizon, even in games and seats over the
+horizon but not within it (at 2 seats a bot may wait 26 ladder games between two of its games);
+``rounds`` is the same made round by round, even at the end of every round of 5 tables (10 at
+2 seats): the fairer baseline early on, where a new version settles. Settled and the figures as
+in ``benchmarks/matchmaker.py``, then the matchmaker's gain over each baseline with its
+bootstrap standard error (the runs resampled within each new version and policy), and the last
+line: ``matchmaker: settled in X% fewer ladder games than balanced in a real ladder of the
+sample bots (N seats)``. ``--seed`` shifts every run's seed (an independent repeat on the same
+bank); ``--jobs`` plays the bank's tables and replays the ladders in that many processes.
 
-Measured (2026-12-02, load 4–7 on 2 cores; the bank's 240 games took 385 s under ``nice``, the
-ladders 3 min at 10 runs, 10 min at 30): true ratings planner 1680, continental 1551, aggressive
-1458, random 1430, minimal 1381. With ``--runs 30``: ladder games until settled, balanced →
-matchmaker, 7.7 → 7.2 over all new versions (**7 % fewer**; target 30: not met), 3 and 4 of 150
-runs never settled in 80 games (all with aggressive new, 28 Elo above random: 21.0 → 23.8);
-planner 1.5 → 1.5, random 1.7 → 1.6, continental 3.3 → 1.8, minimal 11.0 → 7.2; new-first 7.0.
-The longest wait between two games of a bot 5 → 2. With ``--runs 10`` the same bank gave 25 %
-fewer (10.4 → 7.7): the figure rests on a few slow runs of the one close pair. With five bots a
-4-seat table leaves out one bot, so the balanced schedule already seats the new version in four
-tables of five and the matchmaker has little to choose; the gain the simulation shows at ±300
-needs more bots than the sample bots are.
+Measured (2026-12-02, load 5–15 on 2 cores, under ``nice``; the banks: 10 × 120 games at 3 seats
+in 657 s and 10 × 120 at 2 seats in 305 s, built at once, 5 × 48 at 4 seats in 387 s; a set of 30
+runs replays in 8–15 min). Ladder games until settled, balanced → matchmaker, over three
+independent sets of ``--runs 30`` (``--seed`` 0, 100000, 200000: 450 runs a policy):
+
+* **3 seats** (true ratings planner 1667, aggressive 1528, continental 1514, random 1417, minimal
+  1374): 9.8 → 5.7, **42 % fewer** (the sets: 44, 40, 42; a set's bootstrap standard error 8–11
+  points); against ``rounds`` 9.4 → 5.7, 40 % (41, 37, 41); new-first 5.7; the longest wait 10 → 2.
+* **2 seats** (two-player-classic; planner 1994, aggressive 1738, minimal 1644, continental 1626,
+  random 498): 12.2 → 6.2, **49 % fewer** (48, 48, 51; standard error 9–11); against ``rounds``
+  11.8 → 6.2, 48 % (58, 40, 45); new-first 6.8; 10 and 4 of 450 runs never settled in 80 games
+  (most with continental new, 18 Elo below minimal); the longest wait 26 (``rounds`` 12) → 4.
+* **4 seats** (planner 1680, continental 1551, aggressive 1458, random 1430, minimal 1381; the
+  ``--seed`` 0 and 100000 sets): 7.9 → 7.5, 6 % (7, 5; standard error 20); against ``rounds``
+  6.8 → 7.5, −10 % (−3, −18); new-first 6.2. Aggressive new, 28 Elo above random, carries the
+  figure: 22.1 → 26.7 ladder games, 10 of its 60 matchmaker runs unsettled.
+
+The gain is seating: the matchmaker seats the new version at nearly every table, a balanced
+schedule of five bots at 3 tables in 5 (2 in 5 at 2 seats, 4 in 5 at 4, where it has little to
+gain). The new version's own games until settled are not fewer (3 seats 5.9 → 5.5, 2 seats 4.7
+→ 5.2, 4 seats 6.2 → 6.7), and with a close neighbour more: continental new at 3 seats needs 10.5
+games of its own against 7.3 with balanced or new-first's random opponents, as "within one place"
+is decided against the bots two places away, not the nearest in rating the matchmaker seats.
 """
 
 from __future__ import annotations
