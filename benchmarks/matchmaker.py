@@ -100,6 +100,21 @@ def run(
     )
 
 
+def rounds_schedule(entrants: int, players: int, games: int, seed: int) -> list[Table]:
+    """A fixed balanced schedule made round by round: each round is a
+    :func:`~hegemon.leaderboard.seasons.schedule.make_schedule` of its own, just long enough that
+    every entrant plays ``players`` games in it (twice that with two players, whose schedules
+    play each pairing in both colours), so the games stay even at the end of every round. A
+    season's schedule of the whole horizon evens out the games only over the whole horizon:
+    with 5 entrants at 3-seat tables one of them may sit at 2 of the first 10 tables, or 10."""
+    per_round = entrants * (2 if players == 2 else 1)
+    tables: list[Table] = []
+    for r in range(-(-games // per_round)):
+        made = make_schedule(list(range(entrants)), players, per_round, seed * 1009 + r)
+        tables += [m.seats for m in made]
+    return tables[:games]
+
+
 def settle(
     policy: str,
     bots: int,
@@ -109,23 +124,28 @@ def settle(
     horizon: int,
     every: int,
     seed: int,
+    players: int = PLAYERS,
 ) -> Outcome:
-    """Play ``horizon`` ladder games with tables chosen by ``policy``, each one's finishing
-    order from ``play_table(seats)``, after the established bots' ``history``; the new
-    version is bot ``bots`` (true rank ``true_rank``, 0 = best)."""
+    """Play ``horizon`` ladder games of ``players`` seats with tables chosen by ``policy``,
+    each one's finishing order from ``play_table(seats)``, after the established bots'
+    ``history``; the new version is bot ``bots`` (true rank ``true_rank``, 0 = best).
+    ``policy``: those of :data:`POLICIES`, or ``rounds`` (:func:`rounds_schedule`)."""
     new = bots
     history = list(history)
     games = {b: sum(any(b in group for group in o) for o in history) for b in range(bots + 1)}
-    seat_count = {b: [0] * PLAYERS for b in range(bots + 1)}
+    seat_count = {b: [0] * players for b in range(bots + 1)}
     last = dict.fromkeys(range(bots + 1), 0)
-    fixed = make_schedule(list(range(bots + 1)), PLAYERS, horizon, seed + 1)
+    if policy == "rounds":
+        fixed = rounds_schedule(bots + 1, players, horizon, seed + 1)
+    else:
+        fixed = [m.seats for m in make_schedule(list(range(bots + 1)), players, horizon, seed + 1)]
     ratings: dict[int, float] = {}
     checks: list[tuple[int, int, bool]] = []  # (ladder games, new version's games, within one)
     waits = dict.fromkeys(range(bots + 1), 0)
     longest = 0
     for number in range(1, horizon + 1):
-        if policy == "balanced":
-            seats = fixed[number - 1].seats
+        if policy in ("balanced", "rounds"):
+            seats = fixed[number - 1]
         else:
             entrants = [
                 Entrant(
@@ -140,7 +160,7 @@ def settle(
             ]
             jitter = 1e9 if policy == "new-first" else 60.0
             seats = choose_table(
-                entrants, PLAYERS, number, random.Random(seed + number), jitter=jitter
+                entrants, players, number, random.Random(seed + number), jitter=jitter
             )
         history.append(play_table(seats))
         for pos, b in enumerate(seats):
