@@ -132,23 +132,33 @@ def test_a_new_game_shows_at_once_on_the_kept_pages(site, browser):
     )
 
 
-def test_a_page_being_made_again_serves_the_one_before_meanwhile():
-    cache = PageCache()
-    assert cache.get("page", 1, lambda: "one") == "one"
-    assert cache.get("page", 1, lambda: "never made") == "one"
+@contextlib.contextmanager
+def made_slowly(cache: PageCache, key: str, version: int, page: str) -> Iterator[None]:
+    """The ``with`` block runs while another thread makes ``page`` (``key`` at ``version``);
+    the page is made by the time it ends."""
     making, release = threading.Event(), threading.Event()
 
     def slow() -> str:
         making.set()
         release.wait(60)
-        return "two"
+        return page
 
-    maker = threading.Thread(target=lambda: cache.get("page", 2, slow))
+    maker = threading.Thread(target=lambda: cache.get(key, version, slow))
     maker.start()
     assert making.wait(60)
-    assert cache.get("page", 2, lambda: "made twice") == "one"  # not waited for
-    release.set()
-    maker.join(60)
+    try:
+        yield
+    finally:
+        release.set()
+        maker.join(60)
+
+
+def test_a_page_being_made_again_serves_the_one_before_meanwhile():
+    cache = PageCache()
+    assert cache.get("page", 1, lambda: "one") == "one"
+    assert cache.get("page", 1, lambda: "never made") == "one"
+    with made_slowly(cache, "page", 2, "two"):
+        assert cache.get("page", 2, lambda: "made twice") == "one"  # not waited for
     assert cache.get("page", 2, lambda: "made twice") == "two"
     assert cache.get("other viewer", 2, lambda: "theirs") == "theirs"  # keys never mix
 
@@ -163,19 +173,8 @@ def test_a_page_ready_at_once_is_the_current_one_or_the_one_before_while_it_is_m
     assert cache.ready("page", 2) is None  # out of date, and nobody makes it: the caller does
     assert cache.ready("other viewer", 1) is None
     assert cache.ready("page", None) is None  # never kept
-    making, release = threading.Event(), threading.Event()
-
-    def slow() -> str:
-        making.set()
-        release.wait(60)
-        return "two"
-
-    maker = threading.Thread(target=lambda: cache.get("page", 2, slow))
-    maker.start()
-    assert making.wait(60)
-    assert cache.ready("page", 2) == "one"  # as get() would: the one before, not waited for
-    release.set()
-    maker.join(60)
+    with made_slowly(cache, "page", 2, "two"):
+        assert cache.ready("page", 2) == "one"  # as get() would: the one before, not waited for
     assert cache.ready("page", 2) == "two"
 
 
