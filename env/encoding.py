@@ -64,7 +64,7 @@ import numpy as np
 from hegemon.referee import actions as act
 from hegemon.referee import legal
 from hegemon.referee.board import INSIGNIA, WILD, Board
-from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.decisions import Decision, Kind, Kinds
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import SeatInfo, View
 
@@ -246,25 +246,6 @@ class Partial:
         return "first"
 
 
-class _K:
-    """The decision kinds the hot paths test, as plain class attributes: reading a member off
-    the Enum class costs ten times as much (about 0.1 µs), and a step reads a dozen."""
-
-    CLAIM = Kind.CLAIM
-    PLACE = Kind.PLACE
-    TRADE = Kind.TRADE
-    ATTACK = Kind.ATTACK
-    DEFEND = Kind.DEFEND
-    OCCUPY = Kind.OCCUPY
-    FORTIFY = Kind.FORTIFY
-    PLACE_NEUTRAL = Kind.PLACE_NEUTRAL
-    CAPITAL = Kind.CAPITAL
-    BRIBE = Kind.BRIBE
-    REINFORCE_ALLY = Kind.REINFORCE_ALLY
-    FORTIFY_ALLY = Kind.FORTIFY_ALLY
-    BUILD_CENTRE = Kind.BUILD_CENTRE
-
-
 _PLACING = (Kind.PLACE, Kind.PLACE_NEUTRAL, Kind.REINFORCE_ALLY)
 _NO_PROGRESS = Partial()  # (only read: the progress of an answer not begun)
 _MOVING = (Kind.FORTIFY, Kind.FORTIFY_ALLY)
@@ -278,7 +259,7 @@ def _placeable(view: View, decision: Decision, partial: Partial) -> dict[int, in
     """Placing decisions: territory -> the most armies it may still get."""
     left = _left(decision, partial)
     owners = _memo(_placing_owners, view, decision)
-    if decision.kind is not _K.PLACE_NEUTRAL:
+    if decision.kind is not Kinds.PLACE_NEUTRAL:
         return dict.fromkeys(owners[0], left)
     room: dict[int, int] = {}
     for owned in owners:
@@ -293,9 +274,9 @@ def _placeable(view: View, decision: Decision, partial: Partial) -> dict[int, in
 def _placing_owners(view: View, decision: Decision) -> list[list[int]]:
     """Placing decisions: the territories of each seat whose territories may get armies (the
     same at every step of one answer, so remembered)."""
-    if decision.kind is _K.PLACE:
+    if decision.kind is Kinds.PLACE:
         seats: Sequence[int] = (decision.player,)
-    elif decision.kind is _K.REINFORCE_ALLY:
+    elif decision.kind is Kinds.REINFORCE_ALLY:
         seats = decision.seats[:1]
     else:
         seats = decision.seats
@@ -308,7 +289,7 @@ def _moves(view: View, decision: Decision) -> list[tuple[int, int, int]]:
 
 
 def _move_options(view: View, decision: Decision) -> list[tuple[int, int, int]]:
-    if decision.kind is _K.FORTIFY_ALLY:
+    if decision.kind is Kinds.FORTIFY_ALLY:
         return list(legal.fortifies(view, decision.seats[0]))
     moves = legal.fortifies(view, decision.player, decision.target)
     if decision.target >= 0:
@@ -343,9 +324,9 @@ def _memo(compute: Callable[[View, Decision], _T], view: View, decision: Decisio
 def _bounds(view: View, decision: Decision, partial: Partial) -> tuple[int, int]:
     """The least and most amount the amount step allows."""
     kind = decision.kind
-    if kind is _K.DEFEND:
+    if kind is Kinds.DEFEND:
         return 1, decision.maximum
-    if kind is _K.OCCUPY:
+    if kind is Kinds.OCCUPY:
         return decision.minimum, decision.maximum
     if kind in _PLACING:
         return 1, _placeable(view, decision, partial).get(partial.territory, 0)
@@ -355,7 +336,7 @@ def _bounds(view: View, decision: Decision, partial: Partial) -> tuple[int, int]
     return 1, 0
 
 
-_AMOUNT_ONLY = (_K.DEFEND, _K.OCCUPY)  # the decisions answered by an amount alone
+_AMOUNT_ONLY = (Kinds.DEFEND, Kinds.OCCUPY)  # the decisions answered by an amount alone
 
 
 def action_mask(
@@ -380,21 +361,21 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
     indices: list[int] = []
     if kind in _AMOUNT_ONLY or step == "amount":
         return _amount_indices(layout.amount_base, *_bounds(view, decision, partial))
-    if kind in (_K.CLAIM, _K.CAPITAL):
+    if kind in (Kinds.CLAIM, Kinds.CAPITAL):
         return [1 + t for t in decision.territories]
-    if kind is _K.BUILD_CENTRE:
+    if kind is Kinds.BUILD_CENTRE:
         return [PASS, *(1 + t for t in decision.territories)]
     if kind in _PLACING:
-        if kind is _K.REINFORCE_ALLY and not partial.placed:
+        if kind is Kinds.REINFORCE_ALLY and not partial.placed:
             indices.append(PASS)
         placeable = _placeable(view, decision, partial).items()
         return indices + [1 + t for t, most in placeable if most > 0]
-    if kind is _K.TRADE:
+    if kind is Kinds.TRADE:
         if not decision.forced:
             indices.append(PASS)
         sets = min(len(legal.trades(view.hand, view.board, view.rules.card_values)), MAX_SETS)
         return indices + list(range(layout.set_base, layout.set_base + sets))
-    if kind is _K.ATTACK:
+    if kind is Kinds.ATTACK:
         options = _attack_dice(view, decision)
         if step == "first":
             if not decision.forced:
@@ -406,7 +387,7 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
         if step == "first":
             return [PASS, *(1 + s for s in {s for s, _, _ in moves})]
         return [1 + t for s, t, _ in moves if s == partial.source]
-    if kind is _K.BRIBE:
+    if kind is Kinds.BRIBE:
         if step == "first":
             n = len(view.seats)
             return [PASS, *(layout.seat_base + (s - view.seat) % n for s in decision.seats)]
@@ -446,19 +427,19 @@ def to_action(
         if kind in _PLACING and partial.placed:  # only a forced stand-in: place what is left
             return _placing_action(kind, partial)
         return act.Pass()
-    if kind is _K.CLAIM:
+    if kind is Kinds.CLAIM:
         return act.Claim(t)
-    if kind is _K.CAPITAL:
+    if kind is Kinds.CAPITAL:
         return act.Capital(t)
-    if kind is _K.BUILD_CENTRE:
+    if kind is Kinds.BUILD_CENTRE:
         return act.BuildCentre(t)
-    if kind is _K.TRADE:
+    if kind is Kinds.TRADE:
         sets = legal.trades(view.hand, view.board, view.rules.card_values)
         return act.Trade(sets[index - layout.set_base])
     if kind in _AMOUNT_ONLY:
         least, most = _bounds(view, decision, partial)
         n = amount(index - layout.amount_base, least, most)
-        return act.Defend(n) if kind is _K.DEFEND else act.Occupy(n)
+        return act.Defend(n) if kind is Kinds.DEFEND else act.Occupy(n)
     if kind in _PLACING:
         if partial.territory < 0:
             most = _placeable(view, decision, partial)[t]
@@ -472,7 +453,7 @@ def to_action(
             partial.placed[partial.territory] = partial.placed.get(partial.territory, 0) + n
             partial.territory = -1
         return _placing_action(kind, partial) if _left(decision, partial) == 0 else None
-    if kind is _K.ATTACK:
+    if kind is Kinds.ATTACK:
         if partial.source < 0:
             partial.source = t
             return None
@@ -490,9 +471,9 @@ def to_action(
         else:
             least, most = _bounds(view, decision, partial)
             n = amount(index - layout.amount_base, least, most)
-        move = act.Fortify if kind is _K.FORTIFY else act.FortifyAlly
+        move = act.Fortify if kind is Kinds.FORTIFY else act.FortifyAlly
         return move(partial.source, partial.target, n)
-    if kind is _K.BRIBE:
+    if kind is Kinds.BRIBE:
         if partial.seat < 0:
             partial.seat = (view.seat + index - layout.seat_base) % len(view.seats)
             return None
@@ -502,9 +483,9 @@ def to_action(
 
 def _placing_action(kind: Kind, partial: Partial) -> act.PlayerAction:
     placements = tuple(sorted(partial.placed.items()))
-    if kind is _K.PLACE:
+    if kind is Kinds.PLACE:
         return act.Place(placements)
-    if kind is _K.PLACE_NEUTRAL:
+    if kind is Kinds.PLACE_NEUTRAL:
         return act.PlaceNeutral(placements)
     return act.ReinforceAlly(placements)
 
