@@ -9,6 +9,7 @@ import typer
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
+from ..seasons.setup import suggest
 from .common import (
     bot_spec_problem,
     console,
@@ -19,7 +20,6 @@ from .common import (
     read_store,
     registered_names,
     store_exists,
-    suggest,
 )
 
 BOT_FORMS = (
