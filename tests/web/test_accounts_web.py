@@ -642,3 +642,34 @@ def test_signing_in_and_making_a_token_in_a_real_browser(arena, browser, tmp_pat
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_an_admin_creates_a_ladder_in_a_real_browser(arena, browser, tmp_path):
+    """The admins' form as Chromium submits it: the top bar's link, the form, the notice and
+    the new ladder listed; no console error anywhere."""
+    tab = Page(browser, tmp_path)
+    try:
+        page = tab.open(f"{arena.url}/login", "login")
+        page.fill("input[name=name]", "ada")
+        page.fill("input[name=password]", PASSWORDS["ada"])
+        page.click("button:has-text('sign in')")
+        page.wait_for_url(f"{arena.url}/")
+        page.click("header.top a[href='/admin/competitions']")
+        page.wait_for_url(f"{arena.url}/admin/competitions")
+        ladder = page.locator("form[action='/admin/ladders']")
+        ladder.locator("input[name=name]").fill("chromium-ladder")
+        ladder.locator("select[name=rules]").select_option("classic-2004")
+        ladder.locator("input[name=set]").fill("turn_limit=20")
+        ladder.locator("input[name=players]").fill("3")
+        ladder.locator("button").click()
+        page.wait_for_url(f"{arena.url}/admin/competitions?created=chromium-ladder")
+        assert "created ladder chromium-ladder" in page.locator("p.notice").inner_text()
+        assert page.locator("tr[data-season='chromium-ladder']").count() == 1
+        page.screenshot(path=str(tmp_path / "ladder-created.png"), full_page=True)
+        page = tab.open(f"{arena.url}/admin/bots", "versions")
+        assert page.locator("form[action$='/disable'] button").count() > 0
+        assert tab.errors == []
+    finally:
+        tab.close()
+    row = arena.store.season_by_name("chromium-ladder")
+    assert row is not None and row.is_ladder and row.options["turn_limit"] == 20
