@@ -9,6 +9,7 @@ import typer
 
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
+from ..seasons.setup import suggest
 from .common import (
     bot_spec_problem,
     console,
@@ -19,7 +20,6 @@ from .common import (
     read_store,
     registered_names,
     store_exists,
-    suggest,
 )
 
 BOT_FORMS = (
@@ -229,20 +229,17 @@ def enable_command(
 
 
 def _set_state(ref: str, state: str, reason: str, db: str | None) -> None:
-    from ..registry import RegistryError, lookup_bot
+    from ..registry import RegistryError, set_bot_state
 
     if not store_exists(db):
         fail(f"unknown bot '{ref}'")
     store = open_store(db, create=False)
     try:
-        bot = lookup_bot(store, ref)
-        assert bot.id is not None
-        changed = store.set_state(bot.id, state, reason)
+        changed = set_bot_state(store, ref, state, reason)
     except RegistryError as exc:
         fail(str(exc))
     finally:
         store.close()
-    assert changed is not None
     console.print(f"{changed.label}: {changed.state}", highlight=False, soft_wrap=True)
 
 

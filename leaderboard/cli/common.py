@@ -7,7 +7,6 @@ inside the commands that use them, never at module level.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
@@ -16,10 +15,10 @@ import typer
 from rich.console import Console
 
 from .. import paths
+from ..seasons import setup
+from ..seasons.setup import SetupError, default_time, suggest
 
 if TYPE_CHECKING:
-    from hegemon.referee.timecontrol import TimeControl
-
     from ..boards.model import Method
     from ..store import SeasonRow, Store
 
@@ -36,16 +35,6 @@ DEFAULT_METHOD = "pl"
 """The rating method of the boards when ``--method`` is not given."""
 
 
-def default_time() -> TimeControl:
-    """The default time control (``TIME``): every ``--startup-time``, ``--decision-time``,
-    ``--time-bank`` and ``--max-strikes`` default comes from here. Imported when first asked
-    for, since importing the engine would slow every command's ``--help``."""
-    # TimeControl is the one home of the time-control defaults.
-    from hegemon.referee.timecontrol import TimeControl
-
-    return TimeControl()
-
-
 def __getattr__(name: str) -> Any:
     if name == "TIME":  # ``from .common import TIME``: the default, made on first use
         return default_time()
@@ -59,14 +48,6 @@ DB_HELP = (
     f"Default: ${paths.DB_ENV}, else ${paths.HOME_ENV}/{paths.DB_FILE} "
     f"(${paths.HOME_ENV} defaults to {paths.DEFAULT_HOME})."
 )
-
-
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the choices nearest a mistyped ``word``, else ""."""
-    close = difflib.get_close_matches(word, list(choices), n=2, cutoff=0.6)
-    if not close:
-        return ""
-    return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
 def bot_spec_problem(spec: str, message: str, registered: Iterable[str] = ()) -> str:
@@ -164,17 +145,6 @@ def clock_option() -> Any:
     )
 
 
-TIME_FLAGS = {
-    "clock": "--clock",
-    "startup": "--startup-time",
-    "decision": "--decision-time",
-    "bank": "--time-bank (or --time)",
-    "increment": "--time's increment",
-    "max_strikes": "--max-strikes",
-}
-"""The option that sets each :class:`TimeControl` field, for error messages."""
-
-
 def time_control_of(
     time: str | None,
     startup: float,
@@ -182,17 +152,12 @@ def time_control_of(
     bank: float,
     **others: Any,
 ) -> Any:
-    """The :class:`TimeControl` of the time options, or fail with one clear line."""
-    kind = type(default_time())
+    """The :class:`TimeControl` of the time options, or fail with one clear line
+    (:func:`hegemon.leaderboard.seasons.setup.time_control`)."""
     try:
-        if time is not None:
-            return kind.parse(time, startup=startup, decision=decision, **others)
-        return kind(startup=startup, decision=decision, bank=bank, **others)
-    except ValueError as exc:
-        message = str(exc)
-        for field_name, flag in TIME_FLAGS.items():
-            message = message.replace(f"TimeControl.{field_name} ", f"{flag} ")
-        fail(message)
+        return setup.time_control(time, startup, decision, bank, **others)
+    except SetupError as exc:
+        fail(str(exc))
 
 
 def html_option(help: str) -> Any:
@@ -205,18 +170,12 @@ def quiet_option(help: str) -> Any:
 
 
 def parse_rules(preset: str, overrides: list[str]) -> Any:
-    """The rule set of ``--rules`` and ``--set``, or fail with the engine's reason."""
-    from hegemon.referee.rules import OPTIONS, PRESETS, RulesError, make_rules, parse_overrides
-
+    """The rule set of ``--rules`` and ``--set``, or fail with the engine's reason
+    (:func:`hegemon.leaderboard.seasons.setup.rule_set`)."""
     try:
-        return make_rules(preset, parse_overrides(overrides))
-    except RulesError as exc:
-        hint = suggest(preset, PRESETS) if preset not in PRESETS else ""
-        for override in overrides:
-            name = override.partition("=")[0].strip()
-            if not hint and name not in OPTIONS:
-                hint = suggest(name, OPTIONS)
-        fail(f"{exc}{hint}")
+        return setup.rule_set(preset, overrides)
+    except SetupError as exc:
+        fail(str(exc))
 
 
 def check_seats(rules: Any, players: int) -> None:
@@ -263,38 +222,6 @@ def read_store(db: str | None, read: Callable[[Store], T]) -> T:
         fail(str(exc))
     finally:
         store.close()
-
-
-def new_season(
-    name: str,
-    rules: Any,
-    players: int,
-    schedule: list[Any],
-    seed: int,
-    time: Any = None,
-    **more: Any,
-) -> SeasonRow:
-    """A season (not stored yet) playing ``schedule`` under ``rules`` and the time control
-    ``time``; ``more``: its other settings (``keep_memory``, ``duplicate``)."""
-    from ..store import SeasonRow
-
-    clock = time.clock if time is not None else "cpu"  # a season's bots run as processes
-    time = time or default_time()
-    return SeasonRow(
-        name=name,
-        preset=rules.preset,
-        options=rules.options(),
-        players=players,
-        games=len(schedule),
-        startup_time=time.startup,
-        decision_time=time.decision,
-        time_bank=time.bank,
-        time_increment=time.increment,
-        time_clock=clock,
-        max_strikes=time.max_strikes,
-        seed=seed,
-        **more,
-    )
 
 
 def store_exists(db: str | None) -> bool:

@@ -21,7 +21,8 @@ from rich.console import Console
 from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
-from .common import DEFAULT_PRESET, console, db_option, fail, new_season
+from ..seasons.setup import new_season
+from .common import DEFAULT_PRESET, console, db_option, fail
 
 if TYPE_CHECKING:
     from ..store import Store

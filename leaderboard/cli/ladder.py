@@ -14,7 +14,6 @@ from .common import (
     decision_time_option,
     fail,
     max_strikes_option,
-    new_season,
     open_store,
     read_store,
     rules_option,
@@ -23,10 +22,8 @@ from .common import (
     startup_time_option,
     store_exists,
     time_bank_option,
-    time_control_of,
     time_option,
 )
-from .season import checked_rules
 from .season import status_command as season_status
 
 if TYPE_CHECKING:
@@ -56,42 +53,39 @@ def create_command(
 ) -> None:
     """Create a ladder: every bot's latest version plays, a new version replaces the old one,
     and its matchmaker makes the next games as games finish (play it: hegemon season run)."""
-    from hegemon.referee.chance import new_seed
+    from ..seasons.setup import Plan, SetupError, check_plan, create_ladder
 
-    from ..ladder import ladder_entrants
-    from ..store import LADDER, StoreError
-
-    rule_set = checked_rules("ladder", name, rules, option, players, max_strikes)
-    time_control = time_control_of(
-        time, startup_time, decision_time, time_bank, max_strikes=max_strikes, clock=clock
-    )
+    plan = Plan(
+        name, rules, option, players, time, startup_time, decision_time, time_bank, clock,
+        max_strikes,
+    )  # fmt: skip
+    try:
+        check_plan(plan, "ladder")  # before the database is made
+    except SetupError as exc:
+        fail(str(exc))
     store = open_store(db)
     try:
-        if store.season_by_name(name) is not None:
-            fail(f"a season named '{name}' already exists")
-        entrants = ladder_entrants(store)
-        ids = [b.id for b in entrants if b.id is not None]
-        season = new_season(name, rule_set, players, [], new_seed(), time_control, kind=LADDER)
-        created = store.create_season(season, ids, [])
-    except StoreError as exc:
+        created = create_ladder(store, plan)
+    except SetupError as exc:
         fail(str(exc))
     finally:
         store.close()
+    ladder, rule_set, entrants = created.season, created.rules, created.bots
     console.print(
-        f"created ladder [bold]{created.name}[/]: "
+        f"created ladder [bold]{ladder.name}[/]: "
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
-        f"time {time_control} ({clock} clock), {len(ids)} entrants now"
+        f"time {created.time} ({clock} clock), {len(entrants)} entrants now"
         + (f" ({', '.join(b.label for b in entrants)})" if entrants else ""),
         highlight=False,
         soft_wrap=True,
     )
-    if len(ids) < players:
+    if len(entrants) < players:
         console.print(
             f"it needs at least {players} bots to play; add them with: hegemon bot add NAME PATH",
             highlight=False,
             soft_wrap=True,
         )
-    console.print(f"run it with: hegemon season run {created.name}", highlight=False)
+    console.print(f"run it with: hegemon season run {ladder.name}", highlight=False)
 
 
 def _ladder_rows(store: Store) -> list[tuple[Any, Any, int]]:

@@ -19,7 +19,8 @@ from string import Template
 
 import typer
 
-from .common import console, fail, suggest
+from ..seasons.setup import suggest
+from .common import console, fail
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")

@@ -3,7 +3,6 @@ playing it, following it."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -20,9 +19,7 @@ from .common import (
     fail,
     find_season,
     max_strikes_option,
-    new_season,
     open_store,
-    parse_rules,
     quiet_option,
     read_store,
     rules_option,
@@ -32,13 +29,10 @@ from .common import (
     startup_time_option,
     store_exists,
     time_bank_option,
-    time_control_of,
     time_option,
 )
 
 if TYPE_CHECKING:
-    from hegemon.referee.rules import RuleSet
-
     from ..store import SeasonRow, Store
 
 season_app = typer.Typer(
@@ -47,36 +41,6 @@ season_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-SEASON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
-
-
-def _players_error(rules: object, players: int) -> str | None:
-    """Why ``players`` seats do not suit the rule set (the engine's own word), or None."""
-    from hegemon.referee.game import Game, GameSetupError
-
-    try:
-        Game(rules, players, 0)  # type: ignore[arg-type]
-    except GameSetupError as exc:
-        return f"{exc} (--players)"
-    return None
-
-
-def checked_rules(
-    what: str, name: str, rules: str, option: list[str], players: int, max_strikes: int
-) -> RuleSet:
-    """The rule set of a new season or ladder (``what``) called ``name``, after the checks
-    both make: a usable name, rules the engine knows, seats they allow, strikes not negative.
-    Anything else ends the command with a one-line error."""
-    if not SEASON_NAME.match(name):
-        fail(f"bad {what} name {name!r}: use letters, digits, '_', '-', '.', ':' (up to 100)")
-    rule_set = parse_rules(rules, option)
-    problem = _players_error(rule_set, players)
-    if problem:
-        fail(problem)
-    if max_strikes < 0:
-        fail("--max-strikes cannot be negative")
-    return rule_set
 
 
 @season_app.command("create")
@@ -123,85 +87,45 @@ def create_command(
     db: str | None = db_option(),
 ) -> None:
     """Create a season and its whole schedule (nothing is played yet: see season run)."""
-    from hegemon.referee.chance import MAX_SEED, new_seed
+    from ..seasons.schedule import duplicate_games
+    from ..seasons.setup import SeasonPlan, SetupError, check_season_plan, create_season
 
-    from ..registry import RegistryError, lookup_bot
-    from ..seasons.schedule import duplicate_games, make_schedule
-    from ..store import StoreError
-
-    rule_set = checked_rules("season", name, rules, option, players, max_strikes)
-    if games < 1:
-        fail(f"--games must be at least 1; got {games}")
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        fail(f"--seed must be between 0 and {MAX_SEED}")
-    refs = [r for r in re.split(r"[,\s]+", bots) if r]
-    if not refs:
-        fail("--bots names no bot")
+    plan = SeasonPlan(
+        name, rules, option, players, time, startup_time, decision_time, time_bank, clock,
+        max_strikes, bots=bots, games=games, seed=seed, duplicate=duplicate,
+        keep_memory=not restart_per_game,
+    )  # fmt: skip
+    try:
+        check_season_plan(plan)  # before the database: a mistake is named first
+    except SetupError as exc:
+        fail(str(exc))
     if not store_exists(db):
         fail("no bots are registered yet; add them with: hegemon bot add NAME PATH")
     store = open_store(db, create=False)
     try:
-        try:
-            chosen = [lookup_bot(store, ref) for ref in refs]
-        except RegistryError as exc:
-            fail(str(exc))
-        ids = [b.id for b in chosen]
-        if len(set(ids)) != len(ids):
-            twice = next(b for i, b in enumerate(chosen) if b.id in ids[:i])
-            fail(f"--bots lists {twice.label} twice")
-        if len(chosen) < players:
-            fail(
-                f"{players} players per game need at least {players} different bots; "
-                f"--bots gives {len(chosen)}"
-            )
-        if store.season_by_name(name) is not None:
-            fail(f"a season named '{name}' already exists")
-        season_seed = new_seed() if seed is None else seed
-        schedule = make_schedule(
-            ids,  # type: ignore[arg-type]
-            players,
-            games,
-            season_seed,
-            duplicate,
-            teams=rule_set.teams == "on",  # team games spread partnerships too
-        )
-        time_control = time_control_of(
-            time, startup_time, decision_time, time_bank, max_strikes=max_strikes, clock=clock
-        )
-        season = new_season(
-            name,
-            rule_set,
-            players,
-            schedule,
-            season_seed,
-            time_control,
-            keep_memory=not restart_per_game,
-            duplicate=duplicate,
-        )
-        created = store.create_season(season, ids, schedule)  # type: ignore[arg-type]
-    except StoreError as exc:
+        created = create_season(store, plan)
+    except SetupError as exc:
         fail(str(exc))
     finally:
         store.close()
+    season, rule_set, time_control = created.season, created.rules, created.time
     rounded = (
         f" (rounded up from {games} to whole tables of {players} rotations)"
         if duplicate and duplicate_games(games, players) != games
         else ""
     )
     console.print(
-        f"created season [bold]{created.name}[/]: "
+        f"created season [bold]{season.name}[/]: "
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
-        f"{created.games} games{rounded}, {len(chosen)} bots "
-        f"({', '.join(b.label for b in chosen)}), time {time_control} ({clock} clock), "
-        f"seed {created.seed_shown()}"
+        f"{season.games} games{rounded}, {len(created.bots)} bots "
+        f"({', '.join(b.label for b in created.bots)}), time {time_control} ({clock} clock), "
+        f"seed {season.seed_shown()}"
         + (", duplicate" if duplicate else "")
         + (", restart per game" if restart_per_game else ""),
         highlight=False,
         soft_wrap=True,
     )
-    console.print(
-        f"run it with: hegemon season run {created.name}", highlight=False, soft_wrap=True
-    )
+    console.print(f"run it with: hegemon season run {season.name}", highlight=False, soft_wrap=True)
 
 
 @season_app.command("list")

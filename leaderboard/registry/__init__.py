@@ -169,6 +169,20 @@ def lookup_bot(store: Store, ref: str) -> BotRow:
     raise RegistryError(f"unknown bot '{name}' (registered: {listed})")
 
 
+def set_bot_state(store: Store, ref: str, state: str, reason: str) -> BotRow:
+    """An admin disabling (``state`` ``disabled``) or enabling (``active``) the version ``ref``
+    names (``NAME@vN``; ``NAME``: its latest), as ``hegemon bot disable|enable`` and the
+    admins' web page do. A version made active retires the other active version of its name;
+    a disabled one no longer plays on the ladders (its games stay). Raises
+    :class:`RegistryError` for a reference to no version."""
+    bot = lookup_bot(store, ref)
+    assert bot.id is not None
+    changed = store.set_state(bot.id, state, reason)
+    if changed is None:  # removed meanwhile
+        raise RegistryError(f"unknown bot '{bot.label}'")
+    return changed
+
+
 def remove_bots(store: Store, name: str, version: int | None = None) -> list[BotRow]:
     """Remove one version (or every version) of ``name``. Refuses, removing nothing, if any of
     them plays in a season. Stored files no other version uses are deleted."""

@@ -1,12 +1,14 @@
 """The accounts' pages: sign in and out, sign up by invitation, one's account (password, API
-tokens), the admins' user list and actions, and ``POST /api/tokens`` (a token for
-``hegemon login``, in exchange for a name and password)."""
+tokens), the admins' pages and actions (users; bot versions disabled or enabled; games voided;
+ladders and seasons created, by the command line's own code), and ``POST /api/tokens`` (a
+token for ``hegemon login``, in exchange for a name and password)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
@@ -28,7 +30,19 @@ from hegemon.leaderboard.accounts.users import (
     set_disabled,
     set_password,
 )
+from hegemon.leaderboard.registry import RegistryError, set_bot_state
+from hegemon.leaderboard.seasons.setup import (
+    Plan,
+    SeasonPlan,
+    SetupError,
+    create_ladder,
+    create_season,
+    default_time,
+)
 from hegemon.leaderboard.store import Store, UserRow
+from hegemon.leaderboard.store.versions import ACTIVE, DISABLED, REFUSED, RETIRED
+from hegemon.referee.rules import PRESETS
+from hegemon.referee.timecontrol import CLOCKS
 
 from .auth import Viewer, clear_session_cookie, form_token, set_session_cookie, viewer
 from .params import database_id
@@ -55,6 +69,64 @@ def _local(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/"
     return target
+
+
+ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
+"""The states of a version the admins' bot page offers to enable (the others: to disable)."""
+
+
+def _whole(form: Mapping[str, str], key: str, flag: str, default: int | None) -> int | None:
+    """The form's whole number ``key`` (blank: ``default``), or a one-line :class:`SetupError`
+    naming the command line's ``flag`` (the errors of the shared checks name them too)."""
+    text = form.get(key, "").strip()
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise SetupError(f"{flag} must be a whole number; got {text!r}") from None
+
+
+def _seconds(form: Mapping[str, str], key: str, flag: str) -> float | None:
+    """The form's number of seconds ``key`` (blank: the default), or a one-line error."""
+    text = form.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise SetupError(f"{flag} must be a number of seconds; got {text!r}") from None
+
+
+def competition_plan(form: Mapping[str, str], season: bool) -> Plan:
+    """The plan of a ladder (or a ``season``) the admins' form asks for: the fields of
+    ``hegemon ladder create`` / ``season create`` as text, ``--set`` as space-separated
+    ``NAME=VALUE`` words, checked after by the same code as the command line's."""
+    players = _whole(form, "players", "--players", 4)
+    strikes = _whole(form, "max_strikes", "--max-strikes", None)
+    assert players is not None
+    common: dict[str, Any] = {
+        "name": form.get("name", "").strip(),
+        "rules": form.get("rules", "").strip() or "classic",
+        "options": form.get("set", "").split(),
+        "players": players,
+        "time": form.get("time", "").strip() or None,
+        "decision": _seconds(form, "decision_time", "--decision-time"),
+        "clock": form.get("clock", "").strip() or "cpu",
+        "max_strikes": strikes,
+    }
+    if not season:
+        return Plan(**common)
+    games = _whole(form, "games", "--games", 100)
+    assert games is not None
+    return SeasonPlan(
+        **common,
+        bots=form.get("bots", ""),
+        games=games,
+        seed=_whole(form, "seed", "--seed", None),
+        duplicate=bool(form.get("duplicate")),
+        keep_memory=not form.get("restart_per_game"),
+    )
 
 
 def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
@@ -244,6 +316,84 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
 
         return endpoint
 
+    def bot_versions(request: Request) -> Response:
+        user = admin(request)
+        if not isinstance(user, UserRow):
+            return user
+        return page(
+            request, "admin_bots.html", "Bot versions", bots=store.bots(),
+            enable_states=ENABLE_STATES,
+        )  # fmt: skip
+
+    def bot_state(state: str) -> Callable[[Request], Any]:
+        """``hegemon bot disable|enable NAME@vN`` from the admins' page: the form's
+        ``version`` (blank: the latest, as a bare NAME on the command line) and ``reason``."""
+
+        async def endpoint(request: Request) -> Response:
+            user = admin(request)
+            if not isinstance(user, UserRow):
+                return user
+            form = await request.form()
+            name = request.path_params["name"]
+            version = str(form.get("version", "")).strip().removeprefix("v")
+            if version and not version.isdigit():
+                why = f"bad version {version!r}: give its number, e.g. 2 for {name}@v2"
+                return message(request, "Bad version", why, 400)
+            # the command line's reasons: --reason (default "disabled by an admin") or none
+            reason = str(form.get("reason", "")).strip() or "disabled by an admin"
+            if state == ACTIVE:
+                reason = "enabled by an admin"
+            ref = f"{name}@v{version}" if version else name
+            try:
+                await run_in_threadpool(set_bot_state, store, ref, state, reason)
+            except RegistryError as exc:
+                return message(request, "Not found", str(exc), 404)
+            return RedirectResponse("/admin/bots", 303)
+
+        return endpoint
+
+    def competitions_page(
+        request: Request, status: int = 200, error: str | None = None, **forms: Any
+    ) -> Response:
+        user = admin(request)
+        if not isinstance(user, UserRow):
+            return user
+        created = request.query_params.get("created")
+        found = store.season_by_name(created) if created else None
+        notice = None
+        if found is not None:
+            kind = "ladder" if found.is_ladder else "season"
+            notice = f"created {kind} {found.name}: run it with hegemon season run {found.name}"
+        return page(
+            request, "competitions.html", "Ladders and seasons", status, error=error,
+            notice=notice, presets=list(PRESETS), default_preset="classic", clocks=CLOCKS,
+            default_time=default_time(), seasons=store.seasons(),
+            ladder=forms.get("ladder", {}), season=forms.get("season", {}),
+        )  # fmt: skip
+
+    def competitions(request: Request) -> Response:
+        return competitions_page(request)
+
+    def creating(season: bool) -> Callable[[Request], Any]:
+        """``hegemon season create`` (``season``) or ``ladder create`` from the admins' form:
+        the same checks and creation; a refusal shows the form again with its one line."""
+        make: Callable[[Store, Any], Any] = create_season if season else create_ladder
+
+        async def endpoint(request: Request) -> Response:
+            user = admin(request)
+            if not isinstance(user, UserRow):
+                return user
+            form = {k: str(v) for k, v in (await request.form()).items() if k != "csrf"}
+            try:
+                created = await run_in_threadpool(make, store, competition_plan(form, season))
+            except SetupError as exc:
+                given = {"season" if season else "ladder": form}
+                return await run_in_threadpool(competitions_page, request, 400, str(exc), **given)
+            name = quote(created.season.name, safe="")
+            return RedirectResponse(f"/admin/competitions?created={name}", 303)
+
+        return endpoint
+
     async def void(request: Request) -> Response:
         user = admin(request)
         if not isinstance(user, UserRow):
@@ -305,6 +455,12 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
         Route("/admin/users/{name}/disable", disabling(True), methods=["POST"]),
         Route("/admin/users/{name}/enable", disabling(False), methods=["POST"]),
         Route("/admin/games/{game_id}/void", void, methods=["POST"]),
+        Route("/admin/bots", bot_versions, methods=["GET"]),
+        Route("/admin/bots/{name}/disable", bot_state(DISABLED), methods=["POST"]),
+        Route("/admin/bots/{name}/enable", bot_state(ACTIVE), methods=["POST"]),
+        Route("/admin/competitions", competitions, methods=["GET"]),
+        Route("/admin/ladders", creating(False), methods=["POST"]),
+        Route("/admin/seasons", creating(True), methods=["POST"]),
         Route(TOKENS_PATH, api_token, methods=["POST"]),
         Route("/api/me", api_me, methods=["GET"]),
     ]

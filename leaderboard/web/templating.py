@@ -44,7 +44,14 @@ def account_nav(user: UserRow | None, has_users: bool) -> Markup:
     """The top bar's account links: the signed-in user's, "sign in" (if the arena has accounts),
     or nothing (an arena without accounts has nothing to sign in to)."""
     if user is not None:
-        admin = Markup('<a href="/admin/users">users</a>') if user.is_admin else Markup("")
+        admin = (
+            Markup(
+                '<a href="/admin/users">users</a><a href="/admin/bots">versions</a>'
+                '<a href="/admin/competitions">ladders &amp; seasons</a>'
+            )
+            if user.is_admin
+            else Markup("")
+        )
         mine = Markup('<a href="/me/bots">my bots</a>')
         return mine + admin + Markup('<a href="/account">{}</a>').format(user.name)
     return Markup('<a href="/login">sign in</a>') if has_users else Markup("")

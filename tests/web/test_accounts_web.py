@@ -19,6 +19,7 @@ from sqlmodel import select
 from hegemon.leaderboard.accounts.invitations import create_invitation
 from hegemon.leaderboard.accounts.throttle import LoginThrottle, Throttle
 from hegemon.leaderboard.accounts.users import add_user
+from hegemon.leaderboard.ladder import ladder_entrants
 from hegemon.leaderboard.store import BotRow, InvitationRow, MatchRow, Store, utcnow
 from hegemon.referee.runner.botlog import logs_dir, seat_log
 from tests.helpers.web import Page, browser, store_season  # noqa: F401 (browser: a fixture)
@@ -132,6 +133,7 @@ OK = (200, 200, 200, 200)
 SIGNED_IN = (303, 200, 200, 200)  # anonymous: sent to sign in
 ADMINS = (303, 403, 403, 200)
 ADMIN_ACTION = (303, 403, 403, 404)  # on things that do not exist: nothing changes
+ADMIN_REFUSED = (303, 403, 403, 400)  # bad input: nothing changes
 WRONG_PASSWORD = {"name": "nobody", "password": "not the password"}
 NEW_PASSWORD = {"current": "wrong", "password": "0123456789ab", "again": "0123456789ab"}
 
@@ -182,6 +184,13 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("POST", "/admin/users/{name}/disable"): ("/admin/users/nobody/disable", {}, ADMIN_ACTION),
     ("POST", "/admin/users/{name}/enable"): ("/admin/users/nobody/enable", {}, ADMIN_ACTION),
     ("POST", "/admin/games/{game_id}/void"): ("/admin/games/999999/void", {}, ADMIN_ACTION),
+    ("GET", "/admin/bots"): ("/admin/bots", None, ADMINS),
+    ("POST", "/admin/bots/{name}/disable"): ("/admin/bots/nobody/disable", {}, ADMIN_ACTION),
+    ("POST", "/admin/bots/{name}/enable"): ("/admin/bots/nobody/enable", {}, ADMIN_ACTION),
+    ("GET", "/admin/competitions"): ("/admin/competitions", None, ADMINS),
+    # a name no season may have: nothing is created, the admin gets the form and its error
+    ("POST", "/admin/ladders"): ("/admin/ladders", {"name": "no spaces"}, ADMIN_REFUSED),
+    ("POST", "/admin/seasons"): ("/admin/seasons", {"name": "no spaces"}, ADMIN_REFUSED),
     ("POST", "/api/tokens"): ("/api/tokens", WRONG_PASSWORD, (401, 401, 401, 401)),
     ("GET", "/api/me"): ("/api/me", None, (401, 200, 200, 200)),
     # submitting (a form body is no bot archive: refused, nothing stored)
@@ -465,6 +474,151 @@ def test_an_admin_voids_a_game_and_it_leaves_the_results(arena):
     assert [m.last_error for m in voided] == ["voided by ada: wrong version"]
 
 
+# ---------------------------------------------------------------------------------- admin pages
+NEW_POSTS = ("/admin/bots/random/disable", "/admin/bots/random/enable", "/admin/ladders",
+             "/admin/seasons")  # fmt: skip
+ERROR_LINE = re.compile(r"<p class=error role=alert>(.*?)</p>", re.S)
+
+
+def the_error(answer: httpx.Response) -> str:
+    """The one error line a page shows (exactly one, on one line)."""
+    found = ERROR_LINE.findall(answer.text)
+    assert len(found) == 1, answer.text
+    assert "\n" not in found[0]
+    return found[0]
+
+
+def test_the_new_admin_actions_refuse_a_post_without_its_csrf_token(arena):
+    admin, member = signed_in(arena.url, "ada"), signed_in(arena.url, "olga")
+    theirs = csrf_of(member, "/account")
+    seasons, states = len(arena.store.seasons()), [b.state for b in arena.store.bots()]
+    forms = {
+        "/admin/ladders": {"name": "csrf-ladder"},
+        "/admin/seasons": {"name": "csrf-season", "bots": "random, aggressive, planner"},
+    }
+    for path in NEW_POSTS:
+        form = forms.get(path, {"version": "1"})
+        assert admin.post(path, data=form).status_code == 403, path
+        assert admin.post(path, data={**form, "csrf": theirs}).status_code == 403, path
+        assert admin.post(path, data={**form, "csrf": "0" * 64}).status_code == 403, path
+    assert len(arena.store.seasons()) == seasons
+    assert [b.state for b in arena.store.bots()] == states
+
+
+def test_an_admin_creates_a_ladder_and_a_season_from_the_web(arena):
+    from typer.testing import CliRunner
+
+    from hegemon.leaderboard.cli import app
+
+    admin, member = signed_in(arena.url, "ada"), signed_in(arena.url, "olga")
+    form_page = admin.get("/admin/competitions")
+    assert form_page.status_code == 200
+    assert 'action="/admin/ladders"' in form_page.text and "<option>classic-2004" in form_page.text
+    assert 'href="/admin/competitions"' in form_page.text  # in the admin's top bar
+    assert 'href="/admin/competitions"' not in member.get("/").text
+    csrf = csrf_of(admin, "/admin/competitions")
+    ladder = {"name": "web-ladder", "rules": "classic-2004", "set": "turn_limit=30",
+              "players": "3", "time": "30+0.5", "clock": "wall", "csrf": csrf}  # fmt: skip
+    made = admin.post("/admin/ladders", data=ladder)
+    assert made.status_code == 303
+    assert made.headers["location"] == "/admin/competitions?created=web-ladder"
+    shown = admin.get(made.headers["location"]).text
+    assert "created ladder web-ladder: run it with hegemon season run web-ladder" in shown
+    row = arena.store.season_by_name("web-ladder")
+    assert row is not None and row.is_ladder and row.preset == "classic-2004"
+    assert (row.players, row.options["turn_limit"]) == (3, 30)
+    assert (row.time_bank, row.time_increment, row.time_clock) == (30, 0.5, "wall")
+    bots = ["random", "aggressive", "planner"]
+    season = {"name": "web-season", "rules": "classic", "players": "3",
+              "bots": ", ".join(bots), "games": "6", "seed": "7", "csrf": csrf}  # fmt: skip
+    made = admin.post("/admin/seasons", data=season)
+    assert made.status_code == 303, made.text
+    row = arena.store.season_by_name("web-season")
+    assert row is not None and not row.is_ladder and (row.games, row.seed) == (6, 7)
+    assert row.id is not None
+    assert [b.name for b in arena.store.season_bots(row.id)] == bots
+    assert len(arena.store.matches(row.id)) == 6
+    # the command line sees them as its own
+    listed = CliRunner().invoke(app, ["ladder", "list"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0 and "web-ladder" in listed.stdout
+    listed = CliRunner().invoke(app, ["season", "list"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0 and "web-season" in listed.stdout
+    # a name taken: the form again, with one line
+    again = admin.post("/admin/ladders", data=ladder)
+    assert again.status_code == 400
+    assert the_error(again) == "a season named &#39;web-ladder&#39; already exists"
+
+
+@pytest.mark.parametrize(
+    "path, form, fragment",
+    [
+        ("/admin/ladders", {"name": "no spaces"}, "bad ladder name"),
+        ("/admin/ladders", {"rules": "clasic"}, "did you mean &#39;classic&#39;"),
+        ("/admin/ladders", {"set": "dice=7"}, "unknown option &#39;dice&#39;"),
+        ("/admin/ladders", {"set": "turn_limit"}, "must look like NAME=VALUE"),
+        ("/admin/ladders", {"players": "9"}, "not 9 (--players)"),
+        ("/admin/ladders", {"players": "four"}, "--players must be a whole number"),
+        ("/admin/ladders", {"time": "60+x"}, "bad time control &#39;60+x&#39;"),
+        ("/admin/ladders", {"max_strikes": "-1"}, "--max-strikes cannot be negative"),
+        ("/admin/ladders", {"decision_time": "0"}, "--decision-time must be positive"),
+        ("/admin/seasons", {"players": "2"}, "not 2 (--players)"),
+        ("/admin/seasons", {"bots": "random, zed, planner"}, "unknown bot &#39;zed&#39;"),
+        ("/admin/seasons", {"bots": "random, random, planner"}, "--bots lists random@v1 twice"),
+        ("/admin/seasons", {"bots": ""}, "--bots names no bot"),
+        ("/admin/seasons", {"games": "0"}, "--games must be at least 1"),
+        ("/admin/seasons", {"players": "5"}, "need at least 5 different bots"),
+    ],
+)
+def test_bad_competition_input_gives_the_form_back_with_one_line(arena, path, form, fragment):
+    admin = signed_in(arena.url, "ada")
+    base = {"name": "refused", "players": "3", "bots": "random, aggressive, planner"}
+    before = len(arena.store.seasons())
+    answer = admin.post(path, data={**base, **form, "csrf": csrf_of(admin, "/admin/competitions")})
+    assert answer.status_code == 400
+    assert fragment in the_error(answer)
+    assert 'action="/admin/ladders"' in answer.text  # the form again, as it was filled
+    assert f'value="{form.get("name", "refused")}"' in answer.text
+    assert len(arena.store.seasons()) == before
+
+
+def test_an_admin_disables_a_bot_version_and_enables_it_again(arena):
+    admin, member = signed_in(arena.url, "ada"), signed_in(arena.url, "olga")
+    target = next(b for b in ladder_entrants(arena.store) if b.id != arena.bot_id)
+    assert target.id is not None
+    listing = admin.get("/admin/bots")
+    assert f'action="/admin/bots/{target.name}/disable"' in listing.text
+    assert member.get("/admin/bots").status_code == 403
+    csrf = csrf_of(admin, "/admin/bots")
+    form = {"version": f"v{target.version}", "reason": "plays too slowly", "csrf": csrf}
+    assert member.post(f"/admin/bots/{target.name}/disable", data={
+        **form, "csrf": csrf_of(member, "/account")}).status_code == 403  # fmt: skip
+    try:
+        done = admin.post(f"/admin/bots/{target.name}/disable", data=form)
+        assert (done.status_code, done.headers["location"]) == (303, "/admin/bots")
+        row = arena.store.get_bot(target.id)
+        assert row is not None and (row.state, row.reason) == ("disabled", "plays too slowly")
+        assert target.id not in [b.id for b in ladder_entrants(arena.store)]
+        assert f'action="/admin/bots/{target.name}/enable"' in admin.get("/admin/bots").text
+    finally:
+        again = admin.post(
+            f"/admin/bots/{target.name}/enable", data={"version": str(target.version),
+                                                       "csrf": csrf}
+        )  # fmt: skip
+    assert again.status_code == 303
+    row = arena.store.get_bot(target.id)
+    assert row is not None and row.state == "active"
+    assert target.id in [b.id for b in ladder_entrants(arena.store)]
+    # a version or a bot that does not exist: 404 with its one line, nothing changed
+    missing = admin.post(f"/admin/bots/{target.name}/disable", data={"version": "99",
+                                                                     "csrf": csrf})  # fmt: skip
+    assert missing.status_code == 404 and f"bot {target.name} has no version 99" in missing.text
+    unknown = admin.post("/admin/bots/nobody/disable", data={"csrf": csrf})
+    assert unknown.status_code == 404 and "unknown bot &#39;nobody&#39;" in unknown.text
+    bad = admin.post(f"/admin/bots/{target.name}/disable", data={"version": "x", "csrf": csrf})
+    assert bad.status_code == 400 and "bad version" in bad.text
+    assert [b.state for b in arena.store.bots(target.name)][-1] == "active"
+
+
 def test_signing_in_and_making_a_token_in_a_real_browser(arena, browser, tmp_path):
     """The forms as Chromium submits them: sign in, the account page, a token shown once, the
     top bar naming the user; no console error anywhere."""
@@ -488,3 +642,34 @@ def test_signing_in_and_making_a_token_in_a_real_browser(arena, browser, tmp_pat
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_an_admin_creates_a_ladder_in_a_real_browser(arena, browser, tmp_path):
+    """The admins' form as Chromium submits it: the top bar's link, the form, the notice and
+    the new ladder listed; no console error anywhere."""
+    tab = Page(browser, tmp_path)
+    try:
+        page = tab.open(f"{arena.url}/login", "login")
+        page.fill("input[name=name]", "ada")
+        page.fill("input[name=password]", PASSWORDS["ada"])
+        page.click("button:has-text('sign in')")
+        page.wait_for_url(f"{arena.url}/")
+        page.click("header.top a[href='/admin/competitions']")
+        page.wait_for_url(f"{arena.url}/admin/competitions")
+        ladder = page.locator("form[action='/admin/ladders']")
+        ladder.locator("input[name=name]").fill("chromium-ladder")
+        ladder.locator("select[name=rules]").select_option("classic-2004")
+        ladder.locator("input[name=set]").fill("turn_limit=20")
+        ladder.locator("input[name=players]").fill("3")
+        ladder.locator("button").click()
+        page.wait_for_url(f"{arena.url}/admin/competitions?created=chromium-ladder")
+        assert "created ladder chromium-ladder" in page.locator("p.notice").inner_text()
+        assert page.locator("tr[data-season='chromium-ladder']").count() == 1
+        page.screenshot(path=str(tmp_path / "ladder-created.png"), full_page=True)
+        page = tab.open(f"{arena.url}/admin/bots", "versions")
+        assert page.locator("form[action$='/disable'] button").count() > 0
+        assert tab.errors == []
+    finally:
+        tab.close()
+    row = arena.store.season_by_name("chromium-ladder")
+    assert row is not None and row.is_ladder and row.options["turn_limit"] == 20
