@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -71,6 +71,8 @@ def _local(target: str | None) -> str:
     return target
 
 
+N = TypeVar("N", int, float)
+
 ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
 """The states of a version the admins' bot page offers to enable (the others: to disable)."""
 
@@ -78,24 +80,29 @@ ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
 def _whole(form: Mapping[str, str], key: str, flag: str, default: int | None) -> int | None:
     """The form's whole number ``key`` (blank: ``default``), or a one-line :class:`SetupError`
     naming the command line's ``flag`` (the errors of the shared checks name them too)."""
-    text = form.get(key, "").strip()
-    if not text:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise SetupError(f"{flag} must be a whole number; got {text!r}") from None
+    return _number(form, key, flag, default, int, "a whole number")
 
 
 def _seconds(form: Mapping[str, str], key: str, flag: str) -> float | None:
     """The form's number of seconds ``key`` (blank: the default), or a one-line error."""
+    return _number(form, key, flag, None, float, "a number of seconds")
+
+
+def _number(
+    form: Mapping[str, str],
+    key: str,
+    flag: str,
+    default: N | None,
+    parse: Callable[[str], N],
+    what: str,
+) -> N | None:
     text = form.get(key, "").strip()
     if not text:
-        return None
+        return default
     try:
-        return float(text)
+        return parse(text)
     except ValueError:
-        raise SetupError(f"{flag} must be a number of seconds; got {text!r}") from None
+        raise SetupError(f"{flag} must be {what}; got {text!r}") from None
 
 
 def competition_plan(form: Mapping[str, str], season: bool) -> Plan:
