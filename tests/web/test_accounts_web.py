@@ -5,6 +5,7 @@ invitations, disabled users, token revocation, login throttling and admin action
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.ladder import ladder_entrants
 from hegemon.leaderboard.store import BotRow, InvitationRow, MatchRow, Store, utcnow
 from hegemon.referee.runner.botlog import logs_dir, seat_log
+from tests.helpers.league import hegemon
 from tests.helpers.web import Page, browser, store_season  # noqa: F401 (browser: a fixture)
 from tests.helpers.web_server import serving
 
@@ -506,10 +508,6 @@ def test_the_new_admin_actions_refuse_a_post_without_its_csrf_token(arena):
 
 
 def test_an_admin_creates_a_ladder_and_a_season_from_the_web(arena):
-    from typer.testing import CliRunner
-
-    from hegemon.leaderboard.cli import app
-
     admin, member = signed_in(arena.url, "ada"), signed_in(arena.url, "olga")
     form_page = admin.get("/admin/competitions")
     assert form_page.status_code == 200
@@ -538,11 +536,13 @@ def test_an_admin_creates_a_ladder_and_a_season_from_the_web(arena):
     assert row.id is not None
     assert [b.name for b in arena.store.season_bots(row.id)] == bots
     assert len(arena.store.matches(row.id)) == 6
-    # the command line sees them as its own
-    listed = CliRunner().invoke(app, ["ladder", "list"], env={"COLUMNS": "200"})
-    assert listed.exit_code == 0 and "web-ladder" in listed.stdout
-    listed = CliRunner().invoke(app, ["season", "list"], env={"COLUMNS": "200"})
-    assert listed.exit_code == 0 and "web-season" in listed.stdout
+    # the command line sees them as its own (a process of its own: the tables of this
+    # process's console keep the width it was made with, which may be too narrow for a name)
+    cli_env = {**os.environ, "COLUMNS": "200"}  # the arena's home, and room for the names
+    listed = hegemon("ladder", "list", env=cli_env)
+    assert listed.returncode == 0 and "web-ladder" in listed.stdout, listed.stderr
+    listed = hegemon("season", "list", env=cli_env)
+    assert listed.returncode == 0 and "web-season" in listed.stdout, listed.stderr
     # a name taken: the form again, with one line
     again = admin.post("/admin/ladders", data=ladder)
     assert again.status_code == 400
