@@ -621,39 +621,25 @@ class Game:
             and dice <= MAX_ATTACK_DICE
         ):
             # the classic game's legal attack, told at a glance (every battle passes here);
-            # the full checks below accept exactly these and say what is wrong with the rest
+            # the full checks below accept exactly these and say what is wrong with the rest.
+            # No part has a say: the defender chooses if still in, with the classic dice
             if dry:
                 return
-            self._battle = (src, dst, dice)
             defender = owner[dst]
-            if (
-                self._defender_chooses
-                and armies[dst] >= self.rules.defender_two_dice_from
-                and self.players[defender].active
-            ):
-                self.pending = shared(
-                    Kinds.DEFEND,
-                    defender,
-                    maximum=MAX_DEFENCE_DICE,
-                    source=src,
-                    target=dst,
-                    attack_dice=dice,
-                )
-            else:
-                self._fight(
-                    MAX_DEFENCE_DICE if armies[dst] >= self.rules.defender_two_dice_from else 1
-                )
-            return
-        src, dst, dice = checks.attack(self, action)
-        if dry:
-            return
-        for part in self._parts:
-            if not part.attack_starts(self, src, dst):
-                self.ask_attack()  # e.g. the attempt's die turned that ally away: ask again
+            chooser = defender if self.players[defender].active else -1
+            two = armies[dst] >= self.rules.defender_two_dice_from
+            def_most = MAX_DEFENCE_DICE if two else 1
+        else:
+            src, dst, dice = checks.attack(self, action)
+            if dry:
                 return
+            for part in self._parts:
+                if not part.attack_starts(self, src, dst):
+                    self.ask_attack()  # e.g. the attempt's die turned that ally away: ask again
+                    return
+            chooser = self._defence_chooser(owner[dst])
+            def_most = legal.defence_dice(self, dst)
         self._battle = (src, dst, dice)
-        chooser = self._defence_chooser(self.owner[dst])
-        def_most = legal.defence_dice(self, dst)
         if def_most > 1 and self._defender_chooses and chooser >= 0:
             self.pending = shared(
                 Kinds.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
