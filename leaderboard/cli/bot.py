@@ -212,7 +212,9 @@ def remove_command(
 @bot_app.command("disable")
 def disable_command(
     ref: str = typer.Argument(..., help="The version: NAME@vN (NAME: its latest)."),
-    reason: str = typer.Option("disabled by an admin", "--reason", help="Shown to its owner."),
+    reason: str = typer.Option(
+        "", "--reason", help="Shown to its owner (without it: that an admin disabled it)."
+    ),
     db: str | None = db_option(),
 ) -> None:
     """Disable a bot version: it no longer plays on the ladders (its games stay)."""
@@ -225,7 +227,7 @@ def enable_command(
     db: str | None = db_option(),
 ) -> None:
     """Make a version active again (the other active version of its name retires)."""
-    _set_state(ref, "active", "enabled by an admin", db)
+    _set_state(ref, "active", "", db)
 
 
 def _set_state(ref: str, state: str, reason: str, db: str | None) -> None:

@@ -40,6 +40,7 @@ from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
 
 from .. import paths
 from ..store import BotRow, Store, StoreError
+from ..store.versions import ACTIVE
 from .archive import keep_staging, materialise, new_staging, store_archive
 from .check import (
     CHECK_OPPONENTS,
@@ -169,14 +170,23 @@ def lookup_bot(store: Store, ref: str) -> BotRow:
     raise RegistryError(f"unknown bot '{name}' (registered: {listed})")
 
 
-def set_bot_state(store: Store, ref: str, state: str, reason: str) -> BotRow:
+DISABLED_REASON = "disabled by an admin"
+"""Why a version was disabled, when the admin gave no reason (its owner sees it)."""
+ENABLED_REASON = "enabled by an admin"
+"""Why a version became active again by an admin's hand."""
+
+
+def set_bot_state(store: Store, ref: str, state: str, reason: str = "") -> BotRow:
     """An admin disabling (``state`` ``disabled``) or enabling (``active``) the version ``ref``
     names (``NAME@vN``; ``NAME``: its latest), as ``hegemon bot disable|enable`` and the
     admins' web page do. A version made active retires the other active version of its name;
     a disabled one no longer plays on the ladders (its games stay). Raises
-    :class:`RegistryError` for a reference to no version."""
+    :class:`RegistryError` for a reference to no version. Without a ``reason``, the version's
+    owner reads that an admin disabled (or enabled) it."""
     bot = lookup_bot(store, ref)
     assert bot.id is not None
+    if not reason:
+        reason = ENABLED_REASON if state == ACTIVE else DISABLED_REASON
     changed = store.set_state(bot.id, state, reason)
     if changed is None:  # removed meanwhile
         raise RegistryError(f"unknown bot '{bot.label}'")

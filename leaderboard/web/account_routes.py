@@ -346,10 +346,7 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
             if version and not version.isdigit():
                 why = f"bad version {version!r}: give its number, e.g. 2 for {name}@v2"
                 return message(request, "Bad version", why, 400)
-            # the command line's reasons: --reason (default "disabled by an admin") or none
-            reason = str(form.get("reason", "")).strip() or "disabled by an admin"
-            if state == ACTIVE:
-                reason = "enabled by an admin"
+            reason = str(form.get("reason", "")).strip() if state != ACTIVE else ""
             ref = f"{name}@v{version}" if version else name
             try:
                 await run_in_threadpool(set_bot_state, store, ref, state, reason)
