@@ -17,6 +17,7 @@ T = TypeVar("T")
 PAGES_KEPT = 512
 """Pages kept at most (least recently served dropped first): the game list's pages and
 filters, and every signed-in viewer's pages, are many keys."""
+_MISSING = object()  # no page to give now (a page itself may be any object but this one)
 
 
 class PageCache:
@@ -42,21 +43,25 @@ class PageCache:
         if version is None:
             return None
         with self._lock:
-            hit = self._pages.get(key)
-            if hit is None or (hit[0] != version and key not in self._making):
-                return None
-            self._pages.move_to_end(key)
-            return hit[1]
+            found = self._kept(key, version)
+        return None if found is _MISSING else found
+
+    def _kept(self, key: Hashable, version: Hashable) -> object:
+        """The page to give now (with the lock held): the current one, or the one before
+        while another request makes it; else :data:`_MISSING`."""
+        hit = self._pages.get(key)
+        if hit is None or (hit[0] != version and key not in self._making):
+            return _MISSING
+        self._pages.move_to_end(key)
+        return hit[1]
 
     def get(self, key: Hashable, version: Hashable, make: Callable[[], T]) -> T:
         if version is None:
             return make()
         with self._lock:
-            hit = self._pages.get(key)
-            if hit is not None:
-                self._pages.move_to_end(key)
-                if hit[0] == version or key in self._making:
-                    return hit[1]  # type: ignore[return-value]
+            found = self._kept(key, version)
+            if found is not _MISSING:
+                return found  # type: ignore[return-value]
             making = self._making.setdefault(key, threading.Lock())
         try:
             with making:
