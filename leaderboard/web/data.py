@@ -154,7 +154,6 @@ class Arena:
         :attr:`generation` changes, without waiting for another request to ask). That
         background refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
         with self._lock:
-            key_lock = self._making.setdefault(key, threading.Lock())
             hit = self._cache.get(key)
             if stale_ok and hit is not None:
                 if hit[0] != version and key not in self._refreshing:
@@ -168,16 +167,15 @@ class Arena:
                     refresh.daemon = True
                     refresh.start()
                 return hit[1]
-        return self._make(key, key_lock, version, make)
+        return self._make(key, version, make)
 
     def _make(
-        self,
-        key: Any,
-        key_lock: threading.Lock,
-        version: Any,
-        make: Callable[[], Any],
-        background: bool = False,
+        self, key: Any, version: Any, make: Callable[[], Any], background: bool = False
     ) -> Any:
+        """``make()``'s value for ``version``, made once by whichever thread comes first
+        (``background``: a refresh, which moves :attr:`generation`)."""
+        with self._lock:
+            key_lock = self._making.setdefault(key, threading.Lock())
         with key_lock:
             hit = self._cache.get(key)
             if hit is not None and hit[0] == version:
@@ -211,9 +209,7 @@ class Arena:
     def _refresh(self, key: Any, version: Any, make: Callable[[], Any]) -> None:
         """Make the value of ``key`` for ``version`` in the background (see :meth:`cached`)."""
         try:
-            with self._lock:
-                key_lock = self._making.setdefault(key, threading.Lock())
-            self._make(key, key_lock, version, make, background=True)
+            self._make(key, version, make, background=True)
         except FitterError:  # the server is stopping
             pass
         except Exception:  # the next request tries again (and shows the error, if any)
