@@ -241,7 +241,8 @@ class Chance:
 
     def copy(self) -> Chance:
         """An independent copy that continues every stream identically."""
-        other = object.__new__(Chance)
+        # made through __init__ (a compiled class has no other way), then every field replaced
+        other = Chance(0)
         other._key = self._key
         other.setup = _copy(self.setup)
         other.deck = _copy(self.deck)

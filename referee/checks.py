@@ -36,19 +36,17 @@ def place(game: Game, action: Place) -> Decision:
     """The decision, once every (territory, armies) pair is the placer's and they add up."""
     d = game.expect(Kinds.PLACE, "place")
     board, placements = game.board, action.placements
-    if not isinstance(placements, tuple) or not placements or len(placements) > board.size:
+    if not placements or len(placements) > board.size:
         raise IllegalAction(f"place: give one to {board.size} (territory, armies) pairs")
     total = 0
     owner = game.owner
     teams = game.rules.teams == "on"
     for pair in placements:
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise IllegalAction(f"place: {pair!r} is not a (territory, armies) pair")
-        t = game.territory(pair[0], "place:")
-        n = pair[1]
+        t, n = pair
+        t = game.territory(t, "place:")
         if owner[t] != d.player and not teams:
             raise IllegalAction(f"place: {board.name_of(t)} is not yours")
-        if type(n) is not int or n <= 0:
+        if n <= 0:
             raise IllegalAction(f"place: {n!r} armies on {board.name_of(t)} must be at least 1")
         total += n
     if total != d.armies:
@@ -64,8 +62,6 @@ def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[st
     show)."""
     d = game.expect(Kinds.TRADE, "trade")
     chosen = action.cards
-    if not isinstance(chosen, tuple) or len(chosen) != 3 or any(type(c) is not int for c in chosen):
-        raise IllegalAction("trade: give exactly three card numbers")
     if len(set(chosen)) != 3:
         raise IllegalAction("trade: the three cards must be different")
     hand = game.players[d.player].cards
@@ -78,8 +74,6 @@ def trade(game: Game, action: Trade) -> tuple[Decision, tuple[int, ...], list[st
     shown = [game.board.card_territory(c) for c in chosen]
     pictured = [t for t in shown if t >= 0 and game.owner[t] == d.player]
     bonus_at = action.bonus_territory
-    if type(bonus_at) is not int:
-        raise IllegalAction("trade: bonus_territory must be a territory number or -1")
     if bonus_at != -1 and bonus_at not in pictured:
         raise IllegalAction(
             "trade: the bonus territory must be an own territory shown on a traded card"
@@ -113,7 +107,7 @@ def attack(game: Game, action: Attack) -> tuple[int, int, int]:
         raise IllegalAction(f"attack: {name(src)} needs at least 2 armies to attack")
     dice = action.dice
     least = masterlib.least_attack_dice(game, dst)
-    if type(dice) is not int or not least <= dice <= most:
+    if not least <= dice <= most:
         raise IllegalAction(
             f"attack: {dice!r} dice; from {name(src)} against {name(dst)} "
             f"you may roll {least} to {most}"
@@ -146,7 +140,7 @@ def fortify(game: Game, action: Fortify) -> tuple[Decision, int, int, int]:
     else:
         most = movable_armies(game.armies[src]) + 1 - masterlib.garrison(game, src, p)
     n = action.armies
-    if type(n) is not int or not 1 <= n <= most:
+    if not 1 <= n <= most:
         raise IllegalAction(
             f"fortify: {n!r} armies; from {name(src)} move 1 to {most} (a garrison stays)"
         )

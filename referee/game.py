@@ -86,6 +86,7 @@ from .master import MasterPart
 from .missions import MissionsPart
 from .parts import EDITION_ACTIONS, parts_for
 from .rules import RuleSet
+from .shapes import CHECKERS as SHAPE_CHECKERS
 from .teams import TeamsPart
 
 _P = TypeVar("_P", bound=Edition)
@@ -135,7 +136,11 @@ class Game:
         board: Board | None = None,
         chance: Chance | None = None,
         events: bool = True,
+        _original: Game | None = None,
     ):
+        if _original is not None:  # clone(): the state is copied, not set up
+            self._copy(_original)
+            return
         neutrals = neutrallib.neutral_count(rules.two_player)
         if neutrals and players != neutrallib.PLAYERS:
             raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
@@ -443,6 +448,7 @@ class Game:
         Raises :class:`IllegalAction` (with nothing changed) if the action is not allowed: the
         very check :meth:`check` makes.
         """
+        _refuse_misshapen(action)
         handler = _HANDLERS.get(type(action)) if self.places is None else None
         if handler is None:
             handler = self._handler(action)
@@ -478,6 +484,7 @@ class Game:
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalAction` if :meth:`apply` would refuse ``action``; change nothing."""
+        _refuse_misshapen(action)
         self._handler(action)(self, action, True)
 
     def is_legal(self, action: Action) -> bool:
@@ -657,7 +664,7 @@ class Game:
     def _on_defend(self, action: Defend, dry: bool) -> None:
         d = self.expect(Kinds.DEFEND, "defend")
         dice = action.dice
-        if type(dice) is not int or not 1 <= dice <= d.maximum:
+        if not 1 <= dice <= d.maximum:
             raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
         if not dry:
             self._fight(dice)
@@ -665,7 +672,7 @@ class Game:
     def _on_occupy(self, action: Occupy, dry: bool) -> None:
         d = self.expect(Kinds.OCCUPY, "occupy")
         n = action.armies
-        if type(n) is not int or not d.minimum <= n <= d.maximum:
+        if not d.minimum <= n <= d.maximum:
             raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
         if not dry:
             self._occupy(n)
@@ -723,11 +730,7 @@ class Game:
 
     def _on_forfeit(self, action: Forfeit, dry: bool) -> None:
         seat = action.player
-        if (
-            type(seat) is not int
-            or not 0 <= seat < len(self.players)
-            or not self.players[seat].active
-        ):
+        if not 0 <= seat < len(self.players) or not self.players[seat].active:
             raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
         if not dry:
             self._forfeit(seat, action.reason)
@@ -1068,16 +1071,28 @@ class Game:
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy (for search bots); the dice stream continues identically."""
-        other = object.__new__(Game)
-        for name, value in self.__dict__.items():
-            other.__dict__[name] = list(value) if isinstance(value, list) else value
-        other.players = [
+        return Game(self.rules, self._players_seated, self.seed, _original=self)
+
+    def _copy(self, original: Game) -> None:
+        # The attribute names: the instance's own, or mypyc's list of them when this module is
+        # compiled (hegemon.referee.native): a compiled instance has no __dict__.
+        names = getattr(Game, "__mypyc_attrs__", None) or tuple(vars(original))
+        for name in names:
+            value = getattr(original, name)
+            setattr(self, name, list(value) if isinstance(value, list) else value)
+        self.players = [
             dataclasses.replace(p, cards=list(p.cards), missions=list(p.missions))
-            for p in self.players
+            for p in original.players
         ]
-        other._adopt([part.copy() for part in self._parts])
-        other.rng = self.rng.copy()
-        return other
+        self._adopt([part.copy() for part in original._parts])
+        self.rng = original.rng.copy()
+
+
+def _refuse_misshapen(action: object) -> None:
+    check = SHAPE_CHECKERS.get(type(action))
+    why = check(action) if check is not None else ""
+    if why:
+        raise IllegalAction(why)
 
 
 _Handler = Callable[[Game, Any, bool], None]

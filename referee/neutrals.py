@@ -159,24 +159,26 @@ def after_reinforce(game: Game, received: int) -> bool:
 
 
 def placed_per_seat(
-    game: Game, placements: object, what: str, seats: tuple[int, ...], armies: int
+    game: Game,
+    placements: tuple[tuple[int, int], ...],
+    what: str,
+    seats: tuple[int, ...],
+    armies: int,
 ) -> dict[int, int]:
     """Check ``placements`` — (territory, armies) pairs on territories of ``seats`` adding up
     to ``armies`` — and return the armies each of those seats gets; raise
     :class:`IllegalAction` saying what is wrong."""
     name = game.board.name_of
-    if not isinstance(placements, tuple) or not placements or len(placements) > game.board.size:
+    if not placements or len(placements) > game.board.size:
         raise IllegalAction(f"{what}: give one to {game.board.size} (territory, armies) pairs")
     per_seat: dict[int, int] = {}
     for pair in placements:
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise IllegalAction(f"{what}: {pair!r} is not a (territory, armies) pair")
-        t = game.territory(pair[0], f"{what}:")
-        n = pair[1]
+        t, n = pair
+        t = game.territory(t, f"{what}:")
         if game.owner[t] not in seats:
             whose = " or ".join(map(str, seats))
             raise IllegalAction(f"{what}: {name(t)} is not a territory of seat {whose}")
-        if type(n) is not int or n <= 0:
+        if n <= 0:
             raise IllegalAction(f"{what}: {n!r} armies on {name(t)} must be at least 1")
         per_seat[game.owner[t]] = per_seat.get(game.owner[t], 0) + n
     total = sum(per_seat.values())
