@@ -241,7 +241,9 @@ def _check_toolchain() -> None:
 
     if importlib.util.find_spec("mypyc") is None:
         raise NativeBuildError("mypyc is not installed (it comes with mypy: pip install mypy)")
-    compiler = shlex.split(str(sysconfig.get_config_var("CC") or "cc"))[:1] or ["cc"]
+    # setuptools compiles with $CC when it is set, else with the compiler Python was built with
+    chosen = os.environ.get("CC") or str(sysconfig.get_config_var("CC") or "cc")
+    compiler = shlex.split(chosen)[:1] or ["cc"]
     if shutil.which(compiler[0]) is None:
         raise NativeBuildError(f"no C compiler: {compiler[0]} is not on PATH")
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
