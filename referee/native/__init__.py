@@ -359,11 +359,16 @@ def _replace(new: Path, target: Path) -> None:
     import shutil
     import tempfile
 
-    if not target.exists():
-        new.rename(target)
-        return
     old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
     old.rmdir()
-    target.rename(old)
-    new.rename(target)
+    try:
+        target.rename(old)
+    except FileNotFoundError:
+        pass  # no build yet
+    try:
+        new.rename(target)
+    except OSError:
+        if not target.is_dir():
+            raise
+        shutil.rmtree(new)  # a build running at the same time put its own in place first
     shutil.rmtree(old, ignore_errors=True)
