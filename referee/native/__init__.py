@@ -214,7 +214,7 @@ def status() -> str:
         return f"pure Python: {ENV}=0"
     state = matching_build()
     if state.usable:
-        return "pure Python: the build is newer than this process's engine"
+        return "pure Python: this process loaded the engine before the build was in place"
     return f"pure Python: {state.problem}"
 
 
