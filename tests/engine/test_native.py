@@ -143,9 +143,9 @@ def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path)
 
     fake_build(folder, sources)  # rebuilt: current again
     assert native.matching_build(folder, sources).usable
-    (sources / "shapes.py").write_text("X = 1\n", encoding="utf-8")  # a new module
+    (sources / "added.py").write_text("X = 1\n", encoding="utf-8")  # a new module
     assert native.matching_build(folder, sources).problem == "the build is older than the sources"
-    (sources / "shapes.py").unlink()
+    (sources / "added.py").unlink()
     assert native.matching_build(folder, sources).usable
 
     native.module_file(folder, "dice").unlink()
@@ -209,3 +209,21 @@ def test_a_missing_compiler_is_one_line_that_names_it(tmp_path):
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "no C compiler" in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------------------ both engines
+def test_the_pure_engine_passes_the_hostile_input_and_record_tests_too():
+    """CI's run uses the compiled engine (the rest of the suite); these files run again on the
+    Python sources, so both engines refuse bad actions alike and write the same records."""
+    files = ["test_engine_hostile.py", "test_record_digests.py", "test_quick_paths.py"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+        + [str(ROOT / "tests" / "engine" / f) for f in files],
+        cwd=ROOT,
+        env=child_env(HEGEMON_NATIVE="0"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1]
