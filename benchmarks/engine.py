@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hegemon.referee import Game, make_rules
+from hegemon.referee import Game, make_rules, native
 from hegemon.referee.policies import attack_happy_action, random_action
 
 PLAYERS = 4
@@ -97,8 +97,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     events = not args.no_events
     print(
-        f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}"
-        + ("" if events else ", no events")
+        f"hegemon rules engine: {PLAYERS}-player 'classic' games, Python {sys.version.split()[0]}, "
+        f"{native.status()}" + ("" if events else ", no events")
     )
     bench("random", random_action, RANDOM_ROUNDS, args.runs, args.games, events)
     happy = bench("attack-happy", attack_happy_action, HAPPY_ROUNDS, args.runs, args.games, events)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hegemon.referee import Game, legal, make_rules
+from hegemon.referee import Game, legal, make_rules, native
 from hegemon.referee.actions import Attack, Claim, Defend, Occupy, Pass, Place, PlayerAction, Trade
 from hegemon.referee.decisions import Kind, Phase
 
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-events", action="store_true", help="Game(..., events=False)")
     args = parser.parse_args(argv)
     events = not args.no_events
-    print(f"StupidAI, {PLAYERS}-player games, Python {sys.version.split()[0]}")
+    print(f"StupidAI, {PLAYERS}-player games, Python {sys.version.split()[0]}, {native.status()}")
     ours = measure("hegemon", lambda n: hegemon_games(n, events), args.games, args.runs)
     if args.pyrisk:
         theirs = measure("pyrisk", pyrisk_games(args.pyrisk), args.games, args.runs)
