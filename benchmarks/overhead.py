@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner.link import BotLink  # noqa: E402
+from hegemon.referee.runner.link import BotLink, keep_spinning  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 from hegemon.referee.wire import bot_pb2 as pb  # noqa: E402
@@ -141,6 +141,7 @@ async def transport_floor(requests: list[Any]) -> float:
             return float(hear.readline())
 
         channel = grpc.insecure_channel(address)
+        standing = keep_spinning(channel)  # as the referee's links do: no thread per call
         decide = channel.unary_unary(
             "/hegemon.v1.Bot/Decide",
             request_serializer=pb.DecideRequest.SerializeToString,
@@ -152,6 +153,7 @@ async def transport_floor(requests: list[Any]) -> float:
         for request in requests:
             await bridge.call(decide, request, timeout=5)
         spent = time.process_time() - client0 + server_cpu() - server0
+        standing.cancel()
         channel.close()
         talk.close()
         server.wait()

@@ -4,7 +4,10 @@ Plays 3-seat `classic` games (turn limit 30) between trivial bots (benchmarks/tr
 through the real referee, and measures the mean wall time per decision. Then, in the same run,
 sends the very same Decide requests again to the same bot with a plain synchronous stub, one
 call at a time, and measures the mean round trip. The ratio is what the referee adds on top of gRPC:
-view building, protobuf encoding, validation, the engine, freezing and the trio bridge.
+view building, protobuf encoding, validation, the engine, freezing and the trio bridge. The
+same requests are also sent through the trio bridge alone (:func:`bridge.call`, as the referee
+calls, but nothing else around it): that ratio is the floor of any referee built on grpcio's
+futures from trio, however little it did per decision.
 
 Last line: ``rpc: overhead ratio R`` (referee ÷ bare: the median over the games of each game's
 ratio to its own bare calls).
@@ -50,6 +53,9 @@ RUNS = 7
 CPU: list[tuple[float, float]] = []
 """Per game: this process's CPU seconds per decision in the referee's game and per bare call
 (all its threads: the load of a shared machine moves it much less than the wall time)."""
+
+BRIDGE: list[float] = []
+"""Per game: the mean wall time of one call through the trio bridge alone, in seconds."""
 
 SWITCHES: list[tuple[float, float]] = []
 """Per game: this process's voluntary context switches (a thread going to sleep: each hand-off
@@ -98,6 +104,10 @@ async def measure() -> tuple[list[float], list[float]]:
             bare_costs.append((time.perf_counter() - started) / len(sent))
             CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
             SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
+            started = time.perf_counter()
+            for link, request in sent:
+                await bridge.call(link.stub.Decide, request, 5)
+            BRIDGE.append((time.perf_counter() - started) / len(sent))
     finally:
         for link in links:
             await link.close()
@@ -114,6 +124,11 @@ def report() -> None:
     print(f"referee: {ref:.3f} ms per decision (median of {RUNS} games)")
     print(f"bare grpcio unary call, same bot and socket: {bare:.3f} ms")
     print(f"per game: {' '.join(f'{r:.2f}' for r in ratios)}")
+    floor = statistics.median(b / bare for b, bare in zip(BRIDGE, bare_costs, strict=True))
+    print(
+        f"the trio bridge alone, same requests: {statistics.median(BRIDGE) * 1e3:.3f} ms per "
+        f"call: ratio {floor:.2f} (the floor of a referee that did nothing else)"
+    )
     ref_cpu = statistics.median(r for r, _ in CPU) * 1e3
     bare_cpu = statistics.median(b for _, b in CPU) * 1e3
     print(
@@ -171,6 +186,7 @@ def parts() -> None:
     for _ in range(2):
         for way, changes in WAYS.items():
             CPU.clear()
+            BRIDGE.clear()
             with contextlib.ExitStack() as stack:
                 for change in changes:
                     stack.enter_context(change())

@@ -29,7 +29,7 @@ from .sandbox.ceiling import freeze_deferred
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
 
-__all__ = ["DEFAULT_LIMITS", "BotLimits", "BotLink", "Fault", "channel_options"]
+__all__ = ["DEFAULT_LIMITS", "BotLimits", "BotLink", "Fault", "channel_options", "keep_spinning"]
 
 RAISED = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 """What a gRPC server answers when the bot's own code raised while handling the call."""
@@ -168,15 +168,8 @@ class BotLink:
         return True
 
     def _keep_spinning(self) -> None:
-        """Hold one health ``Watch`` stream open for the life of the link.
-
-        A sync grpc channel starts a polling thread when its first call begins and stops it when
-        its last call ends, so sequential calls would each pay for a new thread (measured: over
-        half of the referee's cost per decision). A standing stream keeps that thread alive.
-        A bot without the health service just ends the stream; calls then still work.
-        """
-        health = health_pb2_grpc.HealthStub(self.channel)
-        self._keepalive = health.Watch(health_pb2.HealthCheckRequest(service=""))
+        assert self.channel is not None
+        self._keepalive = keep_spinning(self.channel)
 
     async def _watch_exit(self, scope: trio.CancelScope) -> None:
         assert self.process is not None and self.process.process is not None
@@ -426,6 +419,19 @@ class BotLink:
             await bridge.call(self.stub.EndGame, request, timeout)
         except grpc.RpcError:
             pass  # the game is over; a bot that does not listen loses nothing but the news
+
+
+def keep_spinning(channel: grpc.Channel) -> Any:
+    """Hold one health ``Watch`` stream open on ``channel``; returns the stream (cancel it
+    to let go).
+
+    A sync grpc channel starts a polling thread when its first call begins and stops it when
+    its last call ends, so sequential calls would each pay for a new thread (measured: over
+    half of the referee's cost per decision). A standing stream keeps that thread alive.
+    A bot without the health service just ends the stream; calls then still work.
+    """
+    health = health_pb2_grpc.HealthStub(channel)
+    return health.Watch(health_pb2.HealthCheckRequest(service=""))
 
 
 async def _maybe(call: Any) -> None:
