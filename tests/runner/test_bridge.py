@@ -1,7 +1,8 @@
 """The bridge from trio to grpcio (referee/runner/bridge.py), against a real bot process that
 never answers a decision: a call given up — by a trio cancel or by running out of patience —
 lets trio go on at once, is cancelled (so it holds up neither the bot's next call nor the
-link's closing), and leaves no thread of grpc's behind once the link is closed."""
+link's closing), and leaves no thread of grpc's behind once the link is closed. Against a
+sample bot, calls one after another share one grpc polling thread."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import threading
 import pytest
 import trio
 
+from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.runner import bridge
 from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.process import BotCommand
@@ -94,3 +96,30 @@ def test_a_call_out_of_patience_is_given_up_and_the_bot_still_answers():
     name, left = trio.run(give_up_then_say_hello, run_out)
     assert name == "staller"
     assert left == set()
+
+
+def test_calls_one_after_another_start_no_thread_each(monkeypatch):
+    """A sync grpc channel starts a polling thread whenever a call begins with none in flight;
+    the link's standing health stream keeps one alive, so a game's sequential decisions do not
+    each pay for a new thread (without it: one thread per call)."""
+    started: list[str] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        start(thread)
+
+    async def twenty_calls() -> int:
+        link = BotLink(resolve("random"), TC)
+        assert await link.open(), link.startup_error
+        try:
+            await link.resume()
+            monkeypatch.setattr(threading.Thread, "start", counted)
+            for _ in range(20):
+                await bridge.call(link.stub.Hello, HELLO, 10)
+            monkeypatch.undo()
+        finally:
+            await link.close()
+        return len(started)
+
+    assert trio.run(twenty_calls) <= 1, started
