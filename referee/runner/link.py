@@ -164,12 +164,9 @@ class BotLink:
         if self.hello is None:
             await self.close()
             return False
-        self._keep_spinning()
-        return True
-
-    def _keep_spinning(self) -> None:
-        assert self.channel is not None
+        assert self.channel is not None  # said Hello through it
         self._keepalive = keep_spinning(self.channel)
+        return True
 
     async def _watch_exit(self, scope: trio.CancelScope) -> None:
         assert self.process is not None and self.process.process is not None
