@@ -77,7 +77,7 @@ class Filters:
     def _mine(self, label: str) -> bool:
         """Is a seat labelled ``label`` (``name@vN``, ``name@vN#2``) one of ``--bot``'s?"""
         assert self.bot is not None
-        base = label.split("#")[0]
+        base = label.split("#", maxsplit=1)[0]
         return base == self.bot or base.split("@")[0] == self.bot
 
 
