@@ -197,7 +197,9 @@ class Arbiter:
     ``on_progress(arbiter)`` is called after every decision, ``on_answer(seat, action)`` for
     every answer applied as given (an order's answers included), ``on_fault(fault)`` for
     every fault (it may raise to stop the game). ``orders=False`` ignores every order (a blitz
-    is its first attack, policies are not applied): every decision is asked."""
+    is its first attack, policies are not applied): every decision is asked. ``told``: what
+    every seat is told first, each its own redaction (default: the game's set-up events; a game
+    taken up mid-way, :mod:`hegemon.referee.runner.probe`: everything that happened so far)."""
 
     def __init__(
         self,
@@ -212,6 +214,7 @@ class Arbiter:
         on_answer: Callable[[int, Action], Any] | None = None,
         on_fault: Callable[[Fault], Any] | None = None,
         orders: bool = True,
+        told: Sequence[Event] | None = None,
     ):
         self.game = game
         self.game_id = game_id
@@ -226,7 +229,8 @@ class Arbiter:
         self.on_answer = on_answer
         self.on_fault = on_fault
         self.orders = orders
-        self._tell(game.opening_events)
+        # a game played on from a recorded position tells every seat its whole history first
+        self._tell(list(told) if told is not None else game.opening_events)
 
     # -------------------------------------------------------------- faults
     def _fault(self, seat: SeatState, kind: str, detail: str) -> None:

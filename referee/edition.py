@@ -5,7 +5,7 @@ later edition — secret missions, capitals, Risiko! Master, teams, neutrals, ac
 an :class:`Edition` *part*: one object holding that edition's state (its fields; :meth:`copy`
 makes an independent copy for :meth:`Game.clone <hegemon.referee.game.Game.clone>`) and its
 rules (the hooks below). A game holds only the parts its rule set turns on
-(:func:`hegemon.referee.editions.parts_for`), so a classic game runs no hook at all.
+(:func:`hegemon.referee.parts.parts_for`), so a classic game runs no hook at all.
 
 The engine calls each hook at one moment of the game, on every part in order; the default of
 each hook does nothing. A hook returning ``bool`` returns True when it took over (posed a

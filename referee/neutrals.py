@@ -7,7 +7,8 @@ colour (``Player.neutral``, never a turn, never a place in the result): one in
 editions (seed 000). :class:`NeutralsPart` plugs these rules into a game; the active
 neutrals' alliances are :mod:`hegemon.referee.alliances`.
 
-Readings where the seeds are silent (each documented in the README's two-player section):
+Readings where the seeds are silent (each documented in docs/rules.md §5 and docs/editions.md
+"Two players"):
 
 - 001 places the armies "as with 3-6 players" and does not say who places the neutral's: the
   two players do, one neutral army with each of their own set-up armies, until the neutral's

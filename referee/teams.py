@@ -20,7 +20,8 @@ The rulebook's text, which each rule here follows (seed ``000_3f7912df253811fb.t
 - "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun vastapuolen pelaajan
   joukot": the first elimination ends the game, the eliminating team wins.
 
-Where the rulebook is silent, hegemon reads it so (documented in the README):
+Where the rulebook is silent, hegemon reads it so (documented in docs/rules.md §4 and
+docs/editions.md "Team games"):
 
 - a seat always leaves at least one of its *own* armies on a territory it attacks or moves
   from (the classic "one army stays", per seat), so a seat leaves the board only by defeat;

@@ -4,6 +4,7 @@
 module              commands
 ==================  ==========================================================
 :mod:`.play`        ``rules``, ``play``, ``replay``, ``verify`` (single games)
+:mod:`.games`       ``games``, ``games download`` (listing and fetching played games)
 :mod:`.bot`         ``bot add|list|check|remove``
 :mod:`.new`         ``new`` (a starter bot folder)
 :mod:`.bench`       ``bench`` (one bot version against another, SPRT)
@@ -35,6 +36,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("play", ".play:play_command", "Play one game between bots, with live progress"),
     ("replay", ".play:replay_command", "Show a recorded game turn by turn in the terminal"),
     ("verify", ".play:verify_command", "Replay a game record through the engine"),
+    (
+        "games",
+        ".games:games_app",
+        "List the finished games, and download their records and your logs.",
+    ),
     ("new", ".new:new_command", "Create a starter bot folder: a working bot, a test, a README."),
     ("bot", ".bot:bot_app", "Register, list, check and remove bots."),
     ("bench", ".bench:bench_command", "Play NEW against OLD until an SPRT decides"),

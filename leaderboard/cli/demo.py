@@ -139,6 +139,12 @@ def run_demo(
                 highlight=False,
                 soft_wrap=True,
             )
+            out.print(
+                "in a browser: hegemon web, then open http://127.0.0.1:8000/ (the boards, every "
+                "game's replay, the bots); an arena of your own: hegemon arena (docs/arena.md)",
+                highlight=False,
+                soft_wrap=True,
+            )
         return code
     except StoreError as exc:
         raise DemoError(str(exc)) from None

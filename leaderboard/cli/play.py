@@ -187,13 +187,71 @@ def play_command(
 
 
 def replay_command(
-    record: Path = typer.Argument(..., help="A game record (.jsonl)."),
+    record: Path = typer.Argument(
+        ...,
+        help="A game record (.jsonl); with --at, also a game number on the arena you signed in "
+        "to (hegemon login).",
+    ),
     delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each turn."),
     html: Path | None = html_option(
         "Write the replay viewer (one self-contained HTML file) instead of printing the game."
     ),
+    at: int | None = typer.Option(
+        None,
+        "--at",
+        help="A decision's number: ask --bot what it answers there, in that seat's exact view, "
+        "beside what was played.",
+        show_default=False,
+    ),
+    bot: str | None = typer.Option(
+        None,
+        "--bot",
+        help="With --at: the bot to ask (a file, folder, sample bot or command), in the sandbox.",
+        show_default=False,
+    ),
+    play_on: bool = typer.Option(
+        False, "--play-on", help="With --at: then play the game on from there with --bot."
+    ),
+    vs: list[str] = typer.Option(
+        [],
+        "--vs",
+        help="With --play-on: the other seats' bots, in seat order (or once for all of them).",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="With --play-on: the seed of the chance from there on (default: fresh).",
+        show_default=False,
+    ),
+    decision_time: float = decision_time_option(),
+    time_bank: float = time_bank_option(),
+    time: str | None = time_option(),
+    startup_time: float = startup_time_option(),
+    clock: str = clock_option(),
 ) -> None:
-    """Show a recorded game turn by turn in the terminal, or write its replay viewer."""
+    """Show a recorded game turn by turn in the terminal, or write its replay viewer; with
+    --at N --bot PATH, ask a bot what it answers at decision N (and --play-on from there)."""
+    if at is not None or bot is not None or play_on or vs:
+        if at is None or bot is None:
+            fail("--at N and --bot PATH go together (and --play-on, --vs need both)")
+        if vs and not play_on:
+            fail("--vs names the other seats of --play-on")
+        if seed is not None and seed < 0:
+            fail("--seed must be a non-negative integer")
+        from .replay_at import run
+
+        time_control = time_control_of(time, startup_time, decision_time, time_bank, clock=clock)
+        run(
+            str(record),
+            at,
+            bot,
+            play_on=play_on,
+            vs=vs,
+            seed=seed,
+            time_control=time_control,
+            out=console,
+        )
+        return
     if html is not None:
         from .web import replay_html
 

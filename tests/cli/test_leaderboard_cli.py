@@ -226,6 +226,8 @@ def test_demo_runs_end_to_end_and_again(home):
     assert "season demo-1 finished: 4 games" in out
     assert str(home / "arena.db") in out and str(home / "records" / "demo-1") in out
     assert len(list((home / "records" / "demo-1").glob("*.jsonl"))) == 4
+    # the tour ends by saying how to see it all in a browser, and where an arena starts
+    assert "hegemon web" in out and "http://127.0.0.1:8000/" in out and "hegemon arena" in out
     second = hegemon("demo", "--games", "2", "--turn-limit", "3", home=home, timeout=300)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "already registered: planner@v1" in second.stdout
