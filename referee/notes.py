@@ -14,7 +14,7 @@ one-line reason in ``dropped`` (never a fault: notes do not change the game). Pu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .bottext import printable
@@ -68,7 +68,7 @@ class Budget:
     """What is left of one seat's note text for the rest of its game (bytes)."""
 
     left: int = GAME_BYTES
-    spent: bool = field(default=False)  # the game's limit has cut a note already
+    spent: bool = False  # a note was left out for the game's limit (and the record says so)
 
 
 def _cut(text: str, limit: int) -> tuple[str, bool]:
@@ -76,7 +76,9 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     raw = text.encode("utf-8")
     if len(raw) <= limit:
         return text, False
-    room = max(0, limit - len(CUT.encode("utf-8")))
+    room = limit - len(CUT.encode("utf-8"))
+    if room <= 0:  # not even the marker fits
+        return "", True
     return raw[:room].decode("utf-8", "ignore") + CUT, True
 
 
@@ -107,17 +109,15 @@ def clean(jotting: Jotting, territories: int, budget: Budget) -> dict[str, Any] 
     # a text longer than the limit in characters is longer in bytes: the rest is never read
     text = printable(jotting.text[: NOTE_BYTES + 1]).strip()
     if text:
-        text, cut = _cut(text, NOTE_BYTES)
-        if budget.left <= 0:
-            text, cut = "", True
-        elif len(text.encode("utf-8")) > budget.left:
-            text, cut = _cut(text, budget.left)
+        text, _ = _cut(text, NOTE_BYTES)
+        if len(text.encode("utf-8")) > budget.left:
+            text, _ = _cut(text, budget.left)
+            if not text and not budget.spent:  # said once, at the first note left out
+                out["dropped"] = [f"note text over the game's limit of {GAME_BYTES} bytes"]
+                budget.spent = True
         budget.left -= len(text.encode("utf-8"))
         if text:
             out["text"] = text
-        if cut and not text and not budget.spent:
-            out["dropped"] = [f"note text over the game's limit of {GAME_BYTES} bytes"]
-        budget.spent = budget.spent or budget.left <= 0
     marks, dropped = [], list(out.get("dropped", []))
     for i, mark in enumerate(jotting.marks):
         if i >= MARKS:
