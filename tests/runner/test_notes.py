@@ -30,6 +30,7 @@ from hegemon.referee.runner.session import play_one
 from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.wire import bot_pb2 as pb
 from tests.bots.noter import SECRET
+from tests.helpers.league import env_for, hegemon
 from tests.helpers.node import NODE, _install
 from tests.helpers.processes import BOTS, read_spy, spy
 
@@ -142,3 +143,19 @@ def test_a_record_from_anywhere_shows_only_well_formed_marks_and_inert_text():
         {"t": 2, "colour": "yellow"},
     ]
     assert shown["dropped"] == [" why"]
+
+
+# ------------------------------------------------------------------ hegemon replay prints them
+def test_hegemon_replay_prints_each_note_after_its_turn_inert(game, tmp_path):
+    result, lines, _ = game
+    record = tmp_path / "noted.jsonl"
+    record.write_text(result.record, encoding="utf-8")
+    wide = {**env_for(tmp_path), "COLUMNS": "2000"}  # one line per note, unwrapped
+    shown = hegemon("replay", str(record), env=wide)
+    assert shown.returncode == 0, shown.stderr
+    out = shown.stdout
+    noted = [x for x in out.splitlines() if "note · decision" in x]
+    assert len(noted) == len(notes_of(lines, 0)) + len(notes_of(lines, 1))
+    assert SECRET in out and "noter: " in out and "outnumbers" in out
+    assert "no such territory" in out  # the dropped marks' reasons
+    assert "\x1b[2J" not in out and "<script>alert(1)</script>" in out  # as text, no escape
