@@ -18,7 +18,7 @@ from hegemon.referee import Game, make_rules
 from hegemon.referee.actions import Attack, Fortify, FortifyAlly, Pass, Place, ReinforceAlly, Trade
 from hegemon.referee.arbiter import Ask
 from hegemon.referee.cards import is_set
-from hegemon.referee.decisions import Kinds
+from hegemon.referee.decisions import Kind, Kinds
 from hegemon.referee.policies import attack_happy_action, random_action
 from hegemon.referee.rules import OPTIONS, PRESETS
 from hegemon.referee.runner.link import BotLink
@@ -43,7 +43,7 @@ def _expanded(answers: pb.LegalAnswers) -> tuple[set, set, set]:
     return {tuple(s.cards) for s in answers.sets}, attacks, moves
 
 
-def _check(game: Game) -> Kinds:
+def _check(game: Game) -> Kind:
     decision = game.pending
     assert decision is not None
     view = view_for(game, decision.player)
@@ -59,9 +59,9 @@ def _check(game: Game) -> Kinds:
     }
     assert sets == accepted
     listed = game.legal_actions()
-    assert attacks == {(a.source, a.target, a.dice) for a in listed if type(a) is Attack}
+    assert attacks == {(a.source, a.target, a.dice) for a in listed if isinstance(a, Attack)}
     assert moves == {
-        (a.source, a.target, a.armies) for a in listed if type(a) in (Fortify, FortifyAlly)
+        (a.source, a.target, a.armies) for a in listed if isinstance(a, (Fortify, FortifyAlly))
     }
     if kind in (Kinds.PLACE, Kinds.REINFORCE_ALLY):
         cls = Place if kind is Kinds.PLACE else ReinforceAlly
@@ -74,7 +74,7 @@ def _check(game: Game) -> Kinds:
 def test_the_listed_answers_are_exactly_the_engines(preset):
     game = Game(make_rules(preset, {"turn_limit": 40}), players_of(preset), seed=3)
     rng = random.Random(3)
-    kinds: Counter[Kinds] = Counter()
+    kinds: Counter[Kind] = Counter()
     for _ in range(DECISIONS):
         if game.over:
             break
