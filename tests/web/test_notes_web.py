@@ -15,10 +15,10 @@ import httpx
 import pytest
 
 from hegemon.leaderboard.accounts.users import add_user
-from hegemon.leaderboard.store import BotRow, Store
+from hegemon.leaderboard.store import BotRow
 from hegemon.referee.notes import Budget, Jotting, Mark, clean, note_line
-from tests.helpers.web import Page, browser, sign_in, store_season  # noqa: F401 (browser)
-from tests.helpers.web_server import serving
+from tests.helpers.web import Page, browser, sign_in  # noqa: F401 (browser: a fixture)
+from tests.helpers.web_server import served_seasons
 
 PASSWORDS = {"ada": "ada's long admin password", "mel": "mel owns the noting bot", "olga": "o" * 12}
 USER_OF = {"member": "olga", "owner": "mel", "admin": "ada"}
@@ -58,30 +58,25 @@ def _add_notes(record: Path, seats: dict[int, str], owned: int) -> int:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    from hegemon.leaderboard.web.server import make_app
-
-    home = tmp_path_factory.mktemp("notes-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HEGEMON_HOME", str(home))
-        mp.delenv("HEGEMON_DB", raising=False)
-        with Store() as store:
-            season = store_season(store, home / "records", "league", games=2, seed=5)
-            assert season.id is not None
-            users = {
-                name: add_user(store, name, pw, "admin" if name == "ada" else "member")
-                for name, pw in PASSWORDS.items()
-            }
-            match, game = store.games(season.id)[0]
-            seat, other = 0, next(s for s, b in enumerate(match.seats) if b != match.seats[0])
-            with store.session(write=True) as s:
-                bot = s.get(BotRow, match.seats[seat])
-                assert bot is not None
-                bot.owner_id = users["mel"].id
-                s.add(bot)
-            decision = _add_notes(Path(game.record_path), {seat: MINE, other: THEIRS}, seat)
-            with serving(make_app(store, ["127.0.0.1"])) as url:
-                assert game.id is not None
-                yield Site(url, game.id, decision, seat)
+    """``hegemon web`` over a season of real games, one of whose bots mel owns; its game 1
+    has a note of mel's bot and one of another bot."""
+    with served_seasons(tmp_path_factory.mktemp("notes-home"), {"league": 2}) as (url, store):
+        users = {
+            name: add_user(store, name, pw, "admin" if name == "ada" else "member")
+            for name, pw in PASSWORDS.items()
+        }
+        season = store.seasons()[0]
+        assert season.id is not None
+        match, game = store.games(season.id)[0]
+        seat, other = 0, next(s for s, b in enumerate(match.seats) if b != match.seats[0])
+        with store.session(write=True) as s:
+            bot = s.get(BotRow, match.seats[seat])
+            assert bot is not None
+            bot.owner_id = users["mel"].id
+            s.add(bot)
+        decision = _add_notes(Path(game.record_path), {seat: MINE, other: THEIRS}, seat)
+        assert game.id is not None
+        yield Site(url, game.id, decision, seat)
 
 
 @contextmanager
