@@ -83,13 +83,8 @@ class GameContext:
         ``colour`` of red, orange, yellow (the default), green, blue, purple, grey. A name not
         on the map is logged and left out; the referee drops a bad index or colour (with a
         reason in the record), never counting it as a fault."""
-        names = [t.name for t in self.board.territories]
         try:
-            ids = [
-                t if isinstance(t, int) else _lookup(names, t, "territory")
-                for t in (territory, to)
-                if t is not None
-            ]
+            ids = [_territory_index(self.board, t) for t in (territory, to) if t is not None]
         except KeyError as exc:
             log.warning("mark left out: %s", exc.args[0])
             return
@@ -182,6 +177,13 @@ def _lookup(names: Sequence[str], wanted: str | int, what: str) -> int:
     close = difflib.get_close_matches(wanted, names, n=3)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise KeyError(f"no {what} called {wanted!r} on this map{hint}")
+
+
+def _territory_index(board: Board, territory: str | int) -> int:
+    """An index as given (the referee checks it), or the index of a territory's name."""
+    if isinstance(territory, int):
+        return territory
+    return _lookup([t.name for t in board.territories], territory, "territory")
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,8 @@ from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import play_one
 from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.wire import bot_pb2 as pb
+from hegemon.sample_bots.aggressive import AggressiveBot
+from hegemon.sdk import play_local
 from tests.bots.noter import SECRET
 from tests.helpers.league import env_for, hegemon
 from tests.helpers.node import NODE, _install
@@ -159,3 +161,20 @@ def test_hegemon_replay_prints_each_note_after_its_turn_inert(game, tmp_path):
     assert SECRET in out and "noter: " in out and "outnumbers" in out
     assert "no such territory" in out  # the dropped marks' reasons
     assert "\x1b[2J" not in out and "<script>alert(1)</script>" in out  # as text, no escape
+
+
+def test_a_pressed_attack_keeps_only_the_notes_of_the_decision_asked():
+    """A bot with ``press_attacks`` is asked about boards it imagines: what it writes there is
+    not its note (else every pressed attack would carry dozens of them)."""
+
+    class Pressing(AggressiveBot):
+        def decide(self, view, decision):
+            view.note(f"asked {decision.kind.value}")
+            return super().decide(view, decision)
+
+    assert Pressing.press_attacks
+    bots = [Pressing(), AggressiveBot(), AggressiveBot()]
+    result = play_local(bots, "classic", seed=2, options={"turn_limit": 10})
+    notes = [json.loads(x) for x in result.record.splitlines() if x.startswith('{"type":"note"')]
+    assert any(n["text"] == "asked attack" for n in notes)
+    assert all(n["text"].count("asked") == 1 for n in notes)
