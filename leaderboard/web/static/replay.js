@@ -211,11 +211,15 @@
           return;
         }
         var dx = to.x - from.x, dy = to.y - from.y, len = Math.sqrt(dx * dx + dy * dy) || 1;
+        if (Math.abs(dx) > map.width / 2) {  // across the world's edge: point off the near side
+          dx = dx > 0 ? -60 : 60; dy = 0; len = 60;
+        }
         node("line", {x1: from.x + dx / len * 18, y1: from.y + dy / len * 18,
-          x2: from.x + dx / len * (len - 20), y2: from.y + dy / len * (len - 20), stroke: c,
+          x2: from.x + dx / len * Math.max(len - 20, 30),
+          y2: from.y + dy / len * Math.max(len - 20, 30), stroke: c,
           "class": "mark-arrow", "data-mark": m.t + ">" + m.to,
           "marker-end": "url(#rp-mark-" + (MARK[m.colour] ? m.colour : "yellow") + ")"}, markLayer);
-        markLabel((from.x + to.x) / 2, (from.y + to.y) / 2 - 6, m.label, c);
+        markLabel(from.x + dx / 2, from.y + dy / 2 - 6, m.label, c);
       });
     });
   }
