@@ -152,3 +152,23 @@ def test_a_visitor_sees_no_note_and_no_mark(site, browser, tmp_path):
         assert "MEL-NOTE" not in shown.content()
     finally:
         tab.close()
+
+
+def test_a_public_report_keeps_no_note_and_every_other_line_byte_for_byte(tmp_path):
+    """What ``hegemon report`` without ``--private`` and every page not the owner's do with a
+    record: each hidden seat's note lines left out, the rest of the record untouched."""
+    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.leaderboard.web.visibility import redact_record, redact_replay
+    from tests.helpers.web import play_record
+
+    record = tmp_path / "game.jsonl"
+    record.write_text(play_record(4, ["a", "b", "c"]), encoding="utf-8")
+    _add_notes(record, {0: MINE, 1: THEIRS}, 0)
+    text = record.read_text(encoding="utf-8")
+    public = redact_record(text, {0, 1, 2})
+    assert "MEL-NOTE" not in public and "OTHER-NOTE" not in public
+    assert public.splitlines() == [x for x in text.splitlines() if '"type": "note"' not in x]
+    only_b = redact_record(text, {0})
+    assert "MEL-NOTE" not in only_b and "OTHER-NOTE" in only_b
+    steps = redact_replay(replay_data(text), {0, 2})["steps"]
+    assert [n["text"] for s in steps for n in s.get("notes", [])] == [THEIRS]
