@@ -26,7 +26,7 @@ PLAYERS = 4
 class Noting(AggressiveBot):
     """The aggressive sample bot, explaining every decision with a note and two marks."""
 
-    def decide(self, view, decision):  # type: ignore[no-untyped-def]
+    def decide(self, view, decision):
         mine = [t for t, o in enumerate(view.owner) if o == view.seat] or [0]
         view.note(f"round {view.round}: {decision.kind.value}; {len(mine)} territories held")
         view.mark(mine[0], label="held", colour="green")
