@@ -86,8 +86,11 @@ def _mark(mark: Mark, territories: int) -> tuple[dict[str, Any] | None, str]:
     """A mark as the record keeps it, or None and why it is dropped."""
     ids = [mark.territory] + ([] if mark.to is None else [mark.to])
     for t in ids:
-        if not 0 <= t < territories:
-            return None, f"mark on territory {t}: no such territory (0..{territories - 1})"
+        if not _territory(t, territories):  # an in-process bot may pass anything
+            shown = printable(repr(t))[:20]
+            return None, f"mark on territory {shown}: no such territory (0..{territories - 1})"
+    if not isinstance(mark.label, str) or not isinstance(mark.colour, str):
+        return None, "mark label and colour must be text"
     colour = mark.colour or DEFAULT_COLOUR
     if colour not in PALETTE:
         shown = printable(colour)[:20]

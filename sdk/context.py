@@ -88,7 +88,9 @@ class GameContext:
         except KeyError as exc:
             log.warning("mark left out: %s", exc.args[0])
             return
-        self.jotted[1].append(Mark(ids[0], ids[1] if to is not None else None, label, colour))
+        self.jotted[1].append(
+            Mark(ids[0], ids[1] if to is not None else None, str(label), str(colour))
+        )
 
     def take_note(self) -> Jotting | None:
         """The notes and marks of the decision just answered (then forgotten), or None."""
@@ -181,8 +183,8 @@ def _lookup(names: Sequence[str], wanted: str | int, what: str) -> int:
 
 def _territory_index(board: Board, territory: str | int) -> int:
     """An index as given (the referee checks it), or the index of a territory's name."""
-    if isinstance(territory, int):
-        return territory
+    if not isinstance(territory, str):
+        return territory  # an index, checked by the referee (which drops a bad one)
     return _lookup([t.name for t in board.territories], territory, "territory")
 
 
