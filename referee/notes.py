@@ -89,7 +89,8 @@ def _mark(mark: Mark, territories: int) -> tuple[dict[str, Any] | None, str]:
         if not _territory(t, territories):  # an in-process bot may pass anything
             shown = printable(repr(t))[:20]
             return None, f"mark on territory {shown}: no such territory (0..{territories - 1})"
-    if not isinstance(mark.label, str) or not isinstance(mark.colour, str):
+    given: tuple[object, object] = (mark.label, mark.colour)  # typed str: checked all the same
+    if not all(isinstance(x, str) for x in given):
         return None, "mark label and colour must be text"
     colour = mark.colour or DEFAULT_COLOUR
     if colour not in PALETTE:
