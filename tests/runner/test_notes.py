@@ -178,3 +178,20 @@ def test_a_pressed_attack_keeps_only_the_notes_of_the_decision_asked():
     notes = [json.loads(x) for x in result.record.splitlines() if x.startswith('{"type":"note"')]
     assert any(n["text"] == "asked attack" for n in notes)
     assert all(n["text"].count("asked") == 1 for n in notes)
+
+
+def test_a_mark_of_any_shape_from_a_bot_in_this_process_is_dropped_never_a_fault():
+    class Careless(AggressiveBot):
+        def decide(self, view, decision):
+            view.mark(1.5, label="half")  # no territory has a fractional index
+            view.mark(True)  # nor is a bool one
+            view.mark("Atlantis")  # no such name: logged by the SDK, left out
+            view.note(None)  # anything is text
+            return super().decide(view, decision)
+
+    bots = [Careless(), AggressiveBot(), AggressiveBot()]
+    result = play_local(bots, "classic", seed=2, options={"turn_limit": 3}, strict=True)
+    notes = [json.loads(x) for x in result.record.splitlines() if x.startswith('{"type":"note"')]
+    assert notes and all(n["text"] == "None" and "marks" not in n for n in notes)
+    assert all(len(n["dropped"]) == 2 for n in notes)
+    assert "mark on territory 1.5: no such territory (0..41)" in notes[0]["dropped"]
