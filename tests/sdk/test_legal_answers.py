@@ -63,6 +63,12 @@ def _check(game: Game) -> Kind:
     assert moves == {
         (a.source, a.target, a.armies) for a in listed if isinstance(a, (Fortify, FortifyAlly))
     }
+    rules = game.rules
+    for option in answers.attacks:  # bot.proto's words on ATTACK for Risiko! Master's dice
+        least = 1
+        if rules.attacker_dice == "at_least_defender":
+            least = min(rules.defender_most_dice, game.armies[option.target])
+        assert option.least_dice == least
     if kind in (Kinds.PLACE, Kinds.REINFORCE_ALLY):
         cls = Place if kind is Kinds.PLACE else ReinforceAlly
         takes = {t for t in range(game.board.size) if game.is_legal(cls(((t, decision.armies),)))}
