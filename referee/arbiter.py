@@ -32,6 +32,7 @@ from .actions import Action, Forfeit
 from .bottext import printable
 from .events import Event, Forfeited, private_to, redact
 from .game import Game, IllegalAction
+from .notes import Budget, Jotting, clean, note_line
 from .orders import NO_POLICIES, Blitz, Policies, automatic
 from .record import Recorder
 from .timecontrol import TimeControl
@@ -88,7 +89,9 @@ class Transport(Protocol):
     """How the arbiter reaches one bot. A deadline is also enforced by the arbiter (the
     transport is cancelled when it passes), so a transport may honour it or not. A transport
     that sandboxes its bot may also offer ``breach() -> Failure | None``: the fault of a bot
-    its sandbox stopped at a ceiling, asked when the bot did not answer in time."""
+    its sandbox stopped at a ceiling, asked when the bot did not answer in time. One that
+    carries a bot's notes offers ``take_note() -> Jotting | None``: what the bot attached to
+    the answer ``decide`` just returned (asked once, right after it)."""
 
     name: str
 
@@ -170,6 +173,7 @@ class SeatState:
     policies: Policies = NO_POLICIES  # standing orders, from StartGame
     order: Blitz | None = None  # the blitz being played out, until the seat is asked again
     automatic: int = 0  # decisions its orders answered (not asked)
+    notes: Budget = field(default_factory=Budget)  # what is left of its notes' text
 
 
 @dataclass
@@ -450,7 +454,19 @@ class Arbiter:
             return None
         seat.decisions += 1
         seat.bank += self.time.increment
+        self._note(seat)
         return answer
+
+    def _note(self, seat: SeatState) -> None:
+        """Keep what the seat attached to its answer as its private ``note`` line, before the
+        answer's action line. A transport that carries notes offers ``take_note()``."""
+        take: Callable[[], Jotting | None] | None = getattr(seat.link, "take_note", None)
+        jotting = take() if take is not None else None
+        if jotting is None:
+            return
+        fields = clean(jotting, self.game.board.size, seat.notes)
+        if fields is not None:
+            self.recorder.lines.append(note_line(seat.index, len(self.game.history), fields))
 
     async def _end_all(self) -> None:
         async def end_one(seat: SeatState) -> None:

@@ -6,6 +6,7 @@ A record is JSON lines::
      "seed_public":false,…}
     {"type":"opening","events":[...]}                       # set-up events
     {"type":"action","n":0,"player":2,"action":["claim",5],"events":[...]}
+    {"type":"note","seat":1,"n":1,"text":"…","marks":[{"t":5,"to":7,"colour":"red"}]}  # private
     ...
     {"type":"result","places":[2,1,4,3],"reason":"conquest","seed":1234…}
 
@@ -15,6 +16,10 @@ line reveals the seed itself, and :func:`replay` checks the one against the othe
 search, so the header says ``"seed_public":true``: its game was predictable to anyone who knew
 the seed. Format-1 records (the seed in the header, one Mersenne Twister for every chance event)
 still replay, with :class:`~hegemon.referee.chance.LegacyChance`.
+
+A seat's private lines (``fault``: what its bot did wrong; ``note``: its bot's notes and marks on
+the action that follows, :mod:`hegemon.referee.notes`) are the seat owner's: the pages redact
+them for everyone else, and :func:`replay` skips them.
 
 Keys are written in a fixed order with no whitespace, so the same game always gives the same
 bytes. :func:`replay` re-runs the engine on the recorded actions and compares every event.

@@ -80,6 +80,13 @@ _FIELDS: dict[str, dict[str, tuple[_Check, str, bool]]] = {
         "detail": (_str, "a string", False),
         "n": (_int, "an integer", False),
     },
+    "note": {  # a seat's notes on its decision: private to the seat, like a fault's detail
+        "seat": (_int, "an integer", True),
+        "n": (_int, "an integer", False),
+        "text": (_str, "a string", False),
+        "marks": (_objects, "a list of objects", False),
+        "dropped": (_strings, "a list of strings", False),
+    },
     "result": {
         "places": (_ints, "a list of integers", True),
         "reason": (lambda v: v is None or isinstance(v, str), "a string", False),

@@ -217,7 +217,16 @@ class Bot:
                 "FortifyAlly, BuildCentre or Blitz)"
             )
         if self.press_attacks and type(action) is Attack and decision.kind is Kind.ATTACK:
-            return press(self.decide, view, decision, action)
+            context = view.context
+            if context is None:
+                return press(self.decide, view, decision, action)
+            # the notes are this decision's: what decide writes on the boards press imagines
+            # is left out
+            kept, context.jotted = context.jotted, ([], [])
+            try:
+                return press(self.decide, view, decision, action)
+            finally:
+                context.jotted = kept
         return action
 
     def run(self, argv: Sequence[str] | None = None) -> None:

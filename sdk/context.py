@@ -8,6 +8,7 @@ Both the :class:`~hegemon.sdk.bot.Bot` base class and the gRPC server
 from __future__ import annotations
 
 import difflib
+import logging
 import random
 import threading
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from typing import Any
 from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
 from hegemon.referee.events import Conquered, Event, TurnStarted
+from hegemon.referee.notes import Jotting, Mark
 from hegemon.referee.rules import RuleSet
 
 # SeatInfo: the annotation of the seats field BotView inherits; pdoc resolves it here.
@@ -31,6 +33,8 @@ __all__ = [
     "UnknownGame",
     "make_view",
 ]
+
+log = logging.getLogger("hegemon.sdk")
 
 # The default of ``GameContext.rng``: replaced by a generator seeded from the game and the seat.
 _SEEDED_FROM_GAME = random.Random(0)
@@ -61,6 +65,41 @@ class GameContext:
     #: The board (owner, armies per territory) as the bot last heard it: view deltas update
     #: these lists in place (:func:`hegemon.referee.wire.codec.view_from_proto`).
     board_state: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []), repr=False)
+    #: Notes and marks of the decision being answered, sent with its answer (:meth:`note`).
+    jotted: tuple[list[str], list[Mark]] = field(default_factory=lambda: ([], []), repr=False)
+
+    def note(self, text: object) -> None:
+        """Attach ``text`` to the answer being decided: it shows in this decision of the
+        replay, for the bot's owner only (never another seat, bot or visitor). Several notes
+        on one decision are joined with " | "; the referee keeps 1 KiB a decision and 64 KiB a
+        game (the excess is cut, ending in "…[cut]")."""
+        self.jotted[0].append(str(text))
+
+    def mark(
+        self, territory: str | int, to: str | int | None = None, label: str = "", colour: str = ""
+    ) -> None:
+        """Mark the map at the decision being answered: highlight ``territory`` (a name or an
+        index), or draw an arrow from it ``to`` another, with a short ``label`` and a
+        ``colour`` of red, orange, yellow (the default), green, blue, purple, grey. A name not
+        on the map is logged and left out; the referee drops a bad index or colour (with a
+        reason in the record), never counting it as a fault."""
+        try:
+            ids = [_territory_index(self.board, t) for t in (territory, to) if t is not None]
+        except KeyError as exc:
+            log.warning("mark left out: %s", exc.args[0])
+            return
+        self.jotted[1].append(
+            Mark(ids[0], ids[1] if to is not None else None, str(label), str(colour))
+        )
+
+    def take_note(self) -> Jotting | None:
+        """The notes and marks of the decision just answered (then forgotten), or None."""
+        texts, marks = self.jotted
+        if not texts and not marks:
+            return None
+        jotting = Jotting(" | ".join(texts), tuple(marks))
+        self.jotted = ([], [])
+        return jotting
 
     def __post_init__(self) -> None:
         if self.rng is _SEEDED_FROM_GAME or self.rng is None:
@@ -142,6 +181,13 @@ def _lookup(names: Sequence[str], wanted: str | int, what: str) -> int:
     raise KeyError(f"no {what} called {wanted!r} on this map{hint}")
 
 
+def _territory_index(board: Board, territory: str | int) -> int:
+    """An index as given (the referee checks it), or the index of a territory's name."""
+    if not isinstance(territory, str):
+        return territory  # an index, checked by the referee (which drops a bad one)
+    return _lookup([t.name for t in board.territories], territory, "territory")
+
+
 @dataclass(frozen=True, slots=True)
 class BotView(View):
     """What a seat sees when asked for a decision: every field of
@@ -183,6 +229,18 @@ class BotView(View):
     def decision(self) -> Decision | None:
         """The pending decision (``pending``)."""
         return self.pending
+
+    def note(self, text: object) -> None:
+        """Attach a note to this decision's answer (see :meth:`GameContext.note`)."""
+        if self.context is not None:
+            self.context.note(text)
+
+    def mark(
+        self, territory: str | int, to: str | int | None = None, label: str = "", colour: str = ""
+    ) -> None:
+        """Mark the map at this decision (see :meth:`GameContext.mark`)."""
+        if self.context is not None:
+            self.context.mark(territory, to, label, colour)
 
     def territory(self, name: str | int) -> TerritoryState:
         """The territory called ``name`` (or with that index): owner, armies, continent,

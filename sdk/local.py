@@ -31,10 +31,12 @@ from typing import TYPE_CHECKING, Any
 from hegemon.referee.actions import Action
 from hegemon.referee.events import Event
 from hegemon.referee.game import Game
+from hegemon.referee.notes import Jotting
 from hegemon.referee.orders import Blitz, Policies
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.wire import codec
+from hegemon.referee.wire.notes import notes_from_reply
 
 from .bot import Bot, GameContext, make_view
 from .server import BotServicer
@@ -100,6 +102,12 @@ class InProcessBot:
         if protocol:
             self.mine.setdefault("servicer", BotServicer(bot))
         self.encode_event: Callable[[Event], Any] = codec.event_to_proto if protocol else _as_is
+        self._note: Jotting | None = None
+
+    def take_note(self) -> Jotting | None:
+        """The notes the bot attached to its last answer (once)."""
+        note, self._note = self._note, None
+        return note
 
     alive = True
     startup_error = ""
@@ -173,12 +181,17 @@ class InProcessBot:
                 )
                 request.events.extend(ask.events)
                 reply = self.mine["servicer"].Decide(request, None)
-                return codec.answer_from_proto(reply, ask.game_id)
+                answer = codec.answer_from_proto(reply, ask.game_id)
+                self._note = notes_from_reply(reply)
+                return answer
             assert self.context is not None  # started
             view = make_view(
                 ask.view, self.context, ask.events, ask.error, ask.strikes, bank_ms, deadline_ms
             )
-            return self.bot.answer(view)
+            self.context.take_note()  # only what is jotted while deciding rides on the answer
+            answer = self.bot.answer(view)
+            self._note = self.context.take_note()
+            return answer
         except Exception as exc:  # the bot failed: the referee would count a strike
             pending = ask.view.pending
             kind = pending.kind.value if pending is not None else "?"

@@ -31,6 +31,7 @@ from hegemon.referee.events import Event
 from hegemon.referee.orders import Blitz, Policies
 from hegemon.referee.wire import bot_pb2 as pb
 from hegemon.referee.wire import bot_pb2_grpc, codec
+from hegemon.referee.wire.notes import notes_to_proto
 
 from .context import BotView, GameContext, UnknownGame, make_view
 
@@ -169,8 +170,13 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             request.time_bank_ms,
             request.deadline_ms,
         )
+        context.take_note()  # nothing jotted before this decision rides on its answer
         action = self.bot.answer(bot_view)
-        return codec.decide_reply(game_id, action)
+        reply = codec.decide_reply(game_id, action)
+        jotting = context.take_note()
+        if jotting is not None:
+            reply.notes.CopyFrom(notes_to_proto(jotting))
+        return reply
 
     def _end_game(self, request: pb.EndGameRequest) -> pb.EndGameReply:
         self.bot.end_game(request.game_id, tuple(request.places), request.reason)

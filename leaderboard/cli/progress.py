@@ -15,6 +15,7 @@ from rich.table import Table
 
 from hegemon.referee.actions import action_from_list
 from hegemon.referee.bottext import terminal_text
+from hegemon.referee.notes import read_line
 from hegemon.referee.record import game_from_record, parse, record_seed
 from hegemon.referee.runner import botlog
 
@@ -173,6 +174,28 @@ def record_seats(record: str) -> list[str]:
     return [str(s) for s in seats] if isinstance(seats, list) else []
 
 
+_RICH = {"orange": "orange1", "grey": "grey50"}  # the palette's names rich spells otherwise
+
+
+def note_text(line: dict[str, Any], board: Any, names: list[str], decision: int) -> str:
+    """A record's note line on ``decision`` (counted as the replay viewer's #d=N) as one line
+    of the terminal (the bot's text made inert)."""
+    note = read_line(line, board.size)
+    seat = line.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    parts = [f"      [dim]note · decision {decision} ·[/] {who}: "]
+    parts.append(terminal_text(note["text"]) or "(no text)")
+    for m in note["marks"]:
+        where = board.territories[m["t"]].name
+        if "to" in m:
+            where += " → " + board.territories[m["to"]].name
+        label = f" {m['label']}" if "label" in m else ""
+        style = _RICH.get(m["colour"], m["colour"])
+        parts.append(f" [{style}]\\[{terminal_text(where + label)} · {m['colour']}][/]")
+    parts.extend(f" [red](dropped: {terminal_text(d)})[/]" for d in note["dropped"])
+    return "".join(parts)
+
+
 def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
     """Print a recorded game turn by turn, with the standings at the end."""
     lines = parse(text)
@@ -187,8 +210,10 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
         + ", ".join(f"{i}: {n}" for i, n in enumerate(names))
     )
     turn_events: list[dict[str, Any]] = []
+    turn_notes: list[str] = []
     turn_owner = -1
     turn_round = 0
+    decisions = 0
 
     def flush() -> None:
         if turn_owner >= 0 and turn_events:
@@ -199,10 +224,17 @@ def show_replay(text: str, console: Console, delay: float = 0.0) -> None:
                 )
                 if delay:
                     time.sleep(delay)
+        for noted in turn_notes:
+            console.print(noted, highlight=False)
+        turn_notes.clear()
 
     for line in lines[1:]:
+        if line["type"] == "note":  # a seat's notes: printed after the turn they were made in
+            turn_notes.append(note_text(line, game.board, names, decisions + 1))
+            continue
         if line["type"] != "action":
             continue
+        decisions += 1
         game.apply(action_from_list(line["action"]))
         for e in line["events"]:
             if e["event"] == "turn_started":

@@ -17,6 +17,11 @@ What the viewer shows beyond the board: a battle's entry carries ``"b"`` (source
 dice of both sides, attacker, defender) for the arrow and the dice; Risiko! Master's
 ``points`` (:func:`_points`) and its production centres (``initial["centres"]``, and ``"c"``
 in a step that changes them) for the points race and the centres drawn on the map.
+
+A bot's notes on a decision (the record's private ``note`` lines) come as the step's ``notes``:
+per note its seat ``s``, ``text``, ``marks`` and ``dropped``, checked again here
+(:func:`hegemon.referee.notes.read_line`). They are the seat's owner's: every page that is not
+the owner's removes them (:func:`hegemon.leaderboard.web.visibility.redact_replay`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from hegemon.referee.actions import Bribe, Capital, action_from_list
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.master import victory_threshold
+from hegemon.referee.notes import read_line
 from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
 from hegemon.referee.teams import on as team_game
 from hegemon.referee.teams import team_of
@@ -131,6 +137,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
     initial["centres"] = list(centres)
     steps: list[dict[str, Any]] = []
     pending_faults: list[dict[str, Any]] = []
+    pending_notes: list[dict[str, Any]] = []  # a seat's notes on the decision that follows
     opening: list[dict[str, Any]] = []
     result: dict[str, Any] | None = None
     for number, line in enumerate(lines[1:], 2):
@@ -147,6 +154,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
             }
             entry["s"] = seat
             pending_faults.append(entry)
+        elif kind == "note":
+            pending_notes.append({"s": int(line.get("seat", -1)), **read_line(line, board.size)})
         elif kind == "action":
             try:
                 action = action_from_list(line.get("action"))
@@ -173,6 +182,8 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
                 "ch": changes,
             }
             pending_faults = []
+            if pending_notes:  # private to their seat: see visibility.redact_replay
+                step["notes"], pending_notes = pending_notes, []
             held = _hands(game)
             if held != hands:
                 step["h"] = held

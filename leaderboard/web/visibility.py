@@ -1,6 +1,7 @@
-"""Who sees what on the pages: a bot's fault details (and its logs) only for its owner and the
-admins; everyone else gets the same data with those parts left out. The data is redacted
-after it is made (and cached) for everyone, so every viewer shares one cache."""
+"""Who sees what on the pages: a bot's fault details, its logs and its notes on its decisions
+only for its owner and the admins; everyone else gets the same data with those parts left out.
+The data is redacted after it is made (and cached) for everyone, so every viewer shares one
+cache."""
 
 from __future__ import annotations
 
@@ -61,24 +62,42 @@ def redact_bot(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def redact_replay(replay: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
-    """Replay data whose fault events of ``hidden`` seats show only their redacted text."""
+    """Replay data whose fault events of ``hidden`` seats show only their redacted text, and
+    without those seats' notes."""
 
     def event(e: dict[str, Any]) -> dict[str, Any]:
         if e.get("k") == "fault" and e.get("s") in hidden and "r" in e:
             return {**e, "t": e["r"]}
         return e
 
-    steps = [{**s, "ev": [event(e) for e in s.get("ev", [])]} for s in replay.get("steps", [])]
+    steps = [
+        _step_notes({**s, "ev": [event(e) for e in s.get("ev", [])]}, hidden)
+        for s in replay.get("steps", [])
+    ]
     return {**replay, "steps": steps}
 
 
+def _step_notes(step: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
+    """A replay step without the notes of the ``hidden`` seats (no key at all when none is
+    left, so a page shows no trace of them)."""
+    if "notes" not in step:
+        return step
+    kept = [n for n in step["notes"] if n.get("s") not in hidden]
+    if kept:
+        return {**step, "notes": kept}
+    return {k: v for k, v in step.items() if k != "notes"}
+
+
 def redact_record(text: str, hidden: set[int]) -> str:
-    """A record's text whose fault lines of ``hidden`` seats lose their detail (every other
-    line is kept byte for byte)."""
+    """A record's text whose fault lines of ``hidden`` seats lose their detail and whose note
+    lines of those seats are left out (every other line is kept byte for byte)."""
     if not hidden:
         return text
     lines = text.splitlines(keepends=True)
     for i, line in enumerate(lines):
+        if '"note"' in line and _private_note(line, hidden):
+            lines[i] = ""
+            continue
         if '"fault"' not in line:
             continue
         try:
@@ -90,3 +109,16 @@ def redact_record(text: str, hidden: set[int]) -> str:
             end = "\n" if line.endswith("\n") else ""
             lines[i] = json.dumps(item, separators=(",", ":")) + end
     return "".join(lines)
+
+
+def _private_note(line: str, hidden: set[int]) -> bool:
+    """Whether ``line`` is a note line of a ``hidden`` seat (or a note line of no readable
+    seat: left out too, since nobody can be shown to own it)."""
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(item, dict) or item.get("type") != "note":
+        return False
+    seat = item.get("seat")
+    return seat in hidden or not isinstance(seat, int)

@@ -17,9 +17,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ..actions import Action
 from ..arbiter import Ask, Failure, Fault, GameStart
+from ..notes import Jotting
 from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS, TimeControl
 from ..wire import bot_pb2, bot_pb2_grpc, codec
+from ..wire.legal import legal_answers
+from ..wire.notes import notes_from_reply
 from . import botlog, bridge
 from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
@@ -104,6 +107,7 @@ class BotLink:
         # view deltas (a bot that opted in): per (game, seat), the board its bot holds, or
         # absent when its next request must carry the full view
         self._known: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._note: Jotting | None = None  # what the bot attached to its last answer
 
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
@@ -332,7 +336,13 @@ class BotLink:
                 return Failure("startup", f"StartGame failed: {exc}")
         return None
 
+    def take_note(self) -> Jotting | None:
+        """The notes the bot attached to the answer just read (once: then forgotten)."""
+        note, self._note = self._note, None
+        return note
+
     async def decide(self, ask: Ask) -> Action | Blitz | Failure:
+        self._note = None
         answered = False
         try:
             answer = await self._decide(ask)
@@ -376,9 +386,11 @@ class BotLink:
         if reply.full_view:
             self._known.pop((ask.game_id, ask.view.seat), None)
         try:
-            return codec.answer_from_proto(reply, ask.game_id)
+            answer = codec.answer_from_proto(reply, ask.game_id)
         except ValueError as exc:  # codec.ProtocolError
             return Failure("protocol", f"protocol error: {exc}")
+        self._note = notes_from_reply(reply)
+        return answer
 
     def decide_request(self, ask: Ask) -> Any:
         """The Decide request; ``ask.events`` are event messages already redacted. To a bot
@@ -400,6 +412,8 @@ class BotLink:
         request.events.extend(ask.events)
         if self.view_deltas:
             self._known[key] = (view.owner, view.armies)
+        if self.hello is not None and self.hello.legal_answers and view.pending is not None:
+            request.legal.CopyFrom(legal_answers(view, view.pending))
         return request
 
     async def end_game(

@@ -85,20 +85,22 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HelloReply(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author", "view_deltas")
+    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author", "view_deltas", "legal_answers")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     RULE_SETS_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     VIEW_DELTAS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ANSWERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     rule_sets: _containers.RepeatedScalarFieldContainer[str]
     author: str
     view_deltas: bool
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ..., view_deltas: _Optional[bool] = ...) -> None: ...
+    legal_answers: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ..., view_deltas: _Optional[bool] = ..., legal_answers: _Optional[bool] = ...) -> None: ...
 
 class StartGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "seat_names", "rules", "board", "time_control", "missions", "protocol_version")
@@ -226,7 +228,7 @@ class TimeControl(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
-    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms", "delta")
+    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms", "delta", "legal")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -236,6 +238,7 @@ class DecideRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     view: View
     decision: Decision
@@ -245,17 +248,82 @@ class DecideRequest(_message.Message):
     time_bank_ms: int
     deadline_ms: int
     delta: bool
-    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., delta: _Optional[bool] = ...) -> None: ...
+    legal: LegalAnswers
+    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., delta: _Optional[bool] = ..., legal: _Optional[_Union[LegalAnswers, _Mapping]] = ...) -> None: ...
+
+class LegalAnswers(_message.Message):
+    __slots__ = ("pass_allowed", "sets", "attacks", "moves", "territories")
+    PASS_ALLOWED_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    ATTACKS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    TERRITORIES_FIELD_NUMBER: _ClassVar[int]
+    pass_allowed: bool
+    sets: _containers.RepeatedCompositeFieldContainer[CardSet]
+    attacks: _containers.RepeatedCompositeFieldContainer[AttackOption]
+    moves: _containers.RepeatedCompositeFieldContainer[MoveOption]
+    territories: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, pass_allowed: _Optional[bool] = ..., sets: _Optional[_Iterable[_Union[CardSet, _Mapping]]] = ..., attacks: _Optional[_Iterable[_Union[AttackOption, _Mapping]]] = ..., moves: _Optional[_Iterable[_Union[MoveOption, _Mapping]]] = ..., territories: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CardSet(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, cards: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class AttackOption(_message.Message):
+    __slots__ = ("source", "target", "least_dice", "most_dice")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    LEAST_DICE_FIELD_NUMBER: _ClassVar[int]
+    MOST_DICE_FIELD_NUMBER: _ClassVar[int]
+    source: int
+    target: int
+    least_dice: int
+    most_dice: int
+    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., least_dice: _Optional[int] = ..., most_dice: _Optional[int] = ...) -> None: ...
+
+class MoveOption(_message.Message):
+    __slots__ = ("source", "target", "most_armies")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    MOST_ARMIES_FIELD_NUMBER: _ClassVar[int]
+    source: int
+    target: int
+    most_armies: int
+    def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., most_armies: _Optional[int] = ...) -> None: ...
 
 class DecideReply(_message.Message):
-    __slots__ = ("game_id", "action", "full_view")
+    __slots__ = ("game_id", "action", "full_view", "notes")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     FULL_VIEW_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     action: Action
     full_view: bool
-    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., full_view: _Optional[bool] = ...) -> None: ...
+    notes: Notes
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., full_view: _Optional[bool] = ..., notes: _Optional[_Union[Notes, _Mapping]] = ...) -> None: ...
+
+class Notes(_message.Message):
+    __slots__ = ("text", "marks")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    MARKS_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    marks: _containers.RepeatedCompositeFieldContainer[Mark]
+    def __init__(self, text: _Optional[str] = ..., marks: _Optional[_Iterable[_Union[Mark, _Mapping]]] = ...) -> None: ...
+
+class Mark(_message.Message):
+    __slots__ = ("territory", "to", "label", "colour")
+    TERRITORY_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    COLOUR_FIELD_NUMBER: _ClassVar[int]
+    territory: int
+    to: int
+    label: str
+    colour: str
+    def __init__(self, territory: _Optional[int] = ..., to: _Optional[int] = ..., label: _Optional[str] = ..., colour: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("seat", "round", "current", "owner", "armies", "seats", "hand", "trade_count", "next_trade_value", "missions", "capital", "stacks", "centres", "changed")

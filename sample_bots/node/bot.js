@@ -13,6 +13,10 @@
 // attack whenever a territory has more armies than a bordering enemy one (with the
 // most dice); defend with the most dice; move in as many armies as allowed; never
 // fortify.
+//
+// Notes: it says why it placed and attacked where it did (DecideReply.notes: a text and
+// marks on the map, shown to the bot's owner in the replay and to nobody else), and it asks
+// for the legal answers (HelloReply.legal_answers) to trade only sets the referee accepts.
 'use strict';
 
 const path = require('path');
@@ -111,7 +115,21 @@ function mayAttack(options, view, target, dice) {
   return true;
 }
 
-function decide(game, request) {
+// The notes of one decision: decide() fills them, the reply carries them (DecideReply.notes).
+function newNotes() {
+  const notes = { text: '', marks: [] };
+  return {
+    notes,
+    note(text) { notes.text = notes.text ? `${notes.text} | ${text}` : String(text); },
+    mark(territory, options = {}) {
+      const m = { territory, label: options.label || '', colour: options.colour || '' };
+      if (options.to !== undefined) m.to = options.to;
+      notes.marks.push(m);
+    },
+  };
+}
+
+function decide(game, request, jot = newNotes()) {
   const view = request.view;
   const d = request.decision;
   const me = view.seat;
@@ -142,12 +160,16 @@ function decide(game, request) {
         const count = territories[t].neighbours.filter(isEnemy).length;
         if (count > bestCount) { best = t; bestCount = count; }
       }
+      jot.note(`${d.armies} on ${territories[best].name}: ${bestCount} enemy neighbours`);
+      jot.mark(best, { label: `+${d.armies}`, colour: 'green' });
       return { place: { placements: [{ territory: best, armies: d.armies }] } };
     }
 
     case 'DECISION_KIND_TRADE': {
       if (!d.forced) return pass;
-      const set = findSet(view.hand, game.board.cards, game.options.card_values === 'master');
+      // the referee's own list of sets (asked for in Hello), else the rule as bot.proto says
+      const listed = request.legal && request.legal.sets.length ? request.legal.sets[0].cards : null;
+      const set = listed || findSet(view.hand, game.board.cards, game.options.card_values === 'master');
       return set ? { trade: { cards: set } } : pass;
     }
 
@@ -158,7 +180,11 @@ function decide(game, request) {
         for (const n of territories[t].neighbours) {
           if (!isEnemy(n) || !mayAttack(game.options, view, n, Math.min(3, armies[t] - 1))) continue;
           const attack = { attack: { source: t, target: n, dice: Math.min(3, armies[t] - 1) } };
-          if (armies[t] > armies[n]) return attack;
+          if (armies[t] > armies[n]) {
+            jot.note(`${territories[t].name} (${armies[t]}) outnumbers ${territories[n].name} (${armies[n]})`);
+            jot.mark(t, { to: n, label: `${armies[t]} vs ${armies[n]}`, colour: 'red' });
+            return attack;
+          }
           if (!fallback) fallback = attack;
         }
       }
@@ -225,6 +251,8 @@ function main() {
         rule_sets: [], author: 'hegemon sample bots',
         // This bot reads the full view every time: it does not opt in to view deltas.
         view_deltas: false,
+        // It asks for the legal answers of each decision (DecideRequest.legal).
+        legal_answers: true,
       });
     },
     StartGame(call, callback) {
@@ -244,12 +272,15 @@ function main() {
       }
       if (r.error) process.stderr.write(`${NAME}: game ${r.game_id}: refused: ${r.error}\n`);
       let action;
+      const jot = newNotes();
       try {
-        action = decide(game, r);
+        action = decide(game, r, jot);
       } catch (err) {
         return fail(callback, grpc.status.INTERNAL, `bot error: ${err && err.stack}`);
       }
-      callback(null, { game_id: r.game_id, action });
+      const { notes } = jot;
+      const noted = notes.text || notes.marks.length ? { notes } : {};
+      callback(null, { game_id: r.game_id, action, ...noted });
     },
     EndGame(call, callback) {
       games.delete(call.request.game_id);

@@ -58,6 +58,15 @@
   });
   // the attack of this decision, over everything else
   var arrow = node("line", {"class": "attack", "marker-end": "url(#rp-arrow)"}, svg);
+  // a bot's marks on this decision (its notes: only in pages its owner sees), over the attack
+  var MARK = {red: "#e41a1c", orange: "#ff7f00", yellow: "#e6c700", green: "#2ca02c",
+    blue: "#1f78b4", purple: "#8e44ad", grey: "#777"};
+  Object.keys(MARK).forEach(function (name) {
+    var m = node("marker", {id: "rp-mark-" + name, viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 4, markerHeight: 4, orient: "auto"}, defs);
+    node("path", {d: "M0,0 L10,5 L0,10 z", fill: MARK[name]}, m);
+  });
+  var markLayer = node("g", {"class": "marks"}, svg);
 
   // ---- seats
   var seatSel = $("rp-seat");
@@ -178,6 +187,64 @@
     });
   }
 
+  // this decision's notes a viewer is shown: in a seat's view only that seat's own
+  function notesNow(viewer) {
+    var all = pos === 0 ? [] : (steps[pos - 1].notes || []);
+    return all.filter(function (note) { return viewer < 0 || note.s === viewer; });
+  }
+  function markLabel(x, y, text, colour) {
+    if (!text) { return; }
+    var label = node("text", {x: x, y: y, "class": "mark-label", fill: colour}, markLayer);
+    label.textContent = text;
+  }
+  function drawMarks(notes) {
+    markLayer.textContent = "";
+    notes.forEach(function (note) {
+      note.marks.forEach(function (m) {
+        var c = MARK[m.colour] || MARK.yellow, from = map.territories[m.t];
+        if (!from) { return; }
+        var to = m.to === undefined ? null : map.territories[m.to];
+        if (!to) {
+          node("circle", {cx: from.x, cy: from.y, r: 23, stroke: c, "class": "mark-ring",
+            "data-mark": m.t}, markLayer);
+          markLabel(from.x, from.y - 27, m.label, c);
+          return;
+        }
+        var dx = to.x - from.x, dy = to.y - from.y, len = Math.sqrt(dx * dx + dy * dy) || 1;
+        if (Math.abs(dx) > map.width / 2) {  // across the world's edge: point off the near side
+          dx = dx > 0 ? -60 : 60; dy = 0; len = 60;
+        }
+        node("line", {x1: from.x + dx / len * 18, y1: from.y + dy / len * 18,
+          x2: from.x + dx / len * Math.max(len - 20, 30),
+          y2: from.y + dy / len * Math.max(len - 20, 30), stroke: c,
+          "class": "mark-arrow", "data-mark": m.t + ">" + m.to,
+          "marker-end": "url(#rp-mark-" + (MARK[m.colour] ? m.colour : "yellow") + ")"}, markLayer);
+        markLabel(from.x + dx / 2, from.y + dy / 2 - 6, m.label, c);
+      });
+    });
+  }
+  function noteItems(notes, list) {
+    notes.forEach(function (note) {
+      var li = document.createElement("li");
+      li.className = "note";
+      li.textContent = "note · " + D.seats[note.s] + ": " + (note.text || "(no text)");
+      note.marks.forEach(function (m) {
+        var span = document.createElement("span");
+        span.className = "note-mark";
+        span.style.borderColor = MARK[m.colour] || MARK.yellow;
+        span.textContent = map.territories[m.t].name +
+          (m.to === undefined ? "" : " \u2192 " + map.territories[m.to].name) +
+          (m.label ? " \u00b7 " + m.label : "");
+        li.appendChild(span);
+      });
+      (note.dropped || []).forEach(function (why) {
+        var d = document.createElement("span"); d.className = "note-dropped";
+        d.textContent = "dropped: " + why; li.appendChild(d);
+      });
+      list.appendChild(li);
+    });
+  }
+
   function eventText(e, viewer) {
     return (viewer >= 0 && e.r !== undefined && e.s !== viewer) ? e.r : e.t;
   }
@@ -279,6 +346,9 @@
       var start = document.createElement("li"); start.className = "action";
       start.textContent = "set-up"; list.appendChild(start);
     }
+    var notes = notesNow(viewer);
+    drawMarks(notes);
+    noteItems(notes, list);
     shown.forEach(function (e) {
       var li = document.createElement("li");
       li.className = "ev-" + e.k;
