@@ -1,0 +1,240 @@
+"""No visitor can exhaust the web server (issue 32): a real ``hegemon web`` process on the
+loopback, attacked as an anonymous visitor would — many huge POSTs at once, streamed and never
+held in the test's memory, and many connections trickling their headers — must keep its memory
+and answer its front page, and drop the slow connections after its read timeout.
+
+Every attack is bounded: a fixed count of connections, bodies sent in 64 KiB frames from one
+shared buffer, and a deadline after which whatever is still open counts as a failure."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from hegemon.leaderboard.accounts.users import add_user
+from hegemon.leaderboard.store import Store
+from tests.helpers.web_server import running_web
+
+READ_TIMEOUT = 2  # the server's --read-timeout here: short, so the slow connections go soon
+ATTACKERS = 150
+BODY = 100 * 2**20  # what each attacker would send
+FRAME = 64 * 1024
+ZEROS = b"x" * FRAME  # one buffer for every frame of every attacker
+MEMORY_BOUND = 100 * 2**20  # the web process may grow by less than this under the attack
+SLOW = 300
+DEADLINE = 60.0  # seconds: an attack still going by then has failed
+
+
+@dataclass
+class Served:
+    url: str
+    pid: int  # the web server's process
+
+    @property
+    def address(self) -> tuple[str, int]:
+        parts = urlsplit(self.url)
+        assert parts.hostname and parts.port
+        return parts.hostname, parts.port
+
+
+def _server_pid(port: int) -> int:
+    """The test's child process serving ``port`` (``hegemon web ... --port PORT``)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"--port" in argv and str(port).encode() in argv:
+            return int(entry.name)
+    raise AssertionError(f"no web server process on port {port}")
+
+
+def rss(pid: int) -> int:
+    """The resident memory of process ``pid``, in bytes."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found, status
+    return int(found.group(1)) * 1024
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    home = tmp_path_factory.mktemp("limits-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HEGEMON_HOME", str(home))
+        mp.delenv("HEGEMON_DB", raising=False)
+        with Store() as store:  # an arena with accounts: its sign-in form takes POSTs
+            add_user(store, "ada", "ada's long admin password", "admin")
+    command = ("web", "--read-timeout", str(READ_TIMEOUT))
+    with running_web(home, home / "web.log", command) as url:
+        yield Served(url, _server_pid(int(urlsplit(url).port or 0)))
+
+
+def presession(url: str) -> tuple[str, str]:
+    """A visitor's pre-sign-in cookie and the CSRF token of its forms (any visitor has them)."""
+    page = httpx.get(url + "/login")
+    cookie = page.cookies["hegemon_csrf"]
+    token = re.search(r'name=csrf value="([^"]+)"', page.text)
+    assert token, page.text
+    return cookie, token.group(1)
+
+
+# ---------------------------------------------------------------------------------- big POSTs
+def attacks(cookie: str, token: str) -> list[tuple[str, bytes]]:
+    """The kinds of huge anonymous POST (path, request head without its final blank line):
+    without a cookie; with the visitor's cookie but the token in the body (to be looked for);
+    with a valid token header (past the CSRF check, to the form's reader) — each with a declared
+    Content-Length and chunked (counted as it streams)."""
+    form = b"content-type: application/x-www-form-urlencoded\r\n"
+    multipart = b"content-type: multipart/form-data; boundary=xyz\r\n"
+    jar = f"cookie: hegemon_csrf={cookie}\r\n".encode()
+    header = f"x-csrf-token: {token}\r\n".encode()
+    kinds = [
+        ("/login", form),
+        ("/login", form + jar),
+        ("/login", form + jar + header),
+        ("/me/bots", multipart + jar),
+        ("/me/bots", multipart + jar + header),
+    ]
+    made = []
+    for path, head in kinds:
+        start = f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n".encode() + head
+        made.append((path, start + f"content-length: {BODY}\r\n".encode()))
+        made.append((path, start + b"transfer-encoding: chunked\r\n"))
+    return made
+
+
+@dataclass
+class Outcome:
+    status: int | None  # None: the server closed before an answer could be read
+    sent: int  # body bytes the server took before it answered or closed
+
+
+async def post_huge(address: tuple[str, int], head: bytes, stop: asyncio.Event) -> Outcome:
+    """Send ``head`` and then up to BODY bytes of body, until the server answers or closes."""
+    reader, writer = await asyncio.open_connection(*address)
+    chunked = b"chunked" in head
+    frame = (b"%x\r\n" % FRAME + ZEROS + b"\r\n") if chunked else ZEROS
+    answer = asyncio.ensure_future(reader.readline())
+    sent = 0
+    try:
+        writer.write(head + b"\r\n")
+        while sent < BODY and not answer.done() and not stop.is_set():
+            writer.write(frame)
+            await writer.drain()
+            sent += FRAME
+        if chunked and sent >= BODY:
+            writer.write(b"0\r\n\r\n")
+        line = await asyncio.wait_for(answer, DEADLINE)
+    except (ConnectionError, asyncio.TimeoutError):
+        line = answer.result() if answer.done() and not answer.exception() else b""
+    finally:
+        answer.cancel()
+        writer.close()
+    found = re.match(rb"HTTP/1\.1 (\d+)", line)
+    return Outcome(int(found.group(1)) if found else None, sent)
+
+
+async def watch(pid: int, before: int, stop: asyncio.Event) -> int:
+    """The web process's peak memory until ``stop``; sets ``stop`` itself (the attack ends)
+    once it grows past the bound, so a server that buffers bodies fails fast, not the machine."""
+    peak = before
+    while not stop.is_set():
+        peak = max(peak, rss(pid))
+        if peak - before > MEMORY_BOUND:
+            stop.set()
+        try:
+            await asyncio.wait_for(stop.wait(), 0.02)
+        except asyncio.TimeoutError:
+            pass
+    return max(peak, rss(pid))
+
+
+def test_150_huge_anonymous_posts_at_once_leave_memory_and_the_front_page(web):
+    cookie, token = presession(web.url)
+    kinds = attacks(cookie, token)
+    assert httpx.get(web.url + "/").status_code == 200
+    before = rss(web.pid)
+
+    async def attack() -> tuple[list[Outcome], int, int]:
+        stop = asyncio.Event()
+        watcher = asyncio.ensure_future(watch(web.pid, before, stop))
+        posts = [
+            asyncio.ensure_future(post_huge(web.address, kinds[i % len(kinds)][1], stop))
+            for i in range(ATTACKERS)
+        ]
+        async with httpx.AsyncClient(base_url=web.url, timeout=DEADLINE) as browser:
+            front = await browser.get("/")  # while the attack goes on
+        # until every POST is answered, the memory bound is broken, or the deadline
+        everyone, stopped = asyncio.gather(*posts), asyncio.ensure_future(stop.wait())
+        await asyncio.wait({everyone, stopped}, timeout=DEADLINE, return_when="FIRST_COMPLETED")
+        stop.set()
+        for post in posts:
+            post.cancel()
+        await asyncio.gather(*posts, return_exceptions=True)
+        answered = [p.result() for p in posts if not p.cancelled() and p.exception() is None]
+        return answered, front.status_code, await watcher
+
+    outcomes, front, peak = asyncio.run(attack())
+    grown = peak - before
+    print(f"web RSS before {before / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB under the attack")
+    assert grown < MEMORY_BOUND, f"the web process grew by {grown / 2**20:.0f} MiB"
+    assert len(outcomes) == ATTACKERS, "some POSTs were neither answered nor closed in time"
+    assert front == 200
+    assert httpx.get(web.url + "/").status_code == 200
+    refused = {o.status for o in outcomes}
+    assert refused <= {403, 413, 503, 303, None}, refused  # 303: a sign-in page, body unread
+    assert all(o.sent < BODY for o in outcomes), "the server read a whole 100 MiB body"
+    assert 403 in refused and 413 in refused
+
+
+# ---------------------------------------------------------------------------------- slowloris
+async def trickle(address: tuple[str, int]) -> bytes:
+    """Open a connection and send a request's headers a byte at a time, four a second, never
+    ending them; what the server sent back once it closed the connection."""
+    reader, writer = await asyncio.open_connection(*address)
+    head = b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n" + b"x-slow: " + b"z" * 10_000
+    got = b""
+    try:
+        writer.write(head[:20])
+        for byte in head[20:]:
+            try:
+                chunk = await asyncio.wait_for(reader.read(1024), 0.25)
+            except asyncio.TimeoutError:
+                writer.write(bytes([byte]))
+                continue
+            got += chunk
+            if not chunk:  # closed by the server
+                return got
+    except ConnectionError:
+        return got + b"(reset)"
+    finally:
+        writer.close()
+    raise AssertionError("the server kept a slow-header connection past the whole header")
+
+
+def test_300_slow_header_connections_are_dropped_after_the_read_timeout(web):
+    async def attack() -> tuple[list[bytes], int]:
+        slow = [asyncio.ensure_future(trickle(web.address)) for _ in range(SLOW)]
+        async with httpx.AsyncClient(base_url=web.url, timeout=DEADLINE) as browser:
+            front = await browser.get("/")  # while they are held
+        return await asyncio.wait_for(asyncio.gather(*slow), DEADLINE), front.status_code
+
+    answers, front = asyncio.run(attack())
+    assert front == 200
+    assert all(a.startswith(b"HTTP/1.1 408") or a.endswith(b"(reset)") for a in answers), {
+        a[:40] for a in answers
+    }
+    assert httpx.get(web.url + "/").status_code == 200
