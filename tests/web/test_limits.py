@@ -138,7 +138,7 @@ async def post_huge(address: tuple[str, int], head: bytes, stop: asyncio.Event) 
         if chunked and sent >= BODY:
             writer.write(b"0\r\n\r\n")
         line = await asyncio.wait_for(answer, DEADLINE)
-    except (ConnectionError, asyncio.TimeoutError):
+    except (TimeoutError, ConnectionError):
         line = answer.result() if answer.done() and not answer.exception() else b""
     finally:
         answer.cancel()
@@ -157,7 +157,7 @@ async def watch(pid: int, before: int, stop: asyncio.Event) -> int:
             stop.set()
         try:
             await asyncio.wait_for(stop.wait(), 0.02)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     return max(peak, rss(pid))
 
@@ -212,7 +212,7 @@ async def trickle(address: tuple[str, int]) -> bytes:
         for byte in head[20:]:
             try:
                 chunk = await asyncio.wait_for(reader.read(1024), 0.25)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 writer.write(bytes([byte]))
                 continue
             got += chunk
