@@ -19,7 +19,10 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from hegemon.leaderboard.accounts.tokens import create_token
 from hegemon.leaderboard.accounts.users import add_user
+from hegemon.leaderboard.registry.sources import find_source
+from hegemon.leaderboard.registry.upload import archive_budget, command_text, pack_source
 from hegemon.leaderboard.store import Store
 from tests.helpers.web_server import running_web
 
@@ -30,6 +33,7 @@ FRAME = 64 * 1024
 ZEROS = b"x" * FRAME  # one buffer for every frame of every attacker
 MEMORY_BOUND = 100 * 2**20  # the web process may grow by less than this under the attack
 SLOW = 300
+BOT_LIMITS = {"HEGEMON_BOT_MAX_BYTES": "1M", "HEGEMON_BOT_MAX_FILES": "20"}  # the arena's own
 DEADLINE = 60.0  # seconds: an attack still going by then has failed
 
 
@@ -37,6 +41,7 @@ DEADLINE = 60.0  # seconds: an attack still going by then has failed
 class Served:
     url: str
     pid: int  # the web server's process
+    token: str  # a member's API token
 
     @property
     def address(self) -> tuple[str, int]:
@@ -77,9 +82,12 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         mp.delenv("HEGEMON_DB", raising=False)
         with Store() as store:  # an arena with accounts: its sign-in form takes POSTs
             add_user(store, "ada", "ada's long admin password", "admin")
+            mel = add_user(store, "mel", "mel submits her bots", "member")
+            assert mel.id is not None
+            token = create_token(store, mel.id, "uploads")[1]
     command = ("web", "--read-timeout", str(READ_TIMEOUT))
-    with running_web(home, home / "web.log", command) as url:
-        yield Served(url, _server_pid(int(urlsplit(url).port or 0)))
+    with running_web(home, home / "web.log", command, **BOT_LIMITS) as url:
+        yield Served(url, _server_pid(int(urlsplit(url).port or 0)), token)
 
 
 def presession(url: str) -> tuple[str, str]:
@@ -122,8 +130,12 @@ class Outcome:
     sent: int  # body bytes the server took before it answered or closed
 
 
-async def post_huge(address: tuple[str, int], head: bytes, stop: asyncio.Event) -> Outcome:
-    """Send ``head`` and then up to BODY bytes of body, until the server answers or closes."""
+async def post_huge(
+    address: tuple[str, int], head: bytes, stop: asyncio.Event | None = None
+) -> Outcome:
+    """Send ``head`` and then up to BODY bytes of body, until the server answers or closes
+    (or ``stop`` is set)."""
+    stop = stop or asyncio.Event()
     reader, writer = await asyncio.open_connection(*address)
     chunked = b"chunked" in head
     frame = (b"%x\r\n" % FRAME + ZEROS + b"\r\n") if chunked else ZEROS
@@ -238,3 +250,58 @@ def test_300_slow_header_connections_are_dropped_after_the_read_timeout(web):
         a[:40] for a in answers
     }
     assert httpx.get(web.url + "/").status_code == 200
+
+
+# ---------------------------------------------------------------------------------- uploads
+def test_an_upload_streams_in_to_its_limit_and_is_refused_past_it(web, tmp_path, monkeypatch):
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('a bot of its own')\n" + "# padding\n" * 50_000)  # ~500 KB
+    source = find_source(str(bot))
+    archive = pack_source(source)
+    path = "/api/bots/streamed/versions"
+
+    def frames():  # chunked: the server counts it as it comes, no length declared
+        for start in range(0, len(archive), FRAME):
+            yield archive[start : start + FRAME]
+
+    accepted = httpx.post(
+        web.url + path,
+        params={"command": command_text(source.command)},
+        content=frames(),
+        headers={"Authorization": f"Bearer {web.token}"},
+        timeout=DEADLINE,
+    )
+    assert accepted.status_code == 201, accepted.text
+    assert accepted.json()["state"] == "queued"
+
+    for name, value in BOT_LIMITS.items():
+        monkeypatch.setenv(name, value)
+    limit = archive_budget()
+    head = f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer {web.token}\r\n"
+    declared = asyncio.run(post_huge(web.address, f"{head}content-length: {BODY}\r\n".encode()))
+    assert declared.status == 413, declared
+    chunked = asyncio.run(post_huge(web.address, f"{head}transfer-encoding: chunked\r\n".encode()))
+    # cut off near the limit (what the sockets' buffers hold aside), not at 100 MiB; its 413
+    # may be lost with the unread rest of the body (a reset)
+    assert chunked.status in (413, None) and limit < chunked.sent < limit + 16 * 2**20, chunked
+
+
+def test_a_body_that_stops_arriving_is_dropped_after_the_read_timeout(web):
+    cookie, token = presession(web.url)
+    head = (
+        "POST /login HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+        "content-type: application/x-www-form-urlencoded\r\n"
+        f"cookie: hegemon_csrf={cookie}\r\nx-csrf-token: {token}\r\ncontent-length: 1000\r\n\r\n"
+    )
+
+    async def stall() -> bytes:
+        reader, writer = await asyncio.open_connection(*web.address)
+        writer.write(head.encode() + b"name=ada&pass")  # and nothing more
+        try:
+            return await asyncio.wait_for(reader.read(), DEADLINE)  # until the server closes
+        finally:
+            writer.close()
+
+    answer = asyncio.run(stall())
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"stopped arriving" in answer
