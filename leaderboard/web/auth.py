@@ -192,14 +192,14 @@ async def _form_token(content_type: str, receive: Receive) -> tuple[str | None, 
     scan = FormScan(content_type)
     held: list[bytes] = []
     size, ended = 0, False
-    while not scan.done and size <= PREFIX_BYTES:
+    while not scan.done and size < PREFIX_BYTES:
         message = await receive()
         if message["type"] != "http.request":
             return None, receive
         chunk = message.get("body", b"")
         held.append(chunk)
+        scan.feed(chunk[: PREFIX_BYTES - size])  # a token past the prefix is not looked at
         size += len(chunk)
-        scan.feed(chunk)
         if not message.get("more_body", False):
             scan.end()
             ended = True

@@ -95,30 +95,53 @@ class WebLimits:
 
 # ---------------------------------------------------------------------------------- headers
 class GuardedProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP protocol, closing a connection (408) whose request head has not all
-    arrived within :attr:`header_timeout` seconds of its first byte — or of the connection,
-    for its first request. uvicorn times only idle kept-alive connections; a client sending a
-    header byte now and then (slowloris) would hold its connection, and its descriptor, for
-    ever."""
+    """uvicorn's HTTP protocol with two guards more:
+
+    - it closes a connection (408) whose request head has not all arrived within
+      :attr:`header_timeout` seconds of its first byte — or of the connection, for its first
+      request. uvicorn times only idle kept-alive connections; a client sending a header byte
+      now and then (slowloris) would hold its connection, and its descriptor, for ever.
+    - a response that closes the connection before the request's body has all arrived (a
+      refusal) lingers: the response is sent, the connection half-closed, and what the client
+      still sends is dropped unread until it closes too, or for :attr:`header_timeout` seconds
+      at most. Closed at once, the unread bytes would reset the connection and the client
+      could lose the response (a 413's one line) before it read it."""
 
     header_timeout: float = DEFAULT_READ_TIMEOUT
     _head_timer: asyncio.TimerHandle | None = None
+    _lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the rest of a refused body: dropped
         before = self.cycle
         if before is None or before.response_complete:
             self._arm()  # bytes of a new request's head (the keep-alive timer stops here)
         super().data_received(data)
         if self.cycle is not before:  # its head is complete: the app (and its limits) has it
             self._disarm()
+            self.cycle.transport = _Lingering(self)  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def close_lingering(self) -> None:
+        """Close after a response: at once, unless the request's body is still arriving."""
+        transport = self.transport
+        if self._lingering or transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.more_body or not transport.can_write_eof():
+            transport.close()
+            return
+        self._lingering = True
+        transport.write_eof()  # after the response: the client reads it, then the end
+        self.flow.resume_reading()
+        self.loop.call_later(self.header_timeout, transport.close)
 
     def _arm(self) -> None:
         if self._head_timer is None:
@@ -134,6 +157,20 @@ class GuardedProtocol(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.write(TIMED_OUT)
             self.transport.close()
+
+
+class _Lingering:
+    """The connection's transport as a request sees it, whose ``close`` lingers
+    (:meth:`GuardedProtocol.close_lingering`)."""
+
+    def __init__(self, protocol: GuardedProtocol):
+        self._protocol, self._transport = protocol, protocol.transport
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def close(self) -> None:
+        self._protocol.close_lingering()
 
 
 def guarded_protocol(header_timeout: float) -> type[GuardedProtocol]:
