@@ -111,6 +111,12 @@ def test_the_commands_defaults_are_the_servers():
     assert web_limits(*(o.default for o in options)) == WebLimits()
 
 
+async def visit(url: str) -> int:
+    """The front page's status for a visitor of its own: a thread, not the attackers' event
+    loop (busy sending, it would send the visitor's request late, like a slow client)."""
+    return await asyncio.to_thread(lambda: httpx.get(url + "/", timeout=DEADLINE).status_code)
+
+
 # ---------------------------------------------------------------------------------- big POSTs
 def attacks(cookie: str, token: str) -> list[tuple[str, bytes]]:
     """The kinds of huge anonymous POST (path, request head without its final blank line):
@@ -199,8 +205,7 @@ def test_150_huge_anonymous_posts_at_once_leave_memory_and_the_front_page(web):
             asyncio.ensure_future(post_huge(web.address, kinds[i % len(kinds)][1], stop))
             for i in range(ATTACKERS)
         ]
-        async with httpx.AsyncClient(base_url=web.url, timeout=DEADLINE) as browser:
-            front = await browser.get("/")  # while the attack goes on
+        front = await visit(web.url)  # while the attack goes on
         # until every POST is answered, the memory bound is broken, or the deadline
         everyone, stopped = asyncio.gather(*posts), asyncio.ensure_future(stop.wait())
         await asyncio.wait({everyone, stopped}, timeout=DEADLINE, return_when="FIRST_COMPLETED")
@@ -209,7 +214,7 @@ def test_150_huge_anonymous_posts_at_once_leave_memory_and_the_front_page(web):
             post.cancel()
         await asyncio.gather(*posts, return_exceptions=True)
         answered = [p.result() for p in posts if not p.cancelled() and p.exception() is None]
-        return answered, front.status_code, await watcher
+        return answered, front, await watcher
 
     outcomes, front, peak = asyncio.run(attack())
     grown = peak - before
@@ -219,7 +224,9 @@ def test_150_huge_anonymous_posts_at_once_leave_memory_and_the_front_page(web):
     assert front == 200
     assert httpx.get(web.url + "/").status_code == 200
     refused = {o.status for o in outcomes}
-    assert refused <= {403, 413, 503, 303}, refused  # 303: to the sign-in page, body unread
+    # 303: to the sign-in page, body unread; 408 or closed unanswered: an attacker whose head
+    # this busy test sent later than the server's short read timeout here
+    assert refused <= {403, 413, 503, 303, 408, None}, refused
     assert all(o.sent < BODY for o in outcomes), "the server read a whole 100 MiB body"
     assert 403 in refused and 413 in refused
 
@@ -252,9 +259,8 @@ async def trickle(address: tuple[str, int]) -> bytes:
 def test_300_slow_header_connections_are_dropped_after_the_read_timeout(web):
     async def attack() -> tuple[list[bytes], int]:
         slow = [asyncio.ensure_future(trickle(web.address)) for _ in range(SLOW)]
-        async with httpx.AsyncClient(base_url=web.url, timeout=DEADLINE) as browser:
-            front = await browser.get("/")  # while they are held
-        return await asyncio.wait_for(asyncio.gather(*slow), DEADLINE), front.status_code
+        front = await visit(web.url)  # while they are held
+        return await asyncio.wait_for(asyncio.gather(*slow), DEADLINE), front
 
     answers, front = asyncio.run(attack())
     assert front == 200
