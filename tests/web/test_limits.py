@@ -207,8 +207,10 @@ def test_150_huge_anonymous_posts_at_once_leave_memory_and_the_front_page(web):
         ]
         front = await visit(web.url)  # while the attack goes on
         # until every POST is answered, the memory bound is broken, or the deadline
-        everyone, stopped = asyncio.gather(*posts), asyncio.ensure_future(stop.wait())
+        everyone: asyncio.Future[object] = asyncio.ensure_future(asyncio.gather(*posts))
+        stopped: asyncio.Future[object] = asyncio.ensure_future(stop.wait())
         await asyncio.wait({everyone, stopped}, timeout=DEADLINE, return_when="FIRST_COMPLETED")
+        stopped.cancel()
         stop.set()
         for post in posts:
             post.cancel()
