@@ -43,6 +43,7 @@ class Served:
     url: str
     pid: int  # the web server's process
     token: str  # a member's API token
+    home: Path
 
     @property
     def address(self) -> tuple[str, int]:
@@ -85,7 +86,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         token = create_token(store, mel.id, "uploads")[1]
     command = ("web", "--read-timeout", str(READ_TIMEOUT))
     with running_web(home, home / "web.log", command, **BOT_LIMITS) as url:
-        yield Served(url, _server_pid(int(urlsplit(url).port or 0)), token)
+        yield Served(url, _server_pid(int(urlsplit(url).port or 0)), token, home)
 
 
 def presession(url: str) -> tuple[str, str]:
@@ -354,3 +355,38 @@ def test_a_forms_token_is_found_as_it_streams_before_its_file_not_after(web):
         assert refused.status_code == 403 and "CSRF token" in refused.text
         accepted = browser.post("/me/bots", content=parts(first), headers=kind)
         assert accepted.status_code == 201 and "formbot" in accepted.text, accepted.text
+
+
+# ---------------------------------------------------------------------------------- at once
+def test_connections_and_uploads_at_once_are_bounded(web):
+    command = ("web", "--max-connections", "20", "--max-uploads", "1", "--read-timeout", "5")
+    with running_web(web.home, web.home / "tight.log", command, **BOT_LIMITS) as url:
+        tight = Served(url, _server_pid(int(urlsplit(url).port or 0)), web.token, web.home)
+        path = "/api/bots/waiting/versions"
+        head = (
+            f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+            f"authorization: Bearer {web.token}\r\ncontent-length: 1000\r\n\r\n"
+        )
+        bearer = {"Authorization": f"Bearer {web.token}"}
+
+        async def bounded() -> tuple[int, str, int, bytes]:
+            slow_reader, slow = await asyncio.open_connection(*tight.address)
+            slow.write(head.encode() + b"0123456789")  # an upload that takes its time
+            await slow.drain()
+            async with httpx.AsyncClient(base_url=url, timeout=DEADLINE) as client:
+                assert (await client.get("/")).status_code == 200  # the first one has begun
+                # the first upload is being received: a second one is turned away for now
+                second = await client.post(path, content=b"x" * 100, headers=bearer)
+                idle = [await asyncio.open_connection(*tight.address) for _ in range(20)]
+                crowded = (await client.get("/")).status_code
+                for _, writer in idle:
+                    writer.close()
+            dropped = await asyncio.wait_for(slow_reader.read(), DEADLINE)  # its read timeout
+            slow.close()
+            return second.status_code, second.json()["error"], crowded, dropped
+
+        second, error, crowded, dropped = asyncio.run(bounded())
+        assert second == 503 and error.startswith("busy: other uploads"), error
+        assert crowded == 503  # 20 connections open: past --max-connections
+        assert dropped.startswith(b"HTTP/1.1 408")
+        assert httpx.get(url + "/").status_code == 200  # once they are gone
