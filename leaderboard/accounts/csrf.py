@@ -9,6 +9,9 @@ import hmac
 from typing import Any
 from urllib.parse import unquote_plus
 
+from python_multipart.exceptions import FormParserError
+from python_multipart.multipart import MultipartParser, QuerystringParser, parse_options_header
+
 FIELD = "csrf"  # the form field
 HEADER = "x-csrf-token"  # or this header, for scripts
 
@@ -33,19 +36,28 @@ _MOST = 256  # longer than any token: a field name or value past it is not ours
 
 
 class FormScan:
-    """Finds the ``csrf`` field of a form body (url-encoded or multipart) fed chunk by chunk,
+    r"""Finds the ``csrf`` field of a form body (url-encoded or multipart) fed chunk by chunk,
     keeping nothing of the body but that field's name and value as they stream past.
 
     ``done`` once the field is found (``token``), or the form is of another type, malformed,
-    or ended without it (``token`` None)."""
+    or ended without it (``token`` None).
+
+    >>> scan = FormScan("application/x-www-form-urlencoded")
+    >>> scan.feed(b"name=ada&cs")
+    >>> scan.done
+    False
+    >>> scan.feed(b"rf=abc%2B1&password=" + b"x" * 100_000)
+    >>> scan.done, scan.token
+    (True, 'abc+1')
+    >>> scan = FormScan("multipart/form-data; boundary=b")
+    >>> scan.feed(b'--b\r\ncontent-disposition: form-data; name="file"; filename="bot.py"\r\n')
+    >>> scan.feed(b"\r\nprint(1)\r\n--b\r\ncontent-disposition: form-data; name=csrf\r\n\r\nabc")
+    >>> scan.feed(b"\r\n--b--\r\n")
+    >>> scan.done, scan.token
+    (True, 'abc')
+    """
 
     def __init__(self, content_type: str):
-        from python_multipart.multipart import (
-            MultipartParser,
-            QuerystringParser,
-            parse_options_header,
-        )
-
         kind, options = parse_options_header(content_type)
         self.token: str | None = None
         self.done = False
@@ -87,8 +99,6 @@ class FormScan:
         self.done = True
 
     def _run(self, step: Any) -> None:
-        from python_multipart.exceptions import FormParserError
-
         if self.done or self._parser is None:
             return
         try:
@@ -109,8 +119,6 @@ class FormScan:
             held.clear()
 
     def _header_end(self) -> None:
-        from python_multipart.multipart import parse_options_header
-
         if bytes(self._header).strip().lower() == b"content-disposition":
             self._name[:] = parse_options_header(bytes(self._header_value))[1].get(b"name", b"")
         self._header.clear()
