@@ -11,12 +11,13 @@
   request), however it trickles them in; a body that stops arriving for as long is dropped
   (408); an idle kept-alive connection is closed after :attr:`WebLimits.keep_alive` seconds.
   uvicorn has the keep-alive timeout but no header timeout (a slow-header client holds its
-  connection for ever), hence :class:`GuardedProtocol`, its HTTP protocol with one timer more.
+  connection for ever), hence :class:`GuardedProtocol`, its HTTP protocol with that timer.
 - **Connections**: past :attr:`WebLimits.max_connections` open at once, a request gets
   uvicorn's 503 (``limit_concurrency``), so a flood costs a bounded number of descriptors.
 
 A refusal sent before the request's body has all arrived closes the connection
-(``Connection: close``): the rest of a 100 MiB body is not read, only dropped with the socket.
+(``Connection: close``): the rest of a 100 MiB body is never parsed nor kept, only dropped
+while the connection lingers for the client to read the refusal (:class:`GuardedProtocol`).
 """
 
 from __future__ import annotations
