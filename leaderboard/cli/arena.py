@@ -8,6 +8,7 @@ import threading
 import typer
 
 from .common import console, fail, sandbox_ready
+from .web import KEEP_ALIVE, MAX_CONNECTIONS, MAX_UPLOADS, READ_TIMEOUT, web_limits
 
 
 def arena_command(
@@ -32,6 +33,10 @@ def arena_command(
     web: bool = typer.Option(
         True, "--web/--no-web", help="--no-web: runners only (more runners on another machine)."
     ),
+    read_timeout: float = READ_TIMEOUT,
+    keep_alive: int = KEEP_ALIVE,
+    max_connections: int = MAX_CONNECTIONS,
+    max_uploads: int = MAX_UPLOADS,
 ) -> None:
     """Run an arena: the web site (accounts, submissions, boards), WORKERS runners playing
     check games and the seasons' and ladders' games, and the ladders' matchmaker. Ctrl-C
@@ -60,7 +65,8 @@ def arena_command(
     def serve_web(stop: threading.Event) -> None:
         from ..web.server import serve
 
-        serve(target, host, port, trusted_proxy, stop)
+        limits = web_limits(read_timeout, keep_alive, max_connections, max_uploads)
+        serve(target, host, port, trusted_proxy, stop, limits)
 
     say(
         f"hegemon arena: {workers} runner(s) over {target}"

@@ -4,8 +4,41 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from ..web.limits import WebLimits
+
+# what one client may take of the web server (leaderboard/web/limits.py; docs/security.md)
+READ_TIMEOUT = typer.Option(
+    10.0,
+    "--read-timeout",
+    min=0.1,
+    help="Seconds a client may take to send a request's headers, or pause inside its body.",
+)
+KEEP_ALIVE = typer.Option(
+    5, "--keep-alive", min=1, help="Seconds an idle connection is kept open between requests."
+)
+MAX_CONNECTIONS = typer.Option(
+    1000,
+    "--max-connections",
+    min=1,
+    help="Connections served at once; past them a request gets 503 (retry later).",
+)
+MAX_UPLOADS = typer.Option(
+    4, "--max-uploads", min=1, help="Bot uploads received at once; past them an upload gets 503."
+)
+
+
+def web_limits(
+    read_timeout: float, keep_alive: int, max_connections: int, max_uploads: int
+) -> WebLimits:
+    """The web server's limits from its command's options."""
+    from ..web.limits import WebLimits
+
+    return WebLimits(read_timeout, keep_alive, max_connections, max_uploads)
 
 
 def replay_html(record: Path, out: Path) -> None:
@@ -34,6 +67,10 @@ def web(
         "--trusted-proxy",
         help="address of a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable)",
     ),
+    read_timeout: float = READ_TIMEOUT,
+    keep_alive: int = KEEP_ALIVE,
+    max_connections: int = MAX_CONNECTIONS,
+    max_uploads: int = MAX_UPLOADS,
 ) -> None:
     """Serve the leaderboards, bots, games and replays as web pages, with a JSON API under
     /api/. Read-only for an arena without users; with users, they sign in (hegemon user)."""
@@ -44,7 +81,8 @@ def web(
 
     typer.echo(f"hegemon web: http://{host}:{port}/ (Ctrl+C stops)")
     try:
-        serve(db_target(db), host, port, trusted_proxy)
+        limits = web_limits(read_timeout, keep_alive, max_connections, max_uploads)
+        serve(db_target(db), host, port, trusted_proxy, limits=limits)
     except StoreError as exc:
         typer.echo(f"hegemon: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import parse_qs
 
 from anyio import to_thread
 from starlette.authentication import (
@@ -25,7 +24,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hegemon.leaderboard.accounts.csrf import FIELD, HEADER, csrf_token, csrf_valid
+from hegemon.leaderboard.accounts.csrf import (
+    HEADER,
+    PREFIX_BYTES,
+    FormScan,
+    csrf_token,
+    csrf_valid,
+)
 from hegemon.leaderboard.accounts.keys import new_secret
 from hegemon.leaderboard.accounts.sessions import LIFETIME, session_user
 from hegemon.leaderboard.accounts.tokens import token_user
@@ -34,7 +39,6 @@ from hegemon.leaderboard.store import Store, UserRow
 SESSION_COOKIE = "hegemon_session"
 PRESESSION_COOKIE = "hegemon_csrf"  # the CSRF secret of a browser not signed in
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-MAX_FORM_BYTES = 64 * 2**20  # a form bigger than this is refused before its token is looked for
 
 
 class Viewer(BaseUser):
@@ -138,7 +142,12 @@ class CsrfMiddleware:
     """Refuses (403) a state-changing request made with the browser's cookies unless it carries
     the CSRF token of those cookies, as the form field ``csrf`` or the header ``X-CSRF-Token``.
     Requests authenticated by a Bearer token carry no ambient credential and need none; nor do
-    the ``exempt`` paths (which read no cookie: ``POST /api/tokens`` takes a password)."""
+    the ``exempt`` paths (which read no cookie: ``POST /api/tokens`` takes a password).
+
+    Nothing is buffered to check: a request without a cookie secret is refused unread, the
+    header is checked as it is, and the form field is looked for in the body as it streams
+    (:class:`~hegemon.leaderboard.accounts.csrf.FormScan`), within its first
+    ``PREFIX_BYTES``."""
 
     def __init__(self, app: ASGIApp, exempt: Sequence[str] = ()):
         self.app, self.exempt = app, frozenset(exempt)
@@ -159,12 +168,8 @@ class CsrfMiddleware:
         request = Request(scope)
         secret = user.secret if isinstance(user, Viewer) else request.cookies.get(PRESESSION_COOKIE)
         given = request.headers.get(HEADER)
-        if given is None:
-            body, receive = await _buffered(receive)
-            if body is None:
-                await PlainTextResponse("form too large", 413)(scope, receive, send)
-                return
-            given = await _form_field(scope, body, receive)
+        if secret and given is None:  # no secret: refused before a byte of the body is read
+            given, receive = await _form_token(request.headers.get("content-type", ""), receive)
         if not csrf_valid(secret, given):
             await _refused(scope, receive, send)
             return
@@ -180,22 +185,24 @@ async def _refused(scope: Scope, receive: Receive, send: Send) -> None:
     await response(scope, receive, send)
 
 
-async def _buffered(receive: Receive) -> tuple[bytes | None, Receive]:
-    """The whole request body (None past MAX_FORM_BYTES), and a ``receive`` that replays it."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
+async def _form_token(content_type: str, receive: Receive) -> tuple[str | None, Receive]:
+    """The CSRF field of a form, looked for in the first :data:`PREFIX_BYTES` of its body, and
+    a ``receive`` that gives the app the body from its start: what was read to find the token
+    (that much at most is held), then the rest as it arrives."""
+    scan = FormScan(content_type)
+    held: list[bytes] = []
+    size, ended = 0, False
+    while not scan.done and size < PREFIX_BYTES:
         message = await receive()
         if message["type"] != "http.request":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_FORM_BYTES:
             return None, receive
-        chunks.append(chunk)
+        chunk = message.get("body", b"")
+        held.append(chunk)
+        scan.feed(chunk[: PREFIX_BYTES - size])  # a token past the prefix is not looked at
+        size += len(chunk)
         if not message.get("more_body", False):
-            break
-    body = b"".join(chunks)
+            scan.end()
+            ended = True
     sent = False
 
     async def replay() -> Message:
@@ -203,35 +210,9 @@ async def _buffered(receive: Receive) -> tuple[bytes | None, Receive]:
         if sent:
             return await receive()
         sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.request", "body": b"".join(held), "more_body": not ended}
 
-    return body, replay
-
-
-async def _form_field(scope: Scope, body: bytes, receive: Receive) -> str | None:
-    """The CSRF field of a url-encoded or multipart form body (None if it has none)."""
-    kind = Request(scope).headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind == "application/x-www-form-urlencoded":
-        values = parse_qs(body.decode("latin-1"), max_num_fields=1000).get(FIELD)
-        return values[0] if values else None
-    if kind == "multipart/form-data":
-        sent = False
-
-        async def once() -> Message:
-            nonlocal sent
-            if sent:
-                return {"type": "http.disconnect"}
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        request = Request(scope, once)
-        try:
-            async with request.form() as form:
-                value = form.get(FIELD)
-                return value if isinstance(value, str) else None
-        except Exception:  # a malformed form: no token found, so refused
-            return None
-    return None
+    return scan.token, replay
 
 
 def _with_presession_cookie(scope: Scope, send: Send) -> Send:

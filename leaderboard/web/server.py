@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -38,6 +39,7 @@ from .auth import account_middleware, form_token, viewer
 from .changes import Changes
 from .data import Arena
 from .fitter import Fitter
+from .limits import BodyLimits, WebLimits
 from .links import SERVED, Links
 from .page_cache import PageCache
 from .params import database_id
@@ -100,11 +102,13 @@ def make_app(
     trusted_proxies: Sequence[str] = (),
     throttle: LoginThrottle | None = None,
     fitter: Fitter | None = None,
+    limits: WebLimits | None = None,
 ) -> Starlette:
     """The web application over ``store``. ``trusted_proxies``: the addresses of reverse
     proxies whose X-Forwarded-For/-Proto headers are believed (none: every header is ignored);
     ``throttle``: how sign-ins are slowed (default: :meth:`LoginThrottle.default`);
-    ``fitter``: where boards are refitted in the background (default: in a thread here)."""
+    ``fitter``: where boards are refitted in the background (default: in a thread here);
+    ``limits``: what one client may take (:mod:`.limits`)."""
     arena = Arena(store, fitter)
     changes = Changes(store)
     kept = PageCache()
@@ -351,7 +355,8 @@ def make_app(
         *submit_routes(store),  # uploads and "my bots" (.submit_routes)
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    middleware = account_middleware(store, trusted_proxies, csrf_exempt=[TOKENS_PATH])
+    middleware = [Middleware(BodyLimits, limits=limits)]
+    middleware += account_middleware(store, trusted_proxies, csrf_exempt=[TOKENS_PATH])
     app = Starlette(routes=routes, middleware=middleware)
     app.state.arena = arena
     return app
@@ -377,11 +382,13 @@ def serve(
     port: int = 8000,
     trusted_proxies: Sequence[str] = (),
     stop: threading.Event | None = None,
+    limits: WebLimits | None = None,
 ) -> None:
     """Serve the web pages of the arena database ``db`` (default: the usual one) until stopped
     (Ctrl-C, SIGTERM, or ``stop`` set — even before the server listens: then it never does).
     The boards are fitted in the background from the start (a big arena's take a while).
-    Forwarded headers are believed only from ``trusted_proxies`` (see :func:`make_app`)."""
+    Forwarded headers are believed only from ``trusted_proxies``; ``limits``: what one client
+    may take (see :func:`make_app`)."""
     import uvicorn
 
     from .stoppable import StoppableServer
@@ -389,13 +396,21 @@ def serve(
     stop = stop or threading.Event()
     with Store(db, create=False) as store:
         fitter = Fitter(store.secret_url())
-        app = make_app(store, trusted_proxies, fitter=fitter)
+        limits = limits or WebLimits()
+        app = make_app(store, trusted_proxies, fitter=fitter, limits=limits)
         warm = threading.Thread(
             target=warm_then_freeze, args=(app.state.arena,), name="hegemon-web-warm", daemon=True
         )
         warm.start()
         # uvicorn's own forwarded-header handling trusts 127.0.0.1 by default: off, ours decides
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            proxy_headers=False,
+            **limits.uvicorn_options(),
+        )
         try:
             if not stop.is_set():
                 StoppableServer(config, stop).run()
