@@ -37,9 +37,9 @@ def terminal_text(text: object) -> str:
     return escape(printable(str(text)))
 
 
-# A path of two or more parts, not inside a word or a URL ("http://host/x" is left alone);
-# after a colon too ("unix:/run/…/bot.sock", "No such file: /srv/…").
-_PATH = re.compile(r"(?<![\w/.~-])(?:/[^\s'\"()<>:,;\[\]{}|/]+){2,}/?")
+# A path of two or more parts, not inside a word or an address ("http://host/x" and the
+# bot's own socket "unix:/tmp/x.sock", a path inside its sandbox, are left alone).
+_PATH = re.compile(r"(?<![\w:/.~-])(?:/[^\s'\"()<>:,;\[\]{}|/]+){2,}/?")
 
 
 def no_paths(text: str, folder: str | os.PathLike[str] | None = None) -> str:

@@ -21,15 +21,12 @@ FOLDER = "/srv/arena/bots/6f1d"
             f"{FOLDER}: a bot folder needs one of bot.py",
             "the bot's folder: a bot folder needs one of bot.py",
         ),
-        (  # the referee's own files, a socket after a colon: their last part only
+        (  # the referee's own files: their last part only
             '  File "/opt/hegemon/referee/runner/pyboot.py", line 71, in <module>',
             '  File "pyboot.py", line 71, in <module>',
         ),
-        (
-            "UNAVAILABLE: unix:/run/hegemon/ab12/bot.sock: refused",
-            "UNAVAILABLE: unix:bot.sock: refused",
-        ),
-        # what is no absolute path stays as it was
+        # what is no absolute path of the server stays as it was (an address: the bot's own)
+        ("listens on unix:/tmp/elsewhere.sock", "listens on unix:/tmp/elsewhere.sock"),
         (
             "see https://example.org/a/b, bot.py:12 and a/b/c",
             "see https://example.org/a/b, bot.py:12 and a/b/c",
