@@ -23,14 +23,14 @@ imports grpc, the match runner or the SDK.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import trio
 
 from .actions import Action, Forfeit
-from .bottext import printable
-from .events import Event, Forfeited, private_to, redact
+from .bottext import no_paths, printable
+from .events import Event, private_to, redact
 from .game import Game, IllegalAction
 from .notes import Budget, Jotting, clean, note_line
 from .orders import NO_POLICIES, Blitz, Policies, automatic
@@ -238,9 +238,9 @@ class Arbiter:
 
     # -------------------------------------------------------------- faults
     def _fault(self, seat: SeatState, kind: str, detail: str) -> None:
-        fault = Fault(
-            seat.index, seat.link.name, kind, printable(detail)[:300], len(self.game.history)
-        )
+        # the detail is its bot's owner's to read: no path of the machine the bot ran on
+        text = no_paths(printable(detail))[:300]
+        fault = Fault(seat.index, seat.link.name, kind, text, len(self.game.history))
         seat.faults.append(fault)
         self.recorder.lines.append(
             {
@@ -260,7 +260,9 @@ class Arbiter:
         self._fault(seat, kind, detail)
         seat.out = kind
         if not self.game.over:  # the others' forfeits may have ended it already (all failed)
-            self._apply(Forfeit(seat.index, f"{kind}: {printable(detail)[:120]}"))
+            # the kind alone: the public record and every seat see the forfeit, while the
+            # detail (the bot's own error and log) stays in the owner-only fault line
+            self._apply(Forfeit(seat.index, kind))
         seat.link.discard()
 
     def _strike(self, seat: SeatState, kind: str, detail: str) -> None:
@@ -277,21 +279,17 @@ class Arbiter:
 
     def _tell(self, events: list[Event]) -> None:
         """Queue ``events`` for every seat still playing, each encoded once per kind of
-        transport. A drawn card is hidden from the other seats, and a forfeit notice says the
-        fault kind only (the record keeps the detail: it may hold the bot's own log)."""
+        transport. A drawn card is hidden from the other seats (a forfeit says its fault kind
+        only: the detail is in the record's fault line, never in the event)."""
         playing = [seat for seat in self.seats if not seat.out]
         encoders: dict[Any, list[Any]] = {}
         for seat in playing:
             encoders.setdefault(seat.link.encode_event, [])
         for happened in events:
-            event, hidden = happened, None
             owner = private_to(happened)  # the one seat that sees what ``hidden`` hides
-            if owner >= 0:
-                hidden = redact(happened, -1)
-            elif type(happened) is Forfeited:
-                event = replace(happened, reason=happened.reason.partition(":")[0])
+            hidden = redact(happened, -1) if owner >= 0 else None
             coded = {
-                encode: (encode(event), None if hidden is None else encode(hidden))
+                encode: (encode(happened), None if hidden is None else encode(hidden))
                 for encode in encoders
             }
             for seat in playing:

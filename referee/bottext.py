@@ -4,10 +4,14 @@ through rich, no markup.
 
 A bot's name or fault text is cleaned where it arrives (:func:`printable`, :func:`bot_name`)
 and again where a terminal shows it (:func:`terminal_text`), since a record or a log may come
-from anywhere.
+from anywhere. What a member reads of a fault, a check or an upload names no path of the
+server (:func:`no_paths`).
 """
 
 from __future__ import annotations
+
+import os
+import re
 
 NAME_LENGTH = 64
 """The longest seat label a bot's Hello name gives."""
@@ -31,3 +35,30 @@ def terminal_text(text: object) -> str:
     from rich.markup import escape
 
     return escape(printable(str(text)))
+
+
+# A path of two or more parts, not inside a word or an address ("http://host/x" and the
+# bot's own socket "unix:/tmp/x.sock", a path inside its sandbox, are left alone).
+_PATH = re.compile(r"(?<![\w:/.~-])(?:/[^\s'\"()<>:,;\[\]{}|/]+){2,}/?")
+
+
+def no_paths(text: str, folder: str | os.PathLike[str] | None = None) -> str:
+    """``text`` with no absolute path of the machine it ran on: a path inside ``folder`` (the
+    bot's own folder) becomes relative to it (the folder itself "the bot's folder"), any
+    other path its last part alone. What a member reads of their bot's faults, checks and
+    uploads never tells them where the arena keeps its files."""
+    roots: list[str] = []
+    if folder is not None:
+        given = os.fspath(folder).rstrip("/")
+        roots = sorted({given, os.path.realpath(given)}, key=len, reverse=True)
+
+    def short(match: re.Match[str]) -> str:
+        path = match.group(0).rstrip("/")
+        for root in roots:
+            if path == root:
+                return "the bot's folder"
+            if path.startswith(root + "/"):
+                return path[len(root) + 1 :]
+        return os.path.basename(path)
+
+    return _PATH.sub(short, text)

@@ -322,6 +322,13 @@ def private_to(event: Event) -> int:
     return -1
 
 
+def fault_kind(reason: str) -> str:
+    """The public part of a forfeit's reason: the fault kind alone ("crash", "timeout", …).
+    The referee records nothing more; a record written before it did so carries
+    ``kind: detail``, and that detail (the bot's own error, its log) is its owner's only."""
+    return reason.partition(":")[0].strip()
+
+
 def redact(event: Event, viewer: int) -> Event:
     """The event as ``viewer`` may see it."""
     if type(event) is CardDrawn and event.player != viewer:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 import trio
 
+from hegemon.referee.bottext import no_paths
+
 from ..registry import RegistryError, materialise
 from ..registry.check import check_command_async
 from ..registry.sources import command_in
@@ -34,8 +36,8 @@ async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRo
         result = await check_command_async(command_in(bot.command, folder, bot.label))
         passed, log = result.ok, result.log
         reason = result.summary() if passed else result.reason
-    except RegistryError as exc:
-        passed, reason = False, str(exc)
+    except RegistryError as exc:  # its owner reads why: no path of this machine in it
+        passed, reason = False, no_paths(str(exc))
     except BaseException:
         with trio.CancelScope(shield=True):  # interrupted: back in the queue for another
             await trio.to_thread.run_sync(store.release_checks, worker)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from hegemon.referee.bottext import no_paths
+
 from .sources import BotSource, RegistryError, command_in
 
 CHECK_OPPONENTS = ("random", "random")
@@ -94,7 +96,7 @@ async def check_command_async(
         "duration": result.duration,
         "faults": faults,
         "record": result.record,
-        "log": (result.logs[0] or b"").decode("utf-8", "replace") if result.logs else "",
+        "log": no_paths(_own_log(result.logs), getattr(command, "cwd", None)),
     }
     if own:
         first = own[0]
@@ -109,6 +111,11 @@ async def check_command_async(
             f"{' '.join(first.detail.split())})"
         )
     return CheckResult(True, "", result.places[0], **common)
+
+
+def _own_log(logs: list[bytes | None]) -> str:
+    """The checked bot's (seat 0's) output during the game, as text."""
+    return (logs[0] or b"").decode("utf-8", "replace") if logs else ""
 
 
 def check_command(command: Any, **kwargs: Any) -> CheckResult:

@@ -20,7 +20,7 @@ from .. import paths
 from ..store import BotRow, Store
 from ..store.versions import QUEUED
 from .archive import TAR_OVERHEAD, keep_staging, new_staging, pack, store_archive, unpack
-from .errors import RegistryError
+from .errors import RegistryError, relative_to
 from .limits import FileLimits
 from .naming import validate_name
 from .quotas import QuotaError, Quotas
@@ -73,7 +73,10 @@ def file_upload(filename: str, data: bytes) -> tuple[bytes, str]:
     with tempfile.TemporaryDirectory(prefix="hegemon-upload-") as tmp:
         path = Path(tmp) / name
         path.write_bytes(data)
-        source = find_source(str(path))
+        try:
+            source = find_source(str(path))
+        except RegistryError as exc:
+            raise relative_to(exc, tmp) from None
         return pack_source(source), command_text(source.command)
 
 
@@ -117,5 +120,7 @@ def submit_archive(
             owner_id=submitter.id,
         )
         return Submitted(bot, new=True)
+    except RegistryError as exc:
+        raise relative_to(exc, staging) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)

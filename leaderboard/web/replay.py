@@ -33,7 +33,7 @@ from typing import Any
 from markupsafe import Markup
 
 from hegemon.referee.actions import Bribe, Capital, action_from_list
-from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, private_to, redact
+from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, fault_kind, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.master import victory_threshold
 from hegemon.referee.notes import read_line
@@ -68,16 +68,14 @@ def _event(data: dict[str, Any]) -> Event:
 def _entry(words: EventWords, data: dict[str, Any]) -> dict[str, Any]:
     """An event as ``{"k": kind, "t": full text}``, plus ``"r"`` (what every seat but ``"s"``
     was shown) when some seats saw less."""
-    entry: dict[str, Any] = {"k": data["event"], "t": words.event(data)}
     event = _event(data)
+    if isinstance(event, Forfeited):  # an older record's reason may hold the fault's detail
+        data = replace(event, reason=fault_kind(event.reason)).to_dict()
+    entry: dict[str, Any] = {"k": data["event"], "t": words.event(data)}
     private = private_to(event)  # a drawn card, a chosen capital
     if private >= 0:
         entry["r"] = words.event(redact(event, -1).to_dict())
         entry["s"] = private
-    elif isinstance(event, Forfeited):
-        kind = event.reason.split(":", 1)[0]
-        entry["r"] = words.event(replace(event, reason=kind).to_dict())
-        entry["s"] = event.player
     if data["event"] == "battle":  # the viewer draws the attack: source → target, the dice
         entry["b"] = [data[k] for k in ("source", "target", "attack_dice", "defend_dice")]
         entry["b"] += [data["attacker"], data["defender"]]

@@ -10,6 +10,7 @@ from typing import Any
 
 from hegemon.leaderboard.accounts.access import sees_private
 from hegemon.leaderboard.store import Store, UserRow
+from hegemon.referee.events import fault_kind
 
 
 class Seen:
@@ -89,8 +90,10 @@ def _step_notes(step: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
 
 
 def redact_record(text: str, hidden: set[int]) -> str:
-    """A record's text whose fault lines of ``hidden`` seats lose their detail and whose note
-    lines of those seats are left out (every other line is kept byte for byte)."""
+    """A record's text whose fault lines of ``hidden`` seats lose their detail, whose note
+    lines of those seats are left out, and whose forfeits of those seats say the fault kind
+    only (an older record's reason holds the detail: rewritten in the action and its event
+    alike, so the record still verifies). Every other line is kept byte for byte."""
     if not hidden:
         return text
     lines = text.splitlines(keepends=True)
@@ -98,16 +101,20 @@ def redact_record(text: str, hidden: set[int]) -> str:
         if '"note"' in line and _private_note(line, hidden):
             lines[i] = ""
             continue
-        if '"fault"' not in line:
+        if '"fault"' not in line and '"forfeit' not in line:
             continue
         try:
             item = json.loads(line)
         except ValueError:
             continue
-        if isinstance(item, dict) and item.get("type") == "fault" and item.get("seat") in hidden:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "fault" and item.get("seat") in hidden:
             item.pop("detail", None)
-            end = "\n" if line.endswith("\n") else ""
-            lines[i] = json.dumps(item, separators=(",", ":")) + end
+        elif item.get("type") != "action" or not _public_forfeit(item, hidden):
+            continue
+        end = "\n" if line.endswith("\n") else ""
+        lines[i] = json.dumps(item, separators=(",", ":"), ensure_ascii=False) + end
     return "".join(lines)
 
 
@@ -122,3 +129,21 @@ def _private_note(line: str, hidden: set[int]) -> bool:
         return False
     seat = item.get("seat")
     return seat in hidden or not isinstance(seat, int)
+
+
+def _public_forfeit(item: dict[str, Any], hidden: set[int]) -> bool:
+    """Cut a ``hidden`` seat's forfeit (action line ``item``) to its fault kind, in place;
+    whether anything changed."""
+    action, events = item.get("action"), item.get("events")
+    if not (isinstance(action, list) and len(action) == 3 and action[0] == "forfeit"):
+        return False
+    if action[1] not in hidden or not isinstance(action[2], str):
+        return False
+    kind = fault_kind(action[2])
+    if kind == action[2]:
+        return False
+    action[2] = kind
+    for event in events if isinstance(events, list) else []:
+        if isinstance(event, dict) and event.get("event") == "forfeited":
+            event["reason"] = kind
+    return True

@@ -37,7 +37,7 @@ def play_record(
             recorder.lines.append(
                 {"type": "fault", "seat": seat, "fault": "crash", "detail": "secret log", "n": 0}
             )
-            recorder.apply(Forfeit(seat, "crash: exit code 1"))
+            recorder.apply(Forfeit(seat, "crash"))  # as the referee records it: the kind
             continue
         recorder.apply(attack_happy_action(game, rng))
     return recorder.text()

@@ -7,6 +7,7 @@ rules of the clock are checked to the millisecond without ever reading the wall 
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -198,14 +199,24 @@ def test_with_an_increment_a_long_game_never_runs_out_of_time():
     assert honest.asks[-1].bank > 1.0  # it gained 0.01 s per decision
 
 
-def test_the_other_bots_hear_of_a_forfeit_by_its_kind_only():
-    secret = "Traceback: my secret strategy table at /home/me/notes"
-    crasher = Scripted(answer=lambda n, game: Failure("crash", f"process ended: {secret}"))
+def test_a_forfeit_says_its_kind_only_and_its_detail_stays_in_the_fault_line():
+    secret = "Traceback: my secret strategy table"
+    crasher = Scripted(
+        answer=lambda n, game: Failure("crash", f"process ended: {secret} at /home/me/notes")
+    )
     other = Scripted()
     result = play([crasher, other, Scripted()])
     notices = [e for a in other.asks for e in a.events if type(e) is Forfeited]
     assert [(e.player, e.reason) for e in notices] == [(0, "crash")]
-    assert secret in result.record  # the record keeps the detail for the organiser
+    lines = [json.loads(line) for line in result.record.splitlines()]
+    forfeit = [line for line in lines if line.get("action", [""])[0] == "forfeit"]
+    assert forfeit[0]["action"] == ["forfeit", 0, "crash"]
+    assert [e["reason"] for e in forfeit[0]["events"] if e["event"] == "forfeited"] == ["crash"]
+    # the detail only in the fault line (the owner's), without the machine's path
+    holding = [line["type"] for line in lines if secret in json.dumps(line)]
+    assert holding == ["fault"]
+    assert "/home/me" not in result.record and f"{secret} at notes" in result.record
+    assert result.faults[0].detail == f"process ended: {secret} at notes"
 
 
 def test_a_protocol_error_is_a_strike_and_the_bot_is_told():

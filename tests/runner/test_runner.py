@@ -187,7 +187,10 @@ def test_the_bot_is_told_why_its_answer_was_refused(tmp_path, started_pids):
         if e.WhichOneof("kind") == "forfeited"
     ]
     assert [(n.player, n.reason) for n in notices] == [(1, "illegal")]
-    assert "attack" in next(line for line in result.record.splitlines() if "forfeited" in line)
+    # the record's forfeit too: the refused text is in the seat's fault lines (its owner's) alone
+    lines = result.record.splitlines()
+    assert '"reason":"illegal"}' in next(line for line in lines if "forfeited" in line)
+    assert any("attack" in line for line in lines if line.startswith('{"type":"fault"'))
     # the clock each bot is told at the start, the increment included
     start = next(m for _kind, m in messages if isinstance(m, pb.StartGameRequest))
     clock = start.time_control
