@@ -11,6 +11,7 @@ secret.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action, ActionFormatError, Forfeit, action_from_list
 from .events import Event
@@ -34,6 +35,8 @@ class RecordedPosition:
     seats: list[str]
     actions: int
     """How many actions the whole record holds."""
+    notes: list[dict[str, Any]]
+    """The record's note lines on this decision (the seat's own; a public record has none)."""
 
 
 def position_at(text: str, n: int) -> RecordedPosition:
@@ -73,4 +76,9 @@ def position_at(text: str, n: int) -> RecordedPosition:
         game_id=str(head.get("game_id") or "replayed-game"),
         seats=seats,
         actions=len(actions),
+        notes=[
+            line
+            for line in lines
+            if line["type"] == "note" and line.get("n") == n and line.get("seat") == pending.player
+        ],
     )

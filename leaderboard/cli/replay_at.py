@@ -68,9 +68,11 @@ def run(
     import trio
 
     from hegemon.leaderboard.botspec import BotSpecError, resolve
+    from hegemon.leaderboard.cli.progress import note_text
     from hegemon.leaderboard.event_words import EventWords
     from hegemon.referee.actions import action_to_list
     from hegemon.referee.chance import new_seed
+    from hegemon.referee.notes import note_line
     from hegemon.referee.record import RecordError
     from hegemon.referee.replaying import position_at
     from hegemon.referee.runner.probe import ask_at
@@ -101,6 +103,8 @@ def run(
         highlight=False,
     )
     out.print(f"  played:     {words.action(action_to_list(position.played))}", highlight=False)
+    for line in position.notes:  # the original bot's own note, where the record keeps it
+        out.print(note_text(line, position.game.board, position.seats, position.n))
     probe = trio.run(ask_at, position, command, time_control)
     if probe.action is None:
         out.print(f"  {probe.bot}: no answer ({probe.failure})", highlight=False)
@@ -109,6 +113,11 @@ def run(
         same = " (the same)" if probe.action == position.played else ""
         verdict = f" — illegal: {probe.illegal}" if probe.illegal else same
         out.print(f"  {probe.bot}: {said}{verdict}", highlight=False)
+    if probe.note is not None:
+        mine = note_line(position.seat, position.n, probe.note)
+        names = [*position.seats]
+        names[position.seat] = probe.bot
+        out.print(note_text(mine, position.game.board, names, position.n))
     # what the bot wrote, less the sandbox's own line about how it was started
     written = [line for line in probe.log.splitlines() if line.strip()]
     shown = [line for line in written if not line.startswith("hegemon: ")][-LOG_LINES:]

@@ -22,6 +22,7 @@ from ..arbiter import Arbiter, Ask, Failure, GameResult, GameStart
 from ..chance import Chance
 from ..events import Event
 from ..game import Game, IllegalAction
+from ..notes import Budget, Jotting, clean
 from ..orders import Blitz, Policies
 from ..replaying import RecordedPosition
 from ..timecontrol import TimeControl
@@ -43,6 +44,8 @@ class Probe:
     bot: str
     log: str = ""
     """What the bot wrote (stdout and stderr) from its start to its answer, capped."""
+    note: dict[str, Any] | None = None
+    """The note and marks it attached to its answer, checked as a record keeps them."""
 
 
 class _Answered(Exception):
@@ -99,6 +102,7 @@ class _Once:
         self.name = link.name
         self.encode_event = link.encode_event
         self.answer: Action | Blitz | Failure | None = None
+        self.jotting: Jotting | None = None
         self.asked = False
 
     @property
@@ -128,6 +132,7 @@ class _Once:
             raise _Answered
         self.asked = True
         self.answer = await self.link.decide(ask)
+        self.jotting = self.link.take_note()
         raise _Answered
 
     async def end_game(
@@ -197,7 +202,10 @@ async def ask_at(
         if answer is None and faults:  # it never started, or broke a ceiling on the way
             answer = Failure(faults[0].kind, faults[0].detail)
         said = log.decode("utf-8", "replace")
-        return replace(judge(position.game, answer, seat_labels([link])[0]), log=said)
+        jotting = probed.jotting
+        note = None if jotting is None else clean(jotting, position.game.board.size, Budget())
+        judged = judge(position.game, answer, seat_labels([link])[0])
+        return replace(judged, log=said, note=note)
 
 
 def reseeded(game: Game, seed: int) -> Game:

@@ -116,3 +116,21 @@ def test_an_unfinished_game_keeps_its_chance_secret(played, tmp_path):
     unfinished.write_text("".join(played.read_text().splitlines(keepends=True)[:-1]))
     error = one_line_error(hegemon("replay", str(unfinished), "--at", "3", "--bot", "random"))
     assert "no result line" in error and "seed" in error
+
+
+def test_the_original_note_and_the_new_versions_note_are_shown(tmp_path):
+    noter = str(ROOT / "tests" / "bots" / "noter.py")
+    record = tmp_path / "noted.jsonl"
+    done = hegemon(
+        "play", "--bot", noter, "--bot", "aggressive", "--bot", "aggressive",
+        "--set", "turn_limit=3", "--seed", "4", "--record", str(record), "-q",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    n = next(a["n"] for a in actions(record) if a["player"] == 0)
+    out = hegemon("replay", str(record), "--at", str(n), "--bot", noter)
+    assert out.returncode == 0, out.stdout + out.stderr
+    notes = [line for line in out.stdout.splitlines() if f"note · decision {n} · noter" in line]
+    # the one the original wrote (its decision counter: n // 3) and the one the new one writes
+    assert len(notes) == 2, out.stdout
+    assert "SECRET-NOTE-of-the-noter" in notes[0] and "SECRET-NOTE-of-the-noter 1 " in notes[1]
+    assert "<script>" in notes[0] and "\x1b" not in out.stdout  # shown as text, made inert
