@@ -19,11 +19,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import col, func, select
-
 from hegemon.leaderboard import boards
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
-from hegemon.leaderboard.store import DONE, FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
+from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
+from hegemon.leaderboard.store import pages as queries
 
 from .fault_groups import group_faults, kinds_by_bot
 from .fits import pooled_board_data, season_board_data, season_history_data
@@ -123,16 +122,9 @@ class Arena:
 
     # ------------------------------------------------------------------ plumbing
     def version(self, season_ids: list[int]) -> int:
-        """Changes whenever a game of these seasons is stored: the count of their finished
-        matches (a game is stored with its match's status ``done``, in one transaction, and
-        never removed), read from the (season, status) index alone."""
-        with self.store.session() as s:
-            count = s.exec(
-                select(func.count())
-                .select_from(MatchRow)
-                .where(col(MatchRow.season_id).in_(season_ids), col(MatchRow.status) == DONE)
-            ).one()
-        return int(count or 0)
+        """Changes whenever a game of these seasons is stored
+        (:func:`~hegemon.leaderboard.store.pages.finished_matches`)."""
+        return queries.finished_matches(self.store, season_ids)
 
     def cached(
         self,
@@ -221,9 +213,8 @@ class Arena:
 
     def labels(self) -> dict[int, str]:
         """Every bot id's ``name@vN`` (kept until a bot is added)."""
-        with self.store.session() as s:
-            count = s.exec(select(func.max(col(BotRow.id)))).one()
-        return self.cached(("labels",), count, lambda: {b.id: b.label for b in self.store.bots()})
+        newest = queries.newest_bot_id(self.store)
+        return self.cached(("labels",), newest, lambda: {b.id: b.label for b in self.store.bots()})
 
     def warm(self) -> None:
         """Fit every board now (a server does this at start, so no visitor waits for it)."""
@@ -345,18 +336,11 @@ class Arena:
         assert season_id is not None
 
         def make() -> list[dict[str, Any]]:
-            with self.store.session() as s:
-                rows = s.exec(
-                    select(MatchRow.seats, GameRow.faults)
-                    .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .where(col(MatchRow.season_id) == season_id)
-                ).all()
+            rows = queries.season_faults(self.store, season_id)
             labels = self.labels()
             shown = [
                 {"bot": labels.get(b, f"bot#{b}"), "faults": len(k), "groups": group_faults(k)}
-                for b, k in kinds_by_bot(
-                    (list(seats), list(faults)) for seats, faults in rows
-                ).items()
+                for b, k in kinds_by_bot(rows).items()
             ]
             return sorted(shown, key=lambda row: (-row["faults"], row["bot"]))
 
@@ -378,7 +362,7 @@ class Arena:
         if bot or fault is not None:
             total, page = self._filtered(season, bot, rule_set, fault, limit, offset)
         else:
-            total, page = self._page(season, rule_set, limit, offset)
+            total, page = queries.games_page(self.store, season, rule_set, limit, offset)
         labels = self.labels()
         return {
             "total": int(total),
@@ -408,40 +392,6 @@ class Arena:
             self._rounds[game.id] = record_rounds(game.record_path)
         return self._rounds[game.id]
 
-    @staticmethod
-    def _where(season: str | None, rule_set: str | None) -> list[Any]:
-        where = []
-        if season:
-            where.append(col(SeasonRow.name) == season)
-        if rule_set:
-            where.append(col(SeasonRow.preset) == rule_set)
-        return where
-
-    def _page(
-        self, season: str | None, rule_set: str | None, limit: int, offset: int
-    ) -> tuple[int, list[Any]]:
-        """(how many games match, the page of them) straight from the database."""
-        where = self._where(season, rule_set)
-        with self.store.session() as s:
-            count = select(func.count(col(GameRow.id)))
-            if where:
-                count = (
-                    count.join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                    .where(*where)
-                )
-            total = s.exec(count).one()
-            page = s.exec(
-                select(MatchRow, GameRow, SeasonRow.name)
-                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                .where(*where)
-                .order_by(col(GameRow.id).desc())
-                .limit(limit)
-                .offset(offset)
-            ).all()
-        return int(total or 0), list(page)
-
     def _filtered(
         self,
         season: str | None,
@@ -450,9 +400,9 @@ class Arena:
         fault: bool | None,
         limit: int,
         offset: int,
-    ) -> tuple[int, list[Any]]:
-        """The same for a bot or fault filter: seats and faults are JSON columns, so a (cached)
-        light scan is filtered, then the page read."""
+    ) -> tuple[int, list[queries.GameListed]]:
+        """The page of games for a bot or fault filter: seats and faults are JSON columns, so
+        a (cached) light scan is filtered, then the page read."""
         bot_ids: set[int] | None = None
         if bot:
             name, _, version = bot.partition("@v")
@@ -467,72 +417,26 @@ class Arena:
             if (bot_ids is None or bot_ids.intersection(seats))
             and (fault is None or faulty == fault)
         ]
-        wanted = ids[offset : offset + limit]
-        page: list[Any] = []
-        with self.store.session() as s:
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i : i + 500]
-                page.extend(
-                    s.exec(
-                        select(MatchRow, GameRow, SeasonRow.name)
-                        .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                        .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                        .where(col(GameRow.id).in_(chunk))
-                        .order_by(col(GameRow.id).desc())
-                    ).all()
-                )
-        return len(ids), page
+        return len(ids), queries.games_by_id(self.store, ids[offset : offset + limit])
 
     def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
         """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
         ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
-        where = self._where(season, rule_set)
-
-        def make() -> list[tuple[int, set[int], bool]]:
-            with self.store.session() as s:
-                rows = s.exec(
-                    select(GameRow.id, MatchRow.seats, GameRow.faults)
-                    .join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                    .where(*where)
-                    .order_by(col(GameRow.id).desc())
-                ).all()
-            return [(int(g or 0), set(seats), bool(faults)) for g, seats, faults in rows]
-
-        with self.store.session() as s:
-            count, newest = s.exec(
-                select(func.count(col(GameRow.id)), func.coalesce(func.max(col(GameRow.id)), 0))
-            ).one()
-        return self.cached(("scan", season, rule_set), (count, newest), make)
+        return self.cached(
+            ("scan", season, rule_set),
+            queries.games_stored(self.store),
+            lambda: queries.game_scan(self.store, season, rule_set),
+        )
 
     def game(self, game_id: int) -> tuple[GameRow, MatchRow, str] | None:
-        with self.store.session() as s:
-            row = s.exec(
-                select(GameRow, MatchRow, SeasonRow.name)
-                .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
-                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                .where(GameRow.id == game_id)
-            ).first()
-        return None if row is None else (row[0], row[1], row[2])
+        """A game, its match and its season's name (None: no such game)."""
+        found = queries.game_listed(self.store, game_id)
+        return None if found is None else (found[1], found[0], found[2])
 
     def withheld(self, match: MatchRow) -> bool:
-        """Whether ``match``'s game is kept out of sight: in a duplicate season, every rotation
-        of a table plays the same dice seed, so one rotation's record (its seed revealed)
-        would give the deal away to the rotations still to play."""
-        with self.store.session() as s:
-            duplicate = s.exec(
-                select(SeasonRow.duplicate).where(SeasonRow.id == match.season_id)
-            ).one()
-            if not duplicate:
-                return False
-            open_rotations = s.exec(
-                select(func.count(col(MatchRow.id))).where(
-                    col(MatchRow.season_id) == match.season_id,
-                    col(MatchRow.table_number) == match.table_number,
-                    col(MatchRow.status) != DONE,
-                )
-            ).one()
-        return bool(open_rotations)
+        """Whether ``match``'s game is kept out of sight (a duplicate table still playing:
+        :func:`~hegemon.leaderboard.store.pages.withheld`)."""
+        return queries.withheld(self.store, match)
 
     def record_text(self, game_id: int) -> str | None:
         """A game's record (its seed revealed), or None: no such game, no record kept, or
@@ -641,29 +545,17 @@ class Arena:
             if "unrated" in board:  # the season's rating fit failed: say why
                 ratings[-1]["unrated"] = board["unrated"]
         faults: list[dict[str, Any]] = []
-        rows: list[Any] = []
-        with self.store.session() as s:
-            for season in seasons:
-                # only the games where this bot's seat has a fault (the rows say which)
-                numbers = [
-                    g.number
-                    for g in self.season_games(season)
-                    if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
-                ]
-                for i in range(0, len(numbers), 500):
-                    rows.extend(
-                        s.exec(
-                            select(GameRow, MatchRow, SeasonRow.name)
-                            .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
-                            .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                            .where(
-                                col(MatchRow.season_id) == season.id,
-                                col(MatchRow.number).in_(numbers[i : i + 500]),
-                            )
-                            .order_by(col(GameRow.id))
-                        ).all()
-                    )
-        for game, match, season_name in rows:
+        rows: list[queries.GameListed] = []
+        for season in seasons:
+            assert season.id is not None
+            # only the games where this bot's seat has a fault (the rows say which)
+            numbers = [
+                g.number
+                for g in self.season_games(season)
+                if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
+            ]
+            rows.extend(queries.games_by_number(self.store, season.id, numbers))
+        for match, game, season_name in rows:
             seats, number = match.seats, match.number
             for f in game.faults or []:
                 seat = f.get("seat", -1) if isinstance(f, dict) else -1
