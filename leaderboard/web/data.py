@@ -3,16 +3,15 @@ the HTML pages are drawn from them, so a page never shows what the API does not.
 
 Every figure comes from :mod:`hegemon.leaderboard.boards` (boards with their crosstables
 and the incremental Elo history, stored in the database with the fit and brought up to date
-with the games added since). :class:`Arena` also keeps
-each page's figures in memory until a game is added to its seasons.
+with the games added since), read through :mod:`hegemon.leaderboard.store.pages`.
+:class:`Arena` also keeps each page's figures in memory until a game is added to its seasons,
+in the web server's one cache (:mod:`.kept`), which keeps its rendered pages too.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
-import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
@@ -27,14 +26,11 @@ from hegemon.leaderboard.store import pages as queries
 from .fault_groups import group_faults, kinds_by_bot
 from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
+from .kept import REFRESHED, Kept
 from .params import database_id
 from .rounds import record_rounds
 
 log = logging.getLogger(__name__)
-
-REFRESH_GAP = 5.0
-"""Seconds at least between two background refreshes of one value (a board's refit costs a
-second or more of CPU: a ladder storing a game a second would keep a core busy refitting)."""
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
@@ -106,19 +102,15 @@ class Arena:
     def __init__(self, store: Store, fitter: Fitter | None = None):
         self.store = store
         self.fitter = fitter
-        self._cache: dict[Any, tuple[Any, Any]] = {}
-        self._lock = threading.Lock()
-        self._making: dict[Any, threading.Lock] = {}
-        self._refreshing: set[Any] = set()
-        self._refreshed: dict[Any, float] = {}  # key → when its last background refresh ended
+        self.kept = Kept(quiet=(FitterError,))  # a refit's FitterError: the server is stopping
+        """The values the pages are drawn from (boards, charts, lists), each until its version
+        changes (:mod:`.kept`)."""
         self._rounds: dict[int, int | None] = {}  # game id → its rounds (a game never changes)
-        self.generation = 0
-        """Counts the values made again in the background (:meth:`cached`'s ``stale_ok``): a
-        page drawn from the values is current while this and the database are unchanged. A
-        value made for a request is not counted: it is made again only when the database
-        changed (its version is read from it), which a page's key sees already; counting it
-        made every page twice after each new game (once for the commit, once for the values
-        the first page made for it)."""
+
+    @property
+    def generation(self) -> int:
+        """Counts the values made again in the background (:attr:`.kept.Kept.generation`)."""
+        return self.kept.generation
 
     # ------------------------------------------------------------------ plumbing
     def version(self, season_ids: list[int]) -> int:
@@ -135,49 +127,13 @@ class Arena:
         stale_ok: bool = False,
         refit: Callable[[Fitter], Any] | None = None,
     ) -> Any:
-        """``make()``'s value, kept until ``version`` changes. Requests that need the same
-        value while it is being made wait for it rather than make it again.
-
-        ``stale_ok``: once there is a value, a request never waits for a new one: it gets the
-        value there is while one thread makes the new one (a refit of a board takes a second
-        or more, and a running ladder adds games faster than that: every request would wait),
-        at most every :data:`REFRESH_GAP` seconds: a refresh asked for sooner is started when
-        the gap has passed (a cached page drawn from the stale value is then made again, as
-        :attr:`generation` changes, without waiting for another request to ask). That
-        background refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
-        with self._lock:
-            hit = self._cache.get(key)
-            if stale_ok and hit is not None:
-                if hit[0] != version and key not in self._refreshing:
-                    self._refreshing.add(key)
-                    since = time.monotonic() - self._refreshed.get(key, -REFRESH_GAP)
-                    refresh = threading.Timer(
-                        max(0.0, REFRESH_GAP - since),
-                        self._refresh,
-                        (key, version, self._elsewhere(refit, make)),
-                    )
-                    refresh.daemon = True
-                    refresh.start()
-                return hit[1]
-        return self._make(key, version, make)
-
-    def _make(
-        self, key: Any, version: Any, make: Callable[[], Any], background: bool = False
-    ) -> Any:
-        """``make()``'s value for ``version``, made once by whichever thread comes first
-        (``background``: a refresh, which moves :attr:`generation`)."""
-        with self._lock:
-            key_lock = self._making.setdefault(key, threading.Lock())
-        with key_lock:
-            hit = self._cache.get(key)
-            if hit is not None and hit[0] == version:
-                return hit[1]
-            value = make()
-            with self._lock:
-                self._cache[key] = (version, value)
-                if background:
-                    self.generation += 1
-            return value
+        """``make()``'s value, kept until ``version`` changes; requests that need it while
+        it is being made wait for it (:data:`.kept.CURRENT`). ``stale_ok``: once there is a
+        value, a request never waits for a new one (:data:`.kept.REFRESHED`); the background
+        refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
+        if not stale_ok:
+            return self.kept.get(key, version, make)
+        return self.kept.get(key, version, make, REFRESHED, self._elsewhere(refit, make))
 
     def _elsewhere(
         self, refit: Callable[[Fitter], Any] | None, make: Callable[[], Any]
@@ -197,19 +153,6 @@ class Arena:
                 return make()
 
         return made_elsewhere
-
-    def _refresh(self, key: Any, version: Any, make: Callable[[], Any]) -> None:
-        """Make the value of ``key`` for ``version`` in the background (see :meth:`cached`)."""
-        try:
-            self._make(key, version, make, background=True)
-        except FitterError:  # the server is stopping
-            pass
-        except Exception:  # the next request tries again (and shows the error, if any)
-            log.exception("hegemon web: refreshing %s failed", key[0])
-        finally:
-            with self._lock:
-                self._refreshing.discard(key)
-                self._refreshed[key] = time.monotonic()
 
     def labels(self) -> dict[int, str]:
         """Every bot id's ``name@vN`` (kept until a bot is added)."""

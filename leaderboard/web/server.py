@@ -4,7 +4,7 @@ Every HTML page has a JSON twin under ``/api/`` (the same dict, from
 :mod:`hegemon.leaderboard.web.data`); ``/api`` lists them. Endpoints are plain functions:
 Starlette runs them in its thread pool, so a slow board fit never blocks other requests. The
 hot pages (a season's board, the game list) are kept rendered for each viewer until the
-database or a board in memory changes (:mod:`.page_cache`, :mod:`.changes`); a kept page is
+database or a board in memory changes (:mod:`.kept`, :mod:`.changes`); a kept page is
 served from the event loop, only a page to make goes to the thread pool.
 
 The pages are public, except a bot's logs and fault details, seen only by its owner and the
@@ -28,8 +28,12 @@ from .auth import account_middleware
 from .changes import Changes
 from .data import Arena
 from .fitter import Fitter
-from .page_cache import PageCache
+from .kept import Kept
 from .routes import CSRF_EXEMPT, ROUTES
+
+PAGES_KEPT = 512
+"""Rendered pages kept at most (least recently served dropped first): the game list's pages
+and filters, and every signed-in viewer's pages, are many keys."""
 
 
 def make_app(
@@ -49,7 +53,7 @@ def make_app(
     app.state.arena = Arena(store, fitter)
     app.state.throttle = throttle or LoginThrottle.default()
     app.state.changes = Changes(store)
-    app.state.pages = PageCache()
+    app.state.pages = Kept(PAGES_KEPT)
     return app
 
 

@@ -21,8 +21,8 @@ from .. import pages
 from ..auth import form_token, viewer
 from ..changes import Changes
 from ..data import Arena
+from ..kept import PREVIOUS, Kept
 from ..links import SERVED, Links
-from ..page_cache import PageCache
 from ..params import database_id
 from ..templating import account_nav, render
 
@@ -111,7 +111,7 @@ async def cached(request: Request, make: Callable[[], Response]) -> Response:
     microseconds): no hop to a worker thread and back for the many requests that find
     their page; a page to make (or a token that is a round trip) goes to a thread."""
     state = request.app.state
-    changes, kept = cast(Changes, state.changes), cast(PageCache, state.pages)
+    changes, kept = cast(Changes, state.changes), cast(Kept, state.pages)
     # the token is read before the page's data, so a page is never newer than its key
     token = changes() if changes.instant else await run_in_threadpool(changes)
     version = None if token is None else (token, arena(request).generation)
@@ -123,6 +123,6 @@ async def cached(request: Request, make: Callable[[], Response]) -> Response:
 
     hit = kept.ready(key, version)
     if hit is None:
-        hit = await run_in_threadpool(kept.get, key, version, parts)
+        hit = await run_in_threadpool(kept.get, key, version, parts, PREVIOUS)
     status, media, body = cast(tuple[int, str | None, bytes], hit)
     return Response(body, status, media_type=media)
