@@ -4,6 +4,7 @@ and a game's replay. The hot ones (a season, the game list) are kept rendered
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -46,32 +47,38 @@ def index(request: Request) -> Response:
     )
 
 
-async def season(request: Request) -> Response:
-    """``/season/{name}``: a season's (or a ladder's) board, chart and progress."""
+async def _season(
+    request: Request, json: bool, answer: Callable[[SeasonRow, dict[str, Any], str], Response]
+) -> Response:
+    """The path's season as ``answer(season, its page's data, its tables)``, kept rendered."""
 
     def make() -> Response:
         found = arena(request).season(request.path_params["name"])
         if found is None:
-            return not_found("season", False)
+            return not_found("season", json)
         data = arena(request).season_page(found)
-        tables = _tables(request, found, data)
-        return HTMLResponse(html.season_page(data, tables, links(request)))
+        return answer(found, data, _tables(request, found, data))
 
     return await cached(request, make)
+
+
+async def season(request: Request) -> Response:
+    """``/season/{name}``: a season's (or a ladder's) board, chart and progress."""
+
+    def answer(found: SeasonRow, data: dict[str, Any], tables: str) -> Response:
+        return HTMLResponse(html.season_page(data, tables, links(request)))
+
+    return await _season(request, False, answer)
 
 
 async def season_live(request: Request) -> Response:
     """``/season/{name}/live``: the part of a season's page that follows it while it plays."""
 
-    def make() -> Response:
-        found = arena(request).season(request.path_params["name"])
-        if found is None:
-            return not_found("season", True)
-        data = arena(request).season_page(found)
-        text = html.season_live(data, _tables(request, found, data))
+    def answer(found: SeasonRow, data: dict[str, Any], tables: str) -> Response:
+        text = html.season_live(data, tables)
         return JSONResponse({"status": found.status, "html": text})
 
-    return await cached(request, make)
+    return await _season(request, True, answer)
 
 
 def bots(request: Request) -> Response:
