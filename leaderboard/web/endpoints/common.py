@@ -65,7 +65,9 @@ def not_found(what: str, json: bool) -> Response:
     return HTMLResponse(pages.message_page("Not found", f"No such {what}.", SERVED), 404)
 
 
-def page(request: Request, template: str, title: str, status: int = 200, **context: object):
+def page(
+    request: Request, template: str, title: str, status: int = 200, **context: object
+) -> Response:
     """A page of the accounts' templates, with the form's CSRF token."""
     return render(
         request, template, title, nav(request), status, csrf=form_token(request), **context
