@@ -17,7 +17,7 @@ both p99 <= 300 ms, no errors).
 
 Measured (2026-12-02, the defaults, 2 cores): at first (every board request waited for a
 refit, the game list read every game) 2,000 requests did not finish in 15 minutes at a load of
-20. With the pages kept rendered (``leaderboard/web/page_cache.py``) and the refits in a child
+20. With the pages kept rendered (``leaderboard/web/kept.py``) and the refits in a child
 process (``leaderboard/web/fitter.py``), at load 0.5-1.3: p99 267-319 ms (the game list's
 above 300 ms in 3 runs of 7), the server's CPU 1.6-1.9 ms a request.
 

@@ -3,39 +3,34 @@ the HTML pages are drawn from them, so a page never shows what the API does not.
 
 Every figure comes from :mod:`hegemon.leaderboard.boards` (boards with their crosstables
 and the incremental Elo history, stored in the database with the fit and brought up to date
-with the games added since). :class:`Arena` also keeps
-each page's figures in memory until a game is added to its seasons.
+with the games added since), read through :mod:`hegemon.leaderboard.store.pages`.
+:class:`Arena` also keeps each page's figures in memory until a game is added to its seasons,
+in the web server's one cache (:mod:`.kept`), which keeps its rendered pages too.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
-import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import col, func, select
-
 from hegemon.leaderboard import boards
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
-from hegemon.leaderboard.store import DONE, FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
+from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
+from hegemon.leaderboard.store import pages as queries
 
 from .fault_groups import group_faults, kinds_by_bot
 from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
+from .kept import REFRESHED, Kept
 from .params import database_id
 from .rounds import record_rounds
 
 log = logging.getLogger(__name__)
-
-REFRESH_GAP = 5.0
-"""Seconds at least between two background refreshes of one value (a board's refit costs a
-second or more of CPU: a ladder storing a game a second would keep a core busy refitting)."""
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
@@ -107,32 +102,21 @@ class Arena:
     def __init__(self, store: Store, fitter: Fitter | None = None):
         self.store = store
         self.fitter = fitter
-        self._cache: dict[Any, tuple[Any, Any]] = {}
-        self._lock = threading.Lock()
-        self._making: dict[Any, threading.Lock] = {}
-        self._refreshing: set[Any] = set()
-        self._refreshed: dict[Any, float] = {}  # key → when its last background refresh ended
+        self.kept = Kept(quiet=(FitterError,))  # a refit's FitterError: the server is stopping
+        """The values the pages are drawn from (boards, charts, lists), each until its version
+        changes (:mod:`.kept`)."""
         self._rounds: dict[int, int | None] = {}  # game id → its rounds (a game never changes)
-        self.generation = 0
-        """Counts the values made again in the background (:meth:`cached`'s ``stale_ok``): a
-        page drawn from the values is current while this and the database are unchanged. A
-        value made for a request is not counted: it is made again only when the database
-        changed (its version is read from it), which a page's key sees already; counting it
-        made every page twice after each new game (once for the commit, once for the values
-        the first page made for it)."""
+
+    @property
+    def generation(self) -> int:
+        """Counts the values made again in the background (:attr:`.kept.Kept.generation`)."""
+        return self.kept.generation
 
     # ------------------------------------------------------------------ plumbing
     def version(self, season_ids: list[int]) -> int:
-        """Changes whenever a game of these seasons is stored: the count of their finished
-        matches (a game is stored with its match's status ``done``, in one transaction, and
-        never removed), read from the (season, status) index alone."""
-        with self.store.session() as s:
-            count = s.exec(
-                select(func.count())
-                .select_from(MatchRow)
-                .where(col(MatchRow.season_id).in_(season_ids), col(MatchRow.status) == DONE)
-            ).one()
-        return int(count or 0)
+        """Changes whenever a game of these seasons is stored
+        (:func:`~hegemon.leaderboard.store.pages.finished_matches`)."""
+        return queries.finished_matches(self.store, season_ids)
 
     def cached(
         self,
@@ -143,49 +127,13 @@ class Arena:
         stale_ok: bool = False,
         refit: Callable[[Fitter], Any] | None = None,
     ) -> Any:
-        """``make()``'s value, kept until ``version`` changes. Requests that need the same
-        value while it is being made wait for it rather than make it again.
-
-        ``stale_ok``: once there is a value, a request never waits for a new one: it gets the
-        value there is while one thread makes the new one (a refit of a board takes a second
-        or more, and a running ladder adds games faster than that: every request would wait),
-        at most every :data:`REFRESH_GAP` seconds: a refresh asked for sooner is started when
-        the gap has passed (a cached page drawn from the stale value is then made again, as
-        :attr:`generation` changes, without waiting for another request to ask). That
-        background refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
-        with self._lock:
-            hit = self._cache.get(key)
-            if stale_ok and hit is not None:
-                if hit[0] != version and key not in self._refreshing:
-                    self._refreshing.add(key)
-                    since = time.monotonic() - self._refreshed.get(key, -REFRESH_GAP)
-                    refresh = threading.Timer(
-                        max(0.0, REFRESH_GAP - since),
-                        self._refresh,
-                        (key, version, self._elsewhere(refit, make)),
-                    )
-                    refresh.daemon = True
-                    refresh.start()
-                return hit[1]
-        return self._make(key, version, make)
-
-    def _make(
-        self, key: Any, version: Any, make: Callable[[], Any], background: bool = False
-    ) -> Any:
-        """``make()``'s value for ``version``, made once by whichever thread comes first
-        (``background``: a refresh, which moves :attr:`generation`)."""
-        with self._lock:
-            key_lock = self._making.setdefault(key, threading.Lock())
-        with key_lock:
-            hit = self._cache.get(key)
-            if hit is not None and hit[0] == version:
-                return hit[1]
-            value = make()
-            with self._lock:
-                self._cache[key] = (version, value)
-                if background:
-                    self.generation += 1
-            return value
+        """``make()``'s value, kept until ``version`` changes; requests that need it while
+        it is being made wait for it (:data:`.kept.CURRENT`). ``stale_ok``: once there is a
+        value, a request never waits for a new one (:data:`.kept.REFRESHED`); the background
+        refresh is ``refit(fitter)`` when there is a :attr:`fitter`."""
+        if not stale_ok:
+            return self.kept.get(key, version, make)
+        return self.kept.get(key, version, make, REFRESHED, self._elsewhere(refit, make))
 
     def _elsewhere(
         self, refit: Callable[[Fitter], Any] | None, make: Callable[[], Any]
@@ -206,24 +154,10 @@ class Arena:
 
         return made_elsewhere
 
-    def _refresh(self, key: Any, version: Any, make: Callable[[], Any]) -> None:
-        """Make the value of ``key`` for ``version`` in the background (see :meth:`cached`)."""
-        try:
-            self._make(key, version, make, background=True)
-        except FitterError:  # the server is stopping
-            pass
-        except Exception:  # the next request tries again (and shows the error, if any)
-            log.exception("hegemon web: refreshing %s failed", key[0])
-        finally:
-            with self._lock:
-                self._refreshing.discard(key)
-                self._refreshed[key] = time.monotonic()
-
     def labels(self) -> dict[int, str]:
         """Every bot id's ``name@vN`` (kept until a bot is added)."""
-        with self.store.session() as s:
-            count = s.exec(select(func.max(col(BotRow.id)))).one()
-        return self.cached(("labels",), count, lambda: {b.id: b.label for b in self.store.bots()})
+        newest = queries.newest_bot_id(self.store)
+        return self.cached(("labels",), newest, lambda: {b.id: b.label for b in self.store.bots()})
 
     def warm(self) -> None:
         """Fit every board now (a server does this at start, so no visitor waits for it)."""
@@ -345,18 +279,11 @@ class Arena:
         assert season_id is not None
 
         def make() -> list[dict[str, Any]]:
-            with self.store.session() as s:
-                rows = s.exec(
-                    select(MatchRow.seats, GameRow.faults)
-                    .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .where(col(MatchRow.season_id) == season_id)
-                ).all()
+            rows = queries.season_faults(self.store, season_id)
             labels = self.labels()
             shown = [
                 {"bot": labels.get(b, f"bot#{b}"), "faults": len(k), "groups": group_faults(k)}
-                for b, k in kinds_by_bot(
-                    (list(seats), list(faults)) for seats, faults in rows
-                ).items()
+                for b, k in kinds_by_bot(rows).items()
             ]
             return sorted(shown, key=lambda row: (-row["faults"], row["bot"]))
 
@@ -378,7 +305,7 @@ class Arena:
         if bot or fault is not None:
             total, page = self._filtered(season, bot, rule_set, fault, limit, offset)
         else:
-            total, page = self._page(season, rule_set, limit, offset)
+            total, page = queries.games_page(self.store, season, rule_set, limit, offset)
         labels = self.labels()
         return {
             "total": int(total),
@@ -408,40 +335,6 @@ class Arena:
             self._rounds[game.id] = record_rounds(game.record_path)
         return self._rounds[game.id]
 
-    @staticmethod
-    def _where(season: str | None, rule_set: str | None) -> list[Any]:
-        where = []
-        if season:
-            where.append(col(SeasonRow.name) == season)
-        if rule_set:
-            where.append(col(SeasonRow.preset) == rule_set)
-        return where
-
-    def _page(
-        self, season: str | None, rule_set: str | None, limit: int, offset: int
-    ) -> tuple[int, list[Any]]:
-        """(how many games match, the page of them) straight from the database."""
-        where = self._where(season, rule_set)
-        with self.store.session() as s:
-            count = select(func.count(col(GameRow.id)))
-            if where:
-                count = (
-                    count.join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                    .where(*where)
-                )
-            total = s.exec(count).one()
-            page = s.exec(
-                select(MatchRow, GameRow, SeasonRow.name)
-                .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                .where(*where)
-                .order_by(col(GameRow.id).desc())
-                .limit(limit)
-                .offset(offset)
-            ).all()
-        return int(total or 0), list(page)
-
     def _filtered(
         self,
         season: str | None,
@@ -450,9 +343,9 @@ class Arena:
         fault: bool | None,
         limit: int,
         offset: int,
-    ) -> tuple[int, list[Any]]:
-        """The same for a bot or fault filter: seats and faults are JSON columns, so a (cached)
-        light scan is filtered, then the page read."""
+    ) -> tuple[int, list[queries.GameListed]]:
+        """The page of games for a bot or fault filter: seats and faults are JSON columns, so
+        a (cached) light scan is filtered, then the page read."""
         bot_ids: set[int] | None = None
         if bot:
             name, _, version = bot.partition("@v")
@@ -467,72 +360,26 @@ class Arena:
             if (bot_ids is None or bot_ids.intersection(seats))
             and (fault is None or faulty == fault)
         ]
-        wanted = ids[offset : offset + limit]
-        page: list[Any] = []
-        with self.store.session() as s:
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i : i + 500]
-                page.extend(
-                    s.exec(
-                        select(MatchRow, GameRow, SeasonRow.name)
-                        .join(GameRow, col(GameRow.match_id) == col(MatchRow.id))
-                        .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                        .where(col(GameRow.id).in_(chunk))
-                        .order_by(col(GameRow.id).desc())
-                    ).all()
-                )
-        return len(ids), page
+        return len(ids), queries.games_by_id(self.store, ids[offset : offset + limit])
 
     def _scan(self, season: str | None, rule_set: str | None) -> list[tuple[int, set[int], bool]]:
         """(game id, bot ids seated, had a fault) of every finished game of ``season`` /
         ``rule_set`` (None: any), newest first; kept until a game is added anywhere."""
-        where = self._where(season, rule_set)
-
-        def make() -> list[tuple[int, set[int], bool]]:
-            with self.store.session() as s:
-                rows = s.exec(
-                    select(GameRow.id, MatchRow.seats, GameRow.faults)
-                    .join(MatchRow, col(GameRow.match_id) == col(MatchRow.id))
-                    .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                    .where(*where)
-                    .order_by(col(GameRow.id).desc())
-                ).all()
-            return [(int(g or 0), set(seats), bool(faults)) for g, seats, faults in rows]
-
-        with self.store.session() as s:
-            count, newest = s.exec(
-                select(func.count(col(GameRow.id)), func.coalesce(func.max(col(GameRow.id)), 0))
-            ).one()
-        return self.cached(("scan", season, rule_set), (count, newest), make)
+        return self.cached(
+            ("scan", season, rule_set),
+            queries.games_stored(self.store),
+            lambda: queries.game_scan(self.store, season, rule_set),
+        )
 
     def game(self, game_id: int) -> tuple[GameRow, MatchRow, str] | None:
-        with self.store.session() as s:
-            row = s.exec(
-                select(GameRow, MatchRow, SeasonRow.name)
-                .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
-                .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                .where(GameRow.id == game_id)
-            ).first()
-        return None if row is None else (row[0], row[1], row[2])
+        """A game, its match and its season's name (None: no such game)."""
+        found = queries.game_listed(self.store, game_id)
+        return None if found is None else (found[1], found[0], found[2])
 
     def withheld(self, match: MatchRow) -> bool:
-        """Whether ``match``'s game is kept out of sight: in a duplicate season, every rotation
-        of a table plays the same dice seed, so one rotation's record (its seed revealed)
-        would give the deal away to the rotations still to play."""
-        with self.store.session() as s:
-            duplicate = s.exec(
-                select(SeasonRow.duplicate).where(SeasonRow.id == match.season_id)
-            ).one()
-            if not duplicate:
-                return False
-            open_rotations = s.exec(
-                select(func.count(col(MatchRow.id))).where(
-                    col(MatchRow.season_id) == match.season_id,
-                    col(MatchRow.table_number) == match.table_number,
-                    col(MatchRow.status) != DONE,
-                )
-            ).one()
-        return bool(open_rotations)
+        """Whether ``match``'s game is kept out of sight (a duplicate table still playing:
+        :func:`~hegemon.leaderboard.store.pages.withheld`)."""
+        return queries.withheld(self.store, match)
 
     def record_text(self, game_id: int) -> str | None:
         """A game's record (its seed revealed), or None: no such game, no record kept, or
@@ -641,29 +488,17 @@ class Arena:
             if "unrated" in board:  # the season's rating fit failed: say why
                 ratings[-1]["unrated"] = board["unrated"]
         faults: list[dict[str, Any]] = []
-        rows: list[Any] = []
-        with self.store.session() as s:
-            for season in seasons:
-                # only the games where this bot's seat has a fault (the rows say which)
-                numbers = [
-                    g.number
-                    for g in self.season_games(season)
-                    if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
-                ]
-                for i in range(0, len(numbers), 500):
-                    rows.extend(
-                        s.exec(
-                            select(GameRow, MatchRow, SeasonRow.name)
-                            .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
-                            .join(SeasonRow, col(SeasonRow.id) == col(MatchRow.season_id))
-                            .where(
-                                col(MatchRow.season_id) == season.id,
-                                col(MatchRow.number).in_(numbers[i : i + 500]),
-                            )
-                            .order_by(col(GameRow.id))
-                        ).all()
-                    )
-        for game, match, season_name in rows:
+        rows: list[queries.GameListed] = []
+        for season in seasons:
+            assert season.id is not None
+            # only the games where this bot's seat has a fault (the rows say which)
+            numbers = [
+                g.number
+                for g in self.season_games(season)
+                if any(0 <= f < len(g.seats) and g.seats[f] == bot.id for f in g.faults)
+            ]
+            rows.extend(queries.games_by_number(self.store, season.id, numbers))
+        for match, game, season_name in rows:
             seats, number = match.seats, match.number
             for f in game.faults or []:
                 seat = f.get("seat", -1) if isinstance(f, dict) else -1

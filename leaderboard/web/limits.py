@@ -39,7 +39,7 @@ UPLOAD_FRAMING = 64 * 1024
 """What a browser's form adds around an upload's file (the other fields, the part headers)."""
 
 UPLOAD_PATHS = re.compile(r"^/me/bots$|^/api/bots/[^/]+/versions$")
-"""The routes that take a bot's archive (:mod:`.submit_routes`): the only large bodies."""
+"""The routes that take a bot's archive (:mod:`.endpoints.submissions`): the only large bodies."""
 
 DEFAULT_READ_TIMEOUT = 10.0
 DEFAULT_KEEP_ALIVE = 5

@@ -205,16 +205,15 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
 }
 
 
-def app_routes() -> set[tuple[str, str]]:
-    """(method, path) of every route of the app (HEAD answers as GET does)."""
+def table_routes() -> set[tuple[str, str]]:
+    """(method, path) of every route of the server's one route table (HEAD answers as GET
+    does): the app serves exactly these (``test_the_app_serves_the_route_table``)."""
     from starlette.routing import Mount, Route
 
-    from hegemon.leaderboard.web.server import make_app
+    from hegemon.leaderboard.web.routes import ROUTES
 
-    with Store("sqlite:///:memory:") as store:
-        app = make_app(store)
     found: set[tuple[str, str]] = set()
-    for route in app.routes:
+    for route in ROUTES:
         if isinstance(route, Route):
             found.update((m, route.path) for m in route.methods or () if m != "HEAD")
         elif isinstance(route, Mount):
@@ -224,8 +223,16 @@ def app_routes() -> set[tuple[str, str]]:
     return found
 
 
+def test_the_app_serves_the_route_table():
+    from hegemon.leaderboard.web.routes import ROUTES
+    from hegemon.leaderboard.web.server import make_app
+
+    with Store("sqlite:///:memory:") as store:
+        assert make_app(store).routes == ROUTES
+
+
 def test_every_route_has_a_row_in_the_access_table():
-    routes = app_routes()
+    routes = table_routes()
     assert sorted(routes - TABLE.keys()) == [], "routes without a row in TABLE"
     assert sorted(TABLE.keys() - routes) == [], "rows of TABLE for routes that are gone"
 

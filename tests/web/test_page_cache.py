@@ -1,4 +1,4 @@
-"""The season board and the game list are kept rendered between requests (.page_cache): on a real
+"""The season board and the game list are kept rendered between requests (.kept): on a real
 server over real HTTP, a viewer is never served a page made for another who may see more, and
 a new game shows at once (on SQLite and on PostgreSQL); the change token (.changes) moves with
 every commit. A kept page is served without a thread only when get() would have served it."""
@@ -21,7 +21,7 @@ from hegemon.leaderboard.accounts.throttle import LoginThrottle, Throttle
 from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.store import BotRow, SeasonRow, Store
 from hegemon.leaderboard.web.changes import Changes
-from hegemon.leaderboard.web.page_cache import PageCache
+from hegemon.leaderboard.web.kept import CURRENT, PREVIOUS, Kept
 from tests.helpers.league import (  # noqa: F401 (fixtures)
     SeasonSpec,
     create_season,
@@ -133,9 +133,9 @@ def test_a_new_game_shows_at_once_on_the_kept_pages(site, browser):
 
 
 @contextlib.contextmanager
-def made_slowly(cache: PageCache, key: str, version: int, page: str) -> Iterator[None]:
-    """The ``with`` block runs while another thread makes ``page`` (``key`` at ``version``);
-    the page is made by the time it ends."""
+def made_slowly(cache: Kept, key: str, version: int, page: str) -> Iterator[None]:
+    """The ``with`` block runs while another thread makes ``page`` (``key`` at ``version``,
+    as a page is made: :data:`PREVIOUS`); the page is made by the time it ends."""
     making, release = threading.Event(), threading.Event()
 
     def slow() -> str:
@@ -143,7 +143,7 @@ def made_slowly(cache: PageCache, key: str, version: int, page: str) -> Iterator
         release.wait(60)
         return page
 
-    maker = threading.Thread(target=lambda: cache.get(key, version, slow))
+    maker = threading.Thread(target=lambda: cache.get(key, version, slow, PREVIOUS))
     maker.start()
     assert making.wait(60)
     try:
@@ -154,21 +154,39 @@ def made_slowly(cache: PageCache, key: str, version: int, page: str) -> Iterator
 
 
 def test_a_page_being_made_again_serves_the_one_before_meanwhile():
-    cache = PageCache()
-    assert cache.get("page", 1, lambda: "one") == "one"
-    assert cache.get("page", 1, lambda: "never made") == "one"
+    cache = Kept()
+    assert cache.get("page", 1, lambda: "one", PREVIOUS) == "one"
+    assert cache.get("page", 1, lambda: "never made", PREVIOUS) == "one"
     with made_slowly(cache, "page", 2, "two"):
-        assert cache.get("page", 2, lambda: "made twice") == "one"  # not waited for
-    assert cache.get("page", 2, lambda: "made twice") == "two"
-    assert cache.get("other viewer", 2, lambda: "theirs") == "theirs"  # keys never mix
+        assert cache.get("page", 2, lambda: "made twice", PREVIOUS) == "one"  # not waited for
+    assert cache.get("page", 2, lambda: "made twice", PREVIOUS) == "two"
+    assert cache.get("other viewer", 2, lambda: "theirs", PREVIOUS) == "theirs"  # keys never mix
+
+
+def test_a_figure_being_made_again_is_waited_for_never_the_one_before():
+    """The figures a page is drawn from (bot labels, fault counts, the game scan) are kept with
+    the same cache, but served CURRENT: a request that finds one out of date waits for the
+    thread making it, and that thread's value is made once for both."""
+    cache = Kept()
+    cache.get("labels", 1, lambda: "one")
+    got: list[str] = []
+    with made_slowly(cache, "labels", 2, "two"):
+        waiter = threading.Thread(
+            target=lambda: got.append(cache.get("labels", 2, lambda: "made twice", CURRENT))
+        )
+        waiter.start()
+        waiter.join(1)  # a negative cannot be awaited: a second is ages for a dict look-up
+        assert got == []  # not served the one before: still waiting
+    waiter.join(60)
+    assert got == ["two"]
 
 
 def test_a_page_ready_at_once_is_the_current_one_or_the_one_before_while_it_is_made():
-    """What the server serves on its event loop without a thread (.page_cache.ready): never
+    """What the server serves on its event loop without a thread (.kept.Kept.ready): never
     a page it would have had to make, never one that get() would not have given."""
-    cache = PageCache()
+    cache = Kept()
     assert cache.ready("page", 1) is None  # never made: the caller makes it
-    cache.get("page", 1, lambda: "one")
+    cache.get("page", 1, lambda: "one", PREVIOUS)
     assert cache.ready("page", 1) == "one"
     assert cache.ready("page", 2) is None  # out of date, and nobody makes it: the caller does
     assert cache.ready("other viewer", 1) is None
@@ -196,13 +214,13 @@ def test_the_server_takes_its_start_up_objects_out_of_the_collectors_sight_once_
 
 
 def test_pages_kept_are_bounded_and_a_version_of_none_is_never_kept():
-    cache = PageCache(size=2)
+    cache = Kept(size=2)
     for n in range(3):
-        cache.get(n, 1, functools.partial(str, f"page {n}"))
-    assert cache.get(0, 1, lambda: "made again") == "made again"  # the oldest was dropped
-    assert cache.get(2, 1, lambda: "made again") == "page 2"
-    assert cache.get("x", None, lambda: "a") == "a"
-    assert cache.get("x", None, lambda: "b") == "b"
+        cache.get(n, 1, functools.partial(str, f"page {n}"), PREVIOUS)
+    assert cache.get(0, 1, lambda: "made again", PREVIOUS) == "made again"  # the oldest was dropped
+    assert cache.get(2, 1, lambda: "made again", PREVIOUS) == "page 2"
+    assert cache.get("x", None, lambda: "a", PREVIOUS) == "a"
+    assert cache.get("x", None, lambda: "b", PREVIOUS) == "b"
 
 
 COMMITS = iter(range(10**6))

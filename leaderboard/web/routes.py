@@ -1,0 +1,74 @@
+"""Every route of the web server, in one table: which method and path reach which endpoint
+(:mod:`.endpoints`). A new page or action is a function in its subject's module and a row
+here; the access-control test (``tests/web/test_accounts_web.py``) reads this table and fails
+on a route without a row of its own (who may open it)."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .endpoints import accounts, admin, api, pages, submissions
+from .endpoints.accounts import TOKENS_PATH
+from .replay import STATIC_DIR
+
+GET, POST = ["GET"], ["POST"]
+
+ROUTES: list[BaseRoute] = [
+    # the pages (.endpoints.pages)
+    Route("/", pages.index),
+    Route("/season/{name}", pages.season),
+    Route("/season/{name}/live", pages.season_live),
+    Route("/bots", pages.bots),
+    Route("/bot/{bot_id}", pages.bot),
+    Route("/games", pages.games),
+    Route("/game/{game_id}", pages.game),
+    # their JSON twins (.endpoints.api)
+    Route("/api", api.api_doc),
+    Route("/api/leaderboard", api.leaderboard),
+    Route("/api/seasons", api.seasons),
+    Route("/api/seasons/{name}", api.season),
+    Route("/api/seasons/{name}/history", api.history),
+    Route("/api/bots", api.bots),
+    Route("/api/bots/{bot_id}", api.bot),
+    Route("/api/bots/{bot_id}/history", api.bot_history),
+    Route("/api/games", api.games),
+    Route("/api/games/{game_id}", api.game),
+    Route("/api/games/{game_id}/record", api.record),
+    Route("/api/games/{game_id}/logs/{seat}", api.log),
+    # accounts (.endpoints.accounts)
+    Route("/login", accounts.login_form, methods=GET),
+    Route("/login", accounts.login, methods=POST),
+    Route("/logout", accounts.logout, methods=POST),
+    Route("/signup", accounts.signup_form, methods=GET),
+    Route("/signup", accounts.signup, methods=POST),
+    Route("/account", accounts.account, methods=GET),
+    Route("/account/password", accounts.change_password, methods=POST),
+    Route("/account/tokens", accounts.new_token, methods=POST),
+    Route("/account/tokens/{token_id}/revoke", accounts.revoke, methods=POST),
+    Route(TOKENS_PATH, accounts.api_token, methods=POST),
+    Route("/api/me", accounts.api_me, methods=GET),
+    # the admins' (.endpoints.admin)
+    Route("/admin/users", admin.users, methods=GET),
+    Route("/admin/users/{name}/disable", admin.disable_user, methods=POST),
+    Route("/admin/users/{name}/enable", admin.enable_user, methods=POST),
+    Route("/admin/games/{game_id}/void", admin.void, methods=POST),
+    Route("/admin/bots", admin.bot_versions, methods=GET),
+    Route("/admin/bots/{name}/disable", admin.disable_bot, methods=POST),
+    Route("/admin/bots/{name}/enable", admin.enable_bot, methods=POST),
+    Route("/admin/competitions", admin.competitions, methods=GET),
+    Route("/admin/ladders", admin.create_ladder_form, methods=POST),
+    Route("/admin/seasons", admin.create_season_form, methods=POST),
+    # submitting bots (.endpoints.submissions)
+    Route("/api/bots/{name}/versions", submissions.api_submit, methods=POST),
+    Route("/api/versions/{bot_id}", submissions.api_version, methods=GET),
+    Route("/me/bots", submissions.my_bots, methods=GET),
+    Route("/me/bots", submissions.upload, methods=POST),
+    Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
+    # the stylesheet and scripts
+    Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+]
+"""The web server's routes, in the order Starlette tries them."""
+
+CSRF_EXEMPT = [TOKENS_PATH]
+"""Paths that take a password and read no cookie: no CSRF check."""
