@@ -174,14 +174,16 @@ def game_page(
     links: Links,
     admin: Markup | None = None,
     logs: Sequence[int] = (),
+    try_here: bool = False,
 ) -> str:
     """A game's replay viewer inside the site (the same viewer as ``replay --html``);
     ``admin``: the admins' actions on it, for an admin; ``logs``: the seats whose bot logs
-    the viewer may read (linked)."""
+    the viewer may read (linked); ``try_here``: offer the command that asks a new version of
+    the viewer's bot the decision shown (``hegemon replay GAME --at N --bot PATH``)."""
     return page(
         "game.html", f"Game {info['season']} #{info['number']}", links,
         links.api(f"games/{info['id']}"),
-        info=info, seats=replay["seats"], logs=logs, admin=admin,
+        info=info, seats=replay["seats"], logs=logs, admin=admin, try_here=try_here,
         replay_json=Markup(script_json(replay)),  # inert in a <script>: see .embed
     )  # fmt: skip
 

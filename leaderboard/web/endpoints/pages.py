@@ -132,4 +132,7 @@ def game(request: Request) -> Response:
         for s in range(len(replay["seats"]))
         if s not in secret and arena(request).seat_log_text(info["id"], s) is not None
     ]
-    return HTMLResponse(html.game_page(replay, info, links(request), admin, logs))
+    # a signed-in viewer with a seat of their own (an admin: every seat) may try a new version
+    try_here = user is not None and len(secret) < len(info["places"])
+    page = html.game_page(replay, info, links(request), admin, logs, try_here)
+    return HTMLResponse(page)

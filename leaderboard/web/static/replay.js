@@ -365,6 +365,12 @@
     $("rp-pos").textContent = "decision " + pos + " / " + steps.length + " · round " + round;
     $("rp-link").href = "#d=" + pos;
     $("rp-link").textContent = "link to decision " + pos;
+    // the owner's "try your bot here": the command that asks a new version this decision
+    var tryIt = document.getElementById("rp-try");
+    if (tryIt) {
+      tryIt.textContent = "hegemon replay " + tryIt.dataset.game + " --at " +
+        Math.min(pos, steps.length - 1) + " --bot PATH";
+    }
     hashLater();
   }
 
