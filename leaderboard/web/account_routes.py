@@ -6,8 +6,7 @@ token for ``hegemon login``, in exchange for a name and password)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -21,11 +20,19 @@ from hegemon.leaderboard.accounts.games import void_game
 from hegemon.leaderboard.accounts.invitations import redeem_invitation
 from hegemon.leaderboard.accounts.passwords import MIN_LENGTH, verify_password
 from hegemon.leaderboard.accounts.sessions import close_session, close_user_sessions, open_session
+from hegemon.leaderboard.accounts.signin import Refusal
+from hegemon.leaderboard.accounts.signin import check_password as sign_in
 from hegemon.leaderboard.accounts.throttle import LoginThrottle
-from hegemon.leaderboard.accounts.tokens import create_token, list_tokens, revoke_token
+from hegemon.leaderboard.accounts.tokens import (
+    create_token,
+    list_tokens,
+    revoke_token,
+)
+from hegemon.leaderboard.accounts.tokens import (
+    password_changed as changed,
+)
 from hegemon.leaderboard.accounts.users import (
     any_users,
-    authenticate,
     list_users,
     set_disabled,
     set_password,
@@ -41,23 +48,16 @@ from hegemon.leaderboard.seasons.setup import (
 )
 from hegemon.leaderboard.store import Store, UserRow
 from hegemon.leaderboard.store.versions import ACTIVE, DISABLED, REFUSED, RETIRED
+from hegemon.referee.chance import MAX_SEED
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.timecontrol import CLOCKS
 
 from .auth import Viewer, clear_session_cookie, form_token, set_session_cookie, viewer
-from .params import database_id
+from .params import ParamError, database_id, seconds, whole_number
 from .templating import account_nav, render
 
 TOKENS_PATH = "/api/tokens"
 """Takes a password, reads no cookie: exempt from the CSRF check."""
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a sign-in was refused, and its HTTP status."""
-
-    status: int
-    why: str
 
 
 def _client(request: Request) -> str:
@@ -71,38 +71,34 @@ def _local(target: str | None) -> str:
     return target
 
 
-N = TypeVar("N", int, float)
-
 ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
 """The states of a version the admins' bot page offers to enable (the others: to disable)."""
+
+FORM_LIMITS = {"players": 1000, "max_strikes": 10**6, "games": 10**6, "seed": MAX_SEED}
+"""The largest whole number each competition field takes, either way: past it no plan makes
+sense (the shared checks say what is wrong with a number within it)."""
 
 
 def _whole(form: Mapping[str, str], key: str, flag: str, default: int | None) -> int | None:
     """The form's whole number ``key`` (blank: ``default``), or a one-line :class:`SetupError`
     naming the command line's ``flag`` (the errors of the shared checks name them too)."""
-    return _number(form, key, flag, default, int, "a whole number")
+    text = form.get(key, "").strip()
+    if not text:
+        return default
+    limit = FORM_LIMITS[key]
+    try:
+        return whole_number(text, flag, -limit, limit)
+    except ParamError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def _seconds(form: Mapping[str, str], key: str, flag: str) -> float | None:
     """The form's number of seconds ``key`` (blank: the default), or a one-line error."""
-    return _number(form, key, flag, None, float, "a number of seconds")
-
-
-def _number(
-    form: Mapping[str, str],
-    key: str,
-    flag: str,
-    default: N | None,
-    parse: Callable[[str], N],
-    what: str,
-) -> N | None:
     text = form.get(key, "").strip()
-    if not text:
-        return default
     try:
-        return parse(text)
-    except ValueError:
-        raise SetupError(f"{flag} must be {what}; got {text!r}") from None
+        return seconds(text, flag) if text else None
+    except ParamError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def competition_plan(form: Mapping[str, str], season: bool) -> Plan:
@@ -167,17 +163,7 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
 
     def check_password(request: Request, name: str, password: str) -> UserRow | Refusal:
         """The user, or why not (a wrong password counted against the name and address)."""
-        if throttle.wait(name, _client(request)) > 0:
-            return Refusal(429, "too many failed sign-ins: wait a few minutes and try again")
-        try:
-            user = authenticate(store, name, password)
-        except AccountError as exc:
-            return Refusal(403, str(exc))
-        if user is None:
-            throttle.failed(name, _client(request))
-            return Refusal(401, "wrong name or password")
-        throttle.succeeded(name)
-        return user
+        return sign_in(store, throttle, name, password, _client(request))
 
     # ------------------------------------------------------------------ sign in and out
     def login_form(request: Request) -> Response:
@@ -251,7 +237,8 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
         )  # fmt: skip
 
     def account(request: Request) -> Response:
-        return account_page(request)
+        revoked = database_id(request.query_params.get("changed", ""))
+        return account_page(request, notice=None if revoked is None else changed(revoked))
 
     async def change_password(request: Request) -> Response:
         user = signed_in(request)
@@ -267,13 +254,13 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
                 account_page, request, 400, error="the current password is wrong"
             )
         try:
-            await run_in_threadpool(set_password, store, user.id, password)
+            revoked = await run_in_threadpool(set_password, store, user.id, password)
         except AccountError as exc:
             return await run_in_threadpool(account_page, request, 400, error=str(exc))
         # every other browser signed in as this user is signed out; this one starts afresh
         await run_in_threadpool(close_user_sessions, store, user.id)
         key = await run_in_threadpool(open_session, store, user.id)
-        response = RedirectResponse("/account", 303)
+        response = RedirectResponse(f"/account?changed={revoked}", 303)
         set_session_cookie(response, request, key)
         return response
 
@@ -343,8 +330,10 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
             form = await request.form()
             name = request.path_params["name"]
             version = str(form.get("version", "")).strip().removeprefix("v")
-            if version and not version.isdigit():
-                why = f"bad version {version!r}: give its number, e.g. 2 for {name}@v2"
+            try:
+                version = str(whole_number(version, "the version", 1)) if version else ""
+            except ParamError as exc:
+                why = f"{exc} (e.g. 2 for {name}@v2)"
                 return message(request, "Bad version", why, 400)
             reason = str(form.get("reason", "")).strip() if state != ACTIVE else ""
             ref = f"{name}@v{version}" if version else name
