@@ -40,7 +40,7 @@ from .data import Arena
 from .fitter import Fitter
 from .links import SERVED, Links
 from .page_cache import PageCache
-from .params import database_id
+from .params import clamped, database_id
 from .replay import STATIC_DIR, replay_data
 from .submit_routes import submit_routes
 from .templating import account_nav, void_form
@@ -86,13 +86,6 @@ def _viewer_key(request: Request) -> Hashable:
     name and role are in the top bar, what they may see depends on who they are)."""
     user = viewer(request)
     return None if user is None else (user.id, user.name, user.is_admin)
-
-
-def _int(value: str | None, default: int, low: int = 0, high: int = 10_000) -> int:
-    try:
-        return max(low, min(high, int(value))) if value is not None else default
-    except ValueError:
-        return default
 
 
 def make_app(
@@ -193,7 +186,7 @@ def make_app(
 
     def _games(request: Request) -> Response:
         filters = _filters(request)
-        number = _int(request.query_params.get("page"), 1, 1, 10**9)
+        number = clamped(request.query_params.get("page"), 1, 1, 10**9)
         data = arena.games(**filters, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
         data = redact_games(data, Seen(store, viewer(request)))
         seasons = arena.store.seasons()
@@ -291,8 +284,8 @@ def make_app(
         q = request.query_params
         data = arena.games(
             **_filters(request),
-            limit=_int(q.get("limit"), 100, 1),
-            offset=_int(q.get("offset"), 0, 0, 10**9),
+            limit=clamped(q.get("limit"), 100, 1),
+            offset=clamped(q.get("offset"), 0, 0, 10**9),
         )
         return JSONResponse(redact_games(data, Seen(store, viewer(request))))
 
