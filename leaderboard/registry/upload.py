@@ -26,7 +26,7 @@ from ..store.versions import QUEUED
 from .archive import TAR_OVERHEAD, keep_staging, new_staging, pack, store_archive, unpack
 from .errors import RegistryError
 from .limits import FileLimits
-from .naming import validate_name
+from .naming import refuse_look_alike, validate_name
 from .quotas import QuotaError, Quotas
 from .sources import BotSource, content_hash, find_source
 
@@ -95,6 +95,7 @@ def submit_archive(
     the files as ``bot add FOLDER`` does)."""
     name = validate_name(name)
     _check_owner(store.find_bot(name), name, submitter)
+    refuse_look_alike(store, name)
     staging = new_staging()
     try:
         unpack(archive, staging)

@@ -22,6 +22,17 @@ class NameTaken(StoreError):
     """A new bot name that looks like one registered already (their skeletons are equal)."""
 
 
+def name_taken(name: str, other: str) -> str:
+    """The refusal of the new bot name ``name``, which looks like the registered ``other``."""
+    return f"refused: the bot name {name} looks like {other}, which is registered; choose another"
+
+
+def _look_alike(s: Session, name: str, form: str) -> str | None:
+    if s.exec(select(BotRow.id).where(col(BotRow.name) == name).limit(1)).first():
+        return None
+    return s.exec(select(BotRow.name).where(col(BotRow.name_skeleton) == form).limit(1)).first()
+
+
 Guard = Callable[[Session], None]
 """A check run inside the transaction that adds a version, before it is added (it raises to
 refuse): what it reads cannot change before the version is written."""
@@ -99,19 +110,18 @@ class BotStore(Database):
             sa.select(func.pg_advisory_xact_lock(func.hashtext(f"bot-name:{form}")))
         )
 
+    def look_alike(self, name: str) -> str | None:
+        """The registered name a *new* ``name`` looks like (None: ``name`` is registered
+        already, or free): a quick look before a version is made; adding it checks again."""
+        with self.session() as s:
+            return _look_alike(s, name, skeleton(name))
+
     def _check_new_name(self, s: Session, name: str, form: str) -> None:
         """Refuse a *new* ``name`` whose skeleton is another name's (a name registered before
         the rule, sharing one, keeps getting versions)."""
-        if s.exec(select(BotRow.id).where(col(BotRow.name) == name).limit(1)).first():
-            return
-        other = s.exec(
-            select(BotRow.name).where(col(BotRow.name_skeleton) == form).limit(1)
-        ).first()
+        other = _look_alike(s, name, form)
         if other is not None:
-            raise NameTaken(
-                f"refused: the bot name {name} looks like {other}, which is registered; "
-                "choose another"
-            )
+            raise NameTaken(name_taken(name, other))
 
     def get_bot(self, bot_id: int) -> BotRow | None:
         with self.session() as s:

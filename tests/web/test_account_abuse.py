@@ -291,7 +291,8 @@ def test_a_password_change_revokes_the_api_tokens_and_says_so(site):
     page = browser.get(changed.headers["location"])
     assert page.status_code == 200
     assert "your API token is revoked" in page.text and "hegemon login" in page.text
-    assert script.get("/api/me").status_code == 401
+    refused = script.get("/api/me")
+    assert refused.status_code == 401 and "password change" in refused.json()["error"]
     again = token_login(site.url, address, "pat", new)
     assert again.status_code == 201
     fresh = client(site.url, address, Authorization=f"Bearer {again.json()['token']}")
