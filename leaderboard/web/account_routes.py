@@ -18,7 +18,7 @@ from starlette.routing import Route
 from hegemon.leaderboard.accounts import AccountError
 from hegemon.leaderboard.accounts.games import void_game
 from hegemon.leaderboard.accounts.invitations import redeem_invitation
-from hegemon.leaderboard.accounts.passwords import MIN_LENGTH, verify_password
+from hegemon.leaderboard.accounts.passwords import MIN_LENGTH
 from hegemon.leaderboard.accounts.sessions import close_session, close_user_sessions, open_session
 from hegemon.leaderboard.accounts.signin import Refusal
 from hegemon.leaderboard.accounts.signin import check_password as sign_in
@@ -26,10 +26,8 @@ from hegemon.leaderboard.accounts.throttle import LoginThrottle
 from hegemon.leaderboard.accounts.tokens import (
     create_token,
     list_tokens,
+    password_changed,
     revoke_token,
-)
-from hegemon.leaderboard.accounts.tokens import (
-    password_changed as changed,
 )
 from hegemon.leaderboard.accounts.users import (
     any_users,
@@ -238,7 +236,8 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
 
     def account(request: Request) -> Response:
         revoked = database_id(request.query_params.get("changed", ""))
-        return account_page(request, notice=None if revoked is None else changed(revoked))
+        notice = None if revoked is None else password_changed(revoked)
+        return account_page(request, notice=notice)
 
     async def change_password(request: Request) -> Response:
         user = signed_in(request)
@@ -249,10 +248,11 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
         current, password = str(form.get("current", "")), str(form.get("password", ""))
         if password != str(form.get("again", "")):
             return await run_in_threadpool(account_page, request, 400, error="the passwords differ")
-        if not await run_in_threadpool(verify_password, user.password_hash, current):
-            return await run_in_threadpool(
-                account_page, request, 400, error="the current password is wrong"
-            )
+        # checked as a sign-in is: a stolen session cannot guess at the password unthrottled
+        found = await run_in_threadpool(check_password, request, user.name, current)
+        if not isinstance(found, UserRow):
+            why = "the current password is wrong" if found.status == 401 else found.why
+            return await run_in_threadpool(account_page, request, 400, error=why)
         try:
             revoked = await run_in_threadpool(set_password, store, user.id, password)
         except AccountError as exc:
@@ -331,9 +331,9 @@ def account_routes(store: Store, throttle: LoginThrottle) -> list[Route]:
             name = request.path_params["name"]
             version = str(form.get("version", "")).strip().removeprefix("v")
             try:
-                version = str(whole_number(version, "the version", 1)) if version else ""
+                version = str(whole_number(version, "its number", 1)) if version else ""
             except ParamError as exc:
-                why = f"{exc} (e.g. 2 for {name}@v2)"
+                why = f"bad version: {exc} (e.g. 2 for {name}@v2)"
                 return message(request, "Bad version", why, 400)
             reason = str(form.get("reason", "")).strip() if state != ACTIVE else ""
             ref = f"{name}@v{version}" if version else name

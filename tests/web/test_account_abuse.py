@@ -374,3 +374,19 @@ def test_a_bad_page_number_is_the_first_or_last_page_never_a_500(site, query):
     assert client(site.url, "198.51.100.63").get(f"/games?{query}").status_code == 200
     api = client(site.url, "198.51.100.63").get(f"/api/games?{query.replace('page', 'offset')}")
     assert api.status_code == 200
+
+
+def test_a_stolen_session_cannot_guess_the_password_unthrottled(site):
+    thief = signed_in(site.url, "203.0.113.80", "bob")
+    csrf = csrf_of(thief, "/account")
+
+    def change(current: str) -> httpx.Response:
+        form = {"current": current, "password": "x" * 20, "again": "x" * 20, "csrf": csrf}
+        return thief.post("/account/password", data=form)
+
+    for i in range(PAIR_FREE):
+        wrong = change(f"guess {i}")
+        assert wrong.status_code == 400 and "the current password is wrong" in wrong.text
+    waiting = change(PASSWORDS["bob"])  # even the right one, now
+    assert waiting.status_code == 400 and "too many failed sign-ins" in waiting.text
+    assert token_login(site.url, "198.51.100.70", "bob", PASSWORDS["bob"]).status_code == 201
