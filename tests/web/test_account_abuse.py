@@ -344,8 +344,8 @@ def test_a_bad_version_to_disable_is_a_400_with_a_message(site, version):
     answer = admin.post("/admin/bots/random/disable", data=form)
     assert answer.status_code == 400
     assert "version" in answer.text
-    assert site.store.find_bot("random") is not None
-    assert site.store.find_bot("random").state == "active"  # type: ignore[union-attr]
+    random = site.store.find_bot("random")
+    assert random is not None and random.state == "active"
 
 
 @pytest.mark.parametrize(
