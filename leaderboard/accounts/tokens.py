@@ -71,3 +71,15 @@ def revoke_token(store: Store, user_id: int, token_id: int) -> ApiTokenRow:
             token.revoked_at = utcnow()
             s.add(token)
         return token
+
+
+def password_changed(revoked: int) -> str:
+    """What a user is told when their password changed and ``revoked`` API tokens went."""
+    tokens = (
+        "no API token was"
+        if revoked == 0
+        else ("your API token is" if revoked == 1 else f"your {revoked} API tokens are")
+    )
+    return f"Your password is changed: your other browsers are signed out and {tokens} revoked" + (
+        "." if revoked == 0 else " (sign in again on the command line: hegemon login URL)."
+    )

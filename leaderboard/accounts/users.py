@@ -2,39 +2,48 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from hegemon.leaderboard.store import ROLES, Store, StoreError, UserRow
+from hegemon.leaderboard.store import ROLES, ApiTokenRow, Store, StoreError, UserRow, utcnow
+from hegemon.leaderboard.store.names import is_name, skeleton
 
 from . import AccountError
 from .passwords import check_new_password, hash_password, verify_password, waste_a_check
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
-
-def check_name(name: str) -> None:
-    """Raise :class:`AccountError` unless ``name`` is a possible user name."""
-    if not NAME.match(name):
+def check_name(name: str) -> str:
+    """``name`` without surrounding spaces, or :class:`AccountError` unless it is a possible
+    user name (the whole of it: ``"alice\\n"`` is ``alice``, ``"al ice"`` is none)."""
+    name = name.strip()
+    if not is_name(name):
         raise AccountError(
             f"not a user name: {name[:70]!r} (1 to 64 letters, digits, '_', '.' or '-', "
             "starting with a letter or digit)"
         )
+    return name
 
 
 def new_user(session: Session, name: str, password: str, role: str) -> UserRow:
     """Add a user inside the caller's write ``session`` (raises :class:`AccountError` for a bad
-    name, role or password; a name already taken fails when the session commits)."""
-    check_name(name)
+    name, role or password, or a name that is, or looks like, one taken; one taken meanwhile
+    fails when the session commits)."""
+    name = check_name(name)
     if role not in ROLES:
         raise AccountError(f"no such role: {role} (one of {', '.join(ROLES)})")
     check_new_password(password)
-    if session.exec(select(UserRow.id).where(col(UserRow.name) == name)).first() is not None:
-        raise AccountError(f"the name {name} is taken")
-    user = UserRow(name=name, role=role, password_hash=hash_password(password))
+    form = skeleton(name)
+    taken = session.exec(
+        select(UserRow.name).where(
+            (col(UserRow.name) == name) | (col(UserRow.name_skeleton) == form)
+        )
+    ).first()
+    if taken is not None:
+        raise AccountError(_taken(name, taken))
+    user = UserRow(name=name, name_skeleton=form, role=role, password_hash=hash_password(password))
     session.add(user)
     session.flush()
     return user
@@ -47,8 +56,15 @@ def add_user(store: Store, name: str, password: str, role: str) -> UserRow:
             return new_user(s, name, password, role)
     except StoreError as exc:
         if isinstance(exc.__cause__, IntegrityError):
-            raise AccountError(f"the name {name} is taken") from None
+            raise AccountError(_taken(name.strip(), None)) from None
         raise
+
+
+def _taken(name: str, other: str | None) -> str:
+    """Why ``name`` cannot be had: it is ``other``'s, or too like it (None: taken meanwhile)."""
+    if other is None or other == name:
+        return f"the name {name} is taken"
+    return f"the name {name} is taken: it looks like {other}'s, which is taken"
 
 
 def find_user(store: Store, name: str) -> UserRow | None:
@@ -87,20 +103,30 @@ def set_disabled(store: Store, name: str, disabled: bool) -> UserRow:
         return user
 
 
-def set_password(store: Store, user_id: int, password: str) -> None:
+def set_password(store: Store, user_id: int, password: str) -> int:
+    """Give ``user_id`` the new ``password`` and revoke every API token they have (a token
+    made with the old password, perhaps by whoever knew it, must not outlive it); returns
+    how many tokens were revoked."""
     check_new_password(password)
+    hashed = hash_password(password)
     with store.session(write=True) as s:
         user = s.get(UserRow, user_id)
         if user is None:
             raise AccountError("no such user")
-        user.password_hash = hash_password(password)
+        user.password_hash = hashed
         s.add(user)
+        revoked = s.exec(
+            sa.update(ApiTokenRow)
+            .where(col(ApiTokenRow.user_id) == user_id, col(ApiTokenRow.revoked_at).is_(None))
+            .values(revoked_at=utcnow())
+        )
+        return int(revoked.rowcount or 0)
 
 
 def authenticate(store: Store, name: str, password: str) -> UserRow | None:
     """The user ``name`` if ``password`` is theirs, else None (in about the same time whether
     or not the name exists). A disabled user's right password raises :class:`AccountError`."""
-    user = find_user(store, name)
+    user = find_user(store, name.strip())
     if user is None:
         waste_a_check(password)
         return None

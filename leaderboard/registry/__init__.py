@@ -48,7 +48,7 @@ from .check import (
     check_command,
     check_source,
 )
-from .naming import validate_name
+from .naming import refuse_look_alike, validate_name
 from .sources import (
     BotSource,
     RegistryError,
@@ -114,6 +114,7 @@ def add_bot(
     already stored under ``name`` changes nothing and returns ``new=False``.
     """
     name = validate_name(name)
+    refuse_look_alike(store, name)
     source = find_source(spec, command)
     staging, digest = _stage(source)
     try:

@@ -5,6 +5,9 @@ The arena sets them in the environment its web server runs with (defaults in bra
 ``HEGEMON_QUOTA_SUBMISSIONS`` versions per hour [20], ``HEGEMON_QUOTA_BOTS`` live bots [5],
 ``HEGEMON_QUOTA_STORAGE`` bytes (suffixes ``K``, ``M``, ``G``) [256M]. A submission over one
 is refused with :class:`QuotaError`, one line saying which and how to get under it.
+
+The counts are read in the transaction that adds the version (:meth:`Quotas.check_in`, as the
+store's guard), so concurrent submissions cannot all pass a quota only some fit in.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ import os
 from dataclasses import dataclass
 from datetime import timedelta
 
+from sqlmodel import Session
+
 from ..store import Store, utcnow
+from ..store.versions import live_bot_names, storage_used, submissions_since
 from .errors import RegistryError
 from .limits import _human, _parse
 
@@ -54,21 +60,27 @@ class Quotas:
 
     def check(self, store: Store, owner_id: int, name: str, new_bytes: int) -> None:
         """Refuse (:class:`QuotaError`) a new version of ``name`` by ``owner_id`` whose files
-        add ``new_bytes`` to what the owner stores."""
+        add ``new_bytes`` to what the owner stores: a quick look, before the files are kept
+        (the check that counts is :meth:`check_in`, when the version is added)."""
+        with store.session() as s:
+            self.check_in(s, owner_id, name, new_bytes)
+
+    def check_in(self, s: Session, owner_id: int, name: str, new_bytes: int) -> None:
+        """:meth:`check` inside the transaction ``s`` that adds the version."""
         hour_ago = utcnow() - timedelta(hours=1)
-        if store.submissions_since(owner_id, hour_ago) >= self.submissions_per_hour:
+        if submissions_since(s, owner_id, hour_ago) >= self.submissions_per_hour:
             raise QuotaError(
                 f"refused: at most {self.submissions_per_hour} submissions an hour; "
                 "try again later",
                 429,
             )
-        live = store.live_bot_names(owner_id)
+        live = live_bot_names(s, owner_id)
         if name not in live and len(live) >= self.live_bots:
             raise QuotaError(
                 f"refused: you have {len(live)} live bots, the most allowed "
                 f"({self.live_bots}); submit a new version of one of them instead"
             )
-        used = store.storage_used(owner_id)
+        used = storage_used(s, owner_id)
         if used + new_bytes > self.storage_bytes:
             raise QuotaError(
                 f"refused: your bots would store {used + new_bytes} bytes, more than your "

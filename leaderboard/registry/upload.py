@@ -16,13 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
+
 from .. import paths
-from ..store import BotRow, Store
+from ..store import BotRow, Store, StoreError
+from ..store.bots import NameTaken
 from ..store.versions import QUEUED
 from .archive import TAR_OVERHEAD, keep_staging, new_staging, pack, store_archive, unpack
 from .errors import RegistryError, relative_to
 from .limits import FileLimits
-from .naming import validate_name
+from .naming import refuse_look_alike, validate_name
 from .quotas import QuotaError, Quotas
 from .sources import BotSource, content_hash, find_source
 
@@ -93,9 +97,8 @@ def submit_archive(
     one line saying why not. ``command``: how to run it in its folder (default: inferred from
     the files as ``bot add FOLDER`` does)."""
     name = validate_name(name)
-    owner = store.find_bot(name)
-    if owner is not None and owner.owner_id != submitter.id and not submitter.admin:
-        raise QuotaError(f"refused: the name {name} belongs to another member; choose another")
+    _check_owner(store.find_bot(name), name, submitter)
+    refuse_look_alike(store, name)
     staging = new_staging()
     try:
         unpack(archive, staging)
@@ -104,23 +107,54 @@ def submit_archive(
         if existing is not None:
             return Submitted(existing, new=False)
         source = find_source(str(staging), command)
+        guard = None
         if not submitter.admin:
             size = sum(f.stat().st_size for f in source.files.values())
-            (quotas or Quotas.from_env()).check(store, submitter.id, name, size)
+            limits = quotas or Quotas.from_env()
+            limits.check(store, submitter.id, name, size)  # before keeping any file
+
+            def guard(s: Session) -> None:
+                _check_owner(s.exec(_first_version(name)).first(), name, submitter)
+                limits.check_in(s, submitter.id, name, size)
+
         folder = paths.bot_dir(digest)
         keep_staging(staging, folder)
         store_archive(store, folder, digest)
-        bot = store.add_bot(
-            name,
-            source.command,
-            digest,
-            source.language,
-            "upload",
-            state=QUEUED,
-            owner_id=submitter.id,
-        )
+        try:
+            bot = store.add_bot(
+                name,
+                source.command,
+                digest,
+                source.language,
+                "upload",
+                state=QUEUED,
+                guard=guard,
+                owner_id=submitter.id,
+            )
+        except (RegistryError, StoreError) as exc:
+            _drop_unused(store, folder, digest)
+            if isinstance(exc, RegistryError):
+                raise
+            raise QuotaError(str(exc), 409 if isinstance(exc, NameTaken) else 503) from None
         return Submitted(bot, new=True)
     except RegistryError as exc:
         raise relative_to(exc, staging) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _first_version(name: str) -> SelectOfScalar[BotRow]:
+    return select(BotRow).where(col(BotRow.name) == name).limit(1)
+
+
+def _check_owner(found: BotRow | None, name: str, submitter: Submitter) -> None:
+    """Refuse a member's version of a name (``found``: a version of it) another one owns."""
+    if found is not None and found.owner_id != submitter.id and not submitter.admin:
+        raise QuotaError(f"refused: the name {name} belongs to another member; choose another")
+
+
+def _drop_unused(store: Store, folder: Path, digest: str) -> None:
+    """Forget the files of a refused version unless another version has the same."""
+    if not store.hash_in_use(digest):
+        shutil.rmtree(folder, ignore_errors=True)
+        store.drop_archive(digest)

@@ -25,6 +25,8 @@ class UserRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=sa.String(64), unique=True)
+    # the name's look-alike form (store.names), unique: no new name may look like this one
+    name_skeleton: str | None = Field(default=None, sa_type=sa.String(64), index=True, unique=True)
     role: str = Field(default=MEMBER, sa_type=sa.String(16))  # admin | member
     password_hash: str = Field(sa_type=sa.String(200))  # argon2id, with its salt and parameters
     disabled: bool = False  # refused at sign-in, its sessions and tokens no longer work

@@ -2,18 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
+from .accounts import UserRow
 from .archives import BotArchiveRow
 from .database import Database, StoreError
 from .models import BotRow, SeasonBotRow, SeasonRow
+from .names import skeleton
 from .versions import ACTIVE, RETIRED
+
+
+class NameTaken(StoreError):
+    """A new bot name that looks like one registered already (their skeletons are equal)."""
+
+
+def name_taken(name: str, other: str) -> str:
+    """The refusal of the new bot name ``name``, which looks like the registered ``other``."""
+    return f"refused: the bot name {name} looks like {other}, which is registered; choose another"
+
+
+def _look_alike(s: Session, name: str, form: str) -> str | None:
+    if s.exec(select(BotRow.id).where(col(BotRow.name) == name).limit(1)).first():
+        return None
+    return s.exec(select(BotRow.name).where(col(BotRow.name_skeleton) == form).limit(1)).first()
+
+
+Guard = Callable[[Session], None]
+"""A check run inside the transaction that adds a version, before it is added (it raises to
+refuse): what it reads cannot change before the version is written."""
 
 
 class BotStore(Database):
@@ -27,19 +49,29 @@ class BotStore(Database):
         language: str,
         source: str = "",
         state: str = ACTIVE,
+        guard: Guard | None = None,
         **extra: Any,
     ) -> BotRow:
         """Register the next version of ``name`` (v1 for a new name) in ``state`` (``active``:
         checked already, retiring the older active versions; ``queued``: a runner checks it).
-        ``extra``: more of :class:`BotRow`'s fields (its ``owner_id``)."""
+        ``extra``: more of :class:`BotRow`'s fields (its ``owner_id``). A new name that looks
+        like a registered one (:mod:`.names`) raises :class:`NameTaken`; ``guard`` (e.g. the
+        owner's quotas) runs in the same transaction, the owner's and the name's additions
+        waiting their turn, so two submissions cannot both pass a check one of them fails."""
+        form = skeleton(name)
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
+                    self._one_at_a_time(s, form, extra.get("owner_id"))
+                    self._check_new_name(s, name, form)
+                    if guard is not None:
+                        guard(s)
                     last = s.exec(
                         select(func.max(col(BotRow.version))).where(col(BotRow.name) == name)
                     ).one()
                     bot = BotRow(
                         name=name,
+                        name_skeleton=form,
                         version=(last or 0) + 1,
                         command=list(command),
                         content_hash=content_hash,
@@ -65,6 +97,31 @@ class BotStore(Database):
                 if not isinstance(exc.__cause__, IntegrityError):
                     raise
         raise StoreError(f"could not register {name}: other registrations kept getting in the way")
+
+    def _one_at_a_time(self, s: Session, form: str, owner_id: int | None) -> None:
+        """Make additions by the same owner, or of names with the same skeleton, wait for each
+        other until the transaction ends. SQLite has one writer at a time already; PostgreSQL
+        locks the owner's row, then the skeleton (in that order: no deadlock)."""
+        if not self.is_postgres:
+            return
+        if owner_id is not None:
+            s.exec(select(UserRow.id).where(col(UserRow.id) == owner_id).with_for_update())
+        s.connection().execute(
+            sa.select(func.pg_advisory_xact_lock(func.hashtext(f"bot-name:{form}")))
+        )
+
+    def look_alike(self, name: str) -> str | None:
+        """The registered name a *new* ``name`` looks like (None: ``name`` is registered
+        already, or free): a quick look before a version is made; adding it checks again."""
+        with self.session() as s:
+            return _look_alike(s, name, skeleton(name))
+
+    def _check_new_name(self, s: Session, name: str, form: str) -> None:
+        """Refuse a *new* ``name`` whose skeleton is another name's (a name registered before
+        the rule, sharing one, keeps getting versions)."""
+        other = _look_alike(s, name, form)
+        if other is not None:
+            raise NameTaken(name_taken(name, other))
 
     def get_bot(self, bot_id: int) -> BotRow | None:
         with self.session() as s:

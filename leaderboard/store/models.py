@@ -92,6 +92,8 @@ class BotRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=sa.String(64), index=True)
+    # the name's look-alike form (store.names): a new name may not share an existing one's
+    name_skeleton: str | None = Field(default=None, sa_type=sa.String(64), index=True)
     version: int  # 1, 2, … per name
     command: list[str] = Field(sa_column=Column(JSON, nullable=False))
     content_hash: str = Field(sa_type=sa.String(64), index=True)  # sha256 hex of its files

@@ -150,37 +150,54 @@ class VersionStore(Database):
     def submissions_since(self, owner_id: int, since: datetime) -> int:
         """Versions ``owner_id`` submitted since ``since``."""
         with self.session() as s:
-            return int(
-                s.exec(
-                    select(func.count())
-                    .select_from(BotRow)
-                    .where(col(BotRow.owner_id) == owner_id, col(BotRow.added_at) >= since)
-                ).one()
-            )
+            return submissions_since(s, owner_id, since)
 
     def live_bot_names(self, owner_id: int) -> set[str]:
         """Names of ``owner_id``'s bots with a version queued, checking or active."""
         with self.session() as s:
-            return set(
-                s.exec(
-                    select(col(BotRow.name))
-                    .where(col(BotRow.owner_id) == owner_id, col(BotRow.state).in_(LIVE))
-                    .distinct()
-                ).all()
-            )
+            return live_bot_names(s, owner_id)
 
     def storage_used(self, owner_id: int) -> int:
         """Bytes of the distinct files ``owner_id``'s versions store (unpacked)."""
         with self.session() as s:
-            hashes = (
-                select(col(BotRow.content_hash))
-                .where(col(BotRow.owner_id) == owner_id)
-                .distinct()
-                .scalar_subquery()
-            )
-            total = s.exec(
-                select(func.coalesce(func.sum(col(BotArchiveRow.size)), 0)).where(
-                    col(BotArchiveRow.content_hash).in_(hashes)
-                )
-            ).one()
-            return int(total)
+            return storage_used(s, owner_id)
+
+
+# The quotas' counts inside a caller's transaction (the one adding a version: see
+# BotStore.add_bot's guard), and through the store's methods above for a quick look.
+def submissions_since(s: Session, owner_id: int, since: datetime) -> int:
+    """Versions ``owner_id`` submitted since ``since``."""
+    return int(
+        s.exec(
+            select(func.count())
+            .select_from(BotRow)
+            .where(col(BotRow.owner_id) == owner_id, col(BotRow.added_at) >= since)
+        ).one()
+    )
+
+
+def live_bot_names(s: Session, owner_id: int) -> set[str]:
+    """Names of ``owner_id``'s bots with a version queued, checking or active."""
+    return set(
+        s.exec(
+            select(col(BotRow.name))
+            .where(col(BotRow.owner_id) == owner_id, col(BotRow.state).in_(LIVE))
+            .distinct()
+        ).all()
+    )
+
+
+def storage_used(s: Session, owner_id: int) -> int:
+    """Bytes of the distinct files ``owner_id``'s versions store (unpacked)."""
+    hashes = (
+        select(col(BotRow.content_hash))
+        .where(col(BotRow.owner_id) == owner_id)
+        .distinct()
+        .scalar_subquery()
+    )
+    total = s.exec(
+        select(func.coalesce(func.sum(col(BotArchiveRow.size)), 0)).where(
+            col(BotArchiveRow.content_hash).in_(hashes)
+        )
+    ).one()
+    return int(total)

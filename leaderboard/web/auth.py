@@ -82,7 +82,10 @@ class AccountBackend(AuthenticationBackend):
                 raise AuthenticationError("the Authorization header must be 'Bearer TOKEN'")
             user = await to_thread.run_sync(token_user, self.store, value.strip())
             if user is None:
-                raise AuthenticationError("this token is unknown, revoked or its user disabled")
+                raise AuthenticationError(
+                    "this token is unknown, revoked (a password change revokes every token) "
+                    "or its user disabled: sign in again with hegemon login URL"
+                )
             return _credentials(user), Viewer(user, "token")
         key = conn.cookies.get(SESSION_COOKIE)
         if key:

@@ -4,7 +4,6 @@ name and password) and ``GET /api/me``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -13,25 +12,25 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from hegemon.leaderboard.accounts import AccountError
 from hegemon.leaderboard.accounts.invitations import redeem_invitation
-from hegemon.leaderboard.accounts.passwords import MIN_LENGTH, verify_password
+from hegemon.leaderboard.accounts.passwords import MIN_LENGTH
 from hegemon.leaderboard.accounts.sessions import close_session, close_user_sessions, open_session
-from hegemon.leaderboard.accounts.tokens import create_token, list_tokens, revoke_token
-from hegemon.leaderboard.accounts.users import any_users, authenticate, set_password
+from hegemon.leaderboard.accounts.signin import Refusal
+from hegemon.leaderboard.accounts.signin import check_password as sign_in
+from hegemon.leaderboard.accounts.tokens import (
+    create_token,
+    list_tokens,
+    password_changed,
+    revoke_token,
+)
+from hegemon.leaderboard.accounts.users import any_users, set_password
 from hegemon.leaderboard.store import UserRow
 
 from ..auth import Viewer, clear_session_cookie, set_session_cookie
+from ..params import database_id
 from .common import message, page, path_id, signed_in, store, throttle
 
 TOKENS_PATH = "/api/tokens"
 """Takes a password, reads no cookie: exempt from the CSRF check."""
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a sign-in was refused, and its HTTP status."""
-
-    status: int
-    why: str
 
 
 def _client(request: Request) -> str:
@@ -47,18 +46,7 @@ def _local(target: str | None) -> str:
 
 def check_password(request: Request, name: str, password: str) -> UserRow | Refusal:
     """The user, or why not (a wrong password counted against the name and address)."""
-    slow = throttle(request)
-    if slow.wait(name, _client(request)) > 0:
-        return Refusal(429, "too many failed sign-ins: wait a few minutes and try again")
-    try:
-        user = authenticate(store(request), name, password)
-    except AccountError as exc:
-        return Refusal(403, str(exc))
-    if user is None:
-        slow.failed(name, _client(request))
-        return Refusal(401, "wrong name or password")
-    slow.succeeded(name)
-    return user
+    return sign_in(store(request), throttle(request), name, password, _client(request))
 
 
 async def _signed_in_at(request: Request, user: UserRow, target: str) -> Response:
@@ -145,8 +133,10 @@ def account_page(request: Request, status: int = 200, **context: Any) -> Respons
 
 
 def account(request: Request) -> Response:
-    """``GET /account``."""
-    return account_page(request)
+    """``GET /account`` (``?changed=N``: the password was just changed, N tokens revoked)."""
+    revoked = database_id(request.query_params.get("changed", ""))
+    notice = None if revoked is None else password_changed(revoked)
+    return account_page(request, notice=notice)
 
 
 async def change_password(request: Request) -> Response:
@@ -160,16 +150,17 @@ async def change_password(request: Request) -> Response:
     current, password = str(form.get("current", "")), str(form.get("password", ""))
     if password != str(form.get("again", "")):
         return await run_in_threadpool(account_page, request, 400, error="the passwords differ")
-    if not await run_in_threadpool(verify_password, user.password_hash, current):
-        return await run_in_threadpool(
-            account_page, request, 400, error="the current password is wrong"
-        )
+    # checked as a sign-in is: a stolen session cannot guess at the password unthrottled
+    found = await run_in_threadpool(check_password, request, user.name, current)
+    if not isinstance(found, UserRow):
+        why = "the current password is wrong" if found.status == 401 else found.why
+        return await run_in_threadpool(account_page, request, 400, error=why)
     try:
-        await run_in_threadpool(set_password, store(request), user.id, password)
+        revoked = await run_in_threadpool(set_password, store(request), user.id, password)
     except AccountError as exc:
         return await run_in_threadpool(account_page, request, 400, error=str(exc))
     await run_in_threadpool(close_user_sessions, store(request), user.id)
-    return await _signed_in_at(request, user, "/account")
+    return await _signed_in_at(request, user, f"/account?changed={revoked}")
 
 
 async def new_token(request: Request) -> Response:

@@ -5,7 +5,7 @@ a 403 (or is sent to sign in first: :func:`.common.admin`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
@@ -26,15 +26,19 @@ from hegemon.leaderboard.seasons.setup import (
 )
 from hegemon.leaderboard.store import UserRow
 from hegemon.leaderboard.store.versions import ACTIVE, DISABLED, REFUSED, RETIRED
+from hegemon.referee.chance import MAX_SEED
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.timecontrol import CLOCKS
 
+from ..params import ParamError, seconds, whole_number
 from .common import admin, message, page, path_id, store
-
-N = TypeVar("N", int, float)
 
 ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
 """The states of a version the admins' bot page offers to enable (the others: to disable)."""
+
+FORM_LIMITS = {"players": 1000, "max_strikes": 10**6, "games": 10**6, "seed": MAX_SEED}
+"""The largest whole number each competition field takes, either way: past it no plan makes
+sense (the shared checks say what is wrong with a number within it)."""
 
 
 # ---------------------------------------------------------------------------------- users
@@ -88,8 +92,10 @@ async def _set_bot_state(request: Request, state: str) -> Response:
     form = await request.form()
     name = request.path_params["name"]
     version = str(form.get("version", "")).strip().removeprefix("v")
-    if version and not version.isdigit():
-        why = f"bad version {version!r}: give its number, e.g. 2 for {name}@v2"
+    try:
+        version = str(whole_number(version, "its number", 1)) if version else ""
+    except ParamError as exc:
+        why = f"bad version: {exc} (e.g. 2 for {name}@v2)"
         return message(request, "Bad version", why, 400)
     reason = str(form.get("reason", "")).strip() if state != ACTIVE else ""
     ref = f"{name}@v{version}" if version else name
@@ -129,29 +135,23 @@ async def void(request: Request) -> Response:
 def _whole(form: Mapping[str, str], key: str, flag: str, default: int | None) -> int | None:
     """The form's whole number ``key`` (blank: ``default``), or a one-line :class:`SetupError`
     naming the command line's ``flag`` (the errors of the shared checks name them too)."""
-    return _number(form, key, flag, default, int, "a whole number")
+    text = form.get(key, "").strip()
+    if not text:
+        return default
+    limit = FORM_LIMITS[key]
+    try:
+        return whole_number(text, flag, -limit, limit)
+    except ParamError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def _seconds(form: Mapping[str, str], key: str, flag: str) -> float | None:
     """The form's number of seconds ``key`` (blank: the default), or a one-line error."""
-    return _number(form, key, flag, None, float, "a number of seconds")
-
-
-def _number(
-    form: Mapping[str, str],
-    key: str,
-    flag: str,
-    default: N | None,
-    parse: Callable[[str], N],
-    what: str,
-) -> N | None:
     text = form.get(key, "").strip()
-    if not text:
-        return default
     try:
-        return parse(text)
-    except ValueError:
-        raise SetupError(f"{flag} must be {what}; got {text!r}") from None
+        return seconds(text, flag) if text else None
+    except ParamError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def competition_plan(form: Mapping[str, str], season: bool) -> Plan:

@@ -10,9 +10,10 @@ from hegemon.referee.record import RecordError
 
 from .. import pages as html
 from ..auth import viewer
+from ..params import clamped
 from ..visibility import redact_games, redact_record
 from .common import arena, links, not_found, path_id, store
-from .views import GAME_NOT_FOUND, bounded, filters, hidden, seen
+from .views import GAME_NOT_FOUND, filters, hidden, seen
 from .views import bot as bot_data
 from .views import game as game_data
 
@@ -73,8 +74,8 @@ def games(request: Request) -> Response:
     q = request.query_params
     data = arena(request).games(
         **filters(request),
-        limit=bounded(q.get("limit"), 100, 1),
-        offset=bounded(q.get("offset"), 0, 0, 10**9),
+        limit=clamped(q.get("limit"), 100, 1),
+        offset=clamped(q.get("offset"), 0, 0, 10**9),
     )
     return JSONResponse(redact_games(data, seen(request)))
 

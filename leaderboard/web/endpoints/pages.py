@@ -16,10 +16,11 @@ from hegemon.referee.record import RecordError
 from .. import pages as html
 from ..auth import form_token, viewer
 from ..links import SERVED
+from ..params import clamped
 from ..templating import void_form
 from ..visibility import redact_games
 from .common import arena, cached, links, not_found, store
-from .views import GAME_NOT_FOUND, bounded, filters, hidden, ids, seen
+from .views import GAME_NOT_FOUND, filters, hidden, ids, seen
 from .views import bot as bot_data
 from .views import game as game_data
 
@@ -101,7 +102,7 @@ async def games(request: Request) -> Response:
 
 def _games(request: Request) -> Response:
     shown = filters(request)
-    number = bounded(request.query_params.get("page"), 1, 1, 10**9)
+    number = clamped(request.query_params.get("page"), 1, 1, 10**9)
     data = arena(request).games(**shown, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
     data = redact_games(data, seen(request))
     seasons = store(request).seasons()

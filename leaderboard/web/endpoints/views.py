@@ -27,15 +27,6 @@ def seen(request: Request) -> Seen:
     return Seen(store(request), viewer(request))
 
 
-def bounded(value: str | None, default: int, low: int = 0, high: int = 10_000) -> int:
-    """A query's whole number kept within ``low``…``high`` (missing or not a number:
-    ``default``)."""
-    try:
-        return max(low, min(high, int(value))) if value is not None else default
-    except ValueError:
-        return default
-
-
 def filters(request: Request) -> dict[str, Any]:
     """The game list's filters the query asks for."""
     q = request.query_params
