@@ -55,10 +55,13 @@ def strict() -> LoginThrottle:
 
 
 def serve(store: Store) -> Any:
-    """The app over ``store``, trusting the loopback as its proxy, sign-ins slowed strictly."""
+    """The app over ``store``, trusting the loopback as its proxy, sign-ins slowed strictly,
+    and every simultaneous upload of these tests received (none turned away as busy: the quota,
+    not the upload limit, is what they test)."""
+    from hegemon.leaderboard.web.limits import WebLimits
     from hegemon.leaderboard.web.server import make_app
 
-    return make_app(store, ["127.0.0.1"], strict())
+    return make_app(store, ["127.0.0.1"], strict(), limits=WebLimits(max_uploads=16))
 
 
 @pytest.fixture(scope="module")
