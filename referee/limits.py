@@ -8,7 +8,7 @@ environments) is played under :func:`bounded` rules: a rule set that sets no rou
 :data:`DEFAULT_ROUND_LIMIT`, and the game is stopped after :data:`DEFAULT_DECISION_LIMIT`
 decisions whatever its rounds (a bot can spin one round out to a great length: one-army
 attacks from a stack grown by escalating card sets). Either way the game ends as the rules end
-it at their round limit: ranked by territories, then armies (docs/rules.md, "Turn limit").
+it at their round limit: ranked by territories, then armies (docs/rules.md §6, "Turn limit").
 
 The engine stays as the rules say (a game built from ``make_rules("classic")`` has no limit):
 the backstops are the product's, applied where it starts a game. Pure data, no I/O.
