@@ -22,8 +22,9 @@ own view (``view_for``, the referee's redaction). Rewards (``reward=``):
 - ``"share"``: ``"place"`` plus, after every step, each seat's change of its share of the
   territories.
 
-A game ended by the rule set's ``turn_limit`` truncates every agent still in; one won or lost
-terminates; a seat eliminated earlier terminates then, with its place's reward.
+A game ended by the rule set's ``turn_limit`` (a rule set without one gets the referee's
+default, :mod:`hegemon.referee.limits`) or the decision limit truncates every agent still in;
+one won or lost terminates; a seat eliminated earlier terminates then, with its place's reward.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from hegemon.referee.game import Game, IllegalAction
+from hegemon.referee.limits import CUT_SHORT, DEFAULT_DECISION_LIMIT, bounded
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.view import View
 
@@ -45,8 +47,6 @@ from .observer import PublicSeats, SeatObserver
 from .rewards import REWARDS, final_reward, territory_shares
 from .spaces import action_space, observation_space
 from .text import render_text
-
-TURN_LIMIT_REASON = "turn limit"
 
 
 def agent_name(seat: int) -> str:
@@ -79,7 +79,8 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"unknown reward '{reward}' (available: {', '.join(REWARDS)})")
-        self.rules = rules if isinstance(rules, RuleSet) else make_rules(rules, options)
+        # every game ends: rules without a round limit get the default (referee.limits)
+        self.rules = bounded(rules if isinstance(rules, RuleSet) else make_rules(rules, options))
         self.players = players
         self.reward_mode = reward
         self.render_mode = render_mode
@@ -108,7 +109,9 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(seed) if seed is not None else int(self._seeds.integers(2**31))
-        self._current = Game(self.rules, self.players, game_seed, events=False)  # none read
+        self._current = Game(
+            self.rules, self.players, game_seed, events=False, decision_limit=DEFAULT_DECISION_LIMIT
+        )  # no event is read
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -192,7 +195,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             self.rewards[agent] += final_reward(
                 self.reward_mode, self._final_place(seat), self.players
             )
-            if game.over and game.finish_reason == TURN_LIMIT_REASON and game.players[seat].active:
+            if game.over and game.finish_reason in CUT_SHORT and game.players[seat].active:
                 self.truncations[agent] = True
             else:
                 self.terminations[agent] = True

@@ -19,9 +19,11 @@ Observations, actions and rewards are those of :mod:`hegemon.env.multi_agent` (o
 atomic step of :mod:`hegemon.env.encoding`). An index the mask forbids is an illegal answer: the
 arena applies the default action (``info["illegal"]``); no strike ever forfeits the learner. The
 episode ends when the game does (``terminated``; ``truncated`` when the rule set's
-``turn_limit`` cut it while the learner was still in), the learner's place paid then; a learner
-eliminated early waits for the others to finish, since its place is theirs to decide. The
-last observation of an episode has an all-zero mask: nothing is left to decide.
+``turn_limit`` cut it while the learner was still in: a rule set without one gets the
+referee's default, :mod:`hegemon.referee.limits`, and the decision limit cuts it too), the
+learner's place paid then; a learner eliminated early waits for the others to finish, since
+its place is theirs to decide. The last observation of an episode has an all-zero mask:
+nothing is left to decide.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import numpy as np
 from hegemon.referee.actions import Action
 from hegemon.referee.events import Event
 from hegemon.referee.game import Game
+from hegemon.referee.limits import CUT_SHORT, DEFAULT_DECISION_LIMIT, bounded
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.view import View
@@ -53,7 +56,6 @@ from .text import render_text
 
 # the learner may answer badly as often as it likes: a refused answer gets the default action
 UNTIMED = TimeControl(decision=math.inf, bank=math.inf, max_strikes=2**31)
-TURN_LIMIT_REASON = "turn limit"
 
 
 class _Abandoned(Exception):
@@ -156,7 +158,8 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
     ):
         if reward not in REWARDS:
             raise ValueError(f"unknown reward '{reward}' (available: {', '.join(REWARDS)})")
-        self.rules = rules if isinstance(rules, RuleSet) else make_rules(rules, options)
+        # every game ends: rules without a round limit get the default (referee.limits)
+        self.rules = bounded(rules if isinstance(rules, RuleSet) else make_rules(rules, options))
         self.players = len(opponents) + 1
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not one of the {self.players} players' seats")
@@ -192,7 +195,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         from hegemon.sdk.local import InProcessBot, local_game_id
 
         self._stop()
-        game = Game(self.rules, self.players, seed)
+        game = Game(self.rules, self.players, seed, decision_limit=DEFAULT_DECISION_LIMIT)
         link = LearnerTransport()
         shared: dict[int, dict[str, Any]] = {}
         links: list[Any] = [
@@ -286,7 +289,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
             place = news.places[self.seat]
             game = self.game
             reward = final_reward(self.reward_mode, place, self.players) + self._shaping(game)
-            truncated = news.reason == TURN_LIMIT_REASON and game.players[self.seat].active
+            truncated = news.reason in CUT_SHORT and game.players[self.seat].active
             info["place"] = place
             return self._final_observation(), reward, not truncated, truncated, info
         if news.error:

@@ -29,6 +29,7 @@ import numpy as np
 
 from hegemon.referee.actions import Action
 from hegemon.referee.decisions import Decision
+from hegemon.referee.limits import bounded
 from hegemon.referee.rules import RuleSet
 from hegemon.sdk import Bot, BotView, play_local
 from hegemon.sdk.network import Floats, Mask, Network
@@ -64,7 +65,7 @@ class TrainConfig:
     rate: float = 3e-3
     entropy: float = 0.01
     shaping: float = 1.0
-    max_decisions: int = 50_000
+    max_decisions: int = 50_000  # a game ends there (ranked as at its round limit)
     meta: dict[str, Any] = field(default_factory=dict)  # written into the policy file
 
 
@@ -146,7 +147,8 @@ def play_game(network: Network, config: TrainConfig, game: int) -> GameSteps:
     opponent = _opponent(config.opponent)
     bots = [learner if s in seats else opponent() for s in range(config.players)]
     seed = int(rng.integers(2**63))
-    result = play_local(bots, config.rules, seed, max_decisions=config.max_decisions)
+    # every game ends: rules without a round limit get the default one (referee.limits)
+    result = play_local(bots, bounded(config.rules), seed, decision_limit=config.max_decisions)
     assert result.game is not None
     rows: list[tuple[Floats, Mask, int, float]] = []
     outcomes = [place_score(result.places[seat], config.players) for seat in seats]

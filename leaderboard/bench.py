@@ -15,8 +15,9 @@ Both modes (in this process and as processes) give every game the same id,
 :func:`bench_game_id` of its deal and leg: a bot that seeds its own choices from the game id
 plays the two games of a deal independently, as in a season, so two copies of one version do
 not simply replay each other seat for seat. A rule set without a turn limit gets
-:data:`TURN_LIMIT` (bots that never attack would play for ever), and an in-process game stops
-with a :class:`~hegemon.sdk.LocalFault` after :data:`MAX_DECISIONS` decisions.
+:data:`TURN_LIMIT` (bots that never attack would play for ever), and an in-process game ends
+after :data:`MAX_DECISIONS` decisions, ranked as at its round limit (a game of processes has
+the referee's own backstops, :mod:`hegemon.referee.limits`).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ TURN_LIMIT = 100
 score): two random bots never finish a classic game."""
 
 MAX_DECISIONS = 50_000
-"""Decisions after which an in-process game without a turn limit stops (seconds, not the
-minutes of :func:`hegemon.sdk.play_local`'s default)."""
+"""Decisions after which an in-process game ends (seconds of play, not the minutes of the
+referee's own :data:`~hegemon.referee.limits.DEFAULT_DECISION_LIMIT`)."""
 
 
 def seatings(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -161,13 +162,16 @@ def play_pair_local(
 ) -> PairResult:
     """Both games of a deal in this process (fresh bot objects per game), by the referee's own
     loop and limits (:func:`hegemon.sdk.play_local`)."""
+    from hegemon.referee.limits import bounded
     from hegemon.sdk import play_local
 
     places, faults = [], 0
     for leg, seating in enumerate(seatings(players)):
         bots = [factories[side]() for side in seating]
         game_id = bench_game_id(seed, leg)
-        result = play_local(bots, rules, seed, game_id=game_id, max_decisions=MAX_DECISIONS)
+        result = play_local(
+            bots, bounded(rules, TURN_LIMIT), seed, game_id=game_id, decision_limit=MAX_DECISIONS
+        )
         places.append(result.places)
         faults += len(result.faults)
     return score_pair(deal, players, places, faults)

@@ -281,7 +281,8 @@ class Arbiter:
         """Queue ``events`` for every seat still playing, each encoded once per kind of
         transport. A drawn card is hidden from the other seats (a forfeit says its fault kind
         only: the detail is in the record's fault line, never in the event)."""
-        playing = [seat for seat in self.seats if not seat.out]
+        game = self.game  # a seat eliminated is never asked again: nothing queued for it
+        playing = [s for s in self.seats if not s.out and game.players[s.index].active]
         encoders: dict[Any, list[Any]] = {}
         for seat in playing:
             encoders.setdefault(seat.link.encode_event, [])

@@ -126,6 +126,9 @@ class Game:
     ``events=False``: a game whose events nobody reads (a simulation keeping no record: the
     learning environment, the benchmarks); :meth:`apply` returns none and the battle path skips
     building them. The same game otherwise (its record is its seed and ``history``).
+
+    ``decision_limit``: the game ends after that many actions (0: never), ranked as at its
+    round limit, with the reason ``"decision limit"`` (:mod:`hegemon.referee.limits`).
     """
 
     def __init__(
@@ -137,6 +140,7 @@ class Game:
         chance: Chance | None = None,
         events: bool = True,
         _original: Game | None = None,
+        decision_limit: int = 0,
     ):
         if _original is not None:  # clone(): the state is copied, not set up
             self._copy(_original)
@@ -176,6 +180,7 @@ class Game:
         self.places: tuple[int, ...] | None = None
         self.finish_reason = ""
         self.history: list[Action] = []
+        self.decision_limit = decision_limit
         self.out_order: list[int] = []  # seats in the order they left the game
         # the turn in progress
         self.reserve = 0
@@ -458,6 +463,8 @@ class Game:
         self.history.append(action)
         if self._parts:
             self._check_end()
+        if self.decision_limit and len(self.history) >= self.decision_limit and not self.over:
+            self.finish("decision limit")
         return events if self._events else []
 
     def _check_end(self) -> None:

@@ -71,6 +71,8 @@ def header(game: Game, **extra: Any) -> dict[str, Any]:
         "seed_hash": seed_hash(game.seed),
         "seed_public": seed_is_public(game.seed),
     }
+    if game.decision_limit:  # only then: the records of games without one stay as they were
+        data["decision_limit"] = game.decision_limit
     data.update(extra)
     return data
 
@@ -169,9 +171,13 @@ def game_from_header(head: dict[str, Any], seed: Any = None) -> Game:
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RecordError(f"line 1: the seed {seed!r} is not a non-negative integer")
     legacy = LegacyChance(seed) if head.get("format") == FORMAT_1 else None
+    limit = head.get("decision_limit", 0)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise RecordError(f"line 1: the decision limit {limit!r:.40} is not a non-negative integer")
     try:
         players: int = head.get("players")  # type: ignore[assignment]  # Game checks it
-        return Game(rules_from_dict(head.get("rules") or {}), players, seed, chance=legacy)
+        rules = rules_from_dict(head.get("rules") or {})
+        return Game(rules, players, seed, chance=legacy, decision_limit=limit)
     except (RulesError, GameSetupError, TypeError) as exc:
         raise RecordError(f"line 1: cannot set up the game: {exc}") from None
 

@@ -63,6 +63,7 @@ _FIELDS: dict[str, dict[str, tuple[_Check, str, bool]]] = {
         "players": (_int, "an integer", True),
         "seed_hash": (_str, "a string", False),
         "seed_public": (_bool, "true or false", False),
+        "decision_limit": (_int, "an integer", False),
         "seats": (_strings, "a list of strings", False),
         "game_id": (_str, "a string", False),
         "map": (_str, "a string", False),

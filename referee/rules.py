@@ -205,7 +205,14 @@ OPTIONS: dict[str, Option] = {
             ("off", "on"),
             "team Risk (000): two teams in alternating seats sharing territories",
         ),
-        Option("turn_limit", None, "end the game after this many rounds (0: no limit)", 0, 100_000),
+        Option(
+            "turn_limit",
+            None,
+            "end the game after this many rounds (0: none set, and hegemon plays the game with "
+            "its default round limit: docs/rules.md §6)",
+            0,
+            100_000,
+        ),
     )
 }
 

@@ -233,6 +233,7 @@ def play_local(
     strict: bool = False,
     decision_ms: int = int(TimeControl.decision * 1000),
     max_decisions: int = 1_000_000,
+    decision_limit: int = 0,
     time_control: TimeControl | None = None,
     orders: bool = True,
 ) -> LocalGame:
@@ -246,7 +247,9 @@ def play_local(
     ``decision_ms`` is the deadline the bots are told when the game is untimed (no
     ``time_control``); ``orders=False`` ignores the bots' orders (every decision is asked).
     A game still running after ``max_decisions`` decisions (bots that never
-    attack, under rules without a turn limit) stops with a :class:`LocalFault` that says so.
+    attack, under rules without a turn limit) stops with a :class:`LocalFault` that says so;
+    a ``decision_limit`` ends it instead, ranked as at a round limit (the backstop of
+    :mod:`hegemon.referee.limits`: reason ``"decision limit"``).
     """
     import trio
 
@@ -256,7 +259,7 @@ def play_local(
         rules = make_rules(rules, options)
     elif options:
         raise ValueError("give options with a preset name, not with a RuleSet")
-    game = Game(rules, len(bots), seed)
+    game = Game(rules, len(bots), seed, decision_limit=decision_limit)
     game_id = game_id if game_id is not None else local_game_id(seed)
     shared: dict[int, dict[str, Any]] = {}
     seats = [

@@ -23,25 +23,39 @@ from .checks import Say, check_loop
 POLL = 1.0
 """Seconds between looks at an empty queue."""
 
+TURN_GAMES = 4
+"""Games a runner plays of one season or ladder before it turns to the next with a match
+waiting: a ladder's queue never empties, so without turns the first ladder would hold the
+runner for ever (and each turn starts the bots afresh, so not one game a turn)."""
 
-def playable_season(store: Store) -> SeasonRow | None:
-    """The oldest season or ladder with a match waiting to be played."""
-    for season in store.seasons():
-        playable = season.status != FINISHED and season.id is not None
-        if playable and store.progress(season.id).pending:  # type: ignore[arg-type]
-            return season
-    return None
+
+def playable_season(store: Store, served: dict[int, int] | None = None) -> SeasonRow | None:
+    """The season or ladder with a match waiting that this runner served longest ago
+    (``served``: a season's id → the number of its last turn; never served first, the oldest
+    first among equals)."""
+    last = served or {}
+    waiting = [
+        season
+        for season in store.seasons()
+        if season.status != FINISHED and season.id is not None and store.progress(season.id).pending
+    ]
+    return min(waiting, key=lambda season: last.get(season.id or 0, -1), default=None)
 
 
 async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
-    """Play the seasons' and ladders' matches as they wait, forever."""
+    """Play the seasons' and ladders' matches as they wait, forever, in turns of
+    :data:`TURN_GAMES` games each."""
+    served: dict[int, int] = {}
+    turn = 0
     while True:
-        season = await trio.to_thread.run_sync(playable_season, store)
+        season = await trio.to_thread.run_sync(playable_season, store, served)
         if season is None:
             await trio.sleep(poll)
             continue
+        turn += 1
+        served[season.id or 0] = turn
         try:
-            state = await run_season(store, season, worker=worker, log=say)
+            state = await run_season(store, season, worker=worker, log=say, stop_after=TURN_GAMES)
         except (StoreError, RunnerError) as exc:  # its bots cannot run here, or the database
             say(f"{season.name}: {exc}")
             await trio.sleep(poll)

@@ -59,10 +59,9 @@ def bench_command(
     without a turn limit get one of 100 rounds (--set turn_limit=N)."""
     from rich.live import Live
 
-    from hegemon.sdk import LocalFault
+    from hegemon.referee.limits import bounded
 
     from ..bench import (
-        MAX_DECISIONS,
         TURN_LIMIT,
         identical,
         play_pair_local,
@@ -74,10 +73,8 @@ def bench_command(
     from ..sprt import Sprt, estimate
 
     rule_set = parse_rules(rules, option)
-    limited = any(o.partition("=")[0].strip() == "turn_limit" for o in option)
-    endless = rule_set.turn_limit == 0 and not limited
-    if endless:
-        rule_set = parse_rules(rules, [*option, f"turn_limit={TURN_LIMIT}"])
+    endless = rule_set.turn_limit == 0
+    rule_set = bounded(rule_set, TURN_LIMIT)
     check_seats(rule_set, players)
     if max_games < 2:
         fail("--max-games must be at least 2 (one deal, played twice)")
@@ -99,7 +96,7 @@ def bench_command(
     if endless:
         console.print(
             f"{rule_set.preset} has no turn limit: games end after {TURN_LIMIT} rounds "
-            "(--set turn_limit=N to change, 0 for none)",
+            "(--set turn_limit=N to change; every game ends)",
             highlight=False,
         )
     faults = 0
@@ -112,13 +109,7 @@ def bench_command(
             if not quiet:
                 live.update(_describe(sprt, len(sprt.samples), faults), refresh=True)
 
-        try:
-            results = run_match(play, sprt, match_seed, max_games // 2, show)
-        except LocalFault:
-            fail(
-                f"a game did not end within {MAX_DECISIONS:,} decisions: bots that never attack "
-                "can play for ever; give the rules a turn limit (--set turn_limit=100)"
-            )
+        results = run_match(play, sprt, match_seed, max_games // 2, show)
     est = estimate(sprt.samples)
     console.print(_describe(sprt, len(sprt.samples), faults), highlight=False)
     verdict = {

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from hegemon.referee.limits import DEFAULT_ROUND_LIMIT
+
 from .common import (
     clock_option,
     console,
@@ -43,6 +45,13 @@ def create_command(
     rules: str = rules_option(),
     option: list[str] = set_option(),
     players: int = typer.Option(4, "--players", help="Seats per game."),
+    round_limit: int | None = typer.Option(
+        None,
+        "--round-limit",
+        help="Rounds after which a game ends, ranked by territories then armies "
+        f"(default: the rules' turn_limit, else {DEFAULT_ROUND_LIMIT}; every game ends).",
+        show_default=False,
+    ),
     startup_time: float = startup_time_option(),
     decision_time: float = decision_time_option(),
     time_bank: float = time_bank_option(),
@@ -57,7 +66,7 @@ def create_command(
 
     plan = Plan(
         name, rules, option, players, time, startup_time, decision_time, time_bank, clock,
-        max_strikes,
+        max_strikes, round_limit,
     )  # fmt: skip
     try:
         check_plan(plan, "ladder")  # before the database is made
@@ -74,6 +83,7 @@ def create_command(
     console.print(
         f"created ladder [bold]{ladder.name}[/]: "
         f"{rules_text(rule_set.preset, rule_set.options())}, {players} players, "
+        f"games end after {rule_set.turn_limit} rounds, "
         f"time {created.time} ({clock} clock), {len(entrants)} entrants now"
         + (f" ({', '.join(b.label for b in entrants)})" if entrants else ""),
         highlight=False,

@@ -117,13 +117,15 @@ def play_command(
     quiet: bool = quiet_option("No live progress."),
 ) -> None:
     """Play one game between bots, with live progress; print places, faults (with the last
-    lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted."""
+    lines of a faulted bot's log) and the record path. Exits 1 when a seat faulted. Every game
+    ends: rules that set no round limit get the referee's default one (it says so)."""
     import trio
 
     from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.leaderboard.cli.progress import LiveBoard
     from hegemon.referee.chance import new_seed
     from hegemon.referee.game import Game, GameSetupError
+    from hegemon.referee.limits import round_limit_note
     from hegemon.referee.runner.botlog import logs_dir
     from hegemon.referee.runner.labels import number_duplicates
     from hegemon.referee.runner.session import new_game_id, play_one
@@ -156,6 +158,9 @@ def play_command(
         f"[bold]{rule_set.preset}[/] · {len(commands)} seats · "
         f"seed hash {seed_hash(game_seed)[:16]}…"
     )
+    note = round_limit_note(rule_set)  # every game ends: the runner bounds it (referee.limits)
+    if note:
+        console.print(note, highlight=False)
     live = LiveBoard(number_duplicates([c.name for c in commands]), console, enabled=not quiet)
     with live:
         result = trio.run(

@@ -163,6 +163,7 @@ class Plan:
     bank: float | None = None
     clock: str = "cpu"
     max_strikes: int | None = None
+    round_limit: int | None = None  # the rules' turn_limit; a ladder's default: referee.limits
 
 
 @dataclass(frozen=True)
@@ -197,11 +198,29 @@ class Created:
     bots: list[BotRow]
 
 
+def _with_round_limit(options: Sequence[str], round_limit: int | None) -> list[str]:
+    """The ``--set`` overrides with ``--round-limit`` among them (given once, at least 1)."""
+    if round_limit is None:
+        return list(options)
+    if round_limit < 1:
+        raise SetupError(f"--round-limit must be at least 1; got {round_limit}")
+    if any(o.partition("=")[0].strip() == "turn_limit" for o in options):
+        raise SetupError("give the round limit once: --round-limit or --set turn_limit")
+    return [*options, f"turn_limit={round_limit}"]
+
+
 def check_plan(plan: Plan, what: str) -> Checked:
-    """The checks of a new season or ladder (``what``) that need no database."""
+    """The checks of a new season or ladder (``what``) that need no database. A ladder's
+    games all end: its rules get the default round limit if they set none
+    (:mod:`hegemon.referee.limits`), stored with it so that it shows."""
+    from hegemon.referee.limits import bounded
+
     base = default_time()
     strikes = base.max_strikes if plan.max_strikes is None else plan.max_strikes
-    rules = checked_rules(what, plan.name, plan.rules, plan.options, plan.players, strikes)
+    options = _with_round_limit(plan.options, plan.round_limit)
+    rules = checked_rules(what, plan.name, plan.rules, options, plan.players, strikes)
+    if what == "ladder":
+        rules = bounded(rules)
     time = time_control(
         plan.time,
         base.startup if plan.startup is None else plan.startup,

@@ -15,6 +15,7 @@ from typing import Any
 import trio
 
 from ..game import Game
+from ..limits import DEFAULT_DECISION_LIMIT, bounded
 from ..rules import RuleSet
 from ..timecontrol import TimeControl
 from .botlog import logs_dir, write_seat_logs
@@ -93,8 +94,10 @@ async def play_game(
     on_progress: Callable[[Referee], Any] | None = None,
     seat_names: list[str] | None = None,
 ) -> GameResult:
-    """Play one game with bots from ``pool`` (started concurrently) and give them back."""
-    game = Game(rules, len(commands), seed)
+    """Play one game with bots from ``pool`` (started concurrently) and give them back. Every
+    game ends (:mod:`hegemon.referee.limits`): rules without a round limit get the default
+    one, and any game stops at the default decision limit."""
+    game = Game(bounded(rules), len(commands), seed, decision_limit=DEFAULT_DECISION_LIMIT)
     links: list[BotLink | None] = [None] * len(commands)
 
     async def get(i: int) -> None:
