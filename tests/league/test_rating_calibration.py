@@ -49,10 +49,13 @@ def test_95_percent_intervals_cover_at_least_90_percent_from_the_second_game() -
                 covered += row.low <= truth[row.bot] <= row.high
                 total += 1
             for upper, lower in itertools.pairwise(rows):
+                if upper.group != lower.group:  # two tables twice over: never met
+                    assert upper.p_stronger_than_next is None
+                    continue
                 assert upper.p_stronger_than_next is not None
                 said.append(upper.p_stronger_than_next)
                 happened.append(truth[upper.bot] > truth[lower.bot])
-    assert total == 480
+    assert total == 480 and len(said) >= 400
     assert covered / total >= 0.9, covered / total
     # calibrated on the whole: as often right as it says, give or take the simulation's noise
     assert abs(sum(said) / len(said) - sum(happened) / len(happened)) < 0.06
@@ -90,3 +93,34 @@ def test_intervals_cover_well_spread_bots_after_two_games() -> None:
             covered += low <= truth[bot] <= high
             total += 1
     assert covered / total >= 0.92, covered / total
+
+
+def prior_world_pairs(seasons: int, played: tuple[int, ...]) -> tuple[float, float, int]:
+    """Seasons of 8 bots drawn from the fit's own prior (logistic log-strengths), rated after
+    ``played`` games each: the mean P(>next) the board states, how often the upper bot really
+    is the stronger, and the pairs stated."""
+    said: list[float] = []
+    happened: list[bool] = []
+    for season in range(seasons):
+        rng = random.Random(7000 + season)
+        strengths = [math.log(u / (1.0 - u)) for u in (rng.random() for _ in range(8))]
+        games = season_games(rng, strengths, max(played))
+        truth = {f"b{i}": s for i, s in enumerate(strengths)}
+        for n in played:
+            rows = rate(games[: 2 * n], bootstrap_samples=300, seed=season)
+            for upper, lower in itertools.pairwise(rows):
+                if upper.p_stronger_than_next is not None:  # None: groups that never met
+                    said.append(upper.p_stronger_than_next)
+                    happened.append(truth[upper.bot] > truth[lower.bot])
+    return sum(said) / len(said), sum(happened) / len(happened), len(said)
+
+
+def test_p_stronger_than_next_is_as_often_right_as_it_says_from_the_second_game() -> None:
+    """Where the world is the model's own, a posterior is calibrated: P(>next) after a bot's
+    2nd and 3rd games is right as often as it says. The bootstrap the boards showed before said
+    0.61 for pairs right 0.65 of the time (benchmarks/rating_calibration.py: stated 0.74 for
+    0.80, 0.65 for 0.70 after 2 games); here it fails by 0.04, the posterior is within 0.01."""
+    stated, observed, pairs = prior_world_pairs(150, (2, 3))
+    assert pairs >= 2000
+    # the observed share's standard error over ~2,000 pairs (7 a season): about 0.011
+    assert abs(stated - observed) < 0.025, (stated, observed, pairs)
