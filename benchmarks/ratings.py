@@ -3,8 +3,9 @@
     python benchmarks/ratings.py [--board-bots 20] [--board-games 100000]
 
 1. Synthetic 4-player games of 10 bots (Plackett–Luce, true ratings 1200–1800): the fit alone,
-   and the fit with bootstrap intervals as the leaderboard computes them
-   (``boards.model.bootstrap_samples`` resamples: 200 at these sizes), at 10,000 and
+   and the fit with its intervals as the leaderboard computes them (posterior draws,
+   ``boards.model.bootstrap_samples`` of them: 200 at these sizes; and the bootstrap the
+   boards used before, as many resamples), at 10,000 and
    100,000 games (targets: under 1 s and under 5 s).
 2. A board from a SQLite arena of ``--board-bots`` bots and ``--board-games`` games: a fresh
    fit from every game (what every read cost before the fits were stored), the cold build (the
@@ -48,7 +49,11 @@ from web import (  # type: ignore[import-not-found]  # noqa: E402  (benchmarks/w
 
 from hegemon.leaderboard import boards  # noqa: E402
 from hegemon.leaderboard.boards.model import bootstrap_samples  # noqa: E402
-from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce  # noqa: E402
+from hegemon.leaderboard.ratings import (  # noqa: E402
+    bootstrap_intervals,
+    fit_plackett_luce,
+    posterior_intervals,
+)
 from hegemon.leaderboard.ratings.plackett_luce import _fit, _replicates  # noqa: E402
 from hegemon.leaderboard.store import Store  # noqa: E402
 
@@ -94,10 +99,11 @@ def fits() -> tuple[float, float]:
         worst = max(abs((fit[b] - 1500) - (truth[b] - mean)) for b in truth)
         samples = bootstrap_samples(n)
         t_fit = median_time(partial(fit_plackett_luce, games), 3)
-        t_all = median_time(partial(bootstrap_intervals, games, samples, seed=1), 3)
+        t_boot = median_time(partial(bootstrap_intervals, games, samples, seed=1), 3)
+        t_all = median_time(partial(posterior_intervals, games, samples, seed=1), 3)
         print(f"{n:7d} games, {BOTS} bots: largest |fit - truth| {worst:4.1f} Elo · fit "
-              f"{t_fit:.3f} s · fit + {samples}-resample intervals {t_all:.3f} s "
-              f"(medians of 3)")  # fmt: skip
+              f"{t_fit:.3f} s · fit + {samples} posterior draws (the board's) {t_all:.3f} s · "
+              f"fit + {samples}-resample bootstrap {t_boot:.3f} s (medians of 3)")  # fmt: skip
         totals.append(t_all)
     return totals[0], totals[1]
 

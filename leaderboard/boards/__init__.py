@@ -5,10 +5,11 @@ is already placed below every survivor), in one place (:mod:`.fit`, which also s
 fit that fails):
 
 * ``pl`` (default): the Plackett–Luce maximum-likelihood fit of all finishing orders with
-  bootstrap 95 % intervals and P(stronger than the next bot). The fit depends only on the
-  multiset of games, and the bootstrap is seeded from the season's seed, so a season gives the
-  same board — to the last digit — however many runners played it and in whichever order its
-  games finished.
+  95 % intervals and P(stronger than the next bot) from the same draws of its posterior. The
+  fit depends only on the multiset of games, and the draws are seeded from the season's seed,
+  so a season gives the same board — to the last digit — however many runners played it and
+  in whichever order its games finished. Bots that never met, directly or through others, are
+  groups ranked apart (``LeaderboardRow.group``) and shown as not comparable.
 * ``elo``: the classic incremental Elo, games taken in schedule order (season, match number).
 
 Without a season, the all-time board of each rule set (preset) pools every season played

@@ -62,6 +62,9 @@ class LeaderboardRow:
     mean_place: float
     faults: int
     p_next: float | None
+    group: int = 1
+    """Rows of different groups never met, directly or through others: their ratings are not
+    comparable, and ``rank`` counts within the group (see ``ratings.groups``)."""
 
     @property
     def label(self) -> str:
@@ -89,6 +92,21 @@ class Leaderboard:
     unrated: str | None = None
     """Why the board has no intervals (the rating fit failed; see :mod:`.fit`), else None."""
 
+    @property
+    def groups(self) -> int:
+        """How many groups of bots that never met the board holds (1 when all are comparable)."""
+        return max((r.group for r in self.rows), default=1)
+
+
+def group_ranks(groups: Sequence[int]) -> list[int]:
+    """Each row's rank within its group (rows come group by group, best first)."""
+    seen: Counter[int] = Counter()
+    ranks = []
+    for group in groups:
+        seen[group] += 1
+        ranks.append(seen[group])
+    return ranks
+
 
 def crosstable(games: Sequence[PlayedGame]) -> dict[tuple[int, int], tuple[float, int]]:
     """For each ordered pair of bots (a, b) that met: (times a finished ahead of b — a tie
@@ -114,12 +132,13 @@ def board_rows(
     """The rows of rated bots (``ratings``: :class:`hegemon.leaderboard.ratings.Rating`, best
     first), with their bots' names and ``faults`` (a mapping bot id → faults)."""
     rows = []
-    for rank, r in enumerate(ratings, 1):
+    groups = [getattr(r, "group", 1) for r in ratings]  # an unrated row has none
+    for rank, group, r in zip(group_ranks(groups), groups, ratings, strict=True):
         bot_id = by_label[r.bot]
         bot = bots.get(bot_id)
         name, version = (bot.name, bot.version) if bot is not None else (r.bot, 0)
         rows.append(
             LeaderboardRow(rank, bot_id, name, version, r.rating, r.low, r.high, r.games, r.wins,
-                     r.mean_place, faults.get(bot_id, 0), r.p_stronger_than_next)
+                     r.mean_place, faults.get(bot_id, 0), r.p_stronger_than_next, group)
         )  # fmt: skip
     return rows

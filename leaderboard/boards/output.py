@@ -24,7 +24,15 @@ CSV_FIELDS = [
     "mean_place",
     "faults",
     "p_stronger_than_next",
+    "group",
 ]
+
+
+NOT_COMPARABLE = (
+    "not comparable: these bots fall into {groups} groups that never met, directly or through "
+    "others; ratings compare only within a group, ranks and P(>next) are per group"
+)
+"""The note under a board of several groups (the web page says the same)."""
 
 
 def _num(value: float | None, digits: int) -> str:
@@ -44,6 +52,7 @@ def _csv_row(row: LeaderboardRow) -> list[str]:
         _num(row.mean_place, 3),
         str(row.faults),
         _num(row.p_next, 3),
+        str(row.group),
     ]
 
 
@@ -91,6 +100,7 @@ def _json_row(row: LeaderboardRow) -> dict[str, Any]:
         "mean_place": round(row.mean_place, 3),
         "faults": row.faults,
         "p_stronger_than_next": None if row.p_next is None else round(row.p_next, 3),
+        "group": row.group,
     }
 
 
@@ -102,6 +112,7 @@ def board_dict(board: Leaderboard) -> dict[str, Any]:
         "method": board.method,
         "games": board.games,
         "bootstrap_seed": board.seed,
+        "groups": board.groups,
         "rows": [_json_row(r) for r in board.rows],
     }
     if board.cross is not None:
@@ -144,6 +155,9 @@ def render_board(board: Leaderboard, console: Any) -> None:
         collapse_padding=True,
         pad_edge=False,
     )
+    grouped = board.groups > 1
+    if grouped:
+        table.add_column("group", justify="right")
     table.add_column("#", justify="right")
     table.add_column("bot", style="bold", no_wrap=True)
     table.add_column("ver", justify="right")
@@ -158,7 +172,8 @@ def render_board(board: Leaderboard, console: Any) -> None:
         table.add_column("P(>\nnext)", justify="right")
     for row in board.rows:
         mark = "?" if row.provisional else ""  # explained under the table
-        cells = [str(row.rank), row.name, f"v{row.version}", f"{_num(row.rating, 0) or '–'}{mark}"]
+        cells = [str(row.group)] if grouped else []
+        cells += [str(row.rank), row.name, f"v{row.version}", f"{_num(row.rating, 0) or '–'}{mark}"]
         if pl:
             cells.append(
                 "–" if row.low is None or row.high is None else f"{row.low:.0f}–{row.high:.0f}"
@@ -175,6 +190,8 @@ def render_board(board: Leaderboard, console: Any) -> None:
     console.print(table)
     if board.unrated is not None:
         console.print(f"[yellow]ratings {board.unrated}[/]", highlight=False, soft_wrap=True)
+    if grouped:
+        console.print(NOT_COMPARABLE.format(groups=board.groups), highlight=False, soft_wrap=True)
     if any(row.provisional for row in board.rows):
         console.print(
             f"? provisional: fewer than {PROVISIONAL_GAMES} games, the rating rests mostly on "

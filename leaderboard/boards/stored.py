@@ -27,6 +27,7 @@ from .model import (
     board_rows,
     board_seed,
     bootstrap_samples,
+    group_ranks,
     season_board_seed,
 )
 
@@ -258,7 +259,7 @@ def _fresh(
     return board
 
 
-_FIELDS = ("rating", "low", "high", "games", "wins", "mean_place", "faults", "p_next")
+_FIELDS = ("rating", "low", "high", "games", "wins", "mean_place", "faults", "p_next", "group")
 
 
 def _dump(board: Leaderboard) -> dict[str, Any]:
@@ -284,7 +285,8 @@ def _board(
 ) -> Leaderboard:
     bots = store.bots_by_id({int(r["bot_id"]) for r in data["rows"]})
     rows = []
-    for rank, r in enumerate(data["rows"], 1):
+    ranks = group_ranks([int(r["group"]) for r in data["rows"]])
+    for rank, r in zip(ranks, data["rows"], strict=True):
         bot = bots.get(int(r["bot_id"]))
         name, version = (bot.name, bot.version) if bot else (f"bot#{r['bot_id']}@v0", 0)
         values = {f: r[f] for f in _FIELDS}

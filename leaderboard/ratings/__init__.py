@@ -15,10 +15,12 @@ Two methods are provided (see docs/design.md, "Ratings"):
     into counts of distinct finishing patterns, numpy), reported on the Elo scale.  With
     two players Plackett–Luce is Bradley–Terry, i.e. Elo's logistic model, so
     ``400 * log10(strength)`` is an Elo rating.  The fit depends only on the multiset of
-    games, never on their order.  ``bootstrap_intervals`` adds percentile
-    intervals and the probability that each bot is stronger than the next one, from
-    Bayesian-bootstrap resamples (random weights on the pattern counts) refitted all at
-    once.
+    games, never on their order.  ``posterior_intervals`` (what the boards show) adds 95%
+    intervals and the probability that each bot is stronger than the next one, both read off
+    the same draws of the posterior (the prior's weight included, see "Honest intervals"
+    below), so they cannot disagree.  ``bootstrap_intervals`` gives them from
+    Bayesian-bootstrap resamples instead (the boards' method before; kept to compare, see
+    ``benchmarks/rating_calibration.py --method bootstrap``).
 
 ``incremental_elo``
     The classic running Elo: each game is taken as all its pairs of players with
@@ -43,25 +45,29 @@ Modelling choices (documented here once):
   **Its scale comes from the data** (``prior=None``, the default): a fixed weight assumes
   how far apart bots are (1 ≈ an Elo spread of 315), and was over-confident for bots closer
   than that and under-confident — intervals covering 0.63 instead of 0.95 — for bots spread
-  wider.  The fit is solved for every weight of ``PRIOR_GRID`` (0.25–64 virtual games: Elo
-  spreads of about 1000 down to 30) at once, each weighed by its Laplace-approximate
-  evidence times a hyperprior (log2 of the weight normal around 0, deviation 2), and the
-  point fit uses the evidence-weighted geometric mean; every bootstrap resample draws its
-  own weight from those evidence weights (empirical Bayes, with the uncertainty of the
-  spread carried into the intervals).  A number fixes the weight as before.
-* **Honest early intervals.**  Resampling the games alone says nothing about what the
-  games cannot show yet: two games with the same order resample to the same two games,
-  a zero-width interval and P = 100 %.  So the bootstrap is Bayesian (every game weighs
-  an Exp(1) draw: with few games the data's total weight varies too), and each resample
-  also reweights the prior's pseudo-games: every bot's virtual win and virtual loss get
-  weights drawn from Gamma(prior) (the prior's centre then moves as a draw from the prior
-  itself, and its weight varies, so a few real games can be outweighed).  Early intervals
-  are as wide as the prior says; the draws matter less as games accumulate.  An interval
-  is widened, where needed, to hold its point estimate.
+  wider.  The fit is solved for every weight of ``PRIOR_GRID`` (1/16–64 virtual games: Elo
+  spreads of about 4000 down to 30) at once, each weighed by its Laplace-approximate
+  evidence times a hyperprior (log2 of the weight normal around 0, deviation 3), and the
+  point fit uses the evidence-weighted geometric mean; the posterior's draws (and every
+  bootstrap resample) carry the weight's own uncertainty into the intervals.  A number fixes
+  the weight as before.
+* **Honest intervals.**  ``posterior_intervals`` draws from the posterior of the strengths
+  *and* of the prior's weight (:mod:`.posterior`): the Laplace approximation at every weight
+  of ``PRIOR_GRID``, mixed by their evidence, then importance resampling and Metropolis moves
+  towards the exact posterior — a bot that won its first two games may be far stronger and
+  hardly weaker, which a normal cannot say.  Intervals are the central 95% of a bot's draws
+  and P(stronger than next) the share of draws in which it rates above the next bot.
   ``benchmarks/rating_calibration.py`` measures coverage and the calibration of
   P(stronger than next) in simulation, in worlds closer, wider and more evenly spaced than
-  the old fixed prior assumed; bots with fewer than ``PROVISIONAL_GAMES`` games
-  are marked provisional on the boards.
+  the prior assumes, and in a world whose pools differ season by season; bots with fewer
+  than ``PROVISIONAL_GAMES`` games are marked provisional on the boards.
+  The bootstrap (``bootstrap_intervals``) is Bayesian (every game weighs an Exp(1) draw)
+  and reweights the prior's pseudo-games by Gamma(prior) draws, so early intervals are as
+  wide as the prior says; its spread is widened by sqrt(n / (n − 1)) for a bot of n games.
+* **Groups that never met.**  Bots compared by no game, directly or through others (the
+  connected parts of "finished in one game"), rest on the prior alone against each other:
+  :mod:`.groups` numbers those groups, results order bots group by group, and no
+  P(stronger than next) is stated across groups.  The boards show them as not comparable.
 * **Anchor.**  Reported ratings are ``400 / ln(10) * ln(strength)``, shifted so that the
   mean rating over all bots in the input is exactly 1500 (the reference player is not
   reported).
@@ -85,6 +91,7 @@ if TYPE_CHECKING:
         BootstrapResult,
         bootstrap_intervals,
         fit_plackett_luce,
+        posterior_intervals,
     )
 
 _LAZY = {
@@ -99,6 +106,7 @@ _LAZY = {
     "BootstrapResult": "plackett_luce",
     "bootstrap_intervals": "plackett_luce",
     "fit_plackett_luce": "plackett_luce",
+    "posterior_intervals": "plackett_luce",
 }
 
 
@@ -125,5 +133,6 @@ __all__ = [
     "bootstrap_intervals",
     "fit_plackett_luce",
     "incremental_elo",
+    "posterior_intervals",
     "rate",
 ]

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .elo import incremental_elo
-from .games import FinishingOrder, Tally, canonical
-from .plackett_luce import bootstrap_intervals, fit_plackett_luce, order_of
+from .games import FinishingOrder, Tally, canonical, compile_games
+from .groups import groups
+from .plackett_luce import order_of, posterior_intervals
 from .provisional import PROVISIONAL_GAMES
 
 
@@ -20,17 +21,20 @@ class Rating:
     bot: str
     rating: float
     low: float | None
-    """Lower end of the bootstrap interval (``None`` for Elo or without bootstrap)."""
+    """Lower end of the posterior interval (``None`` for Elo or without draws)."""
     high: float | None
-    """Upper end of the bootstrap interval (``None`` for Elo or without bootstrap)."""
+    """Upper end of the posterior interval (``None`` for Elo or without draws)."""
     games: int
     wins: int
     """Games in which the bot had (or shared) first place."""
     mean_place: float
     """Mean place; a tied group takes the best place of its span (1, 2, 2, 4)."""
     p_stronger_than_next: float | None
-    """Bootstrap probability of being stronger than the next row (``None`` for the
-    last row, for Elo, or without bootstrap)."""
+    """Posterior probability of being stronger than the next row (``None`` for the last row
+    of its group, for Elo, or without draws)."""
+    group: int = 1
+    """The bot's group (:mod:`.groups`): rows of different groups never met, directly or
+    through others, and are not comparable; rows are ranked within their group."""
 
     @property
     def provisional(self) -> bool:
@@ -71,9 +75,11 @@ def rate(
 ) -> list[Rating]:
     """Leaderboard rows sorted best first (ties broken by bot name).
 
-    ``method="pl"``: Plackett–Luce fit with bootstrap intervals (``bootstrap_samples``
-    resamples; 0 disables them).  ``method="elo"``: :func:`incremental_elo` in the
-    given game order, without intervals (not from a :class:`~.games.Tally`, which has none).
+    ``method="pl"``: Plackett–Luce fit with intervals and P(stronger than next) from
+    ``bootstrap_samples`` draws of its posterior (:func:`posterior_intervals`; 0 disables
+    them).  ``method="elo"``: :func:`incremental_elo` in the given game order, without
+    intervals (not from a :class:`~.games.Tally`, which has none). Either way rows come
+    group by group (:mod:`.groups`), best first within each.
     """
     played, won, places = place_counts(games)
 
@@ -82,17 +88,19 @@ def rate(
     p_next: dict[str, float | None] = {}
     if method == "pl":
         if bootstrap_samples > 0:
-            result = bootstrap_intervals(games, bootstrap_samples, seed, confidence, prior=prior)
-            ratings = result.ratings
+            result = posterior_intervals(games, bootstrap_samples, seed, confidence, prior=prior)
+            ratings, group = result.ratings, result.group
             low = {bot: lo for bot, (lo, _) in result.intervals.items()}
             high = {bot: hi for bot, (_, hi) in result.intervals.items()}
             p_next = result.p_stronger_than_next
         else:
-            ratings = fit_plackett_luce(games, prior=prior)
+            result = posterior_intervals(games, 0, prior=prior)
+            ratings, group = result.ratings, result.group
     elif method == "elo":
         if isinstance(games, Tally):
             raise ValueError("method 'elo' needs the games in order, not their counts")
         ratings = incremental_elo(games, k=k).ratings
+        group = groups(compile_games(games))
     else:
         raise ValueError(f"method must be 'pl' or 'elo', got {method!r}")
 
@@ -106,6 +114,7 @@ def rate(
             wins=won[bot],
             mean_place=places[bot] / played[bot],
             p_stronger_than_next=p_next.get(bot),
+            group=group[bot],
         )
-        for bot in order_of(ratings)
+        for bot in order_of(ratings, group)
     ]

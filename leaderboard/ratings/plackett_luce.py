@@ -9,7 +9,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import posterior
 from .games import Compiled, FinishingOrder, Floats, Tally, compile_games
+from .groups import groups
+from .posterior import Grid
 from .solver import Problem
 
 ELO_SCALE: float = 400.0 / math.log(10.0)
@@ -25,13 +28,15 @@ _CHORD_GAMES = 30
 """Resamples are solved with the full-data Hessian once every bot has this many games."""
 
 
-PRIOR_GRID: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+PRIOR_GRID: tuple[float, ...] = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 """The prior weights the data chooses among (virtual wins and losses each; 1 is an Elo spread
-of about 315 between bots, 0.25 about 1000, 64 about 30)."""
+of about 315 between bots, 0.25 about 1000, 1/16 about 4000, 64 about 30; the two widest make
+room for pools as spread as the benchmark's ``wide`` world, whose weight lies near 0.3)."""
 
-_HYPER_SPREAD = 2.0
+_HYPER_SPREAD = 3.0
 """The hyperprior on the prior weight ``a``: log2(a) normal around 0 (the spread of 315 Elo
-that served before) with this deviation, so a few games cannot talk the board into bots
+that served before) with this deviation (2 before the posterior's draws: it held the
+``wide`` world's early intervals too narrow), so a few games cannot talk the board into bots
 being all alike, while a season's worth of games can."""
 
 
@@ -54,20 +59,36 @@ class _Fit(NamedTuple):
     priors: Floats
     """Prior weights the resamples draw from (one each, with ``weights``)."""
     weights: Floats
+    grid: Grid
+    """Every weight's fit, for the posterior's draws (:mod:`.posterior`)."""
 
 
 def _log_evidence(
     problem: Problem, theta: Floats, wins: Floats, events: Floats, priors: Floats
-) -> Floats:
+) -> tuple[Floats, Floats]:
     """Laplace approximation of log p(games | prior) for each row's prior weight ``a``: the
     maximum of ``f``, the prior's normaliser ``n log B(a, a)`` (its density on θ is
-    σ(θ)^a σ(−θ)^a / B(a, a)), and the curvature there."""
+    σ(θ)^a σ(−θ)^a / B(a, a)), and the curvature there; and that curvature (``−∇²f``)."""
     virtual = np.repeat(priors[:, None, None], 2, axis=1) * np.ones(problem.n)
     f, _, _ = problem.objective(theta, wins, events, virtual)
-    _, logdet = np.linalg.slogdet(problem.neg_hessian_at(theta, wins, events, virtual))
+    hessians = problem.neg_hessian_at(theta, wins, events, virtual)
+    _, logdet = np.linalg.slogdet(hessians)
+    evidence: Floats = f + _log_normaliser(priors, problem.n) - 0.5 * logdet
+    return evidence, hessians
+
+
+def _log_normaliser(priors: Floats, n: int) -> Floats:
+    """``−n log B(a, a)`` per prior weight ``a``: the prior's density on θ is
+    σ(θ)^a σ(−θ)^a / B(a, a) for each of the ``n`` bots."""
     log_beta = np.array([2.0 * math.lgamma(a) - math.lgamma(2.0 * a) for a in priors])
-    evidence: Floats = f - problem.n * log_beta - 0.5 * logdet
-    return evidence
+    out: Floats = -n * log_beta
+    return out
+
+
+def _log_hyperprior(priors: Floats) -> Floats:
+    """The hyperprior on the prior weight (see :data:`_HYPER_SPREAD`), up to a constant."""
+    out: Floats = -0.5 * (np.log2(priors) / _HYPER_SPREAD) ** 2
+    return out
 
 
 def _fit(
@@ -82,6 +103,9 @@ def _fit(
     problem = Problem(compiled)
     n = compiled.n_bots
     wins, events = compiled.statistics(compiled.counts[None, :])
+    prior_fixed = prior is not None
+    priors, weights = np.array([prior if prior is not None else 1.0]), np.ones(1)
+    thetas = hessians = np.zeros(0)
     if prior is None:
         priors = np.array(PRIOR_GRID)
         rows = priors.size
@@ -89,17 +113,19 @@ def _fit(
         virtual = np.repeat(priors[:, None, None], 2, axis=1) * np.ones(n)
         many_w, many_e = np.repeat(wins, rows, axis=0), np.repeat(events, rows, axis=0)
         thetas = problem.solve(start, many_w, many_e, virtual, tol=1e-8, max_iter=max_iter)
-        evidence = _log_evidence(problem, thetas, many_w, many_e, priors)
-        evidence -= 0.5 * (np.log2(priors) / _HYPER_SPREAD) ** 2
+        evidence, hessians = _log_evidence(problem, thetas, many_w, many_e, priors)
+        evidence += _log_hyperprior(priors)
         weights = np.exp(evidence - evidence.max())
         weights /= weights.sum()
         prior = float(np.exp((weights * np.log(priors)).sum()))
-    else:
-        priors, weights = np.array([prior]), np.ones(1)
     zero = np.zeros((1, n))
     virtual = np.full((1, 2, n), prior)
     theta = problem.solve(zero, wins, events, virtual, tol=tol, max_iter=max_iter)
-    return _Fit(compiled, problem, theta, prior, priors, weights)
+    if prior_fixed:  # a fixed weight: the grid is the fit alone
+        thetas, hessians = theta, problem.neg_hessian_at(theta, wins, events, virtual)
+    log_prior = _log_normaliser(priors, n) + _log_hyperprior(priors)
+    grid = Grid(priors, weights, thetas, hessians, log_prior)
+    return _Fit(compiled, problem, theta, prior, priors, weights, grid)
 
 
 def fit_plackett_luce(
@@ -145,13 +171,18 @@ class BootstrapResult(NamedTuple):
     order: list[str]
     """Bots sorted by rating, best first (ties broken by name)."""
     p_stronger_than_next: dict[str, float | None]
-    """For each bot in ``order``: fraction of bootstrap samples in which it rated above
-    the next bot in ``order`` (equal ratings count one half); ``None`` for the last."""
+    """For each bot in ``order``: the weight of the draws in which it rated above the next
+    bot in ``order`` (equal ratings count one half); ``None`` for the last of its group."""
+    group: dict[str, int]
+    """Each bot's group (:mod:`.groups`): bots of different groups never met, directly or
+    through others, so ``order`` ranks them within their group only."""
 
 
-def order_of(ratings: dict[str, float]) -> list[str]:
-    """Bots best first, ties broken by name."""
-    return sorted(ratings, key=lambda bot: (-ratings[bot], bot))
+def order_of(ratings: dict[str, float], group: dict[str, int] | None = None) -> list[str]:
+    """Bots best first, ties broken by name; with ``group``, group 1's first, then group 2's…"""
+    if group is None:
+        return sorted(ratings, key=lambda bot: (-ratings[bot], bot))
+    return sorted(ratings, key=lambda bot: (group[bot], -ratings[bot], bot))
 
 
 def _resample_weights(compiled: Compiled, rows: int, rng: np.random.Generator) -> Floats:
@@ -203,39 +234,91 @@ def bootstrap_intervals(
         A :class:`BootstrapResult`.  With ``samples == 0`` the intervals collapse to
         the point estimates and the probabilities are ``None``.
     """
+    fit = _checked_fit(games, samples, confidence, prior, min(tol, 1e-10), max_iter)
+    if fit is None or samples == 0:
+        return _summary(fit, None, confidence)
+    draws = _replicates(fit, samples, np.random.default_rng(seed), tol, max_iter, prior_draws)
+    point = _to_elo(fit.theta)[0]
+    played = fit.compiled.games_by_bot.sum(fit.compiled.counts[None, :])[0]
+    draws = _unbiased_spread(draws, point, played)
+    return _summary(fit, draws, confidence)
+
+
+def _checked_fit(
+    games: Sequence[FinishingOrder] | Tally,
+    samples: int,
+    confidence: float,
+    prior: float | None,
+    tol: float,
+    max_iter: int,
+) -> _Fit | None:
+    """The fit, once the arguments of the intervals are checked."""
     _check_prior(prior)
     if samples < 0:
         raise ValueError(f"samples must be >= 0, got {samples!r}")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    fit = _fit(games, prior, min(tol, 1e-10), max_iter)
-    if fit is None:
-        return BootstrapResult({}, {}, [], {})
-    compiled, theta = fit.compiled, fit.theta
-    bots = compiled.bots
-    point = _to_elo(theta)[0]
-    ratings = {bot: float(r) for bot, r in zip(bots, point, strict=True)}
-    order = order_of(ratings)
-    if samples == 0:
-        return BootstrapResult(
-            ratings, {bot: (r, r) for bot, r in ratings.items()}, order, dict.fromkeys(order)
-        )
+    return _fit(games, prior, tol, max_iter)
 
-    draws = _replicates(fit, samples, np.random.default_rng(seed), tol, max_iter, prior_draws)
-    draws = _unbiased_spread(draws, point, compiled.games_by_bot.sum(compiled.counts[None, :])[0])
+
+def _summary(fit: _Fit | None, draws: Floats | None, confidence: float) -> BootstrapResult:
+    """The fit with intervals and P(stronger than next) read off draws of the ratings
+    ``(S, n)``; without draws, intervals collapsed to the fit and no probabilities."""
+    if fit is None:
+        return BootstrapResult({}, {}, [], {}, {})
+    bots, point = fit.compiled.bots, _to_elo(fit.theta)[0]
+    ratings = {bot: float(r) for bot, r in zip(bots, point, strict=True)}
+    group = groups(fit.compiled)
+    order = order_of(ratings, group)
+    if draws is None:
+        intervals = {bot: (r, r) for bot, r in ratings.items()}
+        return BootstrapResult(ratings, intervals, order, dict.fromkeys(order), group)
     tail = (1.0 - confidence) / 2.0
     low, high = np.percentile(draws, [100.0 * tail, 100.0 * (1.0 - tail)], axis=0)
-    # the resamples' prior weights vary around the fit's, so for a bot the data cannot pin
-    # (unbeaten, say) the percentiles can sit to one side of the fit: an interval holds its
+    # the draws' prior weights vary around the fit's, so for a bot the data cannot pin
+    # (unbeaten, say) the quantiles can sit to one side of the fit: an interval holds its
     # estimate
     low, high = np.minimum(low, point), np.maximum(high, point)
     intervals = {bot: (float(lo), float(hi)) for bot, lo, hi in zip(bots, low, high, strict=True)}
     index = {bot: i for i, bot in enumerate(bots)}
     p_next: dict[str, float | None] = dict.fromkeys(order)
     for a, b in itertools.pairwise(order):
-        x, y = draws[:, index[a]], draws[:, index[b]]
-        p_next[a] = float(((x > y).sum() + 0.5 * (x == y).sum()) / samples)
-    return BootstrapResult(ratings, intervals, order, p_next)
+        if group[a] == group[b]:
+            p_next[a] = posterior.p_above(draws[:, index[a]], draws[:, index[b]])
+    return BootstrapResult(ratings, intervals, order, p_next, group)
+
+
+def posterior_intervals(
+    games: Sequence[FinishingOrder] | Tally,
+    samples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    *,
+    prior: float | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 100_000,
+) -> BootstrapResult:
+    """Intervals and P(stronger than next) for :func:`fit_plackett_luce` from one posterior.
+
+    ``samples`` weighted draws of the ratings' posterior (:mod:`.posterior`: the Laplace
+    approximation at every prior weight of the empirical-Bayes grid, mixed by their evidence,
+    corrected by importance weights); an interval is the central ``confidence`` of a bot's
+    draws, P(stronger than next) the weight of the draws in which it rates above the next bot
+    of ``order``. No refit: a draw costs one evaluation of the likelihood. Random numbers come
+    from numpy's PCG64 seeded with ``seed``, so the result depends only on the multiset of
+    games and the seed.
+
+    Returns:
+        A :class:`BootstrapResult` (the fields are the same). With ``samples == 0`` the
+        intervals collapse to the point estimates and the probabilities are ``None``.
+    """
+    fit = _checked_fit(games, samples, confidence, prior, tol, max_iter)
+    if fit is None or samples == 0:
+        return _summary(fit, None, confidence)
+    wins, events = fit.compiled.statistics(fit.compiled.counts[None, :])
+    rng = np.random.default_rng(seed)
+    drawn = posterior.draw(fit.problem, wins, events, fit.grid, samples, rng)
+    return _summary(fit, _to_elo(drawn), confidence)
 
 
 def _unbiased_spread(draws: Floats, point: Floats, played: Floats) -> Floats:
@@ -260,7 +343,7 @@ def _replicates(
     prior_draws: bool,
 ) -> Floats:
     """The ratings of every resample, ``(samples, n)``, computed in blocks of resamples."""
-    compiled, problem, theta, prior, priors, weights = fit
+    compiled, problem, theta, prior, priors, weights, _ = fit
     n = compiled.n_bots
     wins, events = compiled.statistics(compiled.counts[None, :])
     exact = _exact(problem, events, samples)

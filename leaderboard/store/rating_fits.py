@@ -21,10 +21,11 @@ from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
 from .database import Database, StoreError
 from .models import GameRow, MatchRow, UTCDateTime, utcnow
 
-FORMAT = 4
+FORMAT = 5
 """Version of the stored ``data`` and of the fit that made it: a fit stored in another format,
 or by an older fit (3: the prior's scale taken from the data; 4: intervals widened for a bot's
-first games), is made again."""
+first games; 5: intervals and P(>next) from the posterior, groups that never met), is made
+again."""
 
 
 class RatingFitRow(SQLModel, table=True):

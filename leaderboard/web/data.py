@@ -35,9 +35,10 @@ log = logging.getLogger(__name__)
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
     "to finish ahead of a given bot).",
-    "interval": "± interval: the 95 % bootstrap interval of the rating (games and the prior's "
-    "virtual games reweighted at random in each resample).",
-    "p_next": "P(>next): share of bootstrap resamples in which the bot rates above the next row.",
+    "interval": "± interval: the central 95 % of the rating's posterior (the prior's spread "
+    "itself learnt from the games).",
+    "p_next": "P(>next): posterior probability that the bot is stronger than the next row of its "
+    "group.",
     "provisional": f"?: provisional — fewer than {PROVISIONAL_GAMES} games, the rating rests "
     "mostly on the prior.",
     "mean_place": "Mean place: average finishing place (1 = won; a tie takes the best place).",

@@ -49,10 +49,13 @@ def test_95_percent_intervals_cover_at_least_90_percent_from_the_second_game() -
                 covered += row.low <= truth[row.bot] <= row.high
                 total += 1
             for upper, lower in itertools.pairwise(rows):
+                if upper.group != lower.group:  # two tables twice over: never met
+                    assert upper.p_stronger_than_next is None
+                    continue
                 assert upper.p_stronger_than_next is not None
                 said.append(upper.p_stronger_than_next)
                 happened.append(truth[upper.bot] > truth[lower.bot])
-    assert total == 480
+    assert total == 480 and len(said) >= 400
     assert covered / total >= 0.9, covered / total
     # calibrated on the whole: as often right as it says, give or take the simulation's noise
     assert abs(sum(said) / len(said) - sum(happened) / len(happened)) < 0.06
@@ -90,3 +93,27 @@ def test_intervals_cover_well_spread_bots_after_two_games() -> None:
             covered += low <= truth[bot] <= high
             total += 1
     assert covered / total >= 0.92, covered / total
+
+
+def test_p_stronger_than_next_for_well_spread_bots_after_two_games_is_not_timid() -> None:
+    """After each bot's 2nd game, pairs of well-spread bots (an Elo spread of about 790) stated
+    at least 0.6 were really in order 10–12 points more often than the bootstrap said (here 0.70
+    stated, 0.82 right; benchmarks/rating_calibration.py, world 'wide': 0.71 and 0.81). The
+    posterior's draws say 0.75 for 0.82 here (0.76 for 0.79 in the benchmark): still timid, by
+    half as much."""
+    said: list[float] = []
+    happened: list[bool] = []
+    for season in range(200):
+        rng = random.Random(4100 + season)
+        strengths = [2.5 * math.log(u / (1.0 - u)) for u in (rng.random() for _ in range(8))]
+        truth = {f"b{i}": s for i, s in enumerate(strengths)}
+        rows = rate(season_games(rng, strengths, 2), bootstrap_samples=300, seed=season)
+        for upper, lower in itertools.pairwise(rows):
+            p = upper.p_stronger_than_next
+            if p is not None and p >= 0.6:  # None: groups that never met
+                said.append(p)
+                happened.append(truth[upper.bot] > truth[lower.bot])
+    stated, observed = sum(said) / len(said), sum(happened) / len(happened)
+    assert len(said) >= 600
+    # the observed share's standard error over ~900 pairs: about 0.013
+    assert abs(stated - observed) < 0.09, (stated, observed, len(said))

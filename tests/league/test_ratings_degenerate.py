@@ -11,7 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hegemon.leaderboard.ratings import bootstrap_intervals, fit_plackett_luce
+from hegemon.leaderboard.ratings import (
+    bootstrap_intervals,
+    fit_plackett_luce,
+    posterior_intervals,
+)
 from hegemon.leaderboard.ratings.plackett_luce import _fit, _replicates
 
 Games = list[list[list[str]]]
@@ -32,13 +36,16 @@ DEGENERATE: dict[str, Games] = {
 
 
 def assert_sane(games: Games, samples: int, seed: int) -> None:
-    result = bootstrap_intervals(games, samples, seed=seed)
-    for bot, rating in result.ratings.items():
-        low, high = result.intervals[bot]
-        assert all(math.isfinite(x) for x in (rating, low, high)), (bot, rating, low, high)
-        assert low - 1e-6 <= rating <= high + 1e-6, (bot, rating, low, high)
-    for p in result.p_stronger_than_next.values():
-        assert p is None or 0.0 <= p <= 1.0
+    """Both the board's posterior draws and the bootstrap give finite intervals around finite
+    ratings, and probabilities."""
+    for method in (posterior_intervals, bootstrap_intervals):
+        result = method(games, samples, seed=seed)
+        for bot, rating in result.ratings.items():
+            low, high = result.intervals[bot]
+            assert all(math.isfinite(x) for x in (rating, low, high)), (bot, rating, low, high)
+            assert low - 1e-6 <= rating <= high + 1e-6, (bot, rating, low, high)
+        for p in result.p_stronger_than_next.values():
+            assert p is None or 0.0 <= p <= 1.0
 
 
 @pytest.mark.parametrize("games", DEGENERATE.values(), ids=DEGENERATE.keys())
