@@ -103,8 +103,8 @@ def run(
         highlight=False,
     )
     out.print(f"  played:     {words.action(action_to_list(position.played))}", highlight=False)
-    for line in position.notes:  # the original bot's own note, where the record keeps it
-        out.print(note_text(line, position.game.board, position.seats, position.n))
+    for kept in position.notes:  # the original bot's own note, where the record keeps it
+        out.print(note_text(kept, position.game.board, position.seats, position.n))
     probe = trio.run(ask_at, position, command, time_control)
     if probe.action is None:
         out.print(f"  {probe.bot}: no answer ({probe.failure})", highlight=False)

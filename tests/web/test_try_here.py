@@ -70,7 +70,7 @@ def test_only_a_seats_owner_is_offered_the_command(site):
     assert OFFER not in page_for(site, None)
 
 
-def test_the_command_follows_the_decision_shown(site, tab):  # noqa: F811 - fixtures
+def test_the_command_follows_the_decision_shown(site, tab):
     page = tab.open(f"{site.url}/login", "login")
     sign_in(page, "own", PASSWORDS["own"])
     page.wait_for_url(f"{site.url}/**")
