@@ -44,7 +44,7 @@ from hegemon.referee.record import RecordError, game_from_record
 from hegemon.referee.record_check import check_lines, checked_replay
 from hegemon.referee.view import View, view_for
 
-from .encoding import PASS, Partial, action_mask, encode, layout_of, to_action
+from .encoding import PASS, Layout, Partial, action_mask, encode, layout_of, to_action
 
 __all__ = ["Sample", "decisions", "stack", "steps"]
 
@@ -185,12 +185,15 @@ def decisions(
     folder: str | Path,
     seat: int | str,
     *,
+    layout: Layout | None = None,
     skipped: list[str] | None = None,
 ) -> Iterator[Sample]:
     """The samples of ``seat``'s decisions in every record of ``folder`` (a folder of
     ``*.jsonl`` records, read in name order, or one record file). ``seat`` is a seat index, or
     a name of the header's ``seats``: a label (``mybot@v3``) or a bot's name (``mybot``, any
-    version), every seat it names. Reasons for what is left out are appended to ``skipped``."""
+    version), every seat it names. Only games on a map of ``layout``'s sizes are read (default:
+    the first game read's), so that every sample has the same shape. Reasons for what is left
+    out are appended to ``skipped``."""
     reasons: list[str] = skipped if skipped is not None else []
     root = Path(folder)
     paths = sorted(root.glob("*.jsonl")) if root.is_dir() else [root]
@@ -201,26 +204,42 @@ def decisions(
         except (OSError, UnicodeDecodeError) as exc:
             reasons.append(f"{game}: cannot read it ({type(exc).__name__})")
             continue
-        yield from record_decisions(text, game, seat, reasons)
+        opened = _open(text, game, seat, reasons)
+        if opened is None:
+            continue
+        lines, engine, seats = opened
+        sizes = layout_of(engine.board)
+        if layout is not None and sizes != layout:
+            reasons.append(
+                f"{game}: a map of {sizes.territories} territories and {sizes.continents} "
+                f"continents, not the {layout.territories} and {layout.continents} of the "
+                "samples (give layout= to choose)"
+            )
+            continue
+        layout = sizes
+        yield from _replay(lines, engine, game, seats, reasons)
 
 
-def record_decisions(text: str, game: str, seat: int | str, skipped: list[str]) -> Iterator[Sample]:
-    """The samples of ``seat``'s decisions in one record's ``text`` (see :func:`decisions`)."""
+def _open(
+    text: str, game: str, seat: int | str, skipped: list[str]
+) -> tuple[list[dict[str, Any]], Game, list[int]] | None:
+    """A record's checked lines, its game set up, and the seats ``seat`` names in it; None
+    (the reason appended to ``skipped``) for a record that does not verify or lacks the seat."""
     verdict = checked_replay(text)
     if not verdict.ok:
         skipped.append(f"{game}: does not verify: {verdict.message}")
-        return
+        return None
     try:
         lines = check_lines(text)
         engine = game_from_record(lines)
     except RecordError as exc:  # (checked above: kept for a record that changed since)
         skipped.append(f"{game}: {exc}")
-        return
+        return None
     seats = _seats(lines[0], engine, seat)
     if not seats:
         skipped.append(f"{game}: no seat {seat!r} (seats: {_names(lines[0], engine)})")
-        return
-    yield from _replay(lines, engine, game, seats, skipped)
+        return None
+    return lines, engine, seats
 
 
 def _seats(head: dict[str, Any], engine: Game, seat: int | str) -> list[int]:

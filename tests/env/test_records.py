@@ -6,7 +6,12 @@ the seat at each step is the sample's."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import shutil
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -14,7 +19,7 @@ import numpy as np
 import pytest
 
 from hegemon.env import aec
-from hegemon.env.encoding import PASS, Partial, answer, to_action
+from hegemon.env.encoding import PASS, Partial, answer, layout_of, to_action
 from hegemon.env.records import Sample, canonical, decisions, stack
 from hegemon.referee import Game, make_rules
 from hegemon.referee.actions import Action, action_from_list
@@ -177,13 +182,30 @@ def test_the_samples_of_every_seat_drive_the_aec_environment_through_the_recorde
 
 def test_a_seat_is_chosen_by_label_or_by_bot_name_for_every_version(played: Path):
     """alpha@v1 sits in seat 0, alpha@v3 in seat 2 of the three-player games."""
-    by_label = {(s.game, s.n) for s in decisions(played, seat="alpha@v3")}
-    assert by_label == {(s.game, s.n) for s in decisions(played, seat=2)} != set()
-    by_name = {(s.game, s.seat) for s in decisions(played, seat="alpha")}
-    three = {f"game-{i}" for i, p in enumerate(PRESETS, 1) if players_of(p) == 3}
-    assert by_name == {(f"game-{i}", 0) for i in range(1, len(PRESETS) + 1)} | {
-        (g, 2) for g in three
+    games = sorted(played.glob("*.jsonl"))
+
+    def read(seat: int | str) -> set[tuple[str, int, int]]:
+        return {(s.game, s.seat, s.n) for path in games for s in decisions(path, seat=seat)}
+
+    assert read("alpha@v3") == read(2) != set()
+    three = [i for i, p in enumerate(PRESETS, 1) if players_of(p) == 3]
+    assert {(g, s) for g, s, _ in read("alpha")} == {
+        *((f"game-{i}", 0) for i in range(1, len(PRESETS) + 1)),
+        *((f"game-{i}", 2) for i in three),
     }
+
+
+def test_a_folder_gives_the_samples_of_one_maps_sizes(played: Path):
+    """The first game's map unless another is given: Risiko! Master's drawn tiles are not the
+    classic map's 42 territories, so its game is left out, or read alone."""
+    skipped: list[str] = []
+    classic = {s.game for s in decisions(played, seat=0, skipped=skipped)}
+    master = f"game-{PRESETS.index('risiko-master-master') + 1}"
+    assert classic == {path.stem for path in played.glob("*.jsonl")} - {master}
+    assert len(skipped) == 1 and skipped[0].startswith(f"{master}: a map of ")
+    tiles = layout_of(game_from_record(parse((played / f"{master}.jsonl").read_text())).board)
+    assert tiles.territories != 42
+    assert {s.game for s in decisions(played, seat=0, layout=tiles)} == {master}
 
 
 def test_stack_gives_arrays_a_classifier_takes(played: Path):
@@ -264,3 +286,33 @@ def test_the_referees_stand_in_after_a_fault_is_no_sample_of_the_seat(played: Pa
     read = {s.n for s in decisions(path, seat=1, skipped=skipped)}
     assert read == {s.n for s in decisions(played / "game-1.jsonl", seat=1)} - {n}
     assert skipped == [f"game-1: action {n} is the referee's, after a fault"]
+
+
+def test_the_guides_example_reads_a_folder_of_downloaded_records(played: Path, tmp_path: Path):
+    """docs/learning.md's example, run as printed in a folder holding games/ (as `hegemon
+    games download games` leaves it), with alpha's games as the guide's "mybot"."""
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "learning.md").read_text(encoding="utf-8")
+    example = next(b for b in re.findall(r"```python\n(.*?)```", guide, re.S) if "records" in b)
+    shutil.copytree(played, tmp_path / "games")
+    (tmp_path / "games" / "notes.jsonl").write_text("not a record\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", example.replace('"mybot"', '"alpha"')],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    rows = len(list(decisions(played, seat="alpha")))
+    layout = layout_of(Game(make_rules("classic"), 3, 0).board)
+    assert lines[0] == f"({rows}, {layout.features}) ({rows}, {layout.actions}) ({rows},)"
+    assert [line.split(":")[:2] for line in lines[1:]] == [
+        ["left out", " game-5"],  # the Risiko! Master game's map
+        ["left out", " notes"],
+    ]
