@@ -49,7 +49,7 @@ from .encoding import PASS, Layout, Partial, action_mask, encode, layout_of, to_
 __all__ = ["Sample", "decisions", "stack", "steps"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (arrays: compared by identity, not element-wise)
 class Sample:
     """One atomic step of the seat's answer: what it saw, what it could do, what it did."""
 
@@ -293,7 +293,7 @@ def _samples(
     view = view_for(engine, seat)
     try:
         indices = steps(view, decision, action)
-    except Inexpressible as why:
+    except (ValueError, LookupError) as why:  # Inexpressible, or the encoder's own refusal
         skipped.append(f"{game}: seat {seat}'s action {n} {_show(action)} cannot be encoded: {why}")
         return
     partial = Partial()
