@@ -92,9 +92,7 @@ def test_the_board_caption_counts_the_games_the_progress_line_counts(site: Site)
     assert f"of {GAMES}, newest first" in get(site, "/games?season=autumn")
 
 
-def test_the_admins_see_how_many_games_a_ladder_has_played(
-    site: Site, admin: httpx.Client
-) -> None:
+def test_the_admins_see_how_many_games_a_ladder_has_played(site: Site, admin: httpx.Client) -> None:
     page = admin.get("/admin/competitions").text
     row = re.search(r'<tr data-season="lad">.*?</tr>', page)
     assert row, "the ladder is listed"
