@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.store import Store
+from hegemon.leaderboard.web.pages import board_caption
 from hegemon.leaderboard.web.routes import ROUTES
 from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from tests.helpers.ladder import drive, make_ladder
@@ -90,6 +91,16 @@ def test_the_board_caption_counts_the_games_the_progress_line_counts(site: Site)
     assert f"rated from {GAMES} games · Plackett–Luce" in page
     # the games list counts the same games
     assert f"of {GAMES}, newest first" in get(site, "/games?season=autumn")
+    # the bot list says when each version was added as the game list says when games ended
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", cells(get(site, "/bots"), "'l date'")[0])
+
+
+def test_a_board_being_refitted_says_how_many_games_it_does_not_count_yet() -> None:
+    # the page served while the refit runs: the progress line already counts 32 games
+    caption = board_caption({"games": 28, "method": "pl"}, {"done": 32, "ladder": True})
+    assert caption == (
+        "rated from 28 of the 32 games played · Plackett–Luce (the 4 newest are being added)"
+    )
 
 
 def test_the_admins_see_how_many_games_a_ladder_has_played(site: Site, admin: httpx.Client) -> None:
