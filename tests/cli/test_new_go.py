@@ -43,24 +43,53 @@ def gopher(tmp_path_factory) -> Path:
     return work / "gopher"
 
 
-@needs_go
-@pytest.mark.slow
-@pytest.mark.parametrize("preset", ["classic", "risiko-master-master"])
-def test_a_new_go_bot_plays_in_the_sandbox_with_no_fault(gopher, tmp_path, preset):
-    record = tmp_path / "game.jsonl"
+def play(bot: Path, preset: str, work: Path) -> tuple[list[dict], str]:
+    """A short game of ``bot`` against two sample bots in the sandbox: the record's lines and
+    the Go bot's log."""
+    record = work / "game.jsonl"
     played = hegemon(
-        "play", "--rules", preset, "--bot", str(gopher), "--bot", "random", "--bot", "planner",
-        "--set", "turn_limit=3", "--seed", "5", "--record", str(record), cwd=tmp_path,
+        "play", "--rules", preset, "--bot", str(bot), "--bot", "random", "--bot", "planner",
+        "--set", "turn_limit=3", "--seed", "5", "--record", str(record),
+        "--log-dir", str(work / "logs"), cwd=work,
     )  # fmt: skip
     assert played.returncode == 0, played.stdout + played.stderr
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert lines[0]["sandbox"] == "bubblewrap"
+    return lines, (work / "logs" / "seat-0.log").read_text()
+
+
+@needs_go
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["classic", "risiko-master-master"])
+def test_a_new_go_bot_plays_in_the_sandbox_with_no_fault(gopher, tmp_path, preset):
+    lines, _ = play(gopher, preset, tmp_path)
     assert lines[0]["seats"][0] == "gopher"  # the name main.go says in Hello
     assert [line for line in lines if line["type"] == "fault"] == []  # not even a strike
     assert any(line["type"] == "action" and line["player"] == 0 for line in lines)
     # its notes on its own placements and attacks, as main.go writes them
     notes = [line for line in lines if line["type"] == "note" and line["seat"] == 0]
     assert any("enemy neighbours" in note["text"] for note in notes), notes
+
+
+@needs_go
+@pytest.mark.slow
+def test_the_go_bot_checks_its_answers_against_the_legal_ones(gopher, tmp_path):
+    """An author's change that attacks illegally costs no strike: checked() sends the default
+    (pass) instead and says so in the bot's log."""
+    broken = tmp_path / "broken"
+    shutil.copytree(gopher, broken)
+    source = (broken / "main.go").read_text()
+    case = "\tcase DecisionKind_DECISION_KIND_ATTACK:\n"
+    illegal = (
+        "\t\treturn &Action{Kind: &Action_Attack{Attack: &Attack{Source: 0, Target: 0, Dice: 9}}}\n"
+    )
+    assert case in source
+    (broken / "main.go").write_text(source.replace(case, case + illegal))
+    built = subprocess.run(["./build.sh"], cwd=broken, capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    lines, log = play(broken, "classic", tmp_path)
+    assert [line for line in lines if line["type"] == "fault"] == []
+    assert "is illegal (not a legal attack): sending the default" in log
 
 
 @needs_go
