@@ -1,6 +1,12 @@
 """The ladder's matchmaker: :func:`fill_queue` keeps a few pending matches queued so runners
-never idle, each table chosen by :func:`.policy.choose_table` from the entrants, the matches
-already made and the ratings of the games stored so far.
+never idle, each table chosen by :func:`.policy.choose_table` from the entrants, the matches in
+play or queued, and the matchmaker's running ratings (:mod:`.online`).
+
+A call costs the same however long the ladder has run: the ratings and each bot's finished
+games are kept in the database (a row of the ``rating_fits`` cache, with the games it covers)
+and brought up to date with the games finished since, which are all a call reads of the past
+(with the matches not finished yet). If the kept row is missing or no longer matches the games
+(one was voided), it is made again from every game once.
 
 Deterministic: the table numbered N is drawn with a random stream keyed by the season's secret
 seed and N, and its dice seed is :func:`~hegemon.leaderboard.seasons.schedule.match_seed` of the
@@ -18,13 +24,21 @@ from collections.abc import Sequence
 from sqlalchemy import func
 from sqlmodel import col, select
 
-from ..store import PENDING, VOID, BotRow, MatchRow, SeasonBotRow, SeasonRow, Store
+from ..store import CLAIMED, PENDING, BotRow, GameRow, MatchRow, SeasonBotRow, SeasonRow, Store
+from ..store.rating_fits import Coverage, coverage, fit_key, load_part, part_key, save_fit
 from .entrants import ladder_entrants
-from .policy import Entrant, choose_table, interval_width
+from .online import Ratings
+from .policy import Entrant, choose_table
 
 QUEUE_DEPTH = 2
 """Pending matches a ladder keeps queued: enough that a runner finishing a game finds the next
 one, few enough that each table is chosen knowing the results of nearly every game before it."""
+
+RATINGS_FORMAT = 1
+"""Version of the kept ratings (:meth:`.online.Ratings.dump`): another is made again."""
+
+Table = tuple[int, tuple[int, ...]]
+"""A match not finished yet: its number and seats."""
 
 
 def table_rng(season_seed: int, number: int) -> random.Random:
@@ -51,12 +65,11 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
     bots = ladder_entrants(store)
     if len(bots) < season.players:
         return 0
-    matches = _made(store, season_id)
-    first = matches[-1].number + 1 if matches else 1
-    standing = _standings(store, season)
+    ratings = ladder_ratings(store, season_id)
+    unfinished, first = _unfinished(store, season_id)
     tables = []
     for number in range(first, first + wanted):
-        entrants = _entrants(bots, matches, standing, season.players)
+        entrants = _entrants(bots, ratings, unfinished, season.players)
         seats = choose_table(entrants, season.players, number, table_rng(season.seed, number))
         made = MatchRow(
             season_id=season_id,
@@ -65,9 +78,30 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
             seats=list(seats),
             seed=match_seed(season.seed, number),
         )
-        matches.append(made)
+        unfinished.append((number, seats))
         tables.append(made)
     return _store_tables(store, season_id, first, tables, bots)
+
+
+def ladder_ratings(store: Store, season_id: int) -> Ratings:
+    """The matchmaker's ratings of every finished game of the ladder: the kept ones brought up
+    to date with the games finished since (then kept again), or made from every game when
+    none are kept or a game they took in is gone."""
+    key = fit_key({"ladder-ratings": season_id, "format": RATINGS_FORMAT})
+    kept = load_part(store, key, "ratings")
+    covered, ratings = (kept[0], Ratings.load(kept[1])) if kept else (Coverage(0, 0), Ratings())
+    new = _games_after(store, season_id, covered.last_game_id)
+    now = coverage(store, [season_id], up_to=new[-1][0] if new else covered.last_game_id)
+    if now.games != covered.games + len(new):  # a game taken in was voided: start over
+        covered, ratings = Coverage(0, 0), Ratings()
+        new = _games_after(store, season_id, 0)
+    if not new:
+        return ratings
+    for _, number, seats, places in new:
+        ratings.add_game(number, seats, places)
+    covers = Coverage(covered.games + len(new), new[-1][0])
+    save_fit(store, part_key(key, "ratings"), covers, ratings.dump())
+    return ratings
 
 
 def _pending(store: Store, season_id: int) -> int:
@@ -80,56 +114,75 @@ def _pending(store: Store, season_id: int) -> int:
     return int(n or 0)
 
 
-def _made(store: Store, season_id: int) -> list[MatchRow]:
-    """The ladder's matches so far (void ones left out: they never count), in order."""
+def _games_after(
+    store: Store, season_id: int, game_id: int
+) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+    """The ladder's games stored after game ``game_id``, in the order they were stored: (game
+    id, table number, seats, places)."""
+    query = (
+        select(col(GameRow.id), col(MatchRow.number), col(MatchRow.seats), col(GameRow.places))
+        .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
+        .where(col(MatchRow.season_id) == season_id, col(GameRow.id) > game_id)
+        .order_by(col(GameRow.id))
+    )
     with store.session() as s:
-        return list(
-            s.exec(
-                select(MatchRow)
-                .where(col(MatchRow.season_id) == season_id, col(MatchRow.status) != VOID)
-                .order_by(col(MatchRow.number))
-            ).all()
-        )
+        rows = s.exec(query).all()
+    return [
+        (int(g or 0), int(n), tuple(int(b) for b in seats), tuple(int(p) for p in places))
+        for g, n, seats, places in rows
+    ]
 
 
-def _standings(store: Store, season: SeasonRow) -> dict[int, tuple[float | None, float | None]]:
-    """Each rated bot's (rating, interval width): the point fit of the ladder's games (the
-    board's fit without its bootstrap, which would cost a second or more at every game), and
-    :func:`.policy.interval_width` of its games."""
-    from ..boards import build_board, load_games
-
-    assert season.id is not None
-    games = load_games(store, season.id)
-    bots = store.bots_by_id({b for g in games for b in g.seats})
-    rows = build_board(games, bots, title="", preset=season.preset, samples=0).rows
-    return {r.bot_id: (r.rating, interval_width(r.games)) for r in rows}
+def _unfinished(store: Store, season_id: int) -> tuple[list[Table], int]:
+    """The ladder's matches queued or in play, in order, and the number of the next table
+    (after every match made, void ones too)."""
+    with store.session() as s:
+        rows = s.exec(
+            select(col(MatchRow.number), col(MatchRow.seats))
+            .where(
+                col(MatchRow.season_id) == season_id,
+                col(MatchRow.status).in_([PENDING, CLAIMED]),
+            )
+            .order_by(col(MatchRow.number))
+        ).all()
+        newest = s.exec(
+            select(func.max(col(MatchRow.number))).where(col(MatchRow.season_id) == season_id)
+        ).one()
+    return [(int(n), tuple(int(b) for b in seats)) for n, seats in rows], int(newest or 0) + 1
 
 
 def _entrants(
-    bots: Sequence[BotRow],
-    matches: Sequence[MatchRow],
-    standing: dict[int, tuple[float | None, float | None]],
-    players: int,
+    bots: Sequence[BotRow], ratings: Ratings, unfinished: Sequence[Table], players: int
 ) -> list[Entrant]:
-    games: dict[int, int] = {}
-    last: dict[int, int] = {}
-    seats: dict[int, list[int]] = {}
-    for m in matches:
-        for pos, b in enumerate(m.seats):
-            games[b] = games.get(b, 0) + 1
-            last[b] = m.number
-            seats.setdefault(b, [0] * players)[pos] += 1
+    """The entrants as :func:`.policy.choose_table` sees them: their finished games (from the
+    ratings) and those queued or in play."""
+    ids = [b.id for b in bots if b.id is not None]
+    games = dict.fromkeys(ids, 0)
+    last = dict.fromkeys(ids, 0)
+    seats = {b: [0] * players for b in ids}
+    for b in ids:
+        belief = ratings.beliefs.get(b)
+        if belief is not None:
+            games[b], last[b] = belief.games, belief.last
+            for pos, n in enumerate(belief.seats[:players]):
+                seats[b][pos] += n
+    for number, table in unfinished:
+        for pos, b in enumerate(table):
+            if b in games:
+                games[b] += 1
+                last[b] = max(last[b], number)
+                seats[b][pos] += 1
+    elo = ratings.elo(ids)
     return [
         Entrant(
-            bot_id=b.id,
-            games=games.get(b.id, 0),
-            last=last.get(b.id, 0),
-            rating=standing.get(b.id, (None, None))[0],
-            width=standing.get(b.id, (None, None))[1],
-            seats=tuple(seats.get(b.id, [0] * players)),
+            bot_id=b,
+            games=games[b],
+            last=last[b],
+            rating=elo.get(b),
+            width=ratings.beliefs[b].width if b in elo else None,
+            seats=tuple(seats[b]),
         )
-        for b in bots
-        if b.id is not None
+        for b in ids
     ]
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from hegemon.leaderboard.ladder import fill_queue, starve_limit
+from hegemon.leaderboard.ladder.policy import SHARE_EVERY
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.store import DONE, PENDING, RUNNING, BotRow, Store
-from tests.helpers.ladder import drive, fake_bots, make_ladder
+from tests.helpers.ladder import drive, fake_bots, make_ladder, new_version, past_games
 from tests.helpers.league import (  # noqa: F401  (home, store: fixtures)
     ROOT,
     hegemon,
@@ -53,9 +54,7 @@ def test_a_new_version_replaces_the_old_and_plays_first(store: Store) -> None:
     season = make_ladder(store)
     assert season.id is not None
     drive(store, season, 40)
-    newer = BotRow(name="bot03", version=2, command=["true"], content_hash="f" * 64, language="x")
-    with store.session(write=True) as s:
-        s.add(newer)
+    newer = new_version(store, "bot03")
     old = store.find_bot("bot03", 1)
     assert old is not None and newer.id is not None
     after = drive(store, season, 14)
@@ -64,6 +63,27 @@ def test_a_new_version_replaces_the_old_and_plays_first(store: Store) -> None:
     assert newer.id in {b.id for b in store.season_bots(season.id)}
     played = [g for m, g in store.games(season.id) if old.id in m.seats]
     assert len(played) > 0  # the old version keeps its games
+
+
+@pytest.mark.parametrize(("entrants", "history", "tables"), [(9, 450, 200), (200, 1000, 60)])
+def test_a_new_version_plays_first_and_then_takes_a_bounded_share(
+    store: Store, entrants: int, history: int, tables: int
+) -> None:
+    """However big the ladder, a new version sits at nearly every one of its first tables
+    (overdue bots do not crowd it out), and then at no more than about half of them, though its
+    interval stays wider than its neighbours' for many games: it does not take the ladder over
+    until it has as many games as the others."""
+    fake_bots(store, entrants)
+    season = make_ladder(store)
+    past_games(store, season, history)  # 200 games each, or 20
+    drive(store, season, 60)  # then some through the matchmaker: with 200, some overdue
+    newer = new_version(store, "bot03")
+    after = drive(store, season, tables)
+    sat = [newer.id in t for t in after[:tables]]
+    assert sum(sat[:12]) >= 10, sat[:12]  # new versions first
+    assert sum(sat) <= 12 + (tables - 12) // SHARE_EVERY, sum(sat)  # then a bounded share
+    if entrants == 9:  # nine entrants at four seats sit at 4 of 9 tables: it plays more
+        assert sum(sat) > tables * 4 // 9
 
 
 def test_the_matchmaker_is_deterministic_given_seed_and_results(tmp_path: Path) -> None:
