@@ -20,12 +20,13 @@ import hashlib
 import hmac
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
 
 from ..store import CLAIMED, PENDING, BotRow, GameRow, MatchRow, SeasonBotRow, SeasonRow, Store
-from ..store.rating_fits import Coverage, coverage, fit_key, load_part, part_key, save_fit
+from ..store.rating_fits import Coverage, coverage, fit_key, load_part, part_key, put_fit
 from .entrants import ladder_entrants
 from .online import Ratings
 from .policy import Entrant, choose_table
@@ -65,7 +66,7 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
     bots = ladder_entrants(store)
     if len(bots) < season.players:
         return 0
-    ratings = ladder_ratings(store, season_id)
+    ratings, kept = ladder_ratings(store, season_id)
     unfinished, first = _unfinished(store, season_id)
     tables = []
     for number in range(first, first + wanted):
@@ -80,13 +81,18 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
         )
         unfinished.append((number, seats))
         tables.append(made)
-    return _store_tables(store, season_id, first, tables, bots)
+    return _store_tables(store, season_id, first, tables, bots, kept)
 
 
-def ladder_ratings(store: Store, season_id: int) -> Ratings:
+Kept = tuple[str, Coverage, dict[str, Any]] | None
+"""Ratings to keep: their key, the games they cover, their data (None: nothing new)."""
+
+
+def ladder_ratings(store: Store, season_id: int) -> tuple[Ratings, Kept]:
     """The matchmaker's ratings of every finished game of the ladder: the kept ones brought up
-    to date with the games finished since (then kept again), or made from every game when
-    none are kept or a game they took in is gone."""
+    to date with the games finished since, or made from every game when none are kept or a game
+    they took in is gone; and what to keep of them, if they changed (:func:`_store_tables`
+    keeps it with the tables, in the same transaction)."""
     key = fit_key({"ladder-ratings": season_id, "format": RATINGS_FORMAT})
     kept = load_part(store, key, "ratings")
     covered, ratings = (kept[0], Ratings.load(kept[1])) if kept else (Coverage(0, 0), Ratings())
@@ -96,12 +102,11 @@ def ladder_ratings(store: Store, season_id: int) -> Ratings:
         covered, ratings = Coverage(0, 0), Ratings()
         new = _games_after(store, season_id, 0)
     if not new:
-        return ratings
+        return ratings, None
     for _, number, seats, places in new:
         ratings.add_game(number, seats, places)
     covers = Coverage(covered.games + len(new), new[-1][0])
-    save_fit(store, part_key(key, "ratings"), covers, ratings.dump())
-    return ratings
+    return ratings, (part_key(key, "ratings"), covers, ratings.dump())
 
 
 def _pending(store: Store, season_id: int) -> int:
@@ -187,11 +192,19 @@ def _entrants(
 
 
 def _store_tables(
-    store: Store, season_id: int, first: int, tables: list[MatchRow], bots: Sequence[BotRow]
+    store: Store,
+    season_id: int,
+    first: int,
+    tables: list[MatchRow],
+    bots: Sequence[BotRow],
+    kept: Kept,
 ) -> int:
     """Write the tables (and any entrant new to the ladder) unless another runner wrote
-    matches numbered from ``first`` meanwhile; how many were written."""
+    matches numbered from ``first`` meanwhile, and the ratings ``kept`` either way; how many
+    tables were written."""
     with store.session(write=True) as s:
+        if kept is not None:
+            put_fit(s, *kept)
         newest = s.exec(
             select(func.max(col(MatchRow.number))).where(col(MatchRow.season_id) == season_id)
         ).one()
