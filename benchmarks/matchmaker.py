@@ -59,9 +59,9 @@ def main() -> None:
                     places = list(range(1, len(match.seats) + 1))
                     rng.shuffle(places)
                     store.finish_match(match.id, "bench", GameOutcome("", places))
-                start, cpu = time.perf_counter(), time.process_time()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 made = fill_queue(store, season)
-                times.append((time.perf_counter() - start, time.process_time() - cpu))
+                times.append((time.perf_counter() - start, time.process_time() - start_cpu))
                 assert made > 0, "the matchmaker queued nothing"
     print(f"code: {args.hegemon or here}; {args.entrants} entrants, {args.games} games stored")
     (first, first_cpu), rest = times[0], times[1:]

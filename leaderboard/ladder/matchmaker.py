@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
-from ..store import CLAIMED, PENDING, BotRow, GameRow, MatchRow, SeasonBotRow, SeasonRow, Store
-from ..store.rating_fits import Coverage, coverage, fit_key, load_part, part_key, put_fit
-from .entrants import ladder_entrants
+from ..store import CLAIMED, PENDING, VOID, GameRow, MatchRow, SeasonBotRow, SeasonRow, Store
+from ..store.rating_fits import Coverage, RatingFitRow, fit_key, part_key, put_fit
+from .entrants import entrant_ids
 from .online import Ratings
 from .policy import Entrant, choose_table
 
@@ -35,7 +35,7 @@ QUEUE_DEPTH = 2
 """Pending matches a ladder keeps queued: enough that a runner finishing a game finds the next
 one, few enough that each table is chosen knowing the results of nearly every game before it."""
 
-RATINGS_FORMAT = 1
+RATINGS_FORMAT = 2
 """Version of the kept ratings (:meth:`.online.Ratings.dump`): another is made again."""
 
 Table = tuple[int, tuple[int, ...]]
@@ -60,14 +60,13 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
     if not season.is_ladder or season.id is None:
         return 0
     season_id = season.id
-    wanted = depth - _pending(store, season_id)
-    if wanted <= 0:
-        return 0
-    bots = ladder_entrants(store)
-    if len(bots) < season.players:
-        return 0
-    ratings, kept = ladder_ratings(store, season_id)
-    unfinished, first = _unfinished(store, season_id)
+    with store.session() as s:  # one read of what the tables depend on
+        wanted = depth - _pending(s, season_id)
+        bots = entrant_ids(s) if wanted > 0 else []
+        if wanted <= 0 or len(bots) < season.players:
+            return 0
+        ratings, kept = ladder_ratings(s, season_id)
+        unfinished, first = _unfinished(s, season_id)
     tables = []
     for number in range(first, first + wanted):
         entrants = _entrants(bots, ratings, unfinished, season.players)
@@ -88,80 +87,112 @@ Kept = tuple[str, Coverage, dict[str, Any]] | None
 """Ratings to keep: their key, the games they cover, their data (None: nothing new)."""
 
 
-def ladder_ratings(store: Store, season_id: int) -> tuple[Ratings, Kept]:
+def ladder_ratings(session: Session, season_id: int) -> tuple[Ratings, Kept]:
     """The matchmaker's ratings of every finished game of the ladder: the kept ones brought up
     to date with the games finished since, or made from every game when none are kept or a game
     they took in is gone; and what to keep of them, if they changed (:func:`_store_tables`
-    keeps it with the tables, in the same transaction)."""
-    key = fit_key({"ladder-ratings": season_id, "format": RATINGS_FORMAT})
-    kept = load_part(store, key, "ratings")
-    covered, ratings = (kept[0], Ratings.load(kept[1])) if kept else (Coverage(0, 0), Ratings())
-    new = _games_after(store, season_id, covered.last_game_id)
-    now = coverage(store, [season_id], up_to=new[-1][0] if new else covered.last_game_id)
-    if now.games != covered.games + len(new):  # a game taken in was voided: start over
-        covered, ratings = Coverage(0, 0), Ratings()
-        new = _games_after(store, season_id, 0)
-    if not new:
+    keeps it with the tables, in the same transaction). Reads only the games after the kept
+    ones, and counts the ladder's void matches (a handful) to tell whether a game was voided."""
+    key = part_key(fit_key({"ladder-ratings": season_id, "format": RATINGS_FORMAT}), "ratings")
+    row = session.exec(select(RatingFitRow).where(col(RatingFitRow.key) == key)).first()
+    voids = _voids(session, season_id)
+    covered, ratings, same = Coverage(0, 0), Ratings(), False
+    if row is not None:
+        covered, ratings = Coverage(row.games, row.last_game_id), Ratings.load(row.data["bots"])
+        same = row.data.get("voids") == voids
+        if not same and _games_up_to(session, season_id, covered.last_game_id) != covered.games:
+            covered, ratings = Coverage(0, 0), Ratings()  # a game taken in was voided
+    new = _games_after(session, season_id, covered.last_game_id)
+    if not new and same:
         return ratings, None
     for _, number, seats, places in new:
         ratings.add_game(number, seats, places)
-    covers = Coverage(covered.games + len(new), new[-1][0])
-    return ratings, (part_key(key, "ratings"), covers, ratings.dump())
+    last = new[-1][0] if new else covered.last_game_id
+    data = {"voids": voids, "bots": ratings.dump()}
+    return ratings, (key, Coverage(covered.games + len(new), last), data)
 
 
-def _pending(store: Store, season_id: int) -> int:
-    with store.session() as s:
-        n = s.exec(
-            select(func.count())
-            .select_from(MatchRow)
-            .where(col(MatchRow.season_id) == season_id, col(MatchRow.status) == PENDING)
-        ).one()
+def _pending(session: Session, season_id: int) -> int:
+    return _count(session, season_id, PENDING)
+
+
+def _voids(session: Session, season_id: int) -> int:
+    return _count(session, season_id, VOID)
+
+
+def _count(session: Session, season_id: int, status: str) -> int:
+    """How many of the ladder's matches are in ``status`` (the index of both: a small read)."""
+    n = session.exec(
+        select(func.count())
+        .select_from(MatchRow)
+        .where(col(MatchRow.season_id) == season_id, col(MatchRow.status) == status)
+    ).one()
+    return int(n or 0)
+
+
+def _games_up_to(session: Session, season_id: int, game_id: int) -> int:
+    """How many of the ladder's games have an id up to ``game_id`` (reads them all: only when
+    a match was voided since the ratings were kept)."""
+    n = session.exec(
+        select(func.count(col(GameRow.id)))
+        .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
+        .where(col(MatchRow.season_id) == season_id, col(GameRow.id) <= game_id)
+    ).one()
     return int(n or 0)
 
 
 def _games_after(
-    store: Store, season_id: int, game_id: int
+    session: Session, season_id: int, game_id: int
 ) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
     """The ladder's games stored after game ``game_id``, in the order they were stored: (game
-    id, table number, seats, places)."""
-    query = (
-        select(col(GameRow.id), col(MatchRow.number), col(MatchRow.seats), col(GameRow.places))
-        .join(MatchRow, col(MatchRow.id) == col(GameRow.match_id))
-        .where(col(MatchRow.season_id) == season_id, col(GameRow.id) > game_id)
+    id, table number, seats, places). The games first (a range of their ids: every season's
+    since then, a few), then their matches."""
+    games = session.exec(
+        select(col(GameRow.id), col(GameRow.match_id), col(GameRow.places))
+        .where(col(GameRow.id) > game_id)
         .order_by(col(GameRow.id))
-    )
-    with store.session() as s:
-        rows = s.exec(query).all()
+    ).all()
+    if not games:
+        return []
+    matches = {
+        int(m): (int(n), tuple(int(b) for b in seats))
+        for m, n, seats in session.exec(
+            select(col(MatchRow.id), col(MatchRow.number), col(MatchRow.seats)).where(
+                col(MatchRow.id).in_([m for _, m, _ in games]),
+                col(MatchRow.season_id) == season_id,
+            )
+        ).all()
+        if m is not None
+    }
     return [
-        (int(g or 0), int(n), tuple(int(b) for b in seats), tuple(int(p) for p in places))
-        for g, n, seats, places in rows
+        (int(g or 0), *matches[m], tuple(int(p) for p in places))
+        for g, m, places in games
+        if m in matches
     ]
 
 
-def _unfinished(store: Store, season_id: int) -> tuple[list[Table], int]:
+def _unfinished(session: Session, season_id: int) -> tuple[list[Table], int]:
     """The ladder's matches queued or in play, in order, and the number of the next table
     (after every match made, void ones too)."""
-    with store.session() as s:
-        rows = s.exec(
-            select(col(MatchRow.number), col(MatchRow.seats))
-            .where(
-                col(MatchRow.season_id) == season_id,
-                col(MatchRow.status).in_([PENDING, CLAIMED]),
-            )
-            .order_by(col(MatchRow.number))
-        ).all()
-        newest = s.exec(
-            select(func.max(col(MatchRow.number))).where(col(MatchRow.season_id) == season_id)
-        ).one()
+    rows = session.exec(
+        select(col(MatchRow.number), col(MatchRow.seats))
+        .where(
+            col(MatchRow.season_id) == season_id,
+            col(MatchRow.status).in_([PENDING, CLAIMED]),
+        )
+        .order_by(col(MatchRow.number))
+    ).all()
+    newest = session.exec(
+        select(func.max(col(MatchRow.number))).where(col(MatchRow.season_id) == season_id)
+    ).one()
     return [(int(n), tuple(int(b) for b in seats)) for n, seats in rows], int(newest or 0) + 1
 
 
 def _entrants(
-    bots: Sequence[BotRow], ratings: Ratings, unfinished: Sequence[Table], players: int
+    ids: Sequence[int], ratings: Ratings, unfinished: Sequence[Table], players: int
 ) -> list[Entrant]:
     """The entrants as :func:`.policy.choose_table` sees them: their finished games (from the
     ratings) and those queued or in play."""
-    ids = [b.id for b in bots if b.id is not None]
     games = dict.fromkeys(ids, 0)
     last = dict.fromkeys(ids, 0)
     seats = {b: [0] * players for b in ids}
@@ -196,7 +227,7 @@ def _store_tables(
     season_id: int,
     first: int,
     tables: list[MatchRow],
-    bots: Sequence[BotRow],
+    bots: Sequence[int],
     kept: Kept,
 ) -> int:
     """Write the tables (and any entrant new to the ladder) unless another runner wrote
@@ -217,8 +248,8 @@ def _store_tables(
         )
         position = len(known)
         for b in bots:
-            if b.id is not None and b.id not in known:
-                s.add(SeasonBotRow(season_id=season_id, bot_id=b.id, position=position))
+            if b not in known:
+                s.add(SeasonBotRow(season_id=season_id, bot_id=b, position=position))
                 position += 1
         s.add_all(tables)
         season = s.get(SeasonRow, season_id)

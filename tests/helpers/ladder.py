@@ -84,14 +84,19 @@ def new_version(store: Store, name: str) -> BotRow:
     return newer
 
 
-def past_games(store: Store, season: SeasonRow, games: int, seed: int = 3) -> None:
+def past_games(
+    store: Store, season: SeasonRow, games: int, seed: int = 3, resting: int = 0
+) -> None:
     """Store ``games`` finished games of the ladder's entrants at once (rounds of shuffled
-    tables, random finishing orders): a long history without making its tables one by one."""
+    tables, random finishing orders): a long history without making its tables one by one.
+    The last ``resting`` tables seat only the first half of the entrants, so the others are
+    overdue when the matchmaker takes over."""
     assert season.id is not None
     rng = random.Random(seed)
-    ids = [b.id for b in ladder_entrants(store) if b.id is not None]
+    everyone = [b.id for b in ladder_entrants(store) if b.id is not None]
     tables: list[list[int]] = []
     while len(tables) < games:
+        ids = everyone[: len(everyone) // 2] if len(tables) >= games - resting else everyone
         rng.shuffle(ids)
         tables += [
             ids[i : i + season.players]
