@@ -19,6 +19,7 @@ C) at G games and E entrants`` (target: at most 50 ms at 10,000 games and 200 en
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -26,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+HELPERS = "tests/helpers/ladder.py"
 
 
 def main() -> None:
@@ -37,12 +40,18 @@ def main() -> None:
     parser.add_argument("--hegemon", help="the checkout whose code to measure (default: this)")
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
-    # the measured checkout's code first, this checkout's test helpers either way
-    sys.path[:0] = [str(Path(args.hegemon).resolve()), str(here)] if args.hegemon else [str(here)]
+    sys.path.insert(0, str(Path(args.hegemon).resolve() if args.hegemon else here))
 
+    from hegemon.leaderboard import ladder
     from hegemon.leaderboard.ladder import fill_queue
     from hegemon.leaderboard.store import GameOutcome, Store
-    from tests.helpers.ladder import fake_bots, make_ladder, past_games
+
+    # this checkout's test helpers either way, on the measured code
+    spec = importlib.util.spec_from_file_location("ladder_helpers", here / HELPERS)
+    assert spec is not None and spec.loader is not None
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    fake_bots, make_ladder, past_games = helpers.fake_bots, helpers.make_ladder, helpers.past_games
 
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -63,7 +72,8 @@ def main() -> None:
                 made = fill_queue(store, season)
                 times.append((time.perf_counter() - start, time.process_time() - start_cpu))
                 assert made > 0, "the matchmaker queued nothing"
-    print(f"code: {args.hegemon or here}; {args.entrants} entrants, {args.games} games stored")
+    code = Path(ladder.__file__).resolve().parents[2]
+    print(f"code: {code}; {args.entrants} entrants, {args.games} games stored")
     (first, first_cpu), rest = times[0], times[1:]
     wall, cpu = [w * 1000 for w, _ in rest], [c * 1000 for _, c in rest]
     print(f"first call {first * 1000:.0f} ms (cpu {first_cpu * 1000:.0f})")
