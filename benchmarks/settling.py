@@ -4,11 +4,12 @@ schedule, in simulation.
     python benchmarks/settling.py [--runs 100] [--bots 10] [--horizon 80] [--every 4]
                                   [--history 48] [--spreads close,±300,wide]
 
-Measured (2026-12-02, the defaults): ladder games until the new version settled, balanced →
-matchmaker: close 76 → 67 (12 % fewer; 7 and 5 of 10 runs never settled in 80 games), ±300
-35.6 → 21.6 (39 % fewer), wide 20.4 → 18.8 (8 %); the longest wait between two games of an
-entrant 12 → 3. New versions first with random opponents ("new-first") gained 25 % at ±300:
-the neighbours give the rest. With 24 games of history per bot instead of 48: 27 % at ±300.
+Measured (issue 32, ``--runs 100 --spreads ±300``, the same worlds run with main's matchmaker
+beside it): ladder games until the new version settled, balanced 38.5 ± 3.0 (21 of 100 runs never
+settled in 80 games) → matchmaker 23.7 ± 2.7, 38 % ± 8 fewer (main's, which seated the new
+version at every table: 22.8 ± 2.5, 41 % ± 8); the new version's own games until then 15.4
+(main's 20.9); the longest wait between two games of an entrant 18 → 4. Before (2026-12-02, 10
+runs, no errors): ±300 35.6 → 21.6 (39 %), close 76 → 67 (12 %), wide 20.4 → 18.8 (8 %).
 
 Each run draws true Elo strengths for ``--bots`` established bots and a new version, evenly
 at random within a spread (``close`` ±50, ``±300``, ``wide`` ±700), gives the established
