@@ -38,6 +38,9 @@ one, few enough that each table is chosen knowing the results of nearly every ga
 RATINGS_FORMAT = 2
 """Version of the kept ratings (:meth:`.online.Ratings.dump`): another is made again."""
 
+_CHUNK = 900
+"""Match ids a query asks for at once (SQLite bounds the parameters of one statement)."""
+
 Table = tuple[int, tuple[int, ...]]
 """A match not finished yet: its number and seats."""
 
@@ -154,16 +157,17 @@ def _games_after(
     ).all()
     if not games:
         return []
-    matches = {
-        int(m): (int(n), tuple(int(b) for b in seats))
+    ids = [m for _, m, _ in games]
+    matches: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for start in range(0, len(ids), _CHUNK):
         for m, n, seats in session.exec(
             select(col(MatchRow.id), col(MatchRow.number), col(MatchRow.seats)).where(
-                col(MatchRow.id).in_([m for _, m, _ in games]),
+                col(MatchRow.id).in_(ids[start : start + _CHUNK]),
                 col(MatchRow.season_id) == season_id,
             )
-        ).all()
-        if m is not None
-    }
+        ).all():
+            if m is not None:
+                matches[m] = (int(n), tuple(int(b) for b in seats))
     return [
         (int(g or 0), *matches[m], tuple(int(p) for p in places))
         for g, m, places in games
