@@ -8,7 +8,9 @@ Measured (issue 32, ``--runs 100 --spreads ±300``, the same worlds run with mai
 beside it): ladder games until the new version settled, balanced 38.5 ± 3.0 (21 of 100 runs never
 settled in 80 games) → matchmaker 23.7 ± 2.7, 38 % ± 8 fewer (main's, which seated the new
 version at every table: 22.8 ± 2.5, 41 % ± 8); the new version's own games until then 15.4
-(main's 20.9); the longest wait between two games of an entrant 18 → 4. Before (2026-12-02, 10
+(main's 20.9); the longest wait between two games of an entrant 18 → 4. The other spreads
+(``--spreads close,wide``, 100 runs): close 71.8 ± 1.6 → 62.3 ± 2.5 (13 % ± 4; 51 and 59 runs
+unsettled), wide 16.5 ± 2.0 → 10.6 ± 1.7 (35 % ± 13). Before (2026-12-02, 10
 runs, no errors): ±300 35.6 → 21.6 (39 %), close 76 → 67 (12 %), wide 20.4 → 18.8 (8 %).
 
 Each run draws true Elo strengths for ``--bots`` established bots and a new version, evenly
