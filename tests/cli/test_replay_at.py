@@ -93,7 +93,8 @@ def test_play_on_plays_the_game_to_its_end_from_the_decision(played):
     assert out.returncode == 0, out.stdout + out.stderr
     ending = out.stdout.strip().splitlines()[-1]
     assert ending.startswith(f"played on from decision {n} with fresh chance:")
-    assert re.search(r"1\. aggressive \(seat \d\), 2\. aggressive \(seat \d\), 3\.", ending)
+    seat = r"aggressive#\d \(seat \d\)"  # the bots' own names, numbered in the seats
+    assert re.search(rf"1\. {seat}, 2\. {seat}, 3\. {seat}$", ending), ending
 
 
 @pytest.mark.parametrize(
