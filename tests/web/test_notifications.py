@@ -56,7 +56,7 @@ class Received:
 class Receiver:
     """A real HTTP server on 127.0.0.1 that keeps every request it gets. Its paths behave:
     ``/ok`` answers 204, ``/fail-N`` answers 500 to its first N requests and 204 after,
-    ``/hang`` never answers (until the receiver stops)."""
+    ``/hang…`` never answers (until the receiver stops)."""
 
     url: str = ""
     got: list[Received] = field(default_factory=list)
@@ -70,7 +70,7 @@ class Receiver:
             self.got.append(Received(handler.path, dict(handler.headers), body, utcnow()))
             seen = sum(1 for r in self.got if r.path == handler.path)
             self.changed.notify_all()
-        if handler.path == "/hang":
+        if handler.path.startswith("/hang"):
             self.release.wait()
             return
         failing = re.fullmatch(r"/fail-(\d+)", handler.path)
@@ -233,7 +233,11 @@ def deliveries_to(store: Store, url: str) -> list[DeliveryRow]:
 def test_a_delivery_is_signed_with_the_hooks_secret_which_is_shown_once(site, receiver):
     with browser_of(site, "mel") as mel:
         secret = hook_of(mel, receiver.url + "/ok")
-        assert secret not in mel.get("/account").text, "the secret is shown again"
+        page = mel.get("/account").text
+        assert secret not in page, "the secret is shown again"
+        hook = re.findall(r'data-hook="(\d+)"', page)[-1]
+    with browser_of(site, "olga") as olga:  # another member cannot remove it
+        assert form(olga, f"/account/hooks/{hook}/delete").status_code == 404
     bot = refused(site, "mel", "bot.py crashed: see /srv/arena/bots/17/bot.py line 3")
     version_checked(site.store, bot)
     assert deliver_due(site.store)
@@ -377,7 +381,7 @@ def test_a_hanging_hook_never_slows_a_runner_and_the_check_is_heard_in_seconds(t
         ann = add_user(store, "ann", PASSWORD, "member")
         assert ann.id is not None
         _, secret = add_hook(store, ann.id, receiver.url + "/ok-arena")
-        add_hook(store, ann.id, receiver.url + "/hang")  # holds the notifier's tries
+        add_hook(store, ann.id, receiver.url + "/hang-arena")  # holds the notifier's tries
         token = create_token(store, ann.id, "test")[1]
     with running_web(home, tmp_path / "arena.log", ("arena", "--workers", "1")) as url:
         assert upload(url, token, "ann-bot", "random").status_code == 201
@@ -394,7 +398,8 @@ def test_a_hanging_hook_never_slows_a_runner_and_the_check_is_heard_in_seconds(t
                     rows = s.exec(select(MatchRow.seats).join(GameRow)).all()
                 return any(notice.bot_id in seats for seats in rows)
 
+            receiver.wait("/hang-arena")  # the notifier is held there, and meanwhile:
             wait_for("ann's first ladder game", played, timeout=240)
-            hanging = deliveries_to(store, receiver.url + "/hang")
+            hanging = deliveries_to(store, receiver.url + "/hang-arena")
         assert hanging and all(d.status == "pending" for d in hanging)
     assert secret not in (tmp_path / "arena.log").read_text()

@@ -18,13 +18,21 @@ from .accounts import account_page
 from .common import message, page, path_id, signed_in, store
 
 
-def notifications(request: Request) -> Response:
-    """``GET /me/notifications``: one's notices, newest first, unread ones marked."""
+def member_id(request: Request) -> int | Response:
+    """The signed-in member's id, or the answer to someone who is not signed in."""
     user = signed_in(request)
     if not isinstance(user, UserRow):
         return user
     assert user.id is not None
-    notices = notices_of(store(request), user.id)
+    return user.id
+
+
+def notifications(request: Request) -> Response:
+    """``GET /me/notifications``: one's notices, newest first, unread ones marked."""
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
+    notices = notices_of(store(request), user_id)
     unread = sum(1 for n in notices if n.read_at is None)
     return page(
         request, "notifications.html", "Notifications", notices=notices, unread=unread,
@@ -35,37 +43,34 @@ def notifications(request: Request) -> Response:
 def api_notifications(request: Request) -> Response:
     """``GET /api/notifications``: ``{unread, notices}`` (each as its webhook delivery says
     it, with ``read``)."""
-    user = signed_in(request)
-    if not isinstance(user, UserRow):
-        return user
-    assert user.id is not None
-    notices = [payload(n) for n in notices_of(store(request), user.id)]
-    return JSONResponse({"unread": unread_count(store(request), user.id), "notices": notices})
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
+    notices = [payload(n) for n in notices_of(store(request), user_id)]
+    return JSONResponse({"unread": unread_count(store(request), user_id), "notices": notices})
 
 
 async def read(request: Request) -> Response:
     """``POST /me/notifications/read``: mark the notice ``id`` read (no ``id``: all of them)."""
-    user = signed_in(request)
-    if not isinstance(user, UserRow):
-        return user
-    assert user.id is not None
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
     given = str((await request.form()).get("id", "")).strip()
     notice_id = database_id(given) if given else None
     if given and notice_id is None:
         return message(request, "Not found", "No such notice.", 404)
-    await run_in_threadpool(mark_read, store(request), user.id, notice_id)
+    await run_in_threadpool(mark_read, store(request), user_id, notice_id)
     return RedirectResponse("/me/notifications", 303)
 
 
 async def new_hook(request: Request) -> Response:
     """``POST /account/hooks``: a new webhook; its secret is on the answer, and never again."""
-    user = signed_in(request)
-    if not isinstance(user, UserRow):
-        return user
-    assert user.id is not None
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
     url = str((await request.form()).get("url", ""))
     try:
-        row, secret = await run_in_threadpool(add_hook, store(request), user.id, url)
+        row, secret = await run_in_threadpool(add_hook, store(request), user_id, url)
     except HookError as exc:
         return await run_in_threadpool(account_page, request, 400, error=str(exc))
     return await run_in_threadpool(
@@ -75,13 +80,12 @@ async def new_hook(request: Request) -> Response:
 
 def delete_hook(request: Request) -> Response:
     """``POST /account/hooks/{hook_id}/delete``: one of one's own hooks, and its log."""
-    user = signed_in(request)
-    if not isinstance(user, UserRow):
-        return user
-    assert user.id is not None
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
     hook_id = path_id(request, "hook_id")
     try:
-        remove_hook(store(request), user.id, hook_id if hook_id is not None else -1)
+        remove_hook(store(request), user_id, hook_id if hook_id is not None else -1)
     except HookError as exc:
         return account_page(request, 404, error=str(exc))
     return RedirectResponse("/account#hooks", 303)
@@ -89,10 +93,9 @@ def delete_hook(request: Request) -> Response:
 
 async def digest(request: Request) -> Response:
     """``POST /account/digest``: ``digest=on`` asks for the daily digest, ``off`` stops it."""
-    user = signed_in(request)
-    if not isinstance(user, UserRow):
-        return user
-    assert user.id is not None
+    user_id = member_id(request)
+    if not isinstance(user_id, int):
+        return user_id
     wanted = str((await request.form()).get("digest", "")) == "on"
-    await run_in_threadpool(set_digest, store(request), user.id, wanted)
+    await run_in_threadpool(set_digest, store(request), user_id, wanted)
     return RedirectResponse("/account#hooks", 303)
