@@ -69,14 +69,17 @@ def retry_after(attempts: int) -> timedelta | None:
 def claim_due(store: Store, now: datetime, lease: float) -> list[tuple[DeliveryRow, WebhookRow]]:
     """The pending deliveries due at ``now`` (oldest first), each held for ``lease`` seconds
     (its next try moved past it) so that another notifier leaves it alone meanwhile."""
+    query = (
+        select(DeliveryRow, WebhookRow)
+        .join(WebhookRow, col(WebhookRow.id) == col(DeliveryRow.hook_id))
+        .where(col(DeliveryRow.status) == PENDING, col(DeliveryRow.next_at) <= now)
+        .order_by(col(DeliveryRow.next_at), col(DeliveryRow.id))
+        .limit(BATCH)
+    )
+    if store.is_postgres:  # SQLite's write transaction already holds every other writer off
+        query = query.with_for_update(of=DeliveryRow, skip_locked=True)
     with store.session(write=True) as s:
-        due = s.exec(
-            select(DeliveryRow, WebhookRow)
-            .join(WebhookRow, col(WebhookRow.id) == col(DeliveryRow.hook_id))
-            .where(col(DeliveryRow.status) == PENDING, col(DeliveryRow.next_at) <= now)
-            .order_by(col(DeliveryRow.next_at), col(DeliveryRow.id))
-            .limit(BATCH)
-        ).all()
+        due = s.exec(query).all()
         for delivery, _ in due:
             delivery.next_at = now + timedelta(seconds=lease)
             s.add(delivery)

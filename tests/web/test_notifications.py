@@ -285,6 +285,8 @@ def test_a_down_receiver_is_logged_and_given_up_after_the_last_try(site):
                 language="python", owner_id=site.users["ivy"],
             )  # fmt: skip
             s.add(bot)
+            s.flush()
+        assert bot.id is not None and mels is not None
         event_results(site.store, "final", [(mels, 1), (bot.id, 2)])
         when = utcnow()
         for wait in (0.0, *BACKOFF):
