@@ -33,7 +33,7 @@ from hegemon.leaderboard.notify.notices import notices_of
 from hegemon.leaderboard.notify.sender import BACKOFF, MAX_ATTEMPTS, deliver_due
 from hegemon.leaderboard.store import BotRow, DeliveryRow, GameRow, MatchRow, Store, utcnow
 from tests.helpers.league import hegemon, wait_for
-from tests.helpers.web import store_season
+from tests.helpers.web import Page, browser, sign_in, store_season  # noqa: F401 (browser)
 from tests.helpers.web_server import running_web, serving
 from tests.web.test_submit import upload
 
@@ -368,6 +368,27 @@ def test_the_daily_digest_once_a_day_for_who_asked(site):
     assert [(s["bot"], s["competition"]) for s in standing] == [(site.bots["mel"].label, "league")]
     assert standing[0]["rank"] >= 1 and standing[0]["games"] >= 1
     assert send_digests(site.store, now + timedelta(hours=23)) == []
+
+
+def test_a_member_reads_and_clears_notifications_in_a_real_browser(site, browser, tmp_path):
+    version_checked(site.store, refused(site, "olga", "bot.py: SyntaxError in line 1"))
+    tab = Page(browser, tmp_path)
+    page = tab.open(f"{site.url}/login?next=/me/notifications", "olga-login")
+    sign_in(page, "olga", PASSWORD)
+    page.wait_for_url("**/me/notifications")
+    badge = page.inner_text("header.top a.notices .unread")
+    assert int(badge) >= 1
+    newest = page.locator("ul.notices li").first
+    assert newest.get_attribute("class") == "unread"
+    assert f"{site.bots['olga'].label} was refused" in newest.inner_text()
+    assert "SyntaxError in line 1" in newest.inner_text()
+    page.screenshot(path=str(tmp_path / "notifications.png"), full_page=True)
+    page.click("main > form button")  # mark all read
+    page.wait_for_url("**/me/notifications")
+    assert page.locator("header.top a.notices .unread").count() == 0
+    assert page.locator("ul.notices li.unread").count() == 0
+    assert tab.errors == []
+    tab.close()
 
 
 # ---------------------------------------------------------------------------------- a real arena
