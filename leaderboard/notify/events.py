@@ -93,14 +93,16 @@ def group_faults(store: Store, now: datetime) -> list[NoticeRow]:
     is younger than :data:`FAULTS_EVERY` (those faults wait, and are grouped into the next)."""
     made = []
     for bot_id, faults in _recent_faults(store, now - LOOK_BACK).items():
+        with store.session() as s:
+            bot = s.get(BotRow, bot_id)
+        if bot is None or bot.owner_id is None:  # the organiser's: nobody to tell
+            continue
         last = _last_faults_notice(store, bot_id)
         if last is not None and now - last.created_at < FAULTS_EVERY:
             continue
         upto = int(last.data.get("upto_game", 0)) if last is not None else 0
         new = [(game, kind) for game, kind in faults if game > upto]
-        with store.session() as s:
-            bot = s.get(BotRow, bot_id)
-        if new and bot is not None and bot.owner_id is not None:
+        if new:
             made.append(notify(store, bot.owner_id, faults_notice(bot, new)))
     return made
 
