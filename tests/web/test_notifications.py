@@ -8,8 +8,6 @@ retry's wait is checked by moving the clock, never by sleeping."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import re
 import socket
@@ -18,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -32,7 +30,7 @@ from hegemon.leaderboard.notify.hooks import add_hook
 from hegemon.leaderboard.notify.notices import notices_of
 from hegemon.leaderboard.notify.sender import BACKOFF, MAX_ATTEMPTS, deliver_due
 from hegemon.leaderboard.store import BotRow, DeliveryRow, GameRow, MatchRow, Store, utcnow
-from tests.helpers.league import hegemon, wait_for
+from tests.helpers.league import ROOT, hegemon, wait_for
 from tests.helpers.web import Page, browser, sign_in, store_season  # noqa: F401 (browser)
 from tests.helpers.web_server import running_web, serving
 from tests.web.test_submit import upload
@@ -118,10 +116,20 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def guide_check() -> Callable[[str, bytes, str], bool]:
+    """The signature check that docs/arena.md gives receivers, as written there."""
+    guide = (ROOT / "docs" / "arena.md").read_text()
+    section = guide.split("## Notifications and webhooks", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    space: dict[str, Any] = {}
+    exec(code, space)
+    return cast(Callable[[str, bytes, str], bool], space["is_from_the_arena"])
+
+
 def signed_by(secret: str, received: Received) -> bool:
-    """What a receiver checks: the header is the HMAC-SHA256 of the exact body."""
-    expected = "sha256=" + hmac.new(secret.encode(), received.body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, received.headers["X-Hegemon-Signature"])
+    """What a receiver checks (as the guide says): the header is the HMAC-SHA256 of the
+    exact body under the hook's secret."""
+    return guide_check()(secret, received.body, received.headers["X-Hegemon-Signature"])
 
 
 # ---------------------------------------------------------------------------------- the arena
