@@ -263,6 +263,12 @@ API_WRITES = [
         "one of your versions with its state and check log: poll it until state is no "
         "longer queued or checking",
     ),
+    (
+        "GET",
+        "/api/notifications",
+        'your notifications: {"unread", "notices"} (each as its webhook delivery says it, '
+        'with "read")',
+    ),
 ]
 """The endpoints that need a member's token: (method, path, what)."""
 
