@@ -28,6 +28,7 @@ from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
 from .kept import REFRESHED, Kept
 from .params import database_id
+from .processes import empty_log_note, keeps_process, process_note
 from .rounds import record_rounds
 
 log = logging.getLogger(__name__)
@@ -70,12 +71,15 @@ def _season_dict(season: SeasonRow) -> dict[str, Any]:
         "status": season.status,
         "kind": season.kind,
         "seed": season.seed_shown(),
+        "keeps_process": keeps_process(season),
+        "processes": process_note(season),
         "created_at": season.created_at.isoformat() if season.created_at else None,
         "finished_at": season.finished_at.isoformat() if season.finished_at else None,
     }
 
 
-def _progress_dict(store: Store, season: SeasonRow) -> dict[str, Any]:
+def progress_dict(store: Store, season: SeasonRow) -> dict[str, Any]:
+    """How far ``season`` is: its games done, playing, pending, void (a ladder: never ends)."""
     assert season.id is not None
     p = store.progress(season.id)
     return {
@@ -190,7 +194,7 @@ class Arena:
         seasons = self.store.seasons()
         return {
             "seasons": [
-                {**_season_dict(s), "progress": _progress_dict(self.store, s)}
+                {**_season_dict(s), "progress": progress_dict(self.store, s)}
                 for s in seasons
                 if s.id is not None
             ]
@@ -254,7 +258,7 @@ class Arena:
     def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
-        data["progress"] = _progress_dict(self.store, season)
+        data["progress"] = progress_dict(self.store, season)
         season_id = season.id
         # brought up to date with the board (stored with its fit): refitted in the fitting
         # process too, where it is a small read once the board's refit there has stored it
@@ -399,14 +403,21 @@ class Arena:
         return seat_log(logs_dir(Path(record_path)), seat)
 
     def seat_log_text(self, game_id: int, seat: int) -> str | None:
-        """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept."""
+        """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept; an
+        empty log says why (:func:`.processes.empty_log_note`)."""
         found = self.game(game_id)
         if found is None or not found[0].record_path or not 0 <= seat < len(found[1].seats):
             return None
         if self.withheld(found[1]):
             return None
         path = self._log_path(found[0].record_path, seat)
-        return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        if not path.is_file():
+            return None
+        from hegemon.referee.runner.botlog import bot_lines
+
+        text = path.read_text(encoding="utf-8", errors="replace")
+        season = None if bot_lines(text) else self.season(found[1].season_id)
+        return text if season is None else text + empty_log_note(season)
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> dict[str, Any]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 
-def num(value: Any, digits: int = 1) -> str:
-    """A rating-like number to ``digits`` decimals ("" for none)."""
+def num(value: Any, digits: int = 0) -> str:
+    """A number to ``digits`` decimals ("" for none): ratings are whole numbers on the pages
+    (a tenth of an Elo point means nothing; the JSON keeps one decimal)."""
     return "" if value is None else f"{value:.{digits}f}"
 
 

@@ -54,11 +54,35 @@ def index_page(seasons: dict[str, Any], all_time: dict[str, Any], ids: dict[str,
     )  # fmt: skip
 
 
+METHODS = {"pl": "Plackett–Luce", "elo": "incremental Elo"}
+
+
 def _elo_label(board: dict[str, Any]) -> str:
     """The chart's rating system, told apart from the board's when they differ."""
     if board.get("method") == "elo":
         return "incremental Elo (the board's rating)"
     return "incremental Elo (not the board's Plackett–Luce rating)"
+
+
+def _history_title(board: dict[str, Any]) -> str:
+    """The chart's heading: which rating it draws, said before the chart is read."""
+    if board.get("method") == "elo":
+        return "Rating history"
+    return "Incremental Elo history — another rating than the board's"
+
+
+def board_caption(board: dict[str, Any], progress: dict[str, Any] | None) -> str:
+    """The line above a board: how many games its ratings rest on, and, while a refit is on
+    its way, how many more have been played since (the progress line counts those too)."""
+    rated = board["games"]
+    method = METHODS.get(board.get("method", ""), board.get("method", ""))
+    played = (progress or {}).get("done", rated)
+    if played > rated:
+        return (
+            f"rated from {rated} of the {played} games played · {method} "
+            f"(the {played - rated} newest are being added)"
+        )
+    return f"rated from {rated} game{'s' if rated != 1 else ''} · {method}"
 
 
 def _crosstable(board: dict[str, Any]) -> dict[str, Any] | None:
@@ -76,6 +100,7 @@ def season_tables(data: dict[str, Any], ids: dict[str, int], links: Links) -> st
     return fragment(
         "season_tables.html", board=board, links=links, ids=ids, notes=data["meaning"],
         board_notes=BOARD_NOTES, history=chart(data["history"]["series"], _elo_label(board)),
+        history_title=_history_title(board), caption=board_caption(board, data.get("progress")),
         cross=_crosstable(board), faults=data.get("fault_groups", []),
     )  # fmt: skip
 
@@ -188,27 +213,68 @@ def game_page(
     )  # fmt: skip
 
 
-API_DOC = [
-    ("/api/leaderboard", "the all-time boards: one per rule set and turn limit"),
-    ("/api/seasons", "every season with its progress"),
-    ("/api/seasons/{name}", "a season: board with crosstable, progress, rating history"),
-    ("/api/seasons/{name}/history", "a season's incremental Elo of each bot after each game"),
-    ("/api/bots", "every registered bot version"),
+API_READS = [
+    ("GET", "/api/leaderboard", "the all-time boards: one per rule set and turn limit"),
+    ("GET", "/api/seasons", "every season and ladder with its progress"),
+    ("GET", "/api/seasons/{name}", "a season: board with crosstable, progress, rating history"),
+    ("GET", "/api/seasons/{name}/history", "a season's incremental Elo of each bot, game by game"),
+    ("GET", "/api/bots", "every registered bot version"),
     (
+        "GET",
         "/api/bots/{id}",
         "a bot: versions, seasons, rating history, results by seat, head to head, faults",
     ),
-    ("/api/bots/{id}/history", "the rating history of every version of a bot, per season"),
+    ("GET", "/api/bots/{id}/history", "the rating history of every version of a bot, per season"),
     (
+        "GET",
         "/api/games?season=&bot=&rule_set=&fault=yes|no&limit=&offset=",
         "finished games, newest first (finished at, duration in seconds, rounds), filtered, "
         "a page at a time (total: how many)",
     ),
-    ("/api/games/{id}", "a game: its match, result, faults and the replay data"),
-    ("/api/games/{id}/record", "a game's record as stored (JSON lines)"),
-    ("/api/games/{id}/logs/{seat}", "what a seat's bot wrote to stdout/stderr (text, capped)"),
+    ("GET", "/api/games/{id}", "a game: its match, result, faults and the replay data"),
+    ("GET", "/api/games/{id}/record", "a game's record as stored (JSON lines)"),
+    (
+        "GET",
+        "/api/games/{id}/logs/{seat}",
+        "what a seat's bot wrote to stdout/stderr (text, capped; its owner and admins only); "
+        "an empty log says why",
+    ),
 ]
+"""The read endpoints ``/api`` documents: (method, path, what)."""
+
+API_WRITES = [
+    (
+        "POST",
+        "/api/tokens",
+        'JSON {"name", "password", "token_name"} → 201 {"token", "id", "name", "user"}: a new '
+        "API token (shown once; revoke it on your account page). What hegemon login does",
+    ),
+    ("GET", "/api/me", 'who the token is: {"name", "role"} (401 without one)'),
+    (
+        "POST",
+        "/api/bots/{name}/versions?command=",
+        "upload a bot: the body is one bot file or a folder packed as hegemon submit packs "
+        "it (.tar.gz) → 201 a new version {id, state, url, …} (200: the same files already "
+        "there). Quotas and limits refuse with a 4xx and one line",
+    ),
+    (
+        "GET",
+        "/api/versions/{id}",
+        "one of your versions with its state and check log: poll it until state is no "
+        "longer queued or checking",
+    ),
+    (
+        "GET",
+        "/api/notifications",
+        'your notifications: {"unread", "notices"} (each as its webhook delivery says it, '
+        'with "read")',
+    ),
+]
+"""The endpoints that need a member's token: (method, path, what)."""
+
+API_DOC = API_READS + API_WRITES
+"""Every endpoint ``/api`` documents (a test checks it against the route table)."""
 
 
 def api_page(links: Links) -> str:
-    return page("api.html", "JSON API", links, doc=API_DOC)
+    return page("api.html", "JSON API", links, reads=API_READS, writes=API_WRITES)

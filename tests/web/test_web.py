@@ -153,7 +153,7 @@ def test_the_leaderboard_matches_the_database(site, browser):
             " r.querySelector('.faults').textContent])",
         )
         assert shown == [
-            [r.label, f"{r.rating:.1f}", str(r.games), str(r.wins), str(r.faults)]
+            [r.label, f"{r.rating:.0f}", str(r.games), str(r.wins), str(r.faults)]
             for r in board.rows
         ]
         assert sum(r.faults for r in board.rows) > 0

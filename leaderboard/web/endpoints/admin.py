@@ -24,12 +24,14 @@ from hegemon.leaderboard.seasons.setup import (
     create_season,
     default_time,
 )
-from hegemon.leaderboard.store import UserRow
+from hegemon.leaderboard.store import SeasonRow, UserRow
 from hegemon.leaderboard.store.versions import ACTIVE, DISABLED, REFUSED, RETIRED
 from hegemon.referee.chance import MAX_SEED
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.timecontrol import CLOCKS
 
+from ..data import progress_dict
+from ..formats import played
 from ..params import ParamError, seconds, whole_number
 from .common import admin, message, page, path_id, store
 
@@ -185,6 +187,11 @@ def competition_plan(form: Mapping[str, str], season: bool) -> Plan:
     )
 
 
+def _played(seasons: list[SeasonRow], request: Request) -> dict[int | None, str]:
+    """Each competition's games played as its page says it ("12 of 30"; a ladder: "12 (ladder)")."""
+    return {s.id: played(progress_dict(store(request), s)) for s in seasons if s.id is not None}
+
+
 def competitions_page(
     request: Request, status: int = 200, error: str | None = None, **forms: Any
 ) -> Response:
@@ -199,10 +206,11 @@ def competitions_page(
     if found is not None:
         kind = "ladder" if found.is_ladder else "season"
         notice = f"created {kind} {found.name}: run it with hegemon season run {found.name}"
+    seasons = store(request).seasons()
     return page(
         request, "competitions.html", "Ladders and seasons", status, error=error,
         notice=notice, presets=list(PRESETS), default_preset="classic", clocks=CLOCKS,
-        default_time=default_time(), seasons=store(request).seasons(),
+        default_time=default_time(), seasons=seasons, played=_played(seasons, request),
         ladder=forms.get("ladder", {}), season=forms.get("season", {}),
     )  # fmt: skip
 
