@@ -48,6 +48,7 @@ ROUTES: list[BaseRoute] = [
     Route("/account/tokens/{token_id}/revoke", accounts.revoke, methods=POST),
     Route(TOKENS_PATH, accounts.api_token, methods=POST),
     Route("/api/me", accounts.api_me, methods=GET),
+    Route("/api/me/bots", api.my_bots, methods=GET),
     # the admins' (.endpoints.admin)
     Route("/admin/users", admin.users, methods=GET),
     Route("/admin/users/{name}/disable", admin.disable_user, methods=POST),
