@@ -25,7 +25,9 @@ def me_command(
     if as_json:
         print(json.dumps(data, indent=1))
         return
-    console.print(f"{data['user']} ({data['role']}) · {source.where}", highlight=False, markup=False)
+    console.print(
+        f"{data['user']} ({data['role']}) · {source.where}", highlight=False, markup=False
+    )
     bots = data["bots"]
     if not bots:
         console.print("no bots yet: hegemon submit NAME FOLDER", highlight=False)

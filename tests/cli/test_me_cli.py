@@ -47,10 +47,10 @@ def log_line(user: str | None) -> str:
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory) -> Iterator[Arena]:
-    """A season of 10 stored 3-player games of the four sample bots: mel owns the bot that faulted in a
-    game (and a refused later version), dora and the admin ada one bot each, the fourth is the
-    organiser's; each seat's log names its owner. ``hegemon web`` over it, each user signed in
-    with ``hegemon login`` in their own config folder."""
+    """A season of 10 stored 3-player games of the four sample bots: mel owns the bot that
+    faulted in a game (and a refused later version), dora and the admin ada one bot each, the
+    fourth is the organiser's; each seat's log names its owner. ``hegemon web`` over it, each
+    user signed in with ``hegemon login`` in their own config folder."""
     home = tmp_path_factory.mktemp("me-home")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HEGEMON_HOME", str(home))
@@ -93,12 +93,12 @@ def arena(tmp_path_factory) -> Iterator[Arena]:
             for match, game in played:
                 assert game.id is not None
                 for seat, seated in enumerate(match.seats):
-                    user = owner_of.get(seated)
-                    if user is not None:
-                        seats[user].add((game.id, seat))
+                    owner = owner_of.get(seated)
+                    if owner is not None:
+                        seats[owner].add((game.id, seat))
                     log = seat_log(logs_dir(Path(game.record_path)), seat)
                     log.parent.mkdir(parents=True, exist_ok=True)
-                    log.write_text(log_line(user), encoding="utf-8")
+                    log.write_text(log_line(owner), encoding="utf-8")
             assert faulty_game.id is not None
     configs = {user: home / f"config-{user}" for user in USERS}
     with running_web(home, home / "web.log") as url:
