@@ -1,244 +1,90 @@
-"""How fast does a ladder settle a new version? The matchmaker against a fixed balanced
-schedule, in simulation.
+"""What does a ladder's matchmaker cost per call, deep into a ladder's life?
 
-    python benchmarks/matchmaker.py [--runs 10] [--bots 10] [--horizon 80] [--every 4]
-                                    [--history 48]
+    python benchmarks/matchmaker.py [--games 10000] [--entrants 200] [--calls 20] [--seed 3]
+                                    [--hegemon PATH]
 
-Measured (2026-12-02, the defaults): ladder games until the new version settled, balanced →
-matchmaker: close 76 → 67 (12 % fewer; 7 and 5 of 10 runs never settled in 80 games), ±300
-35.6 → 21.6 (39 % fewer), wide 20.4 → 18.8 (8 %); the longest wait between two games of an
-entrant 12 → 3. New versions first with random opponents ("new-first") gained 25 % at ±300:
-the neighbours give the rest. With 24 games of history per bot instead of 48: 27 % at ±300.
-
-Each run draws true Elo strengths for ``--bots`` established bots and a new version, evenly
-at random within a spread (``close`` ±50, ``±300``, ``wide`` ±700), gives the established
-bots a history (a balanced schedule, ``--history`` games each), then plays 4-player ladder games
-with Plackett–Luce outcomes (Gumbel-max sampling of the finishing order) chosen by a policy:
-
-* ``balanced``: the fixed balanced schedule of all bots, the new one included
-  (:func:`~hegemon.leaderboard.seasons.schedule.make_schedule`, as a season plays);
-* ``new-first``: the matchmaker's order of concerns with random opponents (a huge jitter);
-* ``matchmaker``: :func:`~hegemon.leaderboard.ladder.policy.choose_table` as the ladder
-  runs it (starvation guard, new versions first, widest interval, opponents near in rating,
-  seats balanced).
-
-Every ``--every`` games the games so far are rated by the real fit
-(:func:`hegemon.leaderboard.ratings.rate`, the Plackett–Luce point fit); the matchmaker sees
-those ratings and :func:`~hegemon.leaderboard.ladder.policy.interval_width`, exactly what
-:func:`~hegemon.leaderboard.ladder.fill_queue` gives it in a real ladder. The new version is
-*settled* from the first check after which its fitted rank stays within one place of its true
-rank to the end of the horizon. Reported per spread and policy: the mean ladder games until
-settled and the new version's own games until then (runs not settled within the horizon count as
-the horizon: see ``unsettled``), and the most ladder games any entrant waited between two of its
-games (starvation). The last line: ``matchmaker: settled in X% fewer ladder games than balanced
-at ±300`` (target: at least 30).
+A ladder of ``--entrants`` bots (rows only, never run) on a real SQLite file in a temporary
+folder, with ``--games`` finished four-player games stored at once (rounds of shuffled tables,
+random finishing orders: ``tests/helpers/ladder.py``). Then ``--calls`` times: the queued
+matches are claimed and finished with a random order, as a runner would, and
+:func:`~hegemon.leaderboard.ladder.fill_queue` queues the next two — only that call is timed.
+The first call is reported apart (``first``): it may build what later calls keep. Each call's
+wall and CPU time (the process's: a shared machine inflates the wall time with others' work and
+its disk's syncs). ``--hegemon
+PATH`` measures another checkout's code (e.g. ``/work/main``, for a before/after: run the two
+alternately, the machine being shared). The last line: ``fill_queue: median N ms a call (cpu
+C) at G games and E entrants`` (target: at most 50 ms at 10,000 games and 200 entrants).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import importlib.util
+import os
 import random
 import statistics
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+import tempfile
+import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from hegemon.leaderboard.ladder.policy import Entrant, choose_table, interval_width
-from hegemon.leaderboard.ratings import rate
-from hegemon.leaderboard.seasons.schedule import make_schedule
-
-PLAYERS = 4
-SPREADS = {"close": 50.0, "±300": 300.0, "wide": 700.0}
-POLICIES = ("balanced", "new-first", "matchmaker")
-LOG10 = math.log(10) / 400
-
-
-@dataclass
-class Outcome:
-    ladder_games: int  # until settled (the horizon if never)
-    new_games: int  # the new version's games until then
-    settled: bool
-    longest_wait: int  # most ladder games an entrant waited between two of its games
-
-
-def play(strength: dict[int, float], seats: tuple[int, ...], rng: random.Random) -> list[int]:
-    """A Plackett–Luce finishing order of ``seats`` (best first)."""
-    keyed = {b: strength[b] * LOG10 - math.log(-math.log(rng.random())) for b in seats}
-    return sorted(seats, key=lambda b: -keyed[b])
-
-
-Table = tuple[int, ...]
-Order = list[list[int]]
-"""A finishing order: place groups of bot ids, the winner's first (a group of several is a tie)."""
-
-
-def run(
-    spread: float, policy: str, bots: int, horizon: int, every: int, seed: int, history_games: int
-) -> Outcome:
-    rng = random.Random(seed)  # the same world for every policy of a seed
-    new = bots  # the new version's id; established bots are 0 .. bots - 1
-    strength = {b: 1500 + rng.uniform(-spread, spread) for b in range(bots + 1)}
-    true_rank = sorted(strength, key=lambda b: -strength[b]).index(new)
-    history = [
-        [[b] for b in play(strength, m.seats, rng)]
-        for m in make_schedule(list(range(bots)), PLAYERS, history_games * bots // PLAYERS, seed)
-    ]
-    play_rng = random.Random(seed * 7 + 1)
-    return settle(
-        policy,
-        bots,
-        true_rank,
-        history,
-        lambda seats: [[b] for b in play(strength, seats, play_rng)],
-        horizon,
-        every,
-        seed,
-    )
-
-
-def rounds_schedule(entrants: int, players: int, games: int, seed: int) -> list[Table]:
-    """A fixed balanced schedule made round by round: each round is a
-    :func:`~hegemon.leaderboard.seasons.schedule.make_schedule` of its own, just long enough that
-    every entrant plays ``players`` games in it (twice that with two players, whose schedules
-    play each pairing in both colours), so the games stay even at the end of every round. A
-    season's schedule of the whole horizon evens out the games only over the whole horizon:
-    with 5 entrants at 3-seat tables one of them may sit at 2 of the first 10 tables, or 10."""
-    per_round = entrants * (2 if players == 2 else 1)
-    tables: list[Table] = []
-    for r in range(-(-games // per_round)):
-        made = make_schedule(list(range(entrants)), players, per_round, seed * 1009 + r)
-        tables += [m.seats for m in made]
-    return tables[:games]
-
-
-def settle(
-    policy: str,
-    bots: int,
-    true_rank: int,
-    history: list[Order],
-    play_table: Callable[[Table], Order],
-    horizon: int,
-    every: int,
-    seed: int,
-    players: int = PLAYERS,
-) -> Outcome:
-    """Play ``horizon`` ladder games of ``players`` seats with tables chosen by ``policy``,
-    each one's finishing order from ``play_table(seats)``, after the established bots'
-    ``history``; the new version is bot ``bots`` (true rank ``true_rank``, 0 = best).
-    ``policy``: those of :data:`POLICIES`, or ``rounds`` (:func:`rounds_schedule`)."""
-    new = bots
-    history = list(history)
-    games = {b: sum(any(b in group for group in o) for o in history) for b in range(bots + 1)}
-    seat_count = {b: [0] * players for b in range(bots + 1)}
-    last = dict.fromkeys(range(bots + 1), 0)
-    if policy == "rounds":
-        fixed = rounds_schedule(bots + 1, players, horizon, seed + 1)
-    else:
-        fixed = [m.seats for m in make_schedule(list(range(bots + 1)), players, horizon, seed + 1)]
-    ratings: dict[int, float] = {}
-    checks: list[tuple[int, int, bool]] = []  # (ladder games, new version's games, within one)
-    waits = dict.fromkeys(range(bots + 1), 0)
-    longest = 0
-    for number in range(1, horizon + 1):
-        if policy in ("balanced", "rounds"):
-            seats = fixed[number - 1]
-        else:
-            entrants = [
-                Entrant(
-                    b,
-                    games[b],
-                    last[b],
-                    ratings.get(b),
-                    interval_width(games[b]),
-                    tuple(seat_count[b]),
-                )
-                for b in range(bots + 1)
-            ]
-            jitter = 1e9 if policy == "new-first" else 60.0
-            seats = choose_table(
-                entrants, players, number, random.Random(seed + number), jitter=jitter
-            )
-        history.append(play_table(seats))
-        for pos, b in enumerate(seats):
-            games[b] += 1
-            seat_count[b][pos] += 1
-            last[b] = number
-        for b, waited in waits.items():
-            waits[b] = 0 if b in seats else waited + 1
-        longest = max(longest, *waits.values())
-        if number % every == 0 or number == horizon:
-            fitted = rate([[[str(b) for b in g] for g in o] for o in history], bootstrap_samples=0)
-            ratings = {int(r.bot): r.rating for r in fitted}
-            ranked = [int(r.bot) for r in fitted]
-            within = new in ranked and abs(ranked.index(new) - true_rank) <= 1
-            checks.append((number, games[new], within))
-    settled_at = None
-    for ladder_games, new_games, within in reversed(checks):
-        if not within:
-            break
-        settled_at = (ladder_games, new_games)
-    if settled_at is None:
-        return Outcome(horizon, games[new], False, longest)
-    return Outcome(settled_at[0], settled_at[1], True, longest)
-
-
-HEADER = f"{{:11}} {'policy':11} {'ladder games':>12} {'its games':>9} {'unsettled':>9} " + (
-    f"{'longest wait':>12}"
-)
-"""The table's header; ``.format(label)`` names its first column."""
-
-
-def row(label: str, policy: str, outcomes: list[Outcome]) -> str:
-    """One line of the table: the means of ``outcomes`` (see :data:`HEADER`)."""
-    mean: Callable[[list[float]], float] = statistics.fmean
-    return (
-        f"{label:11} {policy:11} {mean([o.ladder_games for o in outcomes]):12.1f} "
-        f"{mean([o.new_games for o in outcomes]):9.1f} "
-        f"{sum(not o.settled for o in outcomes):9d} "
-        f"{max(o.longest_wait for o in outcomes):12d}"
-    )
-
-
-def fewer(outcomes: dict[str, list[Outcome]]) -> float:
-    """How many % fewer ladder games the matchmaker needed than the balanced schedule."""
-    base = statistics.fmean(o.ladder_games for o in outcomes["balanced"])
-    ours = statistics.fmean(o.ladder_games for o in outcomes["matchmaker"])
-    return 100 * (1 - ours / base)
+HELPERS = "tests/helpers/ladder.py"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--bots", type=int, default=10, help="established bots")
-    parser.add_argument("--horizon", type=int, default=80, help="ladder games per run")
-    parser.add_argument("--every", type=int, default=4, help="games between two fits")
-    parser.add_argument(
-        "--history", type=int, default=48, help="games each established bot played before"
-    )
+    parser.add_argument("--games", type=int, default=10_000, help="finished games stored first")
+    parser.add_argument("--entrants", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=20, help="timed calls after the first")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--hegemon", help="the checkout whose code to measure (default: this)")
     args = parser.parse_args()
-    results: dict[tuple[str, str], list[Outcome]] = {}
-    print(f"{args.runs} runs, {args.bots} established bots ({args.history} games each) + 1 new "
-          f"version, {PLAYERS} players, horizon {args.horizon} ladder games")  # fmt: skip
-    print(HEADER.format("spread"))
-    for name, spread in SPREADS.items():
-        for policy in POLICIES:
-            outcomes = [
-                run(
-                    spread, policy, args.bots, args.horizon, args.every, 1000 * r + 17, args.history
-                )
-                for r in range(args.runs)
-            ]
-            results[(name, policy)] = outcomes
-            print(row(name, policy, outcomes), flush=True)
-    for name in SPREADS:
-        by_policy = {policy: results[(name, policy)] for policy in POLICIES}
-        print(f"{name}: matchmaker {fewer(by_policy):.0f}% fewer ladder games than balanced")
-    at_300 = {policy: results[("±300", policy)] for policy in POLICIES}
-    print(f"matchmaker: settled in {fewer(at_300):.0f}% fewer ladder games than balanced at ±300")
+    here = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(Path(args.hegemon).resolve() if args.hegemon else here))
+
+    from hegemon.leaderboard import ladder
+    from hegemon.leaderboard.ladder import fill_queue
+    from hegemon.leaderboard.store import GameOutcome, Store
+
+    # this checkout's test helpers either way, on the measured code
+    spec = importlib.util.spec_from_file_location("ladder_helpers", here / HELPERS)
+    assert spec is not None and spec.loader is not None
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    fake_bots, make_ladder, past_games = helpers.fake_bots, helpers.make_ladder, helpers.past_games
+
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["HEGEMON_HOME"] = folder
+        with Store(Path(folder) / "arena.db") as store:
+            fake_bots(store, args.entrants)
+            season = make_ladder(store)
+            assert season.id is not None
+            past_games(store, season, args.games, args.seed)
+            times: list[tuple[float, float]] = []  # (wall, cpu) seconds
+            for _ in range(args.calls + 1):
+                while (match := store.claim_match(season.id, "bench")) is not None:
+                    assert match.id is not None
+                    places = list(range(1, len(match.seats) + 1))
+                    rng.shuffle(places)
+                    store.finish_match(match.id, "bench", GameOutcome("", places))
+                start, start_cpu = time.perf_counter(), time.process_time()
+                made = fill_queue(store, season)
+                times.append((time.perf_counter() - start, time.process_time() - start_cpu))
+                assert made > 0, "the matchmaker queued nothing"
+    code = Path(ladder.__file__).resolve().parents[2]
+    print(f"code: {code}; {args.entrants} entrants, {args.games} games stored")
+    (first, first_cpu), rest = times[0], times[1:]
+    wall, cpu = [w * 1000 for w, _ in rest], [c * 1000 for _, c in rest]
+    print(f"first call {first * 1000:.0f} ms (cpu {first_cpu * 1000:.0f})")
+    print(
+        f"then wall min {min(wall):.1f}, median {statistics.median(wall):.1f}, max "
+        f"{max(wall):.1f} ms; cpu median {statistics.median(cpu):.1f} ms"
+    )
+    print(
+        f"fill_queue: median {statistics.median(wall):.1f} ms a call (cpu "
+        f"{statistics.median(cpu):.1f}) at {args.games} games and {args.entrants} entrants"
+    )
 
 
 if __name__ == "__main__":

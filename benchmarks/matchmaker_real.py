@@ -20,14 +20,14 @@ the whole bank.
 Each bot in turn is the new version. The other four have a history (the first bank games of
 each of their own tables, about ``--history`` games each), then the ladder plays ``--horizon``
 games whose tables each policy chooses exactly as the simulation's
-(:func:`benchmarks.matchmaker.settle`: ``balanced``, ``new-first``, ``matchmaker``, and
-``rounds``, :func:`benchmarks.matchmaker.rounds_schedule`); a table's result is a random game of
+(:func:`benchmarks.settling.settle`: ``balanced``, ``new-first``, ``matchmaker``, and
+``rounds``, :func:`benchmarks.settling.rounds_schedule`); a table's result is a random game of
 the bank with the same bots (in whichever seats: the bank's seatings are balanced).
 ``balanced`` is a season's schedule of the whole horizon, even in games and seats over the
 horizon but not within it (at 2 seats a bot may wait 26 ladder games between two of its games);
 ``rounds`` is the same made round by round, even at the end of every round of 5 tables (10 at
 2 seats): the fairer baseline early on, where a new version settles. Settled and the figures as
-in ``benchmarks/matchmaker.py``, then the matchmaker's gain over each baseline with its
+in ``benchmarks/settling.py``, then the matchmaker's gain over each baseline with its
 bootstrap standard error (the runs resampled within each new version and policy), and the last
 line: ``matchmaker: settled in X% fewer ladder games than balanced in a real ladder of the
 sample bots (N seats)``. ``--seed`` shifts every run's seed (an independent repeat on the same
@@ -65,7 +65,6 @@ import hashlib
 import itertools
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -76,7 +75,7 @@ from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.matchmaker import (
+from benchmarks.settling import (
     HEADER,
     PLAYERS,
     Order,
@@ -85,6 +84,7 @@ from benchmarks.matchmaker import (
     fewer,
     row,
     settle,
+    spread_of_fewer,
 )
 from hegemon.leaderboard.bench import MAX_DECISIONS
 from hegemon.leaderboard.ratings import rate
@@ -106,7 +106,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
 
 POLICIES = ("balanced", "rounds", "new-first", "matchmaker")
 """The simulation's policies and the balanced schedule made round by round
-(:func:`benchmarks.matchmaker.rounds_schedule`), the fairer baseline at small tables."""
+(:func:`benchmarks.settling.rounds_schedule`), the fairer baseline at small tables."""
 
 
 class Game(TypedDict):
@@ -251,23 +251,6 @@ def replay(run: Run) -> Outcome:
         seed,
         players=args.players,
     )
-
-
-def spread_of_fewer(
-    results: dict[str, dict[str, list[Outcome]]], baseline: str, samples: int = 2000
-) -> float:
-    """The bootstrap standard error of :func:`~benchmarks.matchmaker.fewer` against
-    ``baseline``: the runs resampled within each new version and policy."""
-    rng = random.Random(5)
-    figures = []
-    for _ in range(samples):
-        drawn: dict[str, list[Outcome]] = {"balanced": [], "matchmaker": []}
-        for by_policy in results.values():
-            for ours, policy in (("balanced", baseline), ("matchmaker", "matchmaker")):
-                outcomes = by_policy[policy]
-                drawn[ours] += rng.choices(outcomes, k=len(outcomes))
-        figures.append(fewer(drawn))
-    return statistics.stdev(figures)
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """A runner's check games: claim the oldest queued version, play its check game — the same game
 ``bot add`` plays, in the sandbox, under the arena's time limits — and store the outcome: the
 version becomes active only when it passes; otherwise it is refused with the reason and its log.
+Its owner is notified (:mod:`hegemon.leaderboard.notify`): one database write, sent elsewhere.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ import trio
 
 from hegemon.referee.bottext import no_paths
 
+from ..notify.events import version_checked
 from ..registry import RegistryError, materialise
 from ..registry.check import check_command_async
 from ..registry.sources import command_in
-from ..store import BotRow, Store
+from ..store import BotRow, Store, StoreError
 
 Say = Callable[[str], None]
 
@@ -43,6 +45,11 @@ async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRo
             await trio.to_thread.run_sync(store.release_checks, worker)
         raise
     stored = await trio.to_thread.run_sync(store.finish_check, bot.id, worker, passed, reason, log)
+    if stored is not None:  # its owner hears it: a notice, its deliveries queued (not sent here)
+        try:
+            await trio.to_thread.run_sync(version_checked, store, stored)
+        except StoreError as exc:  # the check stands; only its notice is lost
+            say(f"{bot.label}: no notice: {exc}")
     say(f"{bot.label}: {'active' if passed else 'refused'}: {reason}")
     return stored
 

@@ -1,5 +1,6 @@
 """``hegemon arena``'s processes: ``--workers`` runner processes (:mod:`.runner`: check games
-and matches), the ladders' matchmaker in a thread, and the web server with accounts in the
+and matches), the ladders' matchmaker and the notifier (webhook deliveries,
+:mod:`hegemon.leaderboard.notify.loop`) in threads, and the web server with accounts in the
 foreground. Ctrl-C or SIGTERM stops them all: runners give back what they were playing."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
+from ..notify.loop import notifier
 from ..store import Store, StoreError
 from .matchmaking import fill_ladders
 
@@ -68,25 +70,29 @@ def run_arena(
     stop: threading.Event,
 ) -> None:
     """Run the arena over ``db`` until ``stop`` is set (:func:`.stopping.stop_on_signals`:
-    SIGINT/SIGTERM): ``workers`` runners, the matchmaker, and ``serve_web(stop)`` in the
-    foreground (None: runners only). Set before or during start-up, ``stop`` still stops it:
-    nothing more is started once it is set."""
+    SIGINT/SIGTERM): ``workers`` runners, the matchmaker, the notifier, and
+    ``serve_web(stop)`` in the foreground (None: runners only). Set before or during
+    start-up, ``stop`` still stops it: nothing more is started once it is set."""
     if stop.is_set():
         return
     procs = start_runners(db, workers)
     try:
         with Store(db, create=False) as store:
-            thread = threading.Thread(
-                target=matchmaker, args=(store, stop, say), name="hegemon-matchmaker", daemon=True
-            )
-            thread.start()
+            jobs = {"hegemon-matchmaker": matchmaker, "hegemon-notifier": notifier}
+            threads = [
+                threading.Thread(target=job, args=(store, stop, say), name=name, daemon=True)
+                for name, job in jobs.items()
+            ]
+            for thread in threads:
+                thread.start()
             if serve_web is not None:
                 serve_web(stop)
             else:
                 _wait_for_stop(stop, procs)
             stop.set()
-            # bounded: a daemon thread; the runners must be stopped below whatever it is doing
-            thread.join(5 * MATCHMAKER_POLL)
+            # bounded: daemon threads; the runners must be stopped below whatever they are doing
+            for thread in threads:
+                thread.join(5 * MATCHMAKER_POLL)
     finally:
         stop.set()
         stop_runners(procs)

@@ -1,4 +1,4 @@
-"""``hegemon new NAME [--lang python|node]``: a starter bot folder that plays, is tested and
+"""``hegemon new NAME [--lang python|node|go]``: a starter bot folder that plays, is tested and
 passes ``hegemon bot check`` as created.
 
 Python: ``bot.py`` (a small working bot), ``test_bot.py`` (whole games against the sample bots
@@ -7,6 +7,10 @@ the folder pytest's root; from the templates in ``hegemon/leaderboard/templates/
 Node: the JavaScript sample bot (``sample_bots/node``) renamed, with its own copy of
 ``bot.proto`` so that it runs from anywhere, and its packages installed (``npm ci``) when npm
 can.
+Go: ``main.go`` (a bot that answers from the referee's legal answers), ``build.sh`` (stubs
+generated from its own copy of ``bot.proto``, then the executable ``bot`` the referee runs),
+``go.mod`` and a ``README.md``, from ``hegemon/leaderboard/templates/go``; built when Go and
+protoc are installed.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from .common import console, fail
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
-LANGUAGES = ("python", "node")
+LANGUAGES = ("python", "node", "go")
+GO_TOOLS = ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")
 
 
 def class_name(name: str) -> str:
@@ -64,21 +69,28 @@ def write_python(folder: Path, name: str) -> list[str]:
     return sorted(written)
 
 
+def protocol_file(lang: str) -> Path:
+    """hegemon's ``bot.proto``, which a bot in another language copies; a one-line failure
+    when this installation has none."""
+    from hegemon.referee.runner.sandbox.binds import project_root
+
+    proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
+    if not proto.is_file():
+        fail(f"cannot find the protocol file bot.proto (a {lang} bot needs hegemon's source tree)")
+    return proto
+
+
 def write_node(folder: Path, name: str) -> list[str]:
     """The JavaScript starter files in ``folder``: the sample bot, renamed, reading its own
     copy of the protocol; their names."""
     from hegemon.leaderboard.botspec import NODE_SAMPLE
-    from hegemon.referee.runner.sandbox.binds import project_root
 
     sample = NODE_SAMPLE  # the sample bot's folder
-    proto = project_root() / "protos" / "hegemon" / "v1" / "bot.proto"
-    if not proto.is_file():
-        fail(f"cannot find the protocol file {proto} (a node bot needs hegemon's source tree)")
     for file in ("health.proto", "package-lock.json"):
         shutil.copy(sample / file, folder / file)
     readme = (TEMPLATES / "node" / "README.md.tmpl").read_text(encoding="utf-8")
     (folder / "README.md").write_text(Template(readme).substitute(name=name), encoding="utf-8")
-    shutil.copy(proto, folder / "bot.proto")
+    shutil.copy(protocol_file("node"), folder / "bot.proto")
     script = (sample / "bot.js").read_text(encoding="utf-8")
     script = script.replace("'node-sample'", repr(name)).replace(
         "path.resolve(__dirname, '..', '..', 'protos', 'hegemon', 'v1', 'bot.proto')",
@@ -110,9 +122,39 @@ def npm_install(folder: Path) -> str:
     return f"`npm ci` failed; run it in the folder: {done.stderr.strip()[-200:]}"
 
 
+def write_go(folder: Path, name: str) -> list[str]:
+    """The Go starter files in ``folder``: the kit of ``templates/go`` under the bot's name,
+    with its own copy of the protocol; their names."""
+    kit = TEMPLATES / "go"
+    shutil.copy(protocol_file("go"), folder / "bot.proto")
+    shutil.copy(kit / "go.mod", folder / "go.mod")
+    shutil.copy(kit / "build.sh", folder / "build.sh")
+    (folder / "build.sh").chmod(0o755)  # an installed wheel may not keep the bit
+    source = (kit / "main.go").read_text(encoding="utf-8")
+    renamed = source.replace('botName    = "go-starter"', f'botName    = "{name}"')
+    if renamed == source:
+        raise RuntimeError("templates/go/main.go no longer has the shape hegemon new renames")
+    (folder / "main.go").write_text(renamed, encoding="utf-8")
+    readme = (kit / "README.md.tmpl").read_text(encoding="utf-8")
+    (folder / "README.md").write_text(Template(readme).substitute(name=name), encoding="utf-8")
+    return ["README.md", "bot.proto", "build.sh", "go.mod", "main.go"]
+
+
+def go_build(folder: Path) -> tuple[bool, str]:
+    """Build the Go bot (its ``build.sh``) when the tools are installed: whether it was built,
+    and what happened."""
+    missing = [tool for tool in GO_TOOLS if shutil.which(tool) is None]
+    if missing:
+        return False, f"not built: {', '.join(missing)} not installed (see README.md)"
+    done = subprocess.run(["./build.sh"], cwd=folder, capture_output=True, check=False, text=True)
+    if done.returncode == 0:
+        return True, "built ./bot (./build.sh)"
+    return False, f"./build.sh failed: {done.stderr.strip()[-300:]}"
+
+
 def new_command(
     name: str = typer.Argument(..., help="The bot's name; also the folder's, unless --dir."),
-    lang: str = typer.Option("python", "--lang", help="python or node."),
+    lang: str = typer.Option("python", "--lang", help="python, node or go."),
     directory: Path | None = typer.Option(
         None, "--dir", help="Where to create the bot (default: ./NAME).", show_default=False
     ),
@@ -132,9 +174,14 @@ def new_command(
     if lang == "python":
         files = write_python(folder, name)
         steps = ["python -m pytest", "hegemon bot check ."]
-    else:
+    elif lang == "node":
         files = write_node(folder, name)
         console.print(npm_install(folder), highlight=False)
         steps = ["hegemon bot check ."]
+    else:
+        files = write_go(folder, name)
+        built, said = go_build(folder)
+        console.print(said, highlight=False)
+        steps = ["hegemon bot check ."] if built else ["./build.sh", "hegemon bot check ."]
     console.print(f"created {folder}/: {', '.join(files)}", highlight=False)
     console.print(f"next: cd {folder} && " + " && ".join(steps), highlight=False)

@@ -4,15 +4,19 @@ same random stream → same table), shared by :func:`.matchmaker.fill_queue` and
 
 The order of concerns, each measured in the simulation:
 
-1. **Nobody starves**: an entrant that has not been seated in the last ``starve_after // 2``
+1. **The least known play first**: a bot not rated yet, or whose interval is wider than both
+   its neighbours' in rating (:func:`wider_than_neighbours`: a new version, until its interval
+   has narrowed to theirs; its game count does not matter), sits at the next table even if
+   others are due (the widest first, then the fewest games, then the newest version).
+2. **Nobody starves**: an entrant that has not been seated in the last ``starve_after // 2``
    tables must play now (the most overdue first), so every entrant plays at least once every
-   ``starve_after`` tables (:func:`starve_limit`).
-2. **New versions first**, until they are no longer provisional (fewest games first, the newest
-   version breaking ties); then **the widest interval** (:func:`interval_width`; a bot never
-   rated counts as widest).
-3. **Opponents near in rating** to that bot (a little random jitter, so the same neighbours do
+   ``starve_after`` tables (:func:`starve_limit`); it takes the seats the first concern leaves.
+3. **A bounded share**: past its first games an entrant sits at most at one table in
+   :data:`SHARE_EVERY` (:func:`over_share`), however wide its interval, so one new version
+   cannot take over the ladder; among the rest, the widest interval goes first.
+4. **Opponents near in rating** to that bot (a little random jitter, so the same neighbours do
    not meet every time), which is what teaches its rating most when bots are spread out.
-4. **Seats balanced**: the seating that best evens out each bot's seat counts.
+5. **Seats balanced**: the seating that best evens out each bot's seat counts.
 """
 
 from __future__ import annotations
@@ -29,14 +33,18 @@ JITTER = 60.0
 """Elo points of random jitter on the distance of a candidate opponent."""
 
 UNRATED = 1500.0
-"""The rating assumed for a bot the board does not rate yet (the board's mean)."""
+"""The rating assumed for a bot not rated yet (the ratings' mean)."""
+
+SHARE_EVERY = 2
+"""An entrant past its first games sits at most at one table in this many (see
+:func:`over_share`)."""
 
 
 @dataclass(frozen=True)
 class Entrant:
     """A ladder entrant as the matchmaker sees it: ``games`` scheduled for it so far (played,
     in play or pending), ``last``: the number of its last scheduled table (0: never),
-    ``rating`` and ``width`` (its interval's, high − low) from the board (None: not rated
+    ``rating`` and ``width`` (its 95 % interval's, high − low, in Elo points; None: not rated
     yet), and ``seats``: how often it sat in each seat."""
 
     bot_id: int
@@ -45,13 +53,6 @@ class Entrant:
     rating: float | None
     width: float | None
     seats: tuple[int, ...]
-
-
-def interval_width(games: int) -> float:
-    """The width the matchmaker takes a bot's 95 % interval to have after ``games`` games: it
-    narrows as 1 / sqrt(games), like the board's bootstrap intervals (which cost too much to
-    compute at every game). About 400 Elo after 12 games, 200 after 60."""
-    return 1600.0 / math.sqrt(games + 4)
 
 
 def starve_limit(entrants: int, players: int) -> int:
@@ -76,22 +77,26 @@ def choose_table(
             f"{players} players per table need {players} entrants; got {len(entrants)}"
         )
     limit = starve_after or starve_limit(len(entrants), players)
+    ahead = wider_than_neighbours(entrants)
+    free = [e for e in entrants if not over_share(e, number)]
+    focus = min(free or entrants, key=lambda e: _priority(e, e.bot_id in ahead))
     due = sorted(
         (e for e in entrants if number - e.last >= max(1, limit // 2)),
         key=lambda e: (e.last, e.bot_id),
     )
-    chosen = due[:players]
-    rest = [e for e in entrants if e not in chosen]
+    if focus.bot_id in ahead:  # it plays now, whoever is due
+        chosen = [focus, *[e for e in due if e is not focus][: players - 1]]
+    else:
+        chosen = due[:players]
+        if len(chosen) < players and focus not in chosen:
+            chosen.append(focus)
     if len(chosen) < players:
-        focus = min(rest, key=_priority)
-        chosen.append(focus)
-        rest.remove(focus)
-        centre = focus.rating if focus.rating is not None else UNRATED
+        centre = _rating(focus)
         keyed = sorted(
-            rest,
+            (e for e in entrants if e not in chosen),
             key=lambda e: (
-                abs((e.rating if e.rating is not None else UNRATED) - centre)
-                + rng.uniform(0, jitter),
+                over_share(e, number),
+                abs(_rating(e) - centre) + rng.uniform(0, jitter),
                 e.bot_id,
             ),
         )
@@ -101,9 +106,36 @@ def choose_table(
     return tuple(chosen[i].bot_id for i in order)
 
 
-def _priority(e: Entrant) -> tuple[int, float, int, int]:
-    """Smallest first: provisional versions (fewest games, newest), then the widest interval."""
-    if e.games < PROVISIONAL_GAMES:
-        return (0, float(e.games), -e.bot_id, 0)
+def over_share(e: Entrant, number: int) -> bool:
+    """Whether ``e`` has had its share of the tables for table ``number``: once past its first
+    :data:`PROVISIONAL_GAMES` games, an entrant sits at most at one table in every
+    :data:`SHARE_EVERY` (it is seated over its share only where the table cannot be filled
+    otherwise, as with fewer entrants than that many tables' seats)."""
+    return e.games >= PROVISIONAL_GAMES and number - e.last < SHARE_EVERY
+
+
+def wider_than_neighbours(entrants: Sequence[Entrant]) -> set[int]:
+    """The bot ids whose interval is wider than those of both their neighbours in rating (the
+    entrants just above and below), and those not rated yet: the bots the ladder knows least
+    about for their place, which play first."""
+    rated = sorted(
+        (e for e in entrants if e.rating is not None and e.width is not None),
+        key=lambda e: (_rating(e), e.bot_id),
+    )
+    ahead = {e.bot_id for e in entrants if e.rating is None or e.width is None}
+    for i, e in enumerate(rated):
+        around = [n.width or 0.0 for n in rated[max(0, i - 1) : i + 2] if n is not e]
+        if around and (e.width or 0.0) > max(around):
+            ahead.add(e.bot_id)
+    return ahead
+
+
+def _rating(e: Entrant) -> float:
+    return e.rating if e.rating is not None else UNRATED
+
+
+def _priority(e: Entrant, ahead: bool) -> tuple[int, float, int, int]:
+    """Smallest first: bots wider than their neighbours (the widest, then the fewest games,
+    then the newest), then the others, widest first."""
     width = math.inf if e.width is None else e.width
-    return (1, -width, e.games, e.bot_id)
+    return (0, -width, e.games, -e.bot_id) if ahead else (1, -width, e.games, e.bot_id)

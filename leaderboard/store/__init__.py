@@ -16,7 +16,8 @@ Tables (see the models below): ``bots`` (name, version, command, content hash, â
 (rule set, players, games, time control, seed, â€¦), ``season_bots``, ``matches`` (the schedule:
 seats and seed of every game to play, and the claim of the worker playing it) and ``games`` (the
 result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
-``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user).
+``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
+the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -67,6 +68,7 @@ from .models import (
     SeasonRow,
     utcnow,
 )
+from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
 from .versions import VersionStore
@@ -89,10 +91,13 @@ __all__ = [
     "VOID",
     "ApiTokenRow",
     "BotRow",
+    "DeliveryRow",
     "GameOutcome",
     "GameRow",
     "InvitationRow",
     "MatchRow",
+    "NoticePrefsRow",
+    "NoticeRow",
     "RatingFitRow",
     "SeasonBotRow",
     "SeasonProgress",
@@ -101,6 +106,7 @@ __all__ = [
     "Store",
     "StoreError",
     "UserRow",
+    "WebhookRow",
     "alembic_config",
     "database_url",
     "head_revision",

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import JSON, Column, Field, SQLModel, col, func, select
+from sqlmodel import JSON, Column, Field, Session, SQLModel, col, func, select
 
 from .database import Database, StoreError
 from .models import GameRow, MatchRow, UTCDateTime, utcnow
@@ -113,12 +113,17 @@ def save_fit(
     try:
         with store.session(write=True) as s:
             for k, value in rows.items():
-                row = s.exec(select(RatingFitRow).where(col(RatingFitRow.key) == k)).first()
-                if row is None:
-                    row = RatingFitRow(key=k, games=0, last_game_id=0, data={})
-                row.games, row.last_game_id = covered.games, covered.last_game_id
-                row.data, row.computed_at = value, utcnow()
-                s.add(row)
+                put_fit(s, k, covered, value)
     except StoreError:
         return False
     return True
+
+
+def put_fit(session: Session, key: str, covered: Coverage, data: dict[str, Any]) -> None:
+    """Keep ``data`` under ``key`` (replacing it) in the caller's write transaction."""
+    row = session.exec(select(RatingFitRow).where(col(RatingFitRow.key) == key)).first()
+    if row is None:
+        row = RatingFitRow(key=key, games=0, last_game_id=0, data={})
+    row.games, row.last_game_id = covered.games, covered.last_game_id
+    row.data, row.computed_at = data, utcnow()
+    session.add(row)

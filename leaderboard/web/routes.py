@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, pages, submissions
+from .endpoints import accounts, admin, api, notices, pages, submissions
 from .endpoints.accounts import TOKENS_PATH
 from .replay import STATIC_DIR
 
@@ -49,6 +49,13 @@ ROUTES: list[BaseRoute] = [
     Route(TOKENS_PATH, accounts.api_token, methods=POST),
     Route("/api/me", accounts.api_me, methods=GET),
     Route("/api/me/bots", api.my_bots, methods=GET),
+    # notifications and webhooks (.endpoints.notices)
+    Route("/me/notifications", notices.notifications, methods=GET),
+    Route("/me/notifications/read", notices.read, methods=POST),
+    Route("/api/notifications", notices.api_notifications, methods=GET),
+    Route("/account/hooks", notices.new_hook, methods=POST),
+    Route("/account/hooks/{hook_id}/delete", notices.delete_hook, methods=POST),
+    Route("/account/digest", notices.digest, methods=POST),
     # the admins' (.endpoints.admin)
     Route("/admin/users", admin.users, methods=GET),
     Route("/admin/users/{name}/disable", admin.disable_user, methods=POST),

@@ -40,9 +40,10 @@ def page(template: str, title: str, links: Links, api: str | None = None, **cont
     return str(fragment(template, title=title, links=links, api=api, **context)) + "\n"
 
 
-def account_nav(user: UserRow | None, has_users: bool) -> Markup:
-    """The top bar's account links: the signed-in user's, "sign in" (if the arena has accounts),
-    or nothing (an arena without accounts has nothing to sign in to)."""
+def account_nav(user: UserRow | None, has_users: bool, unread: int = 0) -> Markup:
+    """The top bar's account links: the signed-in user's (with their ``unread`` notices'
+    count), "sign in" (if the arena has accounts), or nothing (an arena without accounts has
+    nothing to sign in to)."""
     if user is not None:
         admin = (
             Markup(
@@ -52,9 +53,17 @@ def account_nav(user: UserRow | None, has_users: bool) -> Markup:
             if user.is_admin
             else Markup("")
         )
-        mine = Markup('<a href="/me/bots">my bots</a>')
+        mine = Markup('<a href="/me/bots">my bots</a>') + notices_link(unread)
         return mine + admin + Markup('<a href="/account">{}</a>').format(user.name)
     return Markup('<a href="/login">sign in</a>') if has_users else Markup("")
+
+
+def notices_link(unread: int) -> Markup:
+    """The top bar's link to one's notifications, with the unread count when there are any."""
+    count = Markup(" <span class=unread>{}</span>").format(unread) if unread else Markup("")
+    label = Markup("{} unread").format(unread) if unread else Markup("no unread")
+    link = Markup('<a href="/me/notifications" class=notices title="{}">notifications{}</a>')
+    return link.format(label, count)
 
 
 def void_form(game_id: int, csrf: str) -> Markup:

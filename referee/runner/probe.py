@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import trio
-
 from ..actions import Action
 from ..arbiter import Arbiter, Ask, Failure, GameResult, GameStart
 from ..chance import Chance
 from ..events import Event
 from ..game import Game, IllegalAction
+from ..limits import DEFAULT_DECISION_LIMIT
 from ..notes import Budget, Jotting, clean
 from ..orders import Blitz, Policies
 from ..replaying import RecordedPosition
@@ -30,7 +29,7 @@ from .labels import seat_labels
 from .link import DEFAULT_LIMITS, BotLimits, BotLink
 from .match import clock_of, sandbox_of
 from .process import BotCommand
-from .session import link_pool
+from .session import link_pool, seated
 
 
 @dataclass(frozen=True)
@@ -209,10 +208,13 @@ async def ask_at(
 
 
 def reseeded(game: Game, seed: int) -> Game:
-    """A copy of ``game`` whose chance from here on comes from ``seed``."""
+    """A copy of ``game`` whose chance from here on comes from ``seed``, and which ends at the
+    default decision limit at the latest, as every game the product plays does."""
     copy = game.clone()
     copy.seed = seed
     copy.rng = Chance(seed)
+    if not copy.decision_limit:
+        copy.decision_limit = DEFAULT_DECISION_LIMIT
     return copy
 
 
@@ -227,34 +229,22 @@ async def play_on(
     """Play the game on from ``position`` to its end, ``commands[i]`` in seat ``i``, with
     chance from ``seed``: every seat is first told the game's history in its own redaction."""
     game = reseeded(position.game, seed)
-    async with link_pool(time_control, restart_per_game=True, limits=limits) as pool:
-        links: list[BotLink | None] = [None] * len(commands)
-
-        async def get(i: int) -> None:
-            links[i] = await pool.acquire(commands[i])
-
-        try:
-            async with trio.open_nursery() as nursery:
-                for i in range(len(commands)):
-                    nursery.start_soon(get, i)
-            ready = [link for link in links if link is not None]
-            arbiter = Arbiter(
-                game,
-                ready,
-                position.game_id,
-                time_control,
-                seat_labels(ready),
-                header={
-                    "sandbox": sandbox_of(ready),
-                    "clock": clock_of(ready, time_control),
-                    "played_on_from": position.n,
-                },
-                on_progress=on_progress,
-                told=position.history,
-            )
-            return await arbiter.play()
-        finally:
-            with trio.CancelScope(shield=True):
-                for link in links:
-                    if link is not None:
-                        await pool.release(link)
+    async with (
+        link_pool(time_control, restart_per_game=True, limits=limits) as pool,
+        seated(pool, commands) as ready,
+    ):
+        arbiter = Arbiter(
+            game,
+            ready,
+            position.game_id,
+            time_control,
+            seat_labels(ready),
+            header={
+                "sandbox": sandbox_of(ready),
+                "clock": clock_of(ready, time_control),
+                "played_on_from": position.n,
+            },
+            on_progress=on_progress,
+            told=position.history,
+        )
+        return await arbiter.play()

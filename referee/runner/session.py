@@ -7,7 +7,7 @@ games (the default for seasons) or restarts them per game.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -98,16 +98,7 @@ async def play_game(
     game ends (:mod:`hegemon.referee.limits`): rules without a round limit get the default
     one, and any game stops at the default decision limit."""
     game = Game(bounded(rules), len(commands), seed, decision_limit=DEFAULT_DECISION_LIMIT)
-    links: list[BotLink | None] = [None] * len(commands)
-
-    async def get(i: int) -> None:
-        links[i] = await pool.acquire(commands[i])
-
-    try:
-        async with trio.open_nursery() as nursery:
-            for i in range(len(commands)):
-                nursery.start_soon(get, i)
-        ready = [link for link in links if link is not None]  # every acquire returned
+    async with seated(pool, commands) as ready:
         names = seat_names or seat_labels(ready)
         # a bot's log spans its games (pooled processes): this game's part starts here, or at
         # its very start (its start-up output included) for a bot in its first game
@@ -119,6 +110,22 @@ async def play_game(
             for link, mark in zip(ready, marks, strict=True)
         ]
         return result
+
+
+@asynccontextmanager
+async def seated(pool: LinkPool, commands: Sequence[BotCommand]) -> AsyncIterator[list[BotLink]]:
+    """A link from ``pool`` for each of ``commands`` (started concurrently), in seat order;
+    each given back to the pool afterwards, however the block ends."""
+    links: list[BotLink | None] = [None] * len(commands)
+
+    async def get(i: int) -> None:
+        links[i] = await pool.acquire(commands[i])
+
+    try:
+        async with trio.open_nursery() as nursery:
+            for i in range(len(commands)):
+                nursery.start_soon(get, i)
+        yield [link for link in links if link is not None]  # every acquire returned
     finally:
         with trio.CancelScope(shield=True):
             await _each([link for link in links if link is not None], pool.release)

@@ -93,7 +93,8 @@ def test_play_on_plays_the_game_to_its_end_from_the_decision(played):
     assert out.returncode == 0, out.stdout + out.stderr
     ending = out.stdout.strip().splitlines()[-1]
     assert ending.startswith(f"played on from decision {n} with fresh chance:")
-    assert re.search(r"1\. aggressive \(seat \d\), 2\. aggressive \(seat \d\), 3\.", ending)
+    seat = r"aggressive#\d \(seat \d\)"  # the bots' own names, numbered in the seats
+    assert re.search(rf"1\. {seat}, 2\. {seat}, 3\. {seat}$", ending), ending
 
 
 @pytest.mark.parametrize(
@@ -134,3 +135,49 @@ def test_the_original_note_and_the_new_versions_note_are_shown(tmp_path):
     assert len(notes) == 2, out.stdout
     assert "SECRET-NOTE-of-the-noter" in notes[0] and "SECRET-NOTE-of-the-noter 1 " in notes[1]
     assert "<script>" in notes[0] and "\x1b" not in out.stdout  # shown as text, made inert
+
+
+def _recorded(preset: str, seed: int) -> str:
+    """A finished game of ``preset`` (random legal play in-process, a few rounds)."""
+    import random
+
+    from hegemon.referee import Game, make_rules
+    from hegemon.referee.policies import random_action
+    from hegemon.referee.record import Recorder
+    from tests.helpers.web import WORLD
+
+    options: dict = {"turn_limit": 4}
+    if preset.startswith("risiko-master"):
+        options["map"] = WORLD
+    players = 2 if preset.startswith("two-player") else 4
+    game = Game(make_rules(preset, options), players, seed)
+    seats = [f"bot{i}" for i in range(players)]
+    recorder = Recorder(game, {"game_id": f"probe-{preset}", "seats": seats})
+    rng = random.Random(seed)
+    while not game.over:
+        recorder.apply(random_action(game, rng))
+    return recorder.text()
+
+
+def test_every_edition_can_be_taken_up_at_a_decision():
+    """On every preset a sandboxed bot is seated at a decision in the middle of a recorded game
+    and answers it legally (its view, hand, missions, capitals, teams as the engine holds them)."""
+    import trio
+
+    from hegemon.leaderboard.botspec import resolve
+    from hegemon.referee.replaying import position_at
+    from hegemon.referee.rules import PRESETS
+    from hegemon.referee.runner.probe import ask_at
+    from hegemon.referee.timecontrol import TimeControl
+
+    async def each() -> dict[str, str]:
+        said = {}
+        for preset in PRESETS:
+            text = _recorded(preset, 3)
+            total = sum(1 for line in text.splitlines() if '"type":"action"' in line)
+            position = position_at(text, total // 2)
+            probe = await ask_at(position, resolve("random"), TimeControl())
+            said[preset] = probe.failure or probe.illegal or "ok"
+        return said
+
+    assert trio.run(each) == dict.fromkeys(PRESETS, "ok")

@@ -7,7 +7,16 @@ from __future__ import annotations
 import random
 
 from hegemon.leaderboard.ladder import fill_queue, ladder_entrants
-from hegemon.leaderboard.store import LADDER, BotRow, GameOutcome, SeasonRow, Store
+from hegemon.leaderboard.store import (
+    DONE,
+    LADDER,
+    BotRow,
+    GameOutcome,
+    GameRow,
+    MatchRow,
+    SeasonRow,
+    Store,
+)
 
 
 def make_ladder(store: Store, name: str = "lad", seed: int = 1 << 128 | 12345) -> SeasonRow:
@@ -65,3 +74,50 @@ def drive(store: Store, season: SeasonRow, games: int, seed: int = 7) -> list[li
     while len(tables) < games:
         tables += play_queue(store, season, rng)
     return tables
+
+
+def new_version(store: Store, name: str) -> BotRow:
+    """A second version of the fake bot ``name``: it replaces the first in matchmaking."""
+    newer = BotRow(name=name, version=2, command=["true"], content_hash="f" * 64, language="x")
+    with store.session(write=True) as s:
+        s.add(newer)
+    return newer
+
+
+def past_games(
+    store: Store, season: SeasonRow, games: int, seed: int = 3, resting: int = 0
+) -> None:
+    """Store ``games`` finished games of the ladder's entrants at once (rounds of shuffled
+    tables, random finishing orders): a long history without making its tables one by one.
+    The last ``resting`` tables seat only the first half of the entrants, so the others are
+    overdue when the matchmaker takes over."""
+    assert season.id is not None
+    rng = random.Random(seed)
+    everyone = [b.id for b in ladder_entrants(store) if b.id is not None]
+    tables: list[list[int]] = []
+    while len(tables) < games:
+        ids = everyone[: len(everyone) // 2] if len(tables) >= games - resting else everyone
+        rng.shuffle(ids)
+        tables += [
+            ids[i : i + season.players]
+            for i in range(0, len(ids) - season.players + 1, season.players)
+        ]
+    matches = [
+        MatchRow(
+            season_id=season.id,
+            number=number,
+            table_number=number,
+            seats=seats,
+            seed=number,
+            status=DONE,
+        )
+        for number, seats in enumerate(tables[:games], 1)
+    ]
+    with store.session(write=True) as s:
+        s.add_all(matches)
+        s.flush()
+        for match in matches:
+            assert match.id is not None
+            places = list(range(1, season.players + 1))
+            rng.shuffle(places)
+            s.add(GameRow(match_id=match.id, record_path="", places=places, faults=[]))

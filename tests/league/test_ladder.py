@@ -6,11 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlmodel import select
 
 from hegemon.leaderboard.ladder import fill_queue, starve_limit
+from hegemon.leaderboard.ladder.policy import SHARE_EVERY
 from hegemon.leaderboard.registry import add_bot
 from hegemon.leaderboard.store import DONE, PENDING, RUNNING, BotRow, Store
-from tests.helpers.ladder import drive, fake_bots, make_ladder
+from tests.helpers.ladder import drive, fake_bots, make_ladder, new_version, past_games
 from tests.helpers.league import (  # noqa: F401  (home, store: fixtures)
     ROOT,
     hegemon,
@@ -53,9 +55,7 @@ def test_a_new_version_replaces_the_old_and_plays_first(store: Store) -> None:
     season = make_ladder(store)
     assert season.id is not None
     drive(store, season, 40)
-    newer = BotRow(name="bot03", version=2, command=["true"], content_hash="f" * 64, language="x")
-    with store.session(write=True) as s:
-        s.add(newer)
+    newer = new_version(store, "bot03")
     old = store.find_bot("bot03", 1)
     assert old is not None and newer.id is not None
     after = drive(store, season, 14)
@@ -64,6 +64,56 @@ def test_a_new_version_replaces_the_old_and_plays_first(store: Store) -> None:
     assert newer.id in {b.id for b in store.season_bots(season.id)}
     played = [g for m, g in store.games(season.id) if old.id in m.seats]
     assert len(played) > 0  # the old version keeps its games
+
+
+@pytest.mark.parametrize(
+    ("entrants", "history", "resting", "before", "tables"),
+    [(9, 450, 0, 60, 200), (200, 1000, 100, 0, 60)],
+)
+def test_a_new_version_plays_first_and_then_takes_a_bounded_share(
+    store: Store, entrants: int, history: int, resting: int, before: int, tables: int
+) -> None:
+    """However big the ladder, a new version sits at nearly every one of its first tables
+    (overdue bots do not crowd it out), and then at no more than about half of them, though its
+    interval stays wider than its neighbours' for many games: it does not take the ladder over
+    until it has as many games as the others."""
+    fake_bots(store, entrants)
+    season = make_ladder(store)
+    past_games(store, season, history, resting=resting)  # 200 games each, or 20
+    drive(store, season, before)  # (with 200 entrants, 100 of them are overdue now)
+    newer = new_version(store, "bot03")
+    after = drive(store, season, tables)
+    sat = [newer.id in t for t in after[:tables]]
+    assert sum(sat[:12]) >= 10, sat[:12]  # new versions first
+    assert sum(sat) <= 12 + (tables - 12) // SHARE_EVERY, sum(sat)  # then a bounded share
+    if entrants == 9:  # nine entrants at four seats sit at 4 of 9 tables: it plays more
+        assert sum(sat) > tables * 4 // 9
+
+
+def test_the_kept_ratings_are_those_of_every_game_even_after_a_void(store: Store) -> None:
+    """fill_queue reads only the games finished since its kept ratings; what it keeps is what
+    taking in every game afresh gives, also after an admin voided a game it had taken in."""
+    from hegemon.leaderboard.accounts.games import void_game
+    from hegemon.leaderboard.ladder.matchmaker import ladder_ratings
+    from hegemon.leaderboard.store.rating_fits import RatingFitRow
+
+    fake_bots(store, 6)
+    season = make_ladder(store)
+    assert season.id is not None
+    drive(store, season, 20)
+    _, game = store.games(season.id)[5]
+    assert game.id is not None
+    void_game(store, game.id, by="admin")
+    drive(store, season, 6)
+    with store.session() as s:
+        kept, _ = ladder_ratings(s, season.id)
+    with store.session(write=True) as s:
+        for row in s.exec(select(RatingFitRow)).all():
+            s.delete(row)
+    with store.session() as s:
+        fresh, _ = ladder_ratings(s, season.id)
+    assert kept.dump() == fresh.dump()
+    assert sum(b.games for b in fresh.beliefs.values()) == 4 * (len(store.games(season.id)))
 
 
 def test_the_matchmaker_is_deterministic_given_seed_and_results(tmp_path: Path) -> None:

@@ -202,6 +202,17 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("GET", "/me/bots"): ("/me/bots", None, SIGNED_IN),
     ("POST", "/me/bots"): ("/me/bots", {}, (303, 400, 400, 400)),
     ("GET", "/me/bots/{bot_id}/log"): ("/me/bots/{bot}/log", None, (401, 404, 200, 200)),
+    # notifications and webhooks: each member's own (a hook that is not theirs: 404)
+    ("GET", "/me/notifications"): ("/me/notifications", None, SIGNED_IN),
+    ("POST", "/me/notifications/read"): ("/me/notifications/read", {}, (303, 303, 303, 303)),
+    ("GET", "/api/notifications"): ("/api/notifications", None, (401, 200, 200, 200)),
+    ("POST", "/account/hooks"): ("/account/hooks", {"url": "ftp://x"}, (303, 400, 400, 400)),
+    ("POST", "/account/hooks/{hook_id}/delete"): (
+        "/account/hooks/999999/delete",
+        {},
+        (303, 404, 404, 404),
+    ),
+    ("POST", "/account/digest"): ("/account/digest", {"digest": "off"}, (303, 303, 303, 303)),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
 }
 

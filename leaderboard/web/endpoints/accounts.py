@@ -23,6 +23,9 @@ from hegemon.leaderboard.accounts.tokens import (
     revoke_token,
 )
 from hegemon.leaderboard.accounts.users import any_users, set_password
+from hegemon.leaderboard.notify.digest import wants_digest
+from hegemon.leaderboard.notify.hooks import hook_logs
+from hegemon.leaderboard.notify.sender import MAX_ATTEMPTS
 from hegemon.leaderboard.store import UserRow
 
 from ..auth import Viewer, clear_session_cookie, set_session_cookie
@@ -120,15 +123,18 @@ async def signup(request: Request) -> Response:
 
 # ---------------------------------------------------------------------------------- one's account
 def account_page(request: Request, status: int = 200, **context: Any) -> Response:
-    """One's account page (with ``context``: an error, a new token to show once)."""
+    """One's account page (with ``context``: an error, a new token or hook secret to show
+    once): tokens, webhooks with their delivery log, the digest's choice, the password."""
     user = signed_in(request)
     if not isinstance(user, UserRow):
         return user
     assert user.id is not None
     tokens = list_tokens(store(request), user.id)
+    hooks = hook_logs(store(request), user.id)
     return page(
         request, "account.html", "Account", status, user=user, tokens=tokens,
-        min_length=MIN_LENGTH, **context,
+        min_length=MIN_LENGTH, hooks=hooks, digest=wants_digest(store(request), user.id),
+        max_attempts=MAX_ATTEMPTS, **context,
     )  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from hegemon.leaderboard.accounts.throttle import LoginThrottle
 from hegemon.leaderboard.accounts.users import any_users
+from hegemon.leaderboard.notify.notices import unread_count
 from hegemon.leaderboard.store import Store, UserRow
 
 from .. import pages
@@ -48,9 +49,12 @@ def path_id(request: Request, name: str) -> int | None:
 
 
 def nav(request: Request) -> Markup:
-    """The top bar's account links for whoever asks."""
+    """The top bar's account links for whoever asks (a member's with their unread count)."""
     user = viewer(request)
-    return account_nav(user, user is not None or any_users(store(request)))
+    if user is None:
+        return account_nav(None, any_users(store(request)))
+    assert user.id is not None
+    return account_nav(user, True, unread_count(store(request), user.id))
 
 
 def links(request: Request) -> Links:

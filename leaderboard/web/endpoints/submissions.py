@@ -29,8 +29,8 @@ from hegemon.leaderboard.registry.upload import archive_budget
 from hegemon.leaderboard.store import BotRow, UserRow
 
 from ..auth import form_token, viewer
-from ..templating import account_nav, render
-from .common import path_id, store
+from ..templating import render
+from .common import nav, path_id, store
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz")
 """A browser's upload ending so is a packed bot (``hegemon submit``'s format); any other file
@@ -148,7 +148,7 @@ def _my_bots(request: Request, status: int = 200, **context: Any) -> Response:
         request,
         "my_bots.html",
         "My bots",
-        account_nav(user, True),
+        nav(request),
         status,
         csrf=form_token(request),
         bots=names,

@@ -1,0 +1,3 @@
+module hegemonbot
+
+go 1.19
