@@ -220,3 +220,13 @@ def test_a_seat_not_mine_is_refused_in_one_line(arena):
     dora_only = next(g for g, _ in arena.seats["dora"] if g not in dict(arena.seats["mel"]))
     error = one_line_error(run(arena, "mel", "logs", str(dora_only), "--arena"))
     assert "none of game" in error and "is yours" in error
+
+
+def test_a_token_the_arena_does_not_take_is_one_line(arena, tmp_path):
+    stored = json.loads((arena.configs["mel"] / "hegemon" / "credentials.json").read_text())
+    forged = tmp_path / "hegemon" / "credentials.json"
+    forged.parent.mkdir()
+    forged.write_text(json.dumps({**stored, "token": "hgm_not-a-token"}))
+    env = env_for(arena.home, XDG_CONFIG_HOME=str(tmp_path))
+    for args in (("me",), ("games", "--mine")):
+        assert "did not take your token" in one_line_error(hegemon(*args, env=env))
