@@ -17,6 +17,7 @@ module              commands
 :mod:`.map`         ``map compose|show`` (Risiko! Master worlds from tiles)
 :mod:`.user`        ``user add|invite|list|disable|enable|token|tokens|revoke``, ``game void``
 :mod:`.submit`      ``login``, ``logout``, ``submit`` (bots over HTTP)
+:mod:`.me`          ``me`` (your bots in the arena you signed in to)
 :mod:`.arena`       ``arena`` (web, runners, matchmaker at once)
 :mod:`.train`       ``train`` (a learned policy, written as a bot folder)
 ==================  ==================================================="""
@@ -75,6 +76,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("login", ".submit:login_command", "Sign in to an arena"),
     ("logout", ".submit:logout_command", "Forget the stored token of `hegemon login`"),
     ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
+    ("me", ".me:me_command", "Your bots in the arena you signed in to: states, ranks, faults"),
     ("arena", ".arena:arena_command", "Run an arena"),
 )
 

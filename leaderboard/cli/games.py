@@ -49,11 +49,14 @@ class Filters:
     result: str | None = None  # "won", "lost" or a place ("2"), of --bot's seat
     since: date | None = None
     until: date | None = None
+    mine: bool = False  # only games where one of the signed-in member's bots sat (the site's)
 
     def query(self) -> dict[str, str]:
         """The site's query parameters for the filters it applies itself."""
         found = {"season": self.season, "bot": self.bot, "rule_set": self.rules}
         query = {k: v for k, v in found.items() if v}
+        if self.mine:
+            query["mine"] = "1"
         if self.faults is not None:
             query["fault"] = "yes" if self.faults else "no"
         return query
@@ -122,14 +125,14 @@ class LocalSource:
 class ArenaSource:
     """The arena of ``hegemon login``, through its API and the stored token."""
 
-    def __init__(self) -> None:
+    def __init__(self, asked: str = "--arena") -> None:
         import httpx
 
         from .credentials import load
 
         signed_in = load()
         if signed_in is None:
-            fail("--arena: you are not signed in to an arena (hegemon login URL)")
+            fail(f"{asked}: you are not signed in to an arena (hegemon login URL)")
         self.where = signed_in.url
         self.client = httpx.Client(
             base_url=signed_in.url.rstrip("/"),
@@ -137,7 +140,7 @@ class ArenaSource:
             timeout=60,
         )
 
-    def _get(self, path: str, **params: Any) -> Any:
+    def get(self, path: str, **params: Any) -> Any:
         import httpx
 
         try:
@@ -145,20 +148,37 @@ class ArenaSource:
         except httpx.HTTPError as exc:
             fail(f"cannot reach {self.where}: {type(exc).__name__}")
 
-    def page(self, query: dict[str, str], limit: int, offset: int) -> dict[str, Any]:
-        response = self._get("/api/games", **query, limit=limit, offset=offset)
+    def json(self, path: str, what: str, **params: Any) -> Any:
+        """The JSON at ``path``; anything but a 200 fails with one line saying why."""
+        response = self.get(path, **params)
+        if response.status_code == 401:
+            fail(f"{self.where} did not take your token: sign in again (hegemon login URL)")
         if response.status_code != 200:
-            fail(f"{self.where} refused the game list: HTTP {response.status_code}")
-        found: dict[str, Any] = response.json()
+            fail(f"{self.where} refused {what}: {_error_of(response)}")
+        return response.json()
+
+    def page(self, query: dict[str, str], limit: int, offset: int) -> dict[str, Any]:
+        found: dict[str, Any] = self.json(
+            "/api/games", "the game list", **query, limit=limit, offset=offset
+        )
         return found
 
     def record(self, game_id: int) -> str | None:
-        response = self._get(f"/api/games/{game_id}/record")
+        response = self.get(f"/api/games/{game_id}/record")
         return str(response.text) if response.status_code == 200 else None
 
     def log(self, game_id: int, seat: int) -> str | None:
-        response = self._get(f"/api/games/{game_id}/logs/{seat}")
+        response = self.get(f"/api/games/{game_id}/logs/{seat}")
         return str(response.text) if response.status_code == 200 else None  # not yours: 403
+
+
+def _error_of(response: Any) -> str:
+    """The one line an error answer of the site gives (its ``error``), else its status."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        error = None
+    return str(error) if error else f"HTTP {response.status_code}"
 
 
 def listing(source: Source, filters: Filters, limit: int) -> Iterator[dict[str, Any]]:
@@ -198,6 +218,7 @@ def _filters(
     result: str | None,
     since: str | None,
     until: str | None,
+    mine: bool = False,
 ) -> Filters:
     if result is not None:
         if bot is None:
@@ -205,7 +226,7 @@ def _filters(
         if result not in ("won", "lost") and not (result.isdigit() and 0 < int(result) < 100):
             fail(f"--result must be won, lost or a place (1, 2, …); got {result!r}")
     return Filters(
-        season, bot, rules, faults, result, _day(since, "--since"), _day(until, "--until")
+        season, bot, rules, faults, result, _day(since, "--since"), _day(until, "--until"), mine
     )
 
 
@@ -233,6 +254,9 @@ UNTIL = typer.Option(None, "--until", help="Only games finished on or before thi
 ARENA = typer.Option(
     False, "--arena", help="The arena you signed in to (hegemon login), not a local database."
 )
+MINE = typer.Option(
+    False, "--mine", help="Only games where one of your bots sat (in the arena: implies --arena)."
+)
 
 
 def _row(game: dict[str, Any]) -> dict[str, Any]:
@@ -258,6 +282,7 @@ def games_command(
     result: str | None = RESULT,
     since: str | None = SINCE,
     until: str | None = UNTIL,
+    mine: bool = MINE,
     limit: int = typer.Option(50, "--limit", help="At most this many games."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (one object a game)."),
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),
@@ -272,8 +297,8 @@ def games_command(
         fail("give --json or --csv, not both")
     if limit < 1:
         fail("--limit must be at least 1")
-    chosen = _filters(season, bot, rules, faults, result, since, until)
-    source = _source(arena, db)
+    chosen = _filters(season, bot, rules, faults, result, since, until, mine)
+    source = _source(arena or mine, db)
     games = list(listing(source, chosen, limit))
     if as_json:
         print(json.dumps(games, indent=1))
@@ -308,6 +333,7 @@ def download_command(
     result: str | None = RESULT,
     since: str | None = SINCE,
     until: str | None = UNTIL,
+    mine: bool = MINE,
     limit: int = typer.Option(100, "--limit", help="At most this many games."),
     max_bytes: int = typer.Option(
         256 * 2**20, "--max-bytes", help="Stop before the folder gains more than this many bytes."
@@ -322,8 +348,8 @@ def download_command(
         fail("--limit must be at least 1")
     if max_bytes < 1:
         fail("--max-bytes must be at least 1")
-    chosen = _filters(season, bot, rules, faults, result, since, until)
-    source = _source(arena, db)
+    chosen = _filters(season, bot, rules, faults, result, since, until, mine)
+    source = _source(arena or mine, db)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -303,12 +303,14 @@ class Arena:
         fault: bool | None = None,
         limit: int = 100,
         offset: int = 0,
+        owner: int | None = None,
     ) -> dict[str, Any]:
         """Finished games, newest first (by id: the order they were stored, which games only
-        ever add to, so pages are stable), filtered; ``bot`` is a name or ``name@vN``. Only
-        the page asked for is read, unless a bot or fault filter needs the (cached) scan."""
-        if bot or fault is not None:
-            total, page = self._filtered(season, bot, rule_set, fault, limit, offset)
+        ever add to, so pages are stable), filtered; ``bot`` is a name or ``name@vN``,
+        ``owner`` a user id (only games where one of their bots sat). Only the page asked for
+        is read, unless a bot, owner or fault filter needs the (cached) scan."""
+        if bot or fault is not None or owner is not None:
+            total, page = self._filtered(season, bot, rule_set, fault, limit, offset, owner)
         else:
             total, page = queries.games_page(self.store, season, rule_set, limit, offset)
         labels = self.labels()
@@ -348,9 +350,10 @@ class Arena:
         fault: bool | None,
         limit: int,
         offset: int,
+        owner: int | None = None,
     ) -> tuple[int, list[queries.GameListed]]:
-        """The page of games for a bot or fault filter: seats and faults are JSON columns, so
-        a (cached) light scan is filtered, then the page read."""
+        """The page of games for a bot, owner or fault filter: seats and faults are JSON
+        columns, so a (cached) light scan is filtered, then the page read."""
         bot_ids: set[int] | None = None
         if bot:
             name, _, version = bot.partition("@v")
@@ -359,6 +362,9 @@ class Arena:
                 for b in self.store.bots(name)
                 if b.id is not None and (not version or str(b.version) == version)
             }
+        if owner is not None:
+            owned = {b.id for b in self.store.bots() if b.id is not None and b.owner_id == owner}
+            bot_ids = owned if bot_ids is None else bot_ids & owned
         ids = [
             game_id
             for game_id, seats, faulty in self._scan(season, rule_set)

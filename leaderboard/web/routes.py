@@ -48,6 +48,7 @@ ROUTES: list[BaseRoute] = [
     Route("/account/tokens/{token_id}/revoke", accounts.revoke, methods=POST),
     Route(TOKENS_PATH, accounts.api_token, methods=POST),
     Route("/api/me", accounts.api_me, methods=GET),
+    Route("/api/me/bots", api.my_bots, methods=GET),
     # notifications and webhooks (.endpoints.notices)
     Route("/me/notifications", notices.notifications, methods=GET),
     Route("/me/notifications/read", notices.read, methods=POST),

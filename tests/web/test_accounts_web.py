@@ -195,6 +195,7 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("POST", "/admin/seasons"): ("/admin/seasons", {"name": "no spaces"}, ADMIN_REFUSED),
     ("POST", "/api/tokens"): ("/api/tokens", WRONG_PASSWORD, (401, 401, 401, 401)),
     ("GET", "/api/me"): ("/api/me", None, (401, 200, 200, 200)),
+    ("GET", "/api/me/bots"): ("/api/me/bots", None, (401, 200, 200, 200)),
     # submitting (a form body is no bot archive: refused, nothing stored)
     ("POST", "/api/bots/{name}/versions"): ("/api/bots/table/versions", {}, (401, 400, 400, 400)),
     ("GET", "/api/versions/{bot_id}"): ("/api/versions/{bot}", None, (401, 404, 200, 200)),

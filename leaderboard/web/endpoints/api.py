@@ -6,13 +6,15 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
+from hegemon.leaderboard.store import UserRow
 from hegemon.referee.record import RecordError
 
 from .. import pages as html
 from ..auth import viewer
+from ..mine import my_bots as my_bots_data
 from ..params import clamped
 from ..visibility import redact_games, redact_record
-from .common import arena, links, not_found, path_id, store
+from .common import arena, links, not_found, path_id, signed_in, store
 from .views import GAME_NOT_FOUND, filters, hidden, seen
 from .views import bot as bot_data
 from .views import game as game_data
@@ -70,14 +72,31 @@ def bot_history(request: Request) -> Response:
 
 
 def games(request: Request) -> Response:
-    """The finished games, newest first, filtered (``limit``, ``offset``)."""
+    """The finished games, newest first, filtered (``limit``, ``offset``; ``mine=1``: only
+    games where one of the signed-in user's bots sat)."""
     q = request.query_params
+    owner = None
+    if q.get("mine") not in (None, "", "0"):
+        user = viewer(request)
+        if user is None:
+            return JSONResponse({"error": "sign in: mine=1 lists your own bots' games"}, 401)
+        owner = user.id
     data = arena(request).games(
         **filters(request),
         limit=clamped(q.get("limit"), 100, 1),
         offset=clamped(q.get("offset"), 0, 0, 10**9),
+        owner=owner,
     )
     return JSONResponse(redact_games(data, seen(request)))
+
+
+def my_bots(request: Request) -> Response:
+    """``GET /api/me/bots``: the signed-in user's own bots (an admin's too: theirs only) —
+    versions and states, standings, last games, faults grouped (:mod:`..mine`)."""
+    user = signed_in(request)
+    if not isinstance(user, UserRow):
+        return user
+    return JSONResponse(my_bots_data(arena(request), user))
 
 
 def game(request: Request) -> Response:
