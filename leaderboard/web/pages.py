@@ -227,9 +227,9 @@ API_READS = [
     ("GET", "/api/bots/{id}/history", "the rating history of every version of a bot, per season"),
     (
         "GET",
-        "/api/games?season=&bot=&rule_set=&fault=yes|no&limit=&offset=",
+        "/api/games?season=&bot=&rule_set=&fault=yes|no&mine=1&limit=&offset=",
         "finished games, newest first (finished at, duration in seconds, rounds), filtered, "
-        "a page at a time (total: how many)",
+        "a page at a time (total: how many); mine=1: only your bots' games (with your token)",
     ),
     ("GET", "/api/games/{id}", "a game: its match, result, faults and the replay data"),
     ("GET", "/api/games/{id}/record", "a game's record as stored (JSON lines)"),
@@ -250,6 +250,12 @@ API_WRITES = [
         "API token (shown once; revoke it on your account page). What hegemon login does",
     ),
     ("GET", "/api/me", 'who the token is: {"name", "role"} (401 without one)'),
+    (
+        "GET",
+        "/api/me/bots",
+        "your own bots (an admin's too: only theirs): each version's state and reason, rank "
+        "and rating on each ladder or season, the last games, faults grouped by kind",
+    ),
     (
         "POST",
         "/api/bots/{name}/versions?command=",
