@@ -7,7 +7,9 @@ gymnasium).
   (:mod:`hegemon.env.single_agent`);
 - :mod:`hegemon.env.encoding`: the observation and action encoding, usable by any code that
   holds a :class:`hegemon.referee.view.View` (a bot over gRPC too); imports only numpy and the
-  referee.
+  referee;
+- :mod:`hegemon.env.records`: a folder of game records (``hegemon games download``) read as
+  (observation, action mask, action) samples of one seat's decisions.
 
 The environments load on first use, so that importing :mod:`hegemon.env.encoding` (a bot does)
 needs neither learning library.
