@@ -4,5 +4,6 @@ A module of its own, so that the list is not part of the files a registered samp
 stored with (its package ``__init__``): adding a name changes no registered bot's hash.
 """
 
-NAMES = ("random", "aggressive", "continental", "planner")
-"""Weakest first; each is the module ``hegemon.sample_bots.NAME``."""
+NAMES = ("random", "aggressive", "continental", "planner", "mcts")
+"""Weakest first (``mcts`` is planner with a search on top; see docs/strong-bots.md for how
+the two measure against each other); each is the module ``hegemon.sample_bots.NAME``."""

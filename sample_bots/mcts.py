@@ -1,0 +1,207 @@
+"""mcts: a search bot on the SDK's forward model (:mod:`hegemon.sdk.forward`), over planner.
+
+Design. At each attack and occupation of its own turn the bot searches; every other decision
+is planner's (:mod:`hegemon.sample_bots.planner`).
+
+- Candidates: planner's own answer, stopping, and the other attacks (most dice) with the best
+  odds — or, to occupy, the fewest, the most, half way and planner's split.
+- Determinized Monte Carlo search at the root: each iteration samples a game consistent with
+  what the seat has seen (:func:`hegemon.sdk.forward.sample_game`: others' cards, the deck,
+  hidden missions and capitals drawn; fresh dice), and plays *every* remaining candidate on a
+  clone of that one sample with the same dice (common random numbers: the candidates differ
+  by their move, not their luck). A playout finishes the turn and goes on through the next
+  seats' turns with a cheap policy, cut after ``horizon`` actions, and is scored by a cheap
+  evaluation (the seat's share of territories, armies and continent bonuses; a finished game
+  by its place). Every ``halve`` iterations the worse half of the candidates is dropped
+  (successive halving), so the budget goes to the close calls.
+- Planner's answer is kept unless another candidate beats its mean by ``margin``: search
+  overrules the planner only when the samples say clearly that it is wrong.
+
+Time: a decision searches for ``budget`` seconds at most, less when the decision's deadline or
+the time bank left calls for it (never more than a ``share`` of the deadline, nor more than
+the bank spread over the decisions still expected), so it never answers late. Its randomness is
+the game's seeded ``context.rng``, but the number of iterations depends on the machine's speed:
+unlike the other sample bots it does not play the same game twice.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+from hegemon.referee import legal
+from hegemon.referee import teams as teamlib
+from hegemon.referee.actions import Attack, Defend, Occupy, Pass, Place, Trade
+from hegemon.referee.decisions import Kind
+from hegemon.referee.game import Game
+from hegemon.sdk import run
+from hegemon.sdk.forward import CannotSample, sample_game
+
+from .planner import PlannerBot
+
+
+def _budget_default() -> float:
+    """Seconds a searched decision may take (``HEGEMON_MCTS_SECONDS`` overrides 0.25)."""
+    try:
+        return max(0.0, float(os.environ.get("HEGEMON_MCTS_SECONDS", "0.25")))
+    except ValueError:
+        return 0.25
+
+
+class MctsBot(PlannerBot):
+    name = "mcts"
+    version = "1.0"
+    budget = _budget_default()  # seconds a searched decision may take at most
+    share = 0.4  # ... and at most this share of the decision's deadline
+    horizon = 60  # actions of the seat's turn a playout plays at most after the candidate
+    candidates = 6  # attacks searched besides stopping and planner's own
+    halve = 8  # iterations between two halvings of the candidates
+    margin = 3.0  # how much better than planner's answer a candidate must score (armies)
+    max_iterations = 400
+
+    # -------------------------------------------------------------- decisions
+    def attack(self, view, decision):
+        planned = super().attack(view, decision)
+        if view.round < 1:
+            return planned
+        options = sorted(
+            legal.attacks(view, view.seat),
+            key=lambda a: view.armies[a[1]] - view.armies[a[0]],
+        )
+        moves = [planned, *(Attack(s, t, most) for s, t, most in options[: self.candidates])]
+        if not decision.forced:
+            moves.append(Pass())
+        return self.search(view, moves)
+
+    def occupy(self, view, decision):
+        planned = super().occupy(view, decision)
+        low, high = decision.minimum, decision.maximum
+        moves = [planned, *(Occupy(n) for n in (low, high, (low + high) // 2))]
+        return self.search(view, moves)
+
+    # -------------------------------------------------------------- search
+    def seconds(self, view) -> float:
+        """The time this decision may search: within its deadline and the bank left."""
+        deadline = view.deadline_ms / 1000 if view.deadline_ms else 2.0
+        limit = min(self.budget, self.share * deadline)
+        if view.time_bank_ms:
+            limit = min(limit, view.time_bank_ms / 1000 / 50 + self.share * deadline)
+        return limit
+
+    def search(self, view, moves):
+        """The best of ``moves`` (the first is planner's) by determinized playouts."""
+        unique = list(dict.fromkeys(moves))
+        if len(unique) < 2 or teamlib.on(view.rules):
+            return moves[0]
+        rng = view.context.rng
+        stop = time.perf_counter() + self.seconds(view)
+        pos, state = self._start(view)
+        judge = Judge(pos, view.seat, state["card"])
+        totals = dict.fromkeys(unique, 0.0)
+        alive = list(unique)
+        iterations = 0
+        while time.perf_counter() < stop and iterations < self.max_iterations:
+            try:
+                root = sample_game(view, rng)
+            except CannotSample:
+                return moves[0]
+            chance = rng.getrandbits(62)
+            for move in alive:
+                game = root.clone()
+                game.rng = type(game.rng)(chance)  # the same fresh dice for every candidate
+                totals[move] += playout(game, move, judge, self.horizon, rng)
+            iterations += 1
+            if iterations % self.halve == 0 and len(alive) > 2:
+                alive.sort(key=lambda m: -totals[m])
+                alive = alive[: max(2, len(alive) // 2)]
+                if moves[0] not in alive:
+                    alive.append(moves[0])
+        if not iterations:
+            return moves[0]
+        planned = moves[0]
+        best = max(alive, key=lambda m: totals[m])
+        if totals[best] > totals[planned] + self.margin * iterations:
+            return best
+        return planned
+
+
+# ------------------------------------------------------------------ playouts
+class Judge:
+    """Scores the end of a playout for ``seat`` by planner's position score: its change from
+    the real position (``pos``), plus a card earned and a won or lost game."""
+
+    def __init__(self, pos, seat: int, card: float):
+        self.pos, self.seat, self.card = pos, seat, card
+        self.owner, self.armies = list(pos.owner), list(pos.armies)
+
+    def score(self, game: Game) -> float:
+        if game.places is not None:
+            return WIN if game.places[self.seat] == 1 else -WIN
+        owner, armies = game.owner, game.armies
+        changes = [
+            (t, owner[t], armies[t])
+            for t in range(len(owner))
+            if owner[t] != self.owner[t] or armies[t] != self.armies[t]
+        ]
+        gain = self.pos.delta(changes) if changes else 0.0
+        if not game.players[self.seat].active:
+            return gain - WIN
+        return gain + (self.card if game.conquered_this_turn else 0.0)
+
+
+WIN = 1000.0  # a won (or lost) game, in planner's units (armies)
+
+
+def playout(game: Game, move, judge: Judge, horizon: int, rng: random.Random) -> float:
+    """Apply ``move``, finish the seat's turn with :func:`rollout_action` (``horizon`` actions
+    at most), and score where it stands before the turn passes on."""
+    seat = judge.seat
+    try:
+        game.apply(move)
+        for _ in range(horizon):
+            d = game.pending
+            if d is None or d.player != seat or d.kind is Kind.FORTIFY:
+                break
+            game.apply(rollout_action(game, rng))
+    except Exception:  # noqa: BLE001 - a move the sample refuses scores nothing
+        return -WIN
+    return judge.score(game)
+
+
+def rollout_action(game: Game, rng: random.Random):
+    """A cheap, sensible action for the pending decision: attack the weakest neighbour while
+    clearly stronger, stack on the border, trade when possible, move in with everything."""
+    d = game.pending
+    assert d is not None
+    kind, p = d.kind, d.player
+    if kind is Kind.ATTACK:
+        armies = game.armies
+        best, best_margin = None, 2 if not d.forced else -(1 << 30)
+        for s, t, most in legal.attacks(game, p):
+            margin = armies[s] - armies[t]
+            if margin > best_margin:
+                best, best_margin = Attack(s, t, most), margin
+        if best is not None:
+            return best
+    elif kind is Kind.PLACE:
+        front = legal.border_territories(game, p)
+        if front:
+            armies = game.armies
+            t = max(front, key=lambda x: armies[x] + rng.random())
+            action = Place(((t, d.armies),))
+            if game.is_legal(action):
+                return action
+    elif kind is Kind.TRADE:
+        sets = legal.trades(game.players[p].cards, game.board, game.rules.card_values)
+        if sets:
+            return Trade(sets[0])
+    elif kind is Kind.OCCUPY:
+        return Occupy(d.maximum)
+    elif kind is Kind.DEFEND:
+        return Defend(d.maximum)
+    return game.default_action()
+
+
+if __name__ == "__main__":
+    run(MctsBot())
