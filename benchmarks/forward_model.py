@@ -95,7 +95,7 @@ def main(argv=None) -> None:
         samples[id(view)].clone()
 
     rows = [
-        ("sample", lambda v, r: sample_game(v, r)),
+        ("sample", sample_game),
         ("clone", clone_only),
         ("clone + random playout to the turn's end", clone_and_playout),
     ]

@@ -164,7 +164,7 @@ def playout(game: Game, move, judge: Judge, horizon: int, rng: random.Random) ->
             if d is None or d.player != seat or d.kind is Kind.FORTIFY:
                 break
             game.apply(rollout_action(game, rng))
-    except Exception:  # noqa: BLE001 - a move the sample refuses scores nothing
+    except Exception:  # a move the sample refuses (it should not) scores nothing
         return -WIN
     return judge.score(game)
 
