@@ -9,19 +9,23 @@ is planner's (:mod:`hegemon.sample_bots.planner`).
   what the seat has seen (:func:`hegemon.sdk.forward.sample_game`: others' cards, the deck,
   hidden missions and capitals drawn; fresh dice), and plays *every* remaining candidate on a
   clone of that one sample with the same dice (common random numbers: the candidates differ
-  by their move, not their luck). A playout finishes the turn and goes on through the next
-  seats' turns with a cheap policy, cut after ``horizon`` actions, and is scored by a cheap
-  evaluation (the seat's share of territories, armies and continent bonuses; a finished game
-  by its place). Every ``halve`` iterations the worse half of the candidates is dropped
-  (successive halving), so the budget goes to the close calls.
+  by their move, not their luck). A playout finishes the seat's turn with a cheap policy
+  (:func:`rollout_action`: attack while clearly stronger, move in with everything), is cut
+  before the fortify move (``horizon`` actions at most), and is scored by planner's own
+  position score (its change from the real position: exposure to the enemies' next turn
+  included), plus the turn's card if it conquered; a game won or lost counts ``WIN``. Every
+  ``halve`` iterations the worse half of the candidates is dropped (successive halving), so
+  the work goes to the close calls.
+- It is a search of depth one over the compound turn (the root's candidates; the rest of the
+  turn is the playout), not a tree over every later decision.
 - Planner's answer is kept unless another candidate beats its mean by ``margin``: search
   overrules the planner only when the samples say clearly that it is wrong.
 
-Time: a decision searches for ``budget`` seconds at most, less when the decision's deadline or
-the time bank left calls for it (never more than a ``share`` of the deadline, nor more than
-the bank spread over the decisions still expected), so it never answers late. Its randomness is
-the game's seeded ``context.rng``, but the number of iterations depends on the machine's speed:
-unlike the other sample bots it does not play the same game twice.
+Time: a search plays a fixed number of ``iterations`` (a count, as planner bounds its work:
+the same game plays the same way however loaded the machine is; its randomness is the game's
+seeded ``context.rng``), a few tens of milliseconds. The clock is only a safety stop: never
+more than ``budget`` seconds, nor a ``share`` of the decision's deadline, nor more than the
+time bank left spread over the decisions still to come, so it never answers late.
 """
 
 from __future__ import annotations
@@ -42,23 +46,23 @@ from .planner import PlannerBot
 
 
 def _budget_default() -> float:
-    """Seconds a searched decision may take (``HEGEMON_MCTS_SECONDS`` overrides 0.25)."""
+    """Seconds a searched decision may take at most (``HEGEMON_MCTS_SECONDS`` overrides 1)."""
     try:
-        return max(0.0, float(os.environ.get("HEGEMON_MCTS_SECONDS", "0.25")))
+        return max(0.0, float(os.environ.get("HEGEMON_MCTS_SECONDS", "1")))
     except ValueError:
-        return 0.25
+        return 1.0
 
 
 class MctsBot(PlannerBot):
     name = "mcts"
     version = "1.0"
-    budget = _budget_default()  # seconds a searched decision may take at most
+    budget = _budget_default()  # seconds a searched decision may take at most (a safety stop)
     share = 0.4  # ... and at most this share of the decision's deadline
     horizon = 60  # actions of the seat's turn a playout plays at most after the candidate
     candidates = 6  # attacks searched besides stopping and planner's own
     halve = 8  # iterations between two halvings of the candidates
     margin = 3.0  # how much better than planner's answer a candidate must score (armies)
-    max_iterations = 400
+    iterations = 32  # samples a searched decision plays its candidates on
 
     # -------------------------------------------------------------- decisions
     def attack(self, view, decision):
@@ -101,7 +105,7 @@ class MctsBot(PlannerBot):
         totals = dict.fromkeys(unique, 0.0)
         alive = list(unique)
         iterations = 0
-        while time.perf_counter() < stop and iterations < self.max_iterations:
+        while iterations < self.iterations and time.perf_counter() < stop:
             try:
                 root = sample_game(view, rng)
             except CannotSample:
