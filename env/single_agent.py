@@ -326,7 +326,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         if self._current is None:
             raise RuntimeError("call reset() before action_masks()")
         if self._asked is None or self._mask is None:
-            return np.zeros(int(self.action_space.n), dtype=bool)
+            return np.zeros(gymnasium.spaces.flatdim(self.action_space), dtype=bool)
         return self._mask.astype(bool)
 
     def _final_observation(self) -> dict[str, np.ndarray]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium.spaces import Discrete
 from gymnasium.utils.env_checker import check_env
 
 from hegemon.env import single, vector
@@ -134,6 +135,7 @@ def test_action_masks_follow_maskable_ppo_and_the_observation(preset):
         while True:
             masks = env.action_masks()
             assert masks.dtype == np.bool_
+            assert isinstance(env.action_space, Discrete)
             assert masks.shape == (env.action_space.n,)
             assert np.array_equal(masks, obs["action_mask"].astype(bool))
             assert masks.any()
