@@ -26,7 +26,7 @@ def test_mcts_plays_every_preset_without_a_fault(preset, tmp_path, monkeypatch):
     players, _ = fewest_players(preset)
     seats = ["mcts", "planner", "mcts", "planner", "mcts"][:players]
     bots = [arg for bot in seats for arg in ("--bot", bot)]
-    played = runner.invoke(APP, ["play", "--rules", preset, *bots, "--set", "turn_limit=2", "-q"])
+    played = runner.invoke(APP, ["play", "--rules", preset, *bots, "--set", "turn_limit=3", "-q"])
     assert played.exit_code == 0, played.output
     table = rows(played.output.partition("game over")[2])
     mcts = [row for row in table if row[1].startswith("mcts")]
