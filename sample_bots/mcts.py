@@ -18,8 +18,9 @@ is planner's (:mod:`hegemon.sample_bots.planner`).
   the work goes to the close calls.
 - It is a search of depth one over the compound turn (the root's candidates; the rest of the
   turn is the playout), not a tree over every later decision.
-- Planner's answer is kept unless another candidate beats its mean by ``margin``: search
-  overrules the planner only when the samples say clearly that it is wrong.
+- Planner's answer is kept unless another candidate beats it by ``margin`` on average and by
+  ``z`` standard errors of the paired differences: search overrules the planner only when the
+  samples say clearly that it is wrong.
 
 Time: a search plays a fixed number of ``iterations`` (a count, as planner bounds its work:
 the same game plays the same way however loaded the machine is; its randomness is the game's
@@ -62,6 +63,7 @@ class MctsBot(PlannerBot):
     candidates = 6  # attacks searched besides stopping and planner's own
     halve = 8  # iterations between two halvings of the candidates
     margin = 3.0  # how much better than planner's answer a candidate must score (armies)
+    z = 2.5  # ... in standard errors of the paired differences
     iterations = 32  # samples a searched decision plays its candidates on
 
     # -------------------------------------------------------------- decisions
@@ -102,7 +104,7 @@ class MctsBot(PlannerBot):
         stop = time.perf_counter() + self.seconds(view)
         pos, state = self._start(view)
         judge = Judge(pos, view.seat, state["card"])
-        totals = dict.fromkeys(unique, 0.0)
+        scores: dict[object, list[float]] = {move: [] for move in unique}
         alive = list(unique)
         iterations = 0
         while iterations < self.iterations and time.perf_counter() < stop:
@@ -114,20 +116,27 @@ class MctsBot(PlannerBot):
             for move in alive:
                 game = root.clone()
                 game.rng = type(game.rng)(chance)  # the same fresh dice for every candidate
-                totals[move] += playout(game, move, judge, self.horizon, rng)
+                scores[move].append(playout(game, move, judge, self.horizon, rng))
             iterations += 1
             if iterations % self.halve == 0 and len(alive) > 2:
-                alive.sort(key=lambda m: -totals[m])
+                alive.sort(key=lambda m: -sum(scores[m]))
                 alive = alive[: max(2, len(alive) // 2)]
                 if moves[0] not in alive:
                     alive.append(moves[0])
-        if not iterations:
-            return moves[0]
         planned = moves[0]
-        best = max(alive, key=lambda m: totals[m])
-        if totals[best] > totals[planned] + self.margin * iterations:
-            return best
-        return planned
+        best = max(alive, key=lambda m: sum(scores[m]))
+        return best if self.clearly_better(scores[best], scores[planned]) else planned
+
+    def clearly_better(self, best: list[float], planned: list[float]) -> bool:
+        """Whether ``best`` beats planner's answer by ``margin`` on average, and by ``z``
+        standard errors of the paired differences (the same samples and dice for both)."""
+        diffs = [b - p for b, p in zip(best, planned, strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return False
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > self.margin and mean > self.z * (var / n) ** 0.5
 
 
 # ------------------------------------------------------------------ playouts
