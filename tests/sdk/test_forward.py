@@ -102,8 +102,10 @@ def test_samples_guess_others_cards_no_better_than_chance():
     positions = 0
     for seed in (1, 2):
         for game, view in _follow(seed):
-            known = knowledge(view)
-            unseen = set(range(game.board.card_count)) - set(view.hand) - set(known.discard)
+            # the cards the seat has seen go: its hand, and the discard (every card in it was
+            # shown in a trade since the last reshuffle; no seat forfeits in these games)
+            unseen = set(range(game.board.card_count)) - set(view.hand) - set(game.discard)
+            assert set(knowledge(view).discard) == set(game.discard)
             rng = random.Random(positions)
             positions += 1
             for other in game.players:
