@@ -5,5 +5,5 @@ stored with (its package ``__init__``): adding a name changes no registered bot'
 """
 
 NAMES = ("random", "aggressive", "continental", "planner", "mcts")
-"""Weakest first (``mcts`` is planner with a search on top; see docs/strong-bots.md for how
-the two measure against each other); each is the module ``hegemon.sample_bots.NAME``."""
+"""Weakest first, but for ``mcts``: planner with a search on top, which does not beat planner
+yet (docs/strong-bots.md); each is the module ``hegemon.sample_bots.NAME``."""
