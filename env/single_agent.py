@@ -322,6 +322,16 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
             "action_mask": self._mask.copy(),
         }
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the next step as a bool vector of the action space's size
+        (sb3-contrib's ``MaskablePPO`` convention): the current observation's
+        ``action_mask``; all False once the episode has ended."""
+        if self._current is None:
+            raise RuntimeError("call reset() before action_masks()")
+        if self._asked is None or self._mask is None:
+            return np.zeros(gymnasium.spaces.flatdim(self.action_space), dtype=bool)
+        return self._mask.astype(bool)
+
     def _final_observation(self) -> dict[str, np.ndarray]:
         from hegemon.referee.view import view_for
 

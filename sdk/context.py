@@ -65,6 +65,8 @@ class GameContext:
     #: The board (owner, armies per territory) as the bot last heard it: view deltas update
     #: these lists in place (:func:`hegemon.referee.wire.codec.view_from_proto`).
     board_state: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []), repr=False)
+    #: Every event the seat was told of, in order (what :mod:`hegemon.sdk.forward` samples from).
+    seen: list[Event] = field(default_factory=list, repr=False)
     #: Notes and marks of the decision being answered, sent with its answer (:meth:`note`).
     jotted: tuple[list[str], list[Mark]] = field(default_factory=lambda: ([], []), repr=False)
 
@@ -107,6 +109,7 @@ class GameContext:
 
     def observe(self, events: Sequence[Event]) -> None:
         """Follow the turn from the events since the last decision (called for every view)."""
+        self.seen.extend(events)
         for event in events:
             if type(event) is TurnStarted:
                 self.turn_player = event.player

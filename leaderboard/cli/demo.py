@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import TOUR as SAMPLE_BOTS
 
 from .. import paths
 from ..seasons.setup import new_season

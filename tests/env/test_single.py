@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium.spaces import Discrete
 from gymnasium.utils.env_checker import check_env
 
 from hegemon.env import single, vector
@@ -116,3 +117,33 @@ def test_vector_env_steps_several_games():
 def test_bad_arguments_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         single("classic", **kwargs)
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player-classic"])
+def test_action_masks_follow_maskable_ppo_and_the_observation(preset):
+    """sb3-contrib's MaskablePPO asks ``env.action_masks()`` before each step: a bool vector of
+    the action space's size, which must be the observation's mask at every step of a game
+    (all False after the last one)."""
+    opponents = ["random"] if preset.startswith("two-player") else ["random", "random"]
+    env = single(preset, opponents, options=SHORT)
+    rng = np.random.default_rng(1)
+    try:
+        with pytest.raises(RuntimeError, match="reset"):
+            env.action_masks()
+        obs, _ = env.reset(seed=4)
+        steps = 0
+        while True:
+            masks = env.action_masks()
+            assert masks.dtype == np.bool_
+            assert isinstance(env.action_space, Discrete)
+            assert masks.shape == (env.action_space.n,)
+            assert np.array_equal(masks, obs["action_mask"].astype(bool))
+            assert masks.any()
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(masks))))
+            steps += 1
+            if terminated or truncated:
+                break
+        assert steps > 10
+        assert not env.action_masks().any() and not obs["action_mask"].any()
+    finally:
+        env.close()

@@ -37,7 +37,7 @@ from hegemon.leaderboard.store import (
     Store,
 )
 from hegemon.referee.record import replay
-from hegemon.sample_bots.names import NAMES as SAMPLE_BOTS
+from hegemon.sample_bots.names import TOUR as SAMPLE_BOTS
 
 if TYPE_CHECKING:
     from hegemon.leaderboard.store import BotRow, SeasonRow
