@@ -126,7 +126,7 @@ def test_a_new_game_shows_at_once_on_the_kept_pages(site, browser):
     assert f"games 1–{played + 1} of {played + 1}" in c.get("/games").text
     assert f"{played + 1} of 8 games played" in c.get("/season/cached").text
     # the board itself is refitted in the background: the kept page follows when it is
-    board = f"<p class=note>{played + 1} games ·"
+    board = f"<p class='note caption'>rated from {played + 1} games ·"
     wait_for(
         "the season's board to show the new game", lambda: board in c.get("/season/cached").text
     )
