@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 from hegemon.leaderboard.accounts.users import add_user
@@ -135,7 +136,9 @@ def test_each_user_sees_only_their_own_bots(arena, user):
     assert bot["last_games"] and {g["id"] for g in bot["last_games"]} <= played
     for game in bot["last_games"]:
         assert (game["id"], game["seat"]) in arena.seats[user]
-        assert 1 <= game["place"] <= game["players"]
+        stored = httpx.get(f"{arena.url}/api/games/{game['id']}", timeout=60).json()
+        assert game["place"] == stored["places"][game["seat"]]  # the place the game gave it
+        assert game["players"] == len(stored["places"])
 
 
 def test_me_shows_states_reasons_and_grouped_faults(arena):

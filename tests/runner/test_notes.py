@@ -44,8 +44,10 @@ NODE_WORDS = ("enemy neighbours", "outnumbers")  # what the Node bot's notes say
 def game(tmp_path_factory: pytest.TempPathFactory):
     """One classic game: the noter (seat 0), the Node bot (seat 1) and a spy that keeps every
     message it is sent (seat 2). Returns (record lines, the spy's messages)."""
-    if NODE is None:
-        pytest.skip("node (Node.js) is not installed")
+    if NODE is None:  # scripts/system-packages installs it: its absence is a broken set-up
+        pytest.fail(
+            "the notes tests need Node.js: run scripts/system-packages (apt-get install nodejs npm)"
+        )
     _install()
     spy_file = tmp_path_factory.mktemp("notes") / "spy.bin"
     noter = BotCommand("noter", (sys.executable, str(BOTS / "noter.py")))
