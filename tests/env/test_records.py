@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from hegemon.env import aec
-from hegemon.env.encoding import PASS, Partial, answer, layout_of, to_action
+from hegemon.referee.encoding import PASS, Partial, answer, layout_of, to_action
 from hegemon.env.records import Sample, canonical, decisions, stack
 from hegemon.referee import Game, make_rules
 from hegemon.referee.actions import Action, action_from_list
