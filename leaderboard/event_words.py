@@ -100,7 +100,7 @@ class EventWords:
             order = sorted(range(len(e["places"])), key=lambda p: e["places"][p])
             return (
                 "game over ("
-                + e["reason"]
+                + str(e["reason"])
                 + "): "
                 + ", ".join(f"{e['places'][p]}. {s(p)}" for p in order)
             )
