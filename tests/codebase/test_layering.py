@@ -1,8 +1,9 @@
 """Dependencies point one way (docs/design.md "Layout"): checked on what importing really loads.
 
 ``sample_bots → sdk → (referee.wire, referee.encoding, rules engine)``; ``env → (sample_bots,
-sdk)`` (the learning environment plays the engine against sample bots and shares the
-observation encoding with the SDK's PolicyBot, so the encoding sits below both);
+sdk, referee.viewer)`` (the learning environment plays the engine against sample bots and shares
+the observation encoding with the SDK's PolicyBot, so the encoding sits below both; it draws
+games with the replay viewer, which sits below it and the league);
 ``leaderboard → referee → rules engine`` (the match runner uses the wire); the rules engine
 imports nothing from the rest. Checked twice: every module of the five installed packages is
 imported in a fresh process (the engine's modules together, every other on its own on top of the
@@ -30,6 +31,7 @@ LAYERS = (
     ("hegemon.referee.wire", "wire"),
     ("hegemon.referee.runner", "runner"),
     ("hegemon.referee.encoding", "encoding"),
+    ("hegemon.referee.viewer", "viewer"),
     ("hegemon.referee", "engine"),
     ("hegemon.sdk", "sdk"),
     ("hegemon.sample_bots", "sample_bots"),
@@ -44,14 +46,16 @@ MAY_LOAD = {
     "wire": {"engine", "wire"},
     "runner": {"engine", "wire", "runner"},
     "encoding": {"engine", "encoding"},
+    "viewer": {"engine", "viewer"},
     "sdk": {"engine", "wire", "encoding", "sdk"},
     "sample_bots": {"engine", "wire", "encoding", "sdk", "sample_bots"},
-    "env": {"engine", "wire", "encoding", "sdk", "sample_bots", "env"},
+    "env": {"engine", "wire", "encoding", "viewer", "sdk", "sample_bots", "env"},
     "leaderboard": {
         "engine",
         "wire",
         "runner",
         "encoding",
+        "viewer",
         "sdk",
         "sample_bots",
         "env",

@@ -8,8 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from hegemon.referee.encoding import BUCKETS, Partial, action_mask, amount, answer, encode, layout_of
 from hegemon.referee import Game, make_rules
+from hegemon.referee.encoding import (
+    BUCKETS,
+    Partial,
+    action_mask,
+    amount,
+    answer,
+    encode,
+    layout_of,
+)
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import view_for
 from hegemon.sdk import Bot, play_local

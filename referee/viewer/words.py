@@ -1,5 +1,5 @@
 """A game's events (and actions) in words, for the terminal (``hegemon replay``, via
-:mod:`hegemon.leaderboard.cli.progress`) and the web replay (:mod:`hegemon.leaderboard.web.replay`)
+:mod:`hegemon.leaderboard.cli.progress`) and the web replay (:mod:`hegemon.referee.viewer.replay`)
 alike: :class:`EventWords`."""
 
 from __future__ import annotations
