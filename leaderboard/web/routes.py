@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions
+from .endpoints import accounts, admin, api, notices, pages, submissions, teams
 from .endpoints.accounts import TOKENS_PATH
 from .replay import STATIC_DIR
 
@@ -73,6 +73,14 @@ ROUTES: list[BaseRoute] = [
     Route("/me/bots", submissions.my_bots, methods=GET),
     Route("/me/bots", submissions.upload, methods=POST),
     Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
+    # teams (.endpoints.teams)
+    Route("/teams/{name}", teams.team_page, methods=GET),
+    Route("/teams", teams.create, methods=POST),
+    Route("/teams/{name}/{action}", teams.action, methods=POST),
+    Route("/api/teams/{name}", teams.api_team, methods=GET),
+    Route("/api/me/teams", teams.api_my_teams, methods=GET),
+    Route("/api/teams", teams.create, methods=POST),
+    Route("/api/teams/{name}/{action}", teams.action, methods=POST),
     # the stylesheet and scripts
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]
