@@ -41,11 +41,19 @@ def may_act(
     a bot owned by ``owner_id`` or, when ``team_id`` is set, by that team."""
     if user is None or user.disabled:
         return False
-    if user.is_admin:
+    return allowed(user.id, user.is_admin, owner_id, team_id, teams)
+
+
+def allowed(
+    user_id: int | None, admin: bool, owner_id: int | None, team_id: int | None,
+    teams: frozenset[int],
+) -> bool:  # fmt: skip
+    """:func:`may_act` for a user given by id and role (an enabled one: a submission's)."""
+    if admin:
         return True
     if team_id is not None:
         return team_id in teams
-    return owner_id is not None and owner_id == user.id
+    return owner_id is not None and owner_id == user_id
 
 
 def may_act_on(store: Store, user: UserRow | None, bot: BotRow) -> bool:

@@ -7,7 +7,8 @@ Every refusal is a :class:`TeamError`: one line, with the HTTP status the web an
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -18,6 +19,8 @@ from hegemon.leaderboard.store.teams import INVITED, JOINED, TeamMemberRow, Team
 
 from . import AccountError
 from .ownership import member_teams
+
+T = TypeVar("T")
 
 
 class TeamError(AccountError):
@@ -62,6 +65,16 @@ def _membership(s: Session, team: TeamRow, user_id: int | None) -> TeamMemberRow
     return s.get(TeamMemberRow, (team.id, user_id))
 
 
+def _own_place(s: Session, user: UserRow, name: str, missing: str) -> tuple[TeamRow, TeamMemberRow]:
+    """The team ``name`` and ``user``'s place in it; none: :class:`TeamError` (``missing``
+    followed by the team's name)."""
+    team = _team(s, name)
+    found = _membership(s, team, user.id)
+    if found is None:
+        raise TeamError(f"{missing} {team.name}", 404)
+    return team, found
+
+
 def _owned(s: Session, actor: UserRow, name: str) -> TeamRow:
     """The team ``name`` if ``actor`` owns it (or is an admin), else :class:`TeamError`."""
     team = _team(s, name)
@@ -70,7 +83,7 @@ def _owned(s: Session, actor: UserRow, name: str) -> TeamRow:
     return team
 
 
-def _write(store: Store, action: Any) -> Any:
+def _write(store: Store, action: Callable[[Session], T]) -> T:
     """``action(session)`` in a write transaction; a uniqueness clash is a refusal (409)."""
     try:
         with store.session(write=True) as s:
@@ -106,8 +119,7 @@ def create_team(store: Store, owner: UserRow, name: str) -> TeamRow:
         s.add(TeamMemberRow(team_id=team.id, user_id=owner.id, state=JOINED, joined_at=now))
         return team
 
-    team: TeamRow = _write(store, make)
-    return team
+    return _write(store, make)
 
 
 def invite(store: Store, actor: UserRow, team_name: str, user_name: str) -> str:
@@ -123,43 +135,34 @@ def invite(store: Store, actor: UserRow, team_name: str, user_name: str) -> str:
         s.add(TeamMemberRow(team_id=team.id, user_id=user.id, state=INVITED))
         return f"{user.name} is invited to {team.name}"
 
-    done: str = _write(store, act)
-    return done
+    return _write(store, act)
 
 
 def accept(store: Store, user: UserRow, team_name: str) -> str:
     """``user`` accepts their invitation to ``team_name``."""
 
     def act(s: Session) -> str:
-        team = _team(s, team_name)
-        found = _membership(s, team, user.id)
-        if found is None:
-            raise TeamError(f"you have no invitation to {team.name}", 404)
+        team, found = _own_place(s, user, team_name, "you have no invitation to")
         if found.state == JOINED:
             return f"you are a member of {team.name} already"
         found.state, found.joined_at = JOINED, utcnow()
         s.add(found)
         return f"you are a member of {team.name}"
 
-    done: str = _write(store, act)
-    return done
+    return _write(store, act)
 
 
 def leave(store: Store, user: UserRow, team_name: str) -> str:
     """``user`` leaves ``team_name`` (or declines its invitation); the owner cannot."""
 
     def act(s: Session) -> str:
-        team = _team(s, team_name)
-        found = _membership(s, team, user.id)
-        if found is None:
-            raise TeamError(f"you are not in {team.name}", 404)
+        team, found = _own_place(s, user, team_name, "you are not in")
         if team.owner_id == user.id:
             raise TeamError(f"the owner cannot leave {team.name}", 409)
         s.delete(found)
         return f"you left {team.name}" if found.state == JOINED else "invitation declined"
 
-    done: str = _write(store, act)
-    return done
+    return _write(store, act)
 
 
 def remove(store: Store, actor: UserRow, team_name: str, user_name: str) -> str:
@@ -176,8 +179,7 @@ def remove(store: Store, actor: UserRow, team_name: str, user_name: str) -> str:
         s.delete(found)
         return f"{user.name} is no longer in {team.name}"
 
-    done: str = _write(store, act)
-    return done
+    return _write(store, act)
 
 
 def team_for_submission(s: Session, user_id: int, admin: bool, team_name: str) -> int:

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from .. import paths
-from ..accounts.ownership import member_teams
+from ..accounts.ownership import allowed, member_teams
 from ..accounts.teams import TeamError, team_for_submission
 from ..store import BotRow, Store, StoreError
 from ..store.bots import NameTaken
@@ -170,13 +170,12 @@ def _owning_team(s: Session, name: str, submitter: Submitter) -> int | None:
             raise QuotaError(f"refused: the name {name} is not the team {submitter.team}'s")
     except TeamError as exc:
         raise QuotaError(str(exc), exc.status) from None
-    if found.team_id is not None:
-        if not submitter.admin and found.team_id not in member_teams(s, submitter.id):
-            raise QuotaError(f"refused: the name {name} is a team's you are not a member of", 403)
-        return found.team_id
-    if found.owner_id != submitter.id and not submitter.admin:
+    teams = member_teams(s, submitter.id)
+    if not allowed(submitter.id, submitter.admin, found.owner_id, found.team_id, teams):
+        if found.team_id is not None:
+            raise QuotaError(f"refused: the name {name} is a team's you are not a member of")
         raise QuotaError(f"refused: the name {name} belongs to another member; choose another")
-    return None
+    return found.team_id
 
 
 def _drop_unused(store: Store, folder: Path, digest: str) -> None:

@@ -98,12 +98,12 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
             for match, game in played:
                 assert game.id is not None
                 for seat, seated in enumerate(match.seats):
-                    team = team_of.get(seated)
-                    if team is not None and (team not in seats or game.id == faulty_game.id):
-                        seats[team] = (game.id, seat)
+                    sat = team_of.get(seated)
+                    if sat is not None and (sat not in seats or game.id == faulty_game.id):
+                        seats[sat] = (game.id, seat)
                     log = seat_log(logs_dir(Path(game.record_path)), seat)
                     log.parent.mkdir(parents=True, exist_ok=True)
-                    log.write_text(log_line(team or "none"), encoding="utf-8")
+                    log.write_text(log_line(sat or "none"), encoding="utf-8")
     configs = {user: home / f"config-{user}" for user in USERS}
     with running_web(home, home / "web.log") as url:
         for user, config in configs.items():
@@ -247,6 +247,8 @@ def test_removing_a_member_ends_their_access_at_once(arena):
     assert pat.get("/api/me/teams").json()["teams"] == [{"name": "blues", "owner": False}]
     assert arena.bots["blues"] in {v["id"] for b in pat.get("/api/me/bots").json()["bots"]
                                    for v in b["versions"]}  # fmt: skip
+    mine = [g["id"] for g in pat.get("/api/games?mine=1&limit=100").json()["games"]]
+    assert game in mine
     owner, csrf = browser_of(arena, "olga")
     page = owner.get("/teams/blues").text
     assert 'data-member="pat"' in page and "remove" in page
@@ -259,6 +261,7 @@ def test_removing_a_member_ends_their_access_at_once(arena):
     assert all(f["detail"] is None for f in faults)
     assert pat.get("/api/me/teams").json() == {"teams": [], "invitations": []}
     assert pat.get("/api/me/bots").json()["bots"] == []
+    assert pat.get("/api/games?mine=1").json()["games"] == []
     assert pat.get(f"/api/versions/{arena.bots['blues']}").status_code == 404
     assert 'data-member="pat"' not in owner.get("/teams/blues").text
 
