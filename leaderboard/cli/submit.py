@@ -105,6 +105,9 @@ def submit_command(
     wait: bool = typer.Option(
         True, "--wait/--no-wait", help="Follow the check game until the version is judged."
     ),
+    team: str | None = typer.Option(
+        None, "--team", help="Submit a new bot for this team of yours (its members share it)."
+    ),
 ) -> None:
     """Submit a bot to the arena you signed in to: packs it as `bot add` stores it, uploads
     it, then shows its check game's result as it happens."""
@@ -125,7 +128,7 @@ def submit_command(
         fail(str(exc))
     try:
         with _client(found.url, found.token) as client:
-            response = _upload(client, name, archive, command_text(source.command))
+            response = _upload(client, name, archive, command_text(source.command), team)
             if response.status_code not in (200, 201):
                 fail(f"submission refused: {_error(response)}", code=1)
             version = response.json()
@@ -145,7 +148,7 @@ def submit_command(
         fail(f"{version['label']} refused: {version['reason']}", code=1)
 
 
-def _upload(client: Any, name: str, archive: bytes, command: str) -> Any:
+def _upload(client: Any, name: str, archive: bytes, command: str, team: str | None) -> Any:
     """POST the archive with a progress bar."""
     from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
 
@@ -163,7 +166,7 @@ def _upload(client: Any, name: str, archive: bytes, command: str) -> Any:
 
         return client.post(
             f"/api/bots/{name}/versions",
-            params={"command": command},
+            params={"command": command, **({"team": team} if team else {})},
             content=body(),
             headers={"Content-Type": "application/gzip", "Content-Length": str(len(archive))},
         )

@@ -58,32 +58,38 @@ class Quotas:
             storage_bytes=read(STORAGE_ENV, cls.storage_bytes, units=True),
         )
 
-    def check(self, store: Store, owner_id: int, name: str, new_bytes: int) -> None:
+    def check(
+        self, store: Store, owner_id: int, name: str, new_bytes: int, team_id: int | None = None
+    ) -> None:
         """Refuse (:class:`QuotaError`) a new version of ``name`` by ``owner_id`` whose files
         add ``new_bytes`` to what the owner stores: a quick look, before the files are kept
-        (the check that counts is :meth:`check_in`, when the version is added)."""
+        (the check that counts is :meth:`check_in`, when the version is added). A team's bot
+        (``team_id``) counts against the team's quotas, whichever member submits it."""
         with store.session() as s:
-            self.check_in(s, owner_id, name, new_bytes)
+            self.check_in(s, owner_id, name, new_bytes, team_id)
 
-    def check_in(self, s: Session, owner_id: int, name: str, new_bytes: int) -> None:
+    def check_in(
+        self, s: Session, owner_id: int, name: str, new_bytes: int, team_id: int | None = None
+    ) -> None:
         """:meth:`check` inside the transaction ``s`` that adds the version."""
         hour_ago = utcnow() - timedelta(hours=1)
-        if submissions_since(s, owner_id, hour_ago) >= self.submissions_per_hour:
+        whose, has = ("your", "you have") if team_id is None else ("the team's", "the team has")
+        if submissions_since(s, owner_id, hour_ago, team_id) >= self.submissions_per_hour:
             raise QuotaError(
                 f"refused: at most {self.submissions_per_hour} submissions an hour; "
                 "try again later",
                 429,
             )
-        live = live_bot_names(s, owner_id)
+        live = live_bot_names(s, owner_id, team_id)
         if name not in live and len(live) >= self.live_bots:
             raise QuotaError(
-                f"refused: you have {len(live)} live bots, the most allowed "
+                f"refused: {has} {len(live)} live bots, the most allowed "
                 f"({self.live_bots}); submit a new version of one of them instead"
             )
-        used = storage_used(s, owner_id)
+        used = storage_used(s, owner_id, team_id)
         if used + new_bytes > self.storage_bytes:
             raise QuotaError(
-                f"refused: your bots would store {used + new_bytes} bytes, more than your "
+                f"refused: {whose} bots would store {used + new_bytes} bytes, more than {whose} "
                 f"{_human(self.storage_bytes)}",
                 413,
             )

@@ -3,8 +3,10 @@ archive format of :mod:`.archive`), the server unpacks them under the arena's li
 version content-addressed exactly as ``bot add`` does — the same files under the same name are
 the same version, not a new one — and queues it for a runner's check game.
 
-A bot has one owner: a name first submitted by a member is theirs; a name registered from the
-organiser's shell (no owner) is the admins'. Quotas (:mod:`.quotas`) apply to members.
+A bot has one owner: a name first submitted by a member is theirs, or their team's when they
+submit it for a team (every member of the team may then submit its versions); a name registered
+from the organiser's shell (no owner) is the admins'. Quotas (:mod:`.quotas`) apply to members,
+per team for a team's bot.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from .. import paths
+from ..accounts.ownership import allowed, member_teams
+from ..accounts.teams import TeamError, team_for_submission
 from ..store import BotRow, Store, StoreError
 from ..store.bots import NameTaken
 from ..store.versions import QUEUED
@@ -33,10 +37,12 @@ from .sources import BotSource, content_hash, find_source
 
 @dataclass(frozen=True)
 class Submitter:
-    """Who submits: a user's id, and whether they are an admin (no quotas, any name)."""
+    """Who submits: a user's id, whether they are an admin (no quotas, any name), and the team
+    they submit for (its name; None: for themselves, or the name's team if it has one)."""
 
     id: int
     admin: bool = False
+    team: str | None = None
 
 
 @dataclass
@@ -97,7 +103,8 @@ def submit_archive(
     one line saying why not. ``command``: how to run it in its folder (default: inferred from
     the files as ``bot add FOLDER`` does)."""
     name = validate_name(name)
-    _check_owner(store.find_bot(name), name, submitter)
+    with store.session() as s:
+        team_id = _owning_team(s, name, submitter)
     refuse_look_alike(store, name)
     staging = new_staging()
     try:
@@ -111,11 +118,11 @@ def submit_archive(
         if not submitter.admin:
             size = sum(f.stat().st_size for f in source.files.values())
             limits = quotas or Quotas.from_env()
-            limits.check(store, submitter.id, name, size)  # before keeping any file
+            limits.check(store, submitter.id, name, size, team_id)  # before keeping any file
 
             def guard(s: Session) -> None:
-                _check_owner(s.exec(_first_version(name)).first(), name, submitter)
-                limits.check_in(s, submitter.id, name, size)
+                _owning_team(s, name, submitter)  # again: a member removed meanwhile is refused
+                limits.check_in(s, submitter.id, name, size, team_id)
 
         folder = paths.bot_dir(digest)
         keep_staging(staging, folder)
@@ -130,6 +137,7 @@ def submit_archive(
                 state=QUEUED,
                 guard=guard,
                 owner_id=submitter.id,
+                team_id=team_id,
             )
         except (RegistryError, StoreError) as exc:
             _drop_unused(store, folder, digest)
@@ -147,10 +155,27 @@ def _first_version(name: str) -> SelectOfScalar[BotRow]:
     return select(BotRow).where(col(BotRow.name) == name).limit(1)
 
 
-def _check_owner(found: BotRow | None, name: str, submitter: Submitter) -> None:
-    """Refuse a member's version of a name (``found``: a version of it) another one owns."""
-    if found is not None and found.owner_id != submitter.id and not submitter.admin:
+def _owning_team(s: Session, name: str, submitter: Submitter) -> int | None:
+    """The team a new version of ``name`` by ``submitter`` belongs to (None: its submitter's
+    own), or :class:`QuotaError` when the name is another member's or another team's, or the
+    submitter is not a member of the team."""
+    found = s.exec(_first_version(name)).first()
+    try:
+        team_id = None
+        if submitter.team is not None:
+            team_id = team_for_submission(s, submitter.id, submitter.admin, submitter.team)
+        if found is None:
+            return team_id
+        if team_id is not None and found.team_id != team_id:
+            raise QuotaError(f"refused: the name {name} is not the team {submitter.team}'s")
+    except TeamError as exc:
+        raise QuotaError(str(exc), exc.status) from None
+    teams = member_teams(s, submitter.id)
+    if not allowed(submitter.id, submitter.admin, found.owner_id, found.team_id, teams):
+        if found.team_id is not None:
+            raise QuotaError(f"refused: the name {name} is a team's you are not a member of")
         raise QuotaError(f"refused: the name {name} belongs to another member; choose another")
+    return found.team_id
 
 
 def _drop_unused(store: Store, folder: Path, digest: str) -> None:

@@ -17,7 +17,8 @@ Tables (see the models below): ``bots`` (name, version, command, content hash, â
 seats and seed of every game to play, and the claim of the worker playing it) and ``games`` (the
 result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
 ``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
-the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`).
+the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`);
+the ``teams`` and their ``team_members`` (:mod:`.teams`; a team's bot has its ``team_id``).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -71,6 +72,7 @@ from .models import (
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
+from .teams import TeamMemberRow, TeamRow
 from .versions import VersionStore
 
 __all__ = [
@@ -105,6 +107,8 @@ __all__ = [
     "SessionRow",
     "Store",
     "StoreError",
+    "TeamMemberRow",
+    "TeamRow",
     "UserRow",
     "WebhookRow",
     "alembic_config",

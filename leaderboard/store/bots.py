@@ -15,6 +15,7 @@ from .archives import BotArchiveRow
 from .database import Database, StoreError
 from .models import BotRow, SeasonBotRow, SeasonRow
 from .names import skeleton
+from .teams import TeamRow
 from .versions import ACTIVE, RETIRED
 
 
@@ -62,7 +63,7 @@ class BotStore(Database):
         for _ in range(5):
             try:
                 with self.session(write=True) as s:
-                    self._one_at_a_time(s, form, extra.get("owner_id"))
+                    self._one_at_a_time(s, form, extra.get("owner_id"), extra.get("team_id"))
                     self._check_new_name(s, name, form)
                     if guard is not None:
                         guard(s)
@@ -98,14 +99,19 @@ class BotStore(Database):
                     raise
         raise StoreError(f"could not register {name}: other registrations kept getting in the way")
 
-    def _one_at_a_time(self, s: Session, form: str, owner_id: int | None) -> None:
-        """Make additions by the same owner, or of names with the same skeleton, wait for each
-        other until the transaction ends. SQLite has one writer at a time already; PostgreSQL
-        locks the owner's row, then the skeleton (in that order: no deadlock)."""
+    def _one_at_a_time(
+        self, s: Session, form: str, owner_id: int | None, team_id: int | None = None
+    ) -> None:
+        """Make additions by the same owner or team, or of names with the same skeleton, wait
+        for each other until the transaction ends. SQLite has one writer at a time already;
+        PostgreSQL locks the owner's row, the team's, then the skeleton (in that order: no
+        deadlock)."""
         if not self.is_postgres:
             return
         if owner_id is not None:
             s.exec(select(UserRow.id).where(col(UserRow.id) == owner_id).with_for_update())
+        if team_id is not None:
+            s.exec(select(TeamRow.id).where(col(TeamRow.id) == team_id).with_for_update())
         s.connection().execute(
             sa.select(func.pg_advisory_xact_lock(func.hashtext(f"bot-name:{form}")))
         )

@@ -102,6 +102,8 @@ class BotRow(SQLModel, table=True):
     added_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     # the user who owns it (sees its logs, faults and files); None: the organiser's (admins')
     owner_id: int | None = Field(default=None, foreign_key="users.id", index=True)
+    # the team that owns it (every member may act on it: accounts.ownership); None: its owner's
+    team_id: int | None = Field(default=None, foreign_key="teams.id", index=True)
     # where the version stands (store.versions): queued → checking → active | refused, …
     state: str = Field(default="active", sa_type=sa.String(16), index=True)
     reason: str = Field(default="", sa_type=sa.Text)  # why refused or disabled; the check's line

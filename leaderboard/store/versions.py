@@ -165,33 +165,45 @@ class VersionStore(Database):
 
 # The quotas' counts inside a caller's transaction (the one adding a version: see
 # BotStore.add_bot's guard), and through the store's methods above for a quick look.
-def submissions_since(s: Session, owner_id: int, since: datetime) -> int:
-    """Versions ``owner_id`` submitted since ``since``."""
+def owned_by(owner_id: int, team_id: int | None = None) -> sa.ColumnElement[bool]:
+    """The versions a quota counts: the team ``team_id``'s (whoever of it submitted them),
+    else ``owner_id``'s own (not their teams')."""
+    if team_id is not None:
+        return col(BotRow.team_id) == team_id
+    return (col(BotRow.owner_id) == owner_id) & col(BotRow.team_id).is_(None)
+
+
+def submissions_since(
+    s: Session, owner_id: int, since: datetime, team_id: int | None = None
+) -> int:
+    """Versions ``owner_id`` (or the team ``team_id``) submitted since ``since``."""
     return int(
         s.exec(
             select(func.count())
             .select_from(BotRow)
-            .where(col(BotRow.owner_id) == owner_id, col(BotRow.added_at) >= since)
+            .where(owned_by(owner_id, team_id), col(BotRow.added_at) >= since)
         ).one()
     )
 
 
-def live_bot_names(s: Session, owner_id: int) -> set[str]:
-    """Names of ``owner_id``'s bots with a version queued, checking or active."""
+def live_bot_names(s: Session, owner_id: int, team_id: int | None = None) -> set[str]:
+    """Names of ``owner_id``'s (or the team ``team_id``'s) bots with a version queued,
+    checking or active."""
     return set(
         s.exec(
             select(col(BotRow.name))
-            .where(col(BotRow.owner_id) == owner_id, col(BotRow.state).in_(LIVE))
+            .where(owned_by(owner_id, team_id), col(BotRow.state).in_(LIVE))
             .distinct()
         ).all()
     )
 
 
-def storage_used(s: Session, owner_id: int) -> int:
-    """Bytes of the distinct files ``owner_id``'s versions store (unpacked)."""
+def storage_used(s: Session, owner_id: int, team_id: int | None = None) -> int:
+    """Bytes of the distinct files ``owner_id``'s (or the team ``team_id``'s) versions store
+    (unpacked)."""
     hashes = (
         select(col(BotRow.content_hash))
-        .where(col(BotRow.owner_id) == owner_id)
+        .where(owned_by(owner_id, team_id))
         .distinct()
         .scalar_subquery()
     )

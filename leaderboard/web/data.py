@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from hegemon.leaderboard import boards
+from hegemon.leaderboard.accounts.ownership import is_mine, member_teams
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 from hegemon.leaderboard.store import pages as queries
@@ -312,8 +313,8 @@ class Arena:
     ) -> dict[str, Any]:
         """Finished games, newest first (by id: the order they were stored, which games only
         ever add to, so pages are stable), filtered; ``bot`` is a name or ``name@vN``,
-        ``owner`` a user id (only games where one of their bots sat). Only the page asked for
-        is read, unless a bot, owner or fault filter needs the (cached) scan."""
+        ``owner`` a user id (only games where one of their or their teams' bots sat). Only the
+        page asked for is read, unless a bot, owner or fault filter needs the (cached) scan."""
         if bot or fault is not None or owner is not None:
             total, page = self._filtered(season, bot, rule_set, fault, limit, offset, owner)
         else:
@@ -367,8 +368,12 @@ class Arena:
                 for b in self.store.bots(name)
                 if b.id is not None and (not version or str(b.version) == version)
             }
-        if owner is not None:
-            owned = {b.id for b in self.store.bots() if b.id is not None and b.owner_id == owner}
+        if owner is not None:  # their own bots and their teams'
+            with self.store.session() as s:
+                teams = member_teams(s, owner)
+            owned = {
+                b.id for b in self.store.bots() if b.id is not None and is_mine(owner, b, teams)
+            }
             bot_ids = owned if bot_ids is None else bot_ids & owned
         ids = [
             game_id

@@ -1,13 +1,14 @@
 """A member's own bots as ``GET /api/me/bots`` (and ``hegemon me``) shows them: each bot's
 versions with their states (and a refusal's or a disabling's reason), its rating and rank on
 every ladder or season a version plays, its last games with its place, and its faults grouped
-by kind. Only the bots the user owns: an admin gets theirs too, not everyone's (the admin pages
-show the arena's)."""
+by kind. Only the bots the user owns (theirs and their teams'): an admin gets theirs too, not
+everyone's (the admin pages show the arena's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from hegemon.leaderboard.accounts.ownership import is_mine, teams_of
 from hegemon.leaderboard.store import BotRow, UserRow
 
 from .data import Arena
@@ -20,8 +21,9 @@ LAST_GAMES = 5
 def my_bots(arena: Arena, user: UserRow) -> dict[str, Any]:
     """``{"user", "role", "bots": [...]}``: ``user``'s bots by name, each as :func:`one_bot`."""
     names: dict[str, list[BotRow]] = {}
+    teams = teams_of(arena.store, user)
     for bot in arena.store.bots():  # by name, then version
-        if bot.owner_id is not None and bot.owner_id == user.id:
+        if is_mine(user.id, bot, teams):
             names.setdefault(bot.name, []).append(bot)
     return {
         "user": user.name,

@@ -233,6 +233,11 @@ API_READS = [
         "a page at a time (total: how many); mine=1: only your bots' games (with your token)",
     ),
     ("GET", "/api/games/{id}", "a game: its match, result, faults and the replay data"),
+    (
+        "GET",
+        "/api/teams/{name}",
+        "a team: name, owner and bots (its members and invitations: for its members only)",
+    ),
     ("GET", "/api/games/{id}/record", "a game's record as stored (JSON lines)"),
     (
         "GET",
@@ -259,10 +264,11 @@ API_WRITES = [
     ),
     (
         "POST",
-        "/api/bots/{name}/versions?command=",
+        "/api/bots/{name}/versions?command=&team=",
         "upload a bot: the body is one bot file or a folder packed as hegemon submit packs "
         "it (.tar.gz) → 201 a new version {id, state, url, …} (200: the same files already "
-        "there). Quotas and limits refuse with a 4xx and one line",
+        "there); team=: a new bot for a team of yours. Quotas and limits refuse with a 4xx "
+        "and one line",
     ),
     (
         "GET",
@@ -275,6 +281,14 @@ API_WRITES = [
         "/api/notifications",
         'your notifications: {"unread", "notices"} (each as its webhook delivery says it, '
         'with "read")',
+    ),
+    ("GET", "/api/me/teams", 'your teams and invitations: {"teams", "invitations"}'),
+    ("POST", "/api/teams", 'JSON {"name"} → 201: a new team, you its owner'),
+    (
+        "POST",
+        "/api/teams/{name}/{action}",
+        'action invite or remove (the owner; JSON {"user"}), accept (an invitation) or leave '
+        '→ {"team", "done"}',
     ),
 ]
 """The endpoints that need a member's token: (method, path, what)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions
+from .endpoints import accounts, admin, api, notices, pages, submissions, teams
 from .endpoints.accounts import TOKENS_PATH
 from .templating import STATIC_DIR
 
@@ -76,6 +76,14 @@ ROUTES: list[BaseRoute] = [
     Route("/me/bots", submissions.my_bots, methods=GET),
     Route("/me/bots", submissions.upload, methods=POST),
     Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
+    # teams (.endpoints.teams)
+    Route("/teams/{name}", teams.team_page, methods=GET),
+    Route("/teams", teams.create, methods=POST),
+    Route("/teams/{name}/{action}", teams.action, methods=POST),
+    Route("/api/teams/{name}", teams.api_team, methods=GET),
+    Route("/api/me/teams", teams.api_my_teams, methods=GET),
+    Route("/api/teams", teams.create, methods=POST),
+    Route("/api/teams/{name}/{action}", teams.action, methods=POST),
     # the stylesheet and scripts
     # the site's own, then the replay viewer's (its script and the stylesheet the site shares)
     Mount("/static", StaticFiles(directory=STATIC_DIR, packages=[_VIEWER]), name="static"),

@@ -1,30 +1,36 @@
 """Who sees what on the pages: a bot's fault details, its logs and its notes on its decisions
-only for its owner and the admins; everyone else gets the same data with those parts left out.
-The data is redacted after it is made (and cached) for everyone, so every viewer shares one
-cache."""
+only for its owner (every member of its team, for a team's bot) and the admins; everyone else
+gets the same data with those parts left out. The data is redacted after it is made (and
+cached) for everyone, so every viewer shares one cache."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from hegemon.leaderboard.accounts.access import sees_private
+from hegemon.leaderboard.accounts.ownership import may_act, teams_of
 from hegemon.leaderboard.store import Store, UserRow
 from hegemon.referee.events import fault_kind
 
 
 class Seen:
-    """What one viewer may see of the bots of ``store`` (their owners read once per request)."""
+    """What one viewer may see of the bots of ``store`` (their owners, and the viewer's teams,
+    read once per request)."""
 
     def __init__(self, store: Store, user: UserRow | None):
         self.user = user
+        self._teams = teams_of(store, user)
         bots = store.bots()
-        self._by_id = {b.id: b.owner_id for b in bots}
-        self._by_label = {b.label: b.owner_id for b in bots}
+        self._by_id = {b.id: (b.owner_id, b.team_id) for b in bots}
+        self._by_label = {b.label: (b.owner_id, b.team_id) for b in bots}
+
+    def _may(self, owners: tuple[int | None, int | None] | None) -> bool:
+        owner_id, team_id = owners or (None, None)
+        return may_act(self.user, owner_id, team_id, self._teams)
 
     def bot(self, bot_id: int | None) -> bool:
         """Whether the viewer sees the private parts of the bot ``bot_id``."""
-        return sees_private(self.user, self._by_id.get(bot_id))
+        return self._may(self._by_id.get(bot_id))
 
     def hidden_seats(self, seats: list[int]) -> set[int]:
         """The seats (of bot ids ``seats``) whose private parts the viewer may not see."""
@@ -32,11 +38,7 @@ class Seen:
 
     def hidden_labels(self, labels: list[str]) -> set[int]:
         """As :meth:`hidden_seats`, for seats given as bot labels."""
-        return {
-            i
-            for i, label in enumerate(labels)
-            if not sees_private(self.user, self._by_label.get(label))
-        }
+        return {i for i, label in enumerate(labels) if not self._may(self._by_label.get(label))}
 
 
 def redact_faults(faults: list[dict[str, Any]], hidden: set[int]) -> list[dict[str, Any]]:

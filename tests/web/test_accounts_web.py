@@ -213,6 +213,14 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
         (303, 404, 404, 404),
     ),
     ("POST", "/account/digest"): ("/account/digest", {"digest": "off"}, (303, 303, 303, 303)),
+    # teams (who in a team may do what: tests/web/test_teams.py's own table)
+    ("GET", "/teams/{name}"): ("/teams/no-such-team", None, (404, 404, 404, 404)),
+    ("POST", "/teams"): ("/teams", {"name": "no spaces"}, (303, 400, 400, 400)),
+    ("POST", "/teams/{name}/{action}"): ("/teams/nope/accept", {}, (303, 404, 404, 404)),
+    ("GET", "/api/teams/{name}"): ("/api/teams/no-such-team", None, (404, 404, 404, 404)),
+    ("GET", "/api/me/teams"): ("/api/me/teams", None, (401, 200, 200, 200)),
+    ("POST", "/api/teams"): ("/api/teams", {}, (401, 400, 400, 400)),
+    ("POST", "/api/teams/{name}/{action}"): ("/api/teams/nope/leave", {}, (401, 404, 404, 404)),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
 }
 

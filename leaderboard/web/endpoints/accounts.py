@@ -16,6 +16,7 @@ from hegemon.leaderboard.accounts.passwords import MIN_LENGTH
 from hegemon.leaderboard.accounts.sessions import close_session, close_user_sessions, open_session
 from hegemon.leaderboard.accounts.signin import Refusal
 from hegemon.leaderboard.accounts.signin import check_password as sign_in
+from hegemon.leaderboard.accounts.teams import my_teams
 from hegemon.leaderboard.accounts.tokens import (
     create_token,
     list_tokens,
@@ -134,7 +135,7 @@ def account_page(request: Request, status: int = 200, **context: Any) -> Respons
     return page(
         request, "account.html", "Account", status, user=user, tokens=tokens,
         min_length=MIN_LENGTH, hooks=hooks, digest=wants_digest(store(request), user.id),
-        max_attempts=MAX_ATTEMPTS, **context,
+        max_attempts=MAX_ATTEMPTS, teams=my_teams(store(request), user), **context,
     )  # fmt: skip
 
 

@@ -1,5 +1,5 @@
-"""Submitting bots over the web: ``POST /api/bots/{name}/versions`` (the command line's
-``hegemon submit``: the packed archive as the body, a token or a session with its CSRF
+"""Submitting bots over the web: ``POST /api/bots/{name}/versions?team=`` (the command line's
+``hegemon submit [--team T]``: the packed archive as the body, a token or a session with its CSRF
 header), ``GET /api/versions/{id}`` (a version's state, reason and check log, for its owner
 and the admins), and the "my bots" pages (``/me/bots``: the upload form, each bot's versions
 with their states and reasons; ``/me/bots/{id}/log``: a version's check log).
@@ -16,7 +16,8 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
-from hegemon.leaderboard.accounts.access import sees_private
+from hegemon.leaderboard.accounts.ownership import is_mine, may_act_on, teams_of
+from hegemon.leaderboard.accounts.teams import my_teams
 from hegemon.leaderboard.registry import (
     RegistryError,
     Submitted,
@@ -80,9 +81,11 @@ def _too_large(budget: int) -> str:
     return f"refused: the upload is larger than the arena's limit for a bot ({budget} bytes)"
 
 
-def _submitter(user: UserRow) -> Submitter:
+def _submitter(user: UserRow, team: object = None) -> Submitter:
+    """``user`` submitting, for the ``team`` named (a blank or missing one: for themselves)."""
     assert user.id is not None
-    return Submitter(user.id, user.is_admin)
+    named = team.strip() if isinstance(team, str) and team.strip() else None
+    return Submitter(user.id, user.is_admin, named)
 
 
 def _own_version(request: Request) -> BotRow | Response:
@@ -92,7 +95,7 @@ def _own_version(request: Request) -> BotRow | Response:
         return JSONResponse({"error": "sign in first"}, 401)
     bot_id = path_id(request, "bot_id")
     bot = None if bot_id is None else store(request).get_bot(bot_id)
-    if bot is None or not sees_private(user, bot.owner_id):
+    if bot is None or not may_act_on(store(request), user, bot):
         return JSONResponse({"error": "no such version of yours"}, 404)
     return bot
 
@@ -112,7 +115,12 @@ async def api_submit(request: Request) -> Response:
     name = request.path_params["name"]
     try:
         done: Submitted = await run_in_threadpool(
-            submit_archive, store(request), _submitter(user), name, archive, command
+            submit_archive,
+            store(request),
+            _submitter(user, request.query_params.get("team")),
+            name,
+            archive,
+            command,
         )
     except RegistryError as exc:
         return JSONResponse({"error": str(exc)}, _status(exc))
@@ -140,7 +148,8 @@ def _my_bots(request: Request, status: int = 200, **context: Any) -> Response:
     user = viewer(request)
     if user is None:
         return RedirectResponse("/login?next=/me/bots", 303)
-    versions = [b for b in store(request).bots() if b.owner_id == user.id]
+    teams = teams_of(store(request), user)
+    versions = [b for b in store(request).bots() if is_mine(user.id, b, teams)]
     names: dict[str, list[BotRow]] = {}
     for bot in reversed(versions):  # newest version first
         names.setdefault(bot.name, []).append(bot)
@@ -152,6 +161,7 @@ def _my_bots(request: Request, status: int = 200, **context: Any) -> Response:
         status,
         csrf=form_token(request),
         bots=names,
+        teams=my_teams(store(request), user)["teams"],
         **context,
     )
 
@@ -172,6 +182,7 @@ async def upload(request: Request) -> Response:
         return _my_bots(request, 413, error=_too_large(budget))
     async with request.form(max_files=1, max_fields=10) as form:
         name, command, sent = form.get("name"), form.get("command"), form.get("file")
+        team = form.get("team")
         if not isinstance(name, str) or not isinstance(sent, UploadFile):
             return _my_bots(request, 400, error="give the bot's name and a file")
         data = await sent.read(budget + 1)
@@ -186,7 +197,7 @@ async def upload(request: Request) -> Response:
             archive, inferred = await run_in_threadpool(file_upload, filename, data)
             given = given or inferred
         done = await run_in_threadpool(
-            submit_archive, store(request), _submitter(user), name, archive, given
+            submit_archive, store(request), _submitter(user, team), name, archive, given
         )
     except RegistryError as exc:
         return _my_bots(request, _status(exc), error=str(exc))
