@@ -1,7 +1,7 @@
 """Teams: a team (name, owner) and its members (invited, then members once they accept); a bot
 owned by a team has its ``team_id`` (every member of the team may act on it).
 
-Revision ID: 0013_teams
+Revision ID: 0011_teams
 Revises: 0010_notifications
 Create Date: 2026-12-06
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0013_teams"
+revision: str = "0011_teams"
 down_revision: str | Sequence[str] | None = "0010_notifications"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
