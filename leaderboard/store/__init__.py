@@ -52,6 +52,7 @@ from .models import (
     CLAIMED,
     CREATED,
     DONE,
+    EVENT,
     FAULT_POLICIES,
     FINISHED,
     LADDER,
@@ -68,6 +69,7 @@ from .models import (
     SeasonRow,
     utcnow,
 )
+from .events import EventRow
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
@@ -78,6 +80,7 @@ __all__ = [
     "CLAIMED",
     "CREATED",
     "DONE",
+    "EVENT",
     "FAULT_POLICIES",
     "FINISHED",
     "INITIAL_REVISION",
@@ -92,6 +95,7 @@ __all__ = [
     "ApiTokenRow",
     "BotRow",
     "DeliveryRow",
+    "EventRow",
     "GameOutcome",
     "GameRow",
     "InvitationRow",
