@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions
+from .endpoints import accounts, admin, api, events, notices, pages, submissions
 from .endpoints.accounts import TOKENS_PATH
 from .replay import STATIC_DIR
 
@@ -73,6 +73,12 @@ ROUTES: list[BaseRoute] = [
     Route("/me/bots", submissions.my_bots, methods=GET),
     Route("/me/bots", submissions.upload, methods=POST),
     Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
+    # final events (.endpoints.events)
+    Route("/events", events.events, methods=GET),
+    Route("/event/{name}", events.event, methods=GET),
+    Route("/api/events", events.api_events, methods=GET),
+    Route("/api/events/{name}", events.api_event, methods=GET),
+    Route("/admin/events", events.create_event_form, methods=POST),
     # the stylesheet and scripts
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]

@@ -124,7 +124,7 @@ def test_a_knockout_sends_on_exactly_k_per_table_until_one_table(shape, size, se
     while True:
         tables = rounds[-1]
         assert all(len(t) == seats for t in tables)
-        assert sorted(b for t in tables for b in t) == sorted(set(b for t in tables for b in t))
+        assert sorted(b for t in tables for b in t) == sorted({b for t in tables for b in t})
         games += play(tables, rng, len(games) + 1)
         following = next_round(ko, bots, rounds, games)
         if following is None:
