@@ -139,7 +139,7 @@ def show_command(
     console.print(f"{title}:", highlight=False)
     for row in view["standings"]:
         console.print(
-            f"  {row['place']:>2}. {row['bot']}  {row["points"]} points in {row['games']} games",
+            f"  {row['place']:>2}. {row['bot']}  {row['points']} points in {row['games']} games",
             highlight=False,
         )
     if view["winner"]:
