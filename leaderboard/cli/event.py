@@ -29,6 +29,12 @@ from .common import (
     time_option,
 )
 
+
+def plural(count: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 event_app = typer.Typer(
     name="event",
     help="Create, run and follow final events: the top of a ladder plays a final.",
@@ -139,7 +145,8 @@ def show_command(
     console.print(f"{title}:", highlight=False)
     for row in view["standings"]:
         console.print(
-            f"  {row['place']:>2}. {row['bot']}  {row['points']} points in {row['games']} games",
+            f"  {row['place']:>2}. {row['bot']}  {plural(row['points'], 'point')} in "
+            f"{plural(row['games'], 'game')}",
             highlight=False,
         )
     if view["winner"]:
@@ -191,8 +198,8 @@ def run_command(
             trio.run(partial(run_season, store, season, concurrency=concurrency))
             for step in advance_events(store):
                 if step.season.name == name:
-                    done = step.standings is not None
-                    said = "ended" if done else f"round {step.round}: {step.tables} tables"
+                    made = f"round {step.round} made: {plural(step.tables, 'table')}"
+                    said = "ended" if step.standings is not None else made
                     console.print(f"{name}: {said}", highlight=False)
             state = load(store, name)
     finally:
