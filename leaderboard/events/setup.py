@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..seasons.setup import Plan, SetupError, check_plan, new_season
+from ..seasons.setup import Plan, SetupError, bots_named, check_plan, new_season
 from .formats import FORMATS, KNOCKOUT, ROUND_ROBIN, SWISS, FormatError, swiss_rounds
 from .rounds import Shape, first_round, planned_rounds
 
@@ -74,18 +74,8 @@ def _from_ladder(store: Store, plan: EventPlan) -> tuple[list[BotRow], str]:
 
 def _listed(store: Store, plan: EventPlan) -> tuple[list[BotRow], str]:
     """The versions ``plan.bots`` names, in its order (each ``NAME`` at its latest)."""
-    from ..registry import RegistryError, lookup_bot
-
     refs = [r for r in re.split(r"[,\s]+", plan.bots) if r]
-    try:
-        chosen = [lookup_bot(store, ref) for ref in refs]
-    except RegistryError as exc:
-        raise SetupError(str(exc)) from None
-    ids = [b.id for b in chosen]
-    if len(set(ids)) != len(ids):
-        twice = next(b for i, b in enumerate(chosen) if b.id in ids[:i])
-        raise SetupError(f"--bots lists {twice.label} twice")
-    return chosen, "versions chosen by the organisers"
+    return bots_named(store, refs), "versions chosen by the organisers"
 
 
 def entrants(store: Store, plan: EventPlan) -> tuple[list[BotRow], str]:
