@@ -50,9 +50,10 @@ async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
     turn = 0
     while True:
         for step in await trio.to_thread.run_sync(advance_events, store):  # a round is over
-            say(f"{step.season.name}: " + (
-                "ended" if step.standings is not None else f"round {step.round} made"
-            ))
+            say(
+                f"{step.season.name}: "
+                + ("ended" if step.standings is not None else f"round {step.round} made")
+            )
         season = await trio.to_thread.run_sync(playable_season, store, served)
         if season is None:
             await trio.sleep(poll)

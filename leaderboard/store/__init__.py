@@ -48,6 +48,7 @@ from .database import (
     head_revision,
     upgrade,
 )
+from .events import EventRow
 from .models import (
     CLAIMED,
     CREATED,
@@ -69,7 +70,6 @@ from .models import (
     SeasonRow,
     utcnow,
 )
-from .events import EventRow
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore

@@ -10,6 +10,7 @@ import hashlib
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,13 @@ def finish_round(store: Store, season_id: int, rng: random.Random) -> int:
         assert store.finish_match(match.id, "test-runner", GameOutcome("", places))
         done += 1
     return done
+
+
+def shown(store: Store, name: str) -> dict[str, Any]:
+    """The event as its page and ``event show --json`` show it (it must exist)."""
+    view = event_view(store, name)
+    assert view is not None
+    return view
 
 
 def race(db: Path) -> list[list[object]]:
@@ -74,18 +82,19 @@ def test_a_knockout_advances_once_per_round_under_racing_runners(store: Store, h
     first = store.matches(season_id)
     assert len(first) == 8
     assert len({(m.table_number, m.seed) for m in first}) == 2
-    assert event_view(store, "cup")["seed"] == "secret"
+    assert shown(store, "cup")["seed"] == "secret"
 
     rng = random.Random(5)
     db = home / "arena.db"
     assert race(db) == [[], []]  # nothing to do while round 1 is to play
     finish_round(store, season_id, rng)
-    assert store.get_season(season_id).status != FINISHED  # an event waits for its rounds
+    waiting = store.get_season(season_id)
+    assert waiting is not None and waiting.status != FINISHED  # an event waits for its rounds
     steps = race(db)
     assert sorted(len(s) for s in steps) == [0, 1]  # exactly one runner made round 2
     second = store.matches(season_id, PENDING)
     assert len(second) == 4 and len({frozenset(m.seats) for m in second}) == 1
-    view = event_view(store, "cup")
+    view = shown(store, "cup")
     going = {b for t in view["rounds"][0]["tables"] for b in t["advancing"]}
     assert len(going) == 4 and set(view["rounds"][1]["tables"][0]["bots"]) == going
 
@@ -97,7 +106,7 @@ def test_a_knockout_advances_once_per_round_under_racing_runners(store: Store, h
     state = load(store, "cup")
     assert state is not None and state.event.standings is not None
     assert len(state.event.standings) == 8
-    view = event_view(store, "cup")
+    view = shown(store, "cup")
     assert view["winner"] == view["rounds"][1]["tables"][0]["order"][0]
     # the seed is revealed, and matches the hash published at creation
     seed = int(view["seed"])
@@ -121,7 +130,7 @@ def test_a_swiss_plays_its_rounds_without_repeating_a_table(store: Store):
     rng = random.Random(2)
     while finish_round(store, season_id, rng):
         advance_events(store)
-    view = event_view(store, "swiss")
+    view = shown(store, "swiss")
     tables = [frozenset(t["bots"]) for r in view["rounds"] for t in r["tables"]]
     assert len(view["rounds"]) == 3 and len(tables) == 6 == len(set(tables))
     assert view["final"] and sum(r["games"] for r in view["standings"]) == 12
