@@ -13,6 +13,7 @@ import sys
 
 import trio
 
+from ..events.progress import advance_events
 from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
@@ -48,6 +49,11 @@ async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
     served: dict[int, int] = {}
     turn = 0
     while True:
+        for step in await trio.to_thread.run_sync(advance_events, store):  # a round is over
+            say(
+                f"{step.season.name}: "
+                + ("ended" if step.standings is not None else f"round {step.round} made")
+            )
         season = await trio.to_thread.run_sync(playable_season, store, served)
         if season is None:
             await trio.sleep(poll)

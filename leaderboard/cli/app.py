@@ -10,6 +10,7 @@ module              commands
 :mod:`.bench`       ``bench`` (one bot version against another, SPRT)
 :mod:`.season`      ``season create|list|run|status``
 :mod:`.ladder`      ``ladder create|list|status``
+:mod:`.event`       ``event create|show|list|run``
 :mod:`.leaderboard` ``leaderboard``
 :mod:`.demo`        ``demo``
 :mod:`.doctor`      ``doctor``
@@ -49,6 +50,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("train", ".train:train_command", "Train a policy against a bot; write a bot that plays it"),
     ("season", ".season:season_app", "Create, run and follow league seasons."),
     ("ladder", ".ladder:ladder_app", "Create and follow ladders: seasons that never end."),
+    (
+        "event",
+        ".event:event_app",
+        "Create, run and follow final events: the top of a ladder plays a final.",
+    ),
     (
         "leaderboard",
         ".leaderboard:leaderboard_command",

@@ -275,25 +275,34 @@ def create_ladder(store: Store, plan: Plan) -> Created:
     return Created(created, checked.rules, checked.time, entrants)
 
 
+def bots_named(store: Store, refs: Sequence[str]) -> list[BotRow]:
+    """The versions ``refs`` name (``NAME``: its latest, or ``NAME@vN``), in their order, each
+    once; else a :class:`SetupError` (an unknown bot or version, one listed twice)."""
+    from ..registry import RegistryError, lookup_bot
+
+    try:
+        chosen = [lookup_bot(store, ref) for ref in refs]
+    except RegistryError as exc:
+        raise SetupError(str(exc)) from None
+    ids = [b.id for b in chosen]
+    if len(set(ids)) != len(ids):
+        twice = next(b for i, b in enumerate(chosen) if b.id in ids[:i])
+        raise SetupError(f"--bots lists {twice.label} twice")
+    return chosen
+
+
 def create_season(store: Store, plan: SeasonPlan) -> Created:
     """Check ``plan`` and store the season with its whole schedule (nothing is played yet)."""
     from hegemon.referee.chance import new_seed
 
-    from ..registry import RegistryError, lookup_bot
     from ..store import StoreError
     from .schedule import make_schedule
 
     checked = check_season_plan(plan)
     players = plan.players
     try:
-        try:
-            chosen = [lookup_bot(store, ref) for ref in checked.refs]
-        except RegistryError as exc:
-            raise SetupError(str(exc)) from None
+        chosen = bots_named(store, checked.refs)
         ids = [b.id for b in chosen]
-        if len(set(ids)) != len(ids):
-            twice = next(b for i, b in enumerate(chosen) if b.id in ids[:i])
-            raise SetupError(f"--bots lists {twice.label} twice")
         if len(chosen) < players:
             raise SetupError(
                 f"{players} players per game need at least {players} different bots; "

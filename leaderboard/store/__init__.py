@@ -49,10 +49,12 @@ from .database import (
     head_revision,
     upgrade,
 )
+from .events import EventRow
 from .models import (
     CLAIMED,
     CREATED,
     DONE,
+    EVENT,
     FAULT_POLICIES,
     FINISHED,
     LADDER,
@@ -80,6 +82,7 @@ __all__ = [
     "CLAIMED",
     "CREATED",
     "DONE",
+    "EVENT",
     "FAULT_POLICIES",
     "FINISHED",
     "INITIAL_REVISION",
@@ -94,6 +97,7 @@ __all__ = [
     "ApiTokenRow",
     "BotRow",
     "DeliveryRow",
+    "EventRow",
     "GameOutcome",
     "GameRow",
     "InvitationRow",

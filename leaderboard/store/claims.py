@@ -16,6 +16,7 @@ from .models import (
     CLAIMED,
     CREATED,
     DONE,
+    EVENT,
     FINISHED,
     LADDER,
     PENDING,
@@ -204,8 +205,8 @@ class ClaimStore(Database):
 
     def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
         kind = s.exec(select(col(SeasonRow.kind)).where(col(SeasonRow.id) == season_id)).first()
-        if kind == LADDER:  # a ladder never ends: an empty queue waits for its matchmaker
-            return
+        if kind in (LADDER, EVENT):  # a ladder never ends; an event's next round is made
+            return  # when a round finishes (hegemon.leaderboard.events.progress)
         left = s.exec(
             select(func.count())
             .select_from(MatchRow)

@@ -23,6 +23,7 @@ PENDING, CLAIMED, DONE, VOID = "pending", "claimed", "done", "void"
 # Season kind: a season plays its fixed schedule and finishes; a ladder never ends (its
 # matchmaker, hegemon.leaderboard.ladder, keeps adding matches as games finish)
 SEASON, LADDER = "season", "ladder"
+EVENT = "event"  # a final event: its rounds are made as rounds finish (hegemon.leaderboard.events)
 
 FAULT_POLICIES = {
     "forfeit": "a bot's fault (start-up failure, crash, timeout, too many strikes) disqualifies "

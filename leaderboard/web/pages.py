@@ -245,6 +245,13 @@ API_READS = [
         "what a seat's bot wrote to stdout/stderr (text, capped; its owner and admins only); "
         "an empty log says why",
     ),
+    ("GET", "/api/events", "the final events: format, status, winner"),
+    (
+        "GET",
+        "/api/events/{name}",
+        "a final event: entrants, rounds and tables (each game's id and places), standings, "
+        "the seed's sha256 (the seed once it ended)",
+    ),
 ]
 """The read endpoints ``/api`` documents: (method, path, what)."""
 

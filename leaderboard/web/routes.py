@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions, teams
+from .endpoints import accounts, admin, api, events, notices, pages, submissions, teams
 from .endpoints.accounts import TOKENS_PATH
 from .templating import STATIC_DIR
 
@@ -84,6 +84,12 @@ ROUTES: list[BaseRoute] = [
     Route("/api/me/teams", teams.api_my_teams, methods=GET),
     Route("/api/teams", teams.create, methods=POST),
     Route("/api/teams/{name}/{action}", teams.action, methods=POST),
+    # final events (.endpoints.events)
+    Route("/events", events.events, methods=GET),
+    Route("/event/{name}", events.event, methods=GET),
+    Route("/api/events", events.api_events, methods=GET),
+    Route("/api/events/{name}", events.api_event, methods=GET),
+    Route("/admin/events", events.create_event_form, methods=POST),
     # the stylesheet and scripts
     # the site's own, then the replay viewer's (its script and the stylesheet the site shares)
     Mount("/static", StaticFiles(directory=STATIC_DIR, packages=[_VIEWER]), name="static"),

@@ -222,6 +222,13 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("POST", "/api/teams"): ("/api/teams", {}, (401, 400, 400, 400)),
     ("POST", "/api/teams/{name}/{action}"): ("/api/teams/nope/leave", {}, (401, 404, 404, 404)),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
+    # final events: public pages (a season that is no event is not shown as one); the admins
+    # create them (a bad name: nothing is created, the admin gets the form and its error)
+    ("GET", "/events"): ("/events", None, OK),
+    ("GET", "/event/{name}"): ("/event/league", None, (404, 404, 404, 404)),
+    ("GET", "/api/events"): ("/api/events", None, OK),
+    ("GET", "/api/events/{name}"): ("/api/events/league", None, (404, 404, 404, 404)),
+    ("POST", "/admin/events"): ("/admin/events", {"name": "no spaces"}, ADMIN_REFUSED),
 }
 
 

@@ -39,6 +39,7 @@ ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
 """The states of a version the admins' bot page offers to enable (the others: to disable)."""
 
 FORM_LIMITS = {"players": 1000, "max_strikes": 10**6, "games": 10**6, "seed": MAX_SEED}
+FORM_LIMITS |= {"top": 1000, "advance": 1000, "rounds": 1000}  # a final event's (.events)
 """The largest whole number each competition field takes, either way: past it no plan makes
 sense (the shared checks say what is wrong with a number within it)."""
 
@@ -212,6 +213,7 @@ def competitions_page(
         notice=notice, presets=list(PRESETS), default_preset="classic", clocks=CLOCKS,
         default_time=default_time(), seasons=seasons, played=_played(seasons, request),
         ladder=forms.get("ladder", {}), season=forms.get("season", {}),
+        event=forms.get("event", {}),
     )  # fmt: skip
 
 
