@@ -70,6 +70,7 @@ from .models import (
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
+from .records import StoredLogRow, StoredRecordRow
 from .seasons import SeasonStore
 from .versions import VersionStore
 
@@ -105,6 +106,8 @@ __all__ = [
     "SessionRow",
     "Store",
     "StoreError",
+    "StoredLogRow",
+    "StoredRecordRow",
     "UserRow",
     "WebhookRow",
     "alembic_config",
