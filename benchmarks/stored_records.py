@@ -56,6 +56,7 @@ def main() -> None:
             bots = register_samples(store)
             name = f"bench-{os.getpid()}"
             season = create_season(store, SeasonSpec(name=name, games=args.games), bots)
+            assert season.id is not None
             rows: dict[bool, list[tuple[int, int, float]]] = {True: [], False: []}
             sizes: list[tuple[int, int]] = []
             while True:
@@ -64,6 +65,7 @@ def main() -> None:
                 if match is None:
                     break
                 claim = counted[0] - before
+                assert match.id is not None
                 text = play_record(match.seed % 2**32, ["a", "b", "c", "d"], args.turn_limit)
                 places = [1, 2, 3, 4]
                 stored = match.number % 2 == 0

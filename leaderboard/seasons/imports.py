@@ -43,7 +43,7 @@ def games_to_import(store: Store) -> list[tuple[int, int, str]]:
             .where(col(StoredRecordRow.match_id).is_(None), col(GameRow.record_path) != "")
             .order_by(col(GameRow.id))
         ).all()
-    return [(int(g), int(m), str(p)) for g, m, p in rows]
+    return [(int(g or 0), int(m), str(p)) for g, m, p in rows]
 
 
 def read_local_record(path: Path) -> str:
