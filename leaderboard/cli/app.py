@@ -78,6 +78,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("map", ".map:map_app", "Compose Risiko! Master worlds from tiles, and draw maps."),
     ("user", ".user:user_app", "Add, invite, list and disable users; their API tokens."),
     ("game", ".user:game_app", "Admin actions on played games (void one)."),
+    (
+        "db",
+        ".db:db_app",
+        "The arena database's upkeep: move older games' local records and logs into it.",
+    ),
     ("web", ".web:web", "Serve the leaderboards, bots, games and replays as web pages"),
     ("report", ".web:report", "Write the web pages as static files"),
     ("login", ".submit:login_command", "Sign in to an arena"),

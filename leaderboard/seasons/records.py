@@ -1,13 +1,19 @@
-"""Where a season's game keeps its record, and writing it whole or not at all."""
+"""Where a season's game keeps its record (the local cache; the database keeps the stored one),
+writing it whole or not at all, and the outcome that stores it with the game's result."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+from hegemon.referee.runner.botlog import cap
 
 from .. import paths
 from ..paths import safe_name
+from ..store import GameOutcome
 
 
 def record_path(season_name: str, number: int) -> Path:
@@ -31,3 +37,10 @@ def write_record(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def outcome_of(result: Any, path: Path) -> GameOutcome:
+    """What :meth:`Store.finish_match` stores of a played game: its result, its record and
+    each seat's log (capped as on disk), the local copy being at ``path``."""
+    logs = tuple(None if data is None else cap(data) for data in result.logs)
+    return replace(GameOutcome.from_result(result, path), record=result.record, logs=logs)

@@ -15,9 +15,10 @@ For each match a runner:
 2. **plays** it (:func:`~referee.runner.session.play_game`; game id ``"<season>-<number>"``,
    the match's dice seed, the season's time control);
 3. **writes the record** to ``$HEGEMON_HOME/records/<season>/<number>.jsonl`` (a temporary
-   file renamed into place, so a record is whole or absent);
+   file renamed into place, so a record is whole or absent; a local cache);
 4. **commits** the result in one transaction (:meth:`Store.finish_match`), which stores the
-   game only if this runner still holds the claim — a result is never doubled.
+   game, its record and its seats' logs (:mod:`..store.records`: every machine's web server
+   reads them) only if this runner still holds the claim — a result is never doubled.
 
 Before its first game a runner **materialises** the season's bots: their files come from the
 database's archives into this machine's ``$HEGEMON_HOME/bots`` (verified against their content
@@ -58,12 +59,12 @@ from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
-from ..store import BotRow, GameOutcome, MatchRow, SeasonProgress, SeasonRow, Store, StoreError
+from ..store import BotRow, MatchRow, SeasonProgress, SeasonRow, Store, StoreError
 from ..store.claims import HEARTBEAT_MAX
 from .commands import bot_command, materialise
 from .limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
 from .liveness import default_worker_id, worker_is_dead
-from .records import record_path, write_record
+from .records import outcome_of, record_path, write_record
 from .retry import DEFAULT_RECONNECT_FOR, Retrying
 from .state import Listener, Logger, RunnerError, RunState, count_faults
 
@@ -312,7 +313,7 @@ class SeasonRunner:
         except OSError as exc:
             self.log(f"game {match.number}: cannot keep the bots' logs: {exc.strerror or exc}")
         try:
-            outcome = GameOutcome.from_result(result, path)
+            outcome = outcome_of(result, path)
         except Exception as exc:
             await self._void(
                 match, f"the referee's result is unusable: {type(exc).__name__}: {exc}"

@@ -73,6 +73,7 @@ from .models import (
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
+from .records import StoredLogRow, StoredRecordRow
 from .seasons import SeasonStore
 from .teams import TeamMemberRow, TeamRow
 from .versions import VersionStore
@@ -111,6 +112,8 @@ __all__ = [
     "SessionRow",
     "Store",
     "StoreError",
+    "StoredLogRow",
+    "StoredRecordRow",
     "TeamMemberRow",
     "TeamRow",
     "UserRow",

@@ -28,6 +28,7 @@ from .models import (
     SeasonRow,
     utcnow,
 )
+from .records import add_game_files
 
 HEARTBEAT_MAX = 30.0
 """A runner renews its claims at least this often (seconds), whatever its ``stale_after``."""
@@ -129,6 +130,7 @@ class ClaimStore(Database):
                 match = self._held_claim(s, match_id, worker)
                 if match is None:
                     return False
+                add_game_files(s, match_id, outcome.record, outcome.logs)
                 s.add(
                     GameRow(
                         match_id=match_id,

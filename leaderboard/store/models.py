@@ -238,7 +238,8 @@ class GameOutcome:
 
     ``places[i]`` is seat i's place (1 = winner; ties share a place); ``faults`` are dicts with
     ``seat``, ``bot``, ``kind`` (startup, crash, timeout, illegal, protocol), ``detail`` and
-    ``decision``.
+    ``decision``. ``record`` and ``logs`` (the game's record and each seat's log) are stored
+    in the database with it (:mod:`.records`); ``record_path`` is the local cache's copy.
     """
 
     record_path: str
@@ -247,6 +248,9 @@ class GameOutcome:
     finish_reason: str = ""
     duration: float = 0.0
     decisions: int = 0
+    # the record's text and each seat's log, stored with the result (None / (): not stored)
+    record: str | None = field(default=None, repr=False, compare=False)
+    logs: Sequence[bytes | None] = field(default=(), repr=False, compare=False)
 
     @classmethod
     def from_result(cls, result: Any, record_path: str | os.PathLike[str]) -> GameOutcome:

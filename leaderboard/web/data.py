@@ -15,7 +15,6 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any, TypeVar
 
 from hegemon.leaderboard import boards
@@ -24,13 +23,13 @@ from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 from hegemon.leaderboard.store import pages as queries
 
+from . import stored
 from .fault_groups import group_faults, kinds_by_bot
 from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
 from .kept import REFRESHED, Kept
 from .params import database_id
 from .processes import empty_log_note, keeps_process, process_note
-from .rounds import record_rounds
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -320,6 +319,7 @@ class Arena:
         else:
             total, page = queries.games_page(self.store, season, rule_set, limit, offset)
         labels = self.labels()
+        self._read_rounds([game for _, game, _ in page])
         return {
             "total": int(total),
             "offset": offset,
@@ -342,11 +342,16 @@ class Arena:
         }
 
     def rounds(self, game: GameRow) -> int | None:
-        """The rounds ``game`` lasted (:func:`record_rounds`), read once per game."""
+        """The rounds ``game`` lasted (:func:`.stored.rounds`), read once per game."""
         assert game.id is not None
-        if game.id not in self._rounds:
-            self._rounds[game.id] = record_rounds(game.record_path)
+        self._read_rounds([game])
         return self._rounds[game.id]
+
+    def _read_rounds(self, games: list[GameRow]) -> None:
+        """Read the rounds of those of ``games`` not read yet, together."""
+        self._rounds.update(
+            stored.rounds(self.store, [g for g in games if g.id not in self._rounds])
+        )
 
     def _filtered(
         self,
@@ -408,30 +413,22 @@ class Arena:
         found = self.game(game_id)
         if found is None or self.withheld(found[1]):
             return None
-        path = Path(found[0].record_path)
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-
-    @staticmethod
-    def _log_path(record_path: str, seat: int) -> Path:
-        """Where the runner kept one seat's log of a game (beside its record)."""
-        from hegemon.referee.runner.botlog import logs_dir, seat_log
-
-        return seat_log(logs_dir(Path(record_path)), seat)
+        return stored.record_text(self.store, found[0])
 
     def seat_log_text(self, game_id: int, seat: int) -> str | None:
         """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept; an
         empty log says why (:func:`.processes.empty_log_note`)."""
         found = self.game(game_id)
-        if found is None or not found[0].record_path or not 0 <= seat < len(found[1].seats):
+        if found is None or not 0 <= seat < len(found[1].seats):
             return None
         if self.withheld(found[1]):
             return None
-        path = self._log_path(found[0].record_path, seat)
-        if not path.is_file():
+        data = stored.log_bytes(self.store, found[0], seat)
+        if data is None:
             return None
         from hegemon.referee.runner.botlog import bot_lines
 
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = data.decode("utf-8", errors="replace")
         season = None if bot_lines(text) else self.season(found[1].season_id)
         return text if season is None else text + empty_log_note(season)
 
@@ -539,9 +536,7 @@ class Arena:
                             "seat": seat,
                             "kind": f.get("kind"),
                             "detail": f.get("detail"),
-                            # no record kept (an empty path): no logs either
-                            "log": bool(game.record_path)
-                            and self._log_path(game.record_path, seat).is_file(),
+                            "log": stored.has_log(self.store, game, seat),
                         }
                     )
         return {

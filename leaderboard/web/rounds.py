@@ -1,15 +1,13 @@
-"""How many rounds a finished game lasted, read from its record: the round of the last
-``turn_started`` event. The database does not keep it, and a record ends with its last
-turn, so only the record's tail is read (more only when the last turn was very long)."""
+"""How many rounds a finished game lasted, read from its local record: the round of the last
+``turn_started`` event. A record ends with its last turn, so only the record's tail is read
+(more only when the last turn was very long). A record stored in the database has the figure
+stored with it (:mod:`hegemon.leaderboard.store.records`)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-_TURN = re.compile(rb'"event":"turn_started","player":\d+,"round":(\d+)')
-TAIL = 64 * 1024
-"""Bytes of a record's end read first (a turn's lines are far shorter, almost always)."""
+from hegemon.leaderboard.store.records import TAIL, TURN_STARTED
 
 
 def record_rounds(record_path: str) -> int | None:
@@ -24,7 +22,7 @@ def record_rounds(record_path: str) -> int | None:
             tail = TAIL
             while True:
                 f.seek(max(0, size - tail))
-                found = _TURN.findall(f.read())
+                found = TURN_STARTED.findall(f.read())
                 if found or tail >= size:
                     return int(found[-1]) if found else None
                 tail *= 4
