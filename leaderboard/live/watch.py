@@ -73,9 +73,9 @@ class LiveWatch:
         """The game's snapshot if it was looked at within ``poll`` seconds (no I/O: the event
         loop may call it), else None: ask :meth:`snapshot`."""
         found = self._games.get(match_id)
-        if found is not None and time.monotonic() - found.checked < self.poll:
-            return found
-        return None
+        if found is None or (found.status == PLAYING and not found.data):
+            return None  # a game not yet written: looked at again until it is
+        return found if time.monotonic() - found.checked < self.poll else None
 
     def snapshot(self, match_id: int) -> Snapshot | None:
         """The game's snapshot, brought up to date if ``poll`` seconds have passed; None: no

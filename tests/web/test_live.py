@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hegemon.leaderboard.live.feed import public_lines
 from hegemon.leaderboard.live.public import DELAY, HIDDEN_CARD, public_replay
 from hegemon.leaderboard.store import LiveGameRow, Store
 from hegemon.leaderboard.web.replay import replay_data
@@ -56,7 +57,8 @@ def organise(home: Path, *args: str) -> None:
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    """A running arena playing a season of three slow bots, one game at a time."""
+    """A running arena playing a season of three slow bots, one game at a time (more games
+    than the tests watch: each test finds one in play)."""
     root = tmp_path_factory.mktemp("live")
     home = root / "home"
     home.mkdir()
@@ -66,7 +68,7 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
         organise(home, "bot", "add", name, str(bot))
     organise(
         home, "season", "create", "watched", "--bots", "slow-a,slow-b,slow-c",
-        "--players", "3", "--games", "4", "--clock", "wall", "--set", "turn_limit=6",
+        "--players", "3", "--games", "8", "--clock", "wall", "--set", "turn_limit=6",
     )  # fmt: skip
     with running_web(home, root / "arena.log", ("arena", "--workers", "1")) as url:
         yield Arena(url, home)
@@ -76,23 +78,22 @@ def playing(url: str) -> list[dict[str, Any]]:
     return list(httpx.get(f"{url}/api/live", timeout=30).json()["games"])
 
 
-def live_game(arena: Arena, fresh: int = 0) -> dict[str, Any]:
-    """A game in play with at least ``fresh`` decisions still to be shown (waits for one)."""
+def live_game(arena: Arena, least: int = 0, most: int = 10**9) -> dict[str, Any]:
+    """A game in play with between ``least`` and ``most`` decisions shown (waits for one)."""
     found: list[dict[str, Any]] = []
 
     def one() -> bool:
-        found[:] = [g for g in playing(arena.url) if g["shown"] <= fresh]
+        found[:] = [g for g in playing(arena.url) if least <= g["shown"] <= most]
         return bool(found)
 
     wait_for("a game in play", one)
     return found[0]
 
 
-def stored_decisions(home: Path, match_id: int) -> int | None:
-    """The decisions the runner has stored of a game in play (None: no longer in play)."""
+def stored(home: Path, match_id: int) -> LiveGameRow | None:
+    """The runner's live row of a game in play (None: no longer in play)."""
     with Store(str(home / "arena.db"), create=False) as store, store.session() as s:
-        row = s.get(LiveGameRow, match_id)
-        return None if row is None else row.decisions
+        return s.get(LiveGameRow, match_id)
 
 
 def events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -117,13 +118,14 @@ def finished_public(arena: Arena, game_url: str) -> tuple[dict[str, Any], dict[s
 
 
 def test_a_game_in_play_streams_its_public_form_behind_the_runner_and_ends(arena):
-    game = live_game(arena)
+    game = live_game(arena, most=0)  # one just started: followed from its first decision
     assert game["url"] == f"/live/{game['match']}"
     home_page = httpx.get(arena.url + "/", timeout=30).text
     assert "Now playing" in home_page
     seen: list[dict[str, Any]] = []
     updates_in_play = 0
     ended: dict[str, Any] = {}
+    kept = ""  # the runner's row, as last read while in play
     with httpx.stream("GET", arena.url + game["events"], timeout=60) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
@@ -133,10 +135,11 @@ def test_a_game_in_play_streams_its_public_form_behind_the_runner_and_ends(arena
                 break
             assert kind == "steps" and data["from"] == len(seen)
             seen += data["steps"]
-            stored = stored_decisions(arena.home, game["match"])
-            if stored is not None:  # still in play: the stream stays DELAY behind the runner
+            row = stored(arena.home, game["match"])
+            if row is not None:  # still in play: the stream stays DELAY behind the runner
                 updates_in_play += 1
-                assert len(seen) <= stored - DELAY
+                assert len(seen) <= row.decisions - DELAY
+                kept = row.record
     assert updates_in_play >= 2, "decisions arrive while the game is played"
     assert ended["status"] == "finished" and ended["url"].startswith("/game/")
     full, public = finished_public(arena, ended["url"])
@@ -151,13 +154,14 @@ def test_a_game_in_play_streams_its_public_form_behind_the_runner_and_ends(arena
     assert private, "the game drew cards (else this test checks nothing)"
     assert not [t for t in private if json.dumps(t)[1:-1] in streamed]
     assert "notes" not in streamed and str(full["seed"]) not in streamed
+    assert kept and str(full["seed"]) not in kept and '"result"' not in kept
     # the finished game's page is its replay; its live page sends there
     answer = httpx.get(arena.url + game["url"], timeout=30)
     assert answer.status_code == 303 and answer.headers["location"] == ended["url"]
 
 
 def test_live_streams_are_bounded_per_address(arena):
-    game = live_game(arena, fresh=10**6)
+    game = live_game(arena)
     url = arena.url + game["events"]
     with httpx.Client(timeout=60) as client:
         opened = [client.stream("GET", url) for _ in range(5)]
@@ -172,8 +176,8 @@ def test_live_streams_are_bounded_per_address(arena):
                 stream.__exit__(None, None, None)
 
 
-def test_the_live_page_draws_the_game_and_follows_it(arena, browser, tmp_path):  # noqa: F811
-    game = live_game(arena)
+def test_the_live_page_draws_the_game_and_follows_it(arena, browser, tmp_path):
+    game = live_game(arena, least=1, most=40)  # drawn, and with decisions still to come
     tab = Page(browser, tmp_path)
     try:
         page = tab.open(arena.url + game["url"], "live")
@@ -188,3 +192,18 @@ def test_the_live_page_draws_the_game_and_follows_it(arena, browser, tmp_path): 
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_a_runner_keeps_no_private_line_in_its_live_row():
+    lines = [
+        {"type": "header", "format": 1, "seed": 1234, "seats": ["a", "b"]},
+        {"type": "opening", "events": []},
+        {"type": "note", "seat": 0, "text": "my plan"},
+        {"type": "fault", "seat": 1, "fault": "crash", "detail": "a secret", "n": 3},
+        {"type": "action", "n": 0, "player": 0, "action": ["pass"], "events": []},
+        {"type": "result", "places": [1, 2], "reason": "conquest", "seed": 1234},
+    ]
+    kept = public_lines(lines)
+    assert [line["type"] for line in kept] == ["header", "opening", "fault", "action"]
+    assert "a secret" not in str(kept) and "1234" not in str(kept) and "my plan" not in str(kept)
+    assert kept[2] == {"type": "fault", "seat": 1, "fault": "crash", "n": 3}
