@@ -17,8 +17,8 @@ Tables (see the models below): ``bots`` (name, version, command, content hash, â
 seats and seed of every game to play, and the claim of the worker playing it) and ``games`` (the
 result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
 ``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
-the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`); the games in play, ``live_games``
-(:mod:`.live`).
+the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs``
+(:mod:`.notices`); the games in play's ``live_games`` (:mod:`.live`).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -49,6 +49,7 @@ from .database import (
     head_revision,
     upgrade,
 )
+from .live import LiveGameRow
 from .models import (
     CLAIMED,
     CREATED,
@@ -69,7 +70,6 @@ from .models import (
     SeasonRow,
     utcnow,
 )
-from .live import LiveGameRow
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore

@@ -195,7 +195,7 @@ def test_the_live_page_draws_the_game_and_follows_it(arena, browser, tmp_path):
 
 
 def test_a_runner_keeps_no_private_line_in_its_live_row():
-    lines = [
+    lines: list[dict[str, Any]] = [
         {"type": "header", "format": 1, "seed": 1234, "seats": ["a", "b"]},
         {"type": "opening", "events": []},
         {"type": "note", "seat": 0, "text": "my plan"},
