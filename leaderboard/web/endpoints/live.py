@@ -30,7 +30,7 @@ from .. import pages as html
 from ..embed import script_json
 from ..links import Links
 from ..params import database_id
-from ..templating import page
+from ..templating import fragment, page
 from .common import links, not_found, store
 
 KEEP_ALIVE = 15.0
@@ -82,8 +82,6 @@ def playing_list(found: Store, where: Links) -> Markup:
     report: it cannot follow a game)."""
     if where.static:
         return Markup("")
-    from ..templating import fragment
-
     return fragment("live_list.html", playing=now_playing(found))
 
 
