@@ -59,6 +59,7 @@ from hegemon.referee.runner.botlog import logs_dir, write_seat_logs
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.session import link_pool, play_game
 
+from ..live.feed import LiveFeed
 from ..store import BotRow, MatchRow, SeasonProgress, SeasonRow, Store, StoreError
 from ..store.claims import HEARTBEAT_MAX
 from .commands import bot_command, materialise
@@ -279,14 +280,17 @@ class SeasonRunner:
         commands = [self._commands[b] for b in seats]
         names = [self._bots[b].label for b in seats]
         game_id = f"{self.season.name}-{match.number}"
+        feed = self._live_feed(match, names)
         with trio.CancelScope() as scope:
             self._in_flight[match_id] = scope
             self._changed()
             try:
-                await self._play_claimed(pool, match, commands, names, game_id)
+                await self._play_claimed(pool, match, commands, names, game_id, feed)
             finally:
                 del self._in_flight[match_id]
                 self._changed()
+                if feed is not None:
+                    feed.close()
         if scope.cancelled_caught:
             self.state.lost += 1
             self.log(
@@ -294,11 +298,29 @@ class SeasonRunner:
                 "abandoned (the other runner plays it)"
             )
 
+    def _live_feed(self, match: MatchRow, names: list[str]) -> LiveFeed | None:
+        """The match's live row for spectators (:mod:`hegemon.leaderboard.live`), or None: a
+        duplicate season's game is not shown until its table's rotations are all played."""
+        if self.season.duplicate or match.id is None:
+            return None
+        feed = LiveFeed(self.store, match.id)
+        feed.begin(self.season_id, f"{self.season.name} #{match.number}", names)
+        return feed
+
     async def _play_claimed(
-        self, pool: Any, match: MatchRow, commands: list[BotCommand], names: list[str], game_id: str
+        self,
+        pool: Any,
+        match: MatchRow,
+        commands: list[BotCommand],
+        names: list[str],
+        game_id: str,
+        feed: LiveFeed | None = None,
     ) -> None:
+        progress = feed.progress if feed is not None else None
         try:
-            result = await self.play(pool, commands, self.rules, match.seed, game_id, None, names)
+            result = await self.play(
+                pool, commands, self.rules, match.seed, game_id, progress, names
+            )
         except Exception as exc:  # the referee itself failed: not the bots' doing
             await self._void(match, f"the referee failed: {type(exc).__name__}: {exc}")
             return

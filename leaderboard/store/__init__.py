@@ -18,7 +18,8 @@ seats and seed of every game to play, and the claim of the worker playing it) an
 result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
 ``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
 the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`);
-the ``teams`` and their ``team_members`` (:mod:`.teams`; a team's bot has its ``team_id``).
+the ``teams`` and their ``team_members`` (:mod:`.teams`; a team's bot has its ``team_id``); the
+games in play's ``live_games`` (:mod:`.live`).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -50,6 +51,7 @@ from .database import (
     upgrade,
 )
 from .events import EventRow
+from .live import LiveGameRow
 from .models import (
     CLAIMED,
     CREATED,
@@ -102,6 +104,7 @@ __all__ = [
     "GameOutcome",
     "GameRow",
     "InvitationRow",
+    "LiveGameRow",
     "MatchRow",
     "NoticePrefsRow",
     "NoticeRow",

@@ -47,9 +47,10 @@ def message_page(title: str, message: str, links: Links) -> str:
 
 # ---------------------------------------------------------------------------------- pages
 def index_page(seasons: dict[str, Any], all_time: dict[str, Any], ids: dict[str, int],
-               links: Links) -> str:  # fmt: skip
+               links: Links, playing: Markup | None = None) -> str:  # fmt: skip
+    """The front page; ``playing``: the games in play's list (:mod:`.endpoints.live`)."""
     return page(
-        "index.html", "Leaderboards", links, links.api("leaderboard"),
+        "index.html", "Leaderboards", links, links.api("leaderboard"), playing=playing or "",
         seasons=seasons["seasons"], boards=all_time["boards"], ids=ids,
         notes=all_time["meaning"], board_notes=BOARD_NOTES,
     )  # fmt: skip
@@ -237,6 +238,13 @@ API_READS = [
         "GET",
         "/api/teams/{name}",
         "a team: name, owner and bots (its members and invitations: for its members only)",
+    ),
+    (
+        "GET",
+        "/api/live",
+        "the games in play, oldest first: each one's live page (url) and its stream of "
+        "server-sent events (events), the decisions shown so far; delay: how many decisions "
+        "the live pages stay behind",
     ),
     ("GET", "/api/games/{id}/record", "a game's record as stored (JSON lines)"),
     (

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, events, notices, pages, submissions, teams
+from .endpoints import accounts, admin, api, events, live, notices, pages, submissions, teams
 from .endpoints.accounts import TOKENS_PATH
 from .templating import STATIC_DIR
 
@@ -39,6 +39,10 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{game_id}", api.game),
     Route("/api/games/{game_id}/record", api.record),
     Route("/api/games/{game_id}/logs/{seat}", api.log),
+    # games in play, followed live (.endpoints.live)
+    Route("/live/{match_id}", live.live_page),
+    Route("/live/{match_id}/events", live.live_events),
+    Route("/api/live", live.api_live),
     # accounts (.endpoints.accounts)
     Route("/login", accounts.login_form, methods=GET),
     Route("/login", accounts.login, methods=POST),

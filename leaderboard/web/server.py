@@ -23,6 +23,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from hegemon.leaderboard.accounts.throttle import LoginThrottle
+from hegemon.leaderboard.live.watch import LiveWatch, StreamLimits
 from hegemon.leaderboard.store import Store
 
 from .auth import account_middleware
@@ -59,6 +60,8 @@ def make_app(
     app.state.throttle = throttle or LoginThrottle.default()
     app.state.changes = Changes(store)
     app.state.pages = Kept(PAGES_KEPT)
+    app.state.live = LiveWatch(store)  # the games in play, shared by their spectators
+    app.state.live_streams = StreamLimits()
     return app
 
 

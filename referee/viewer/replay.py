@@ -37,7 +37,13 @@ from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, fault_kind, pr
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.master import victory_threshold
 from hegemon.referee.notes import read_line
-from hegemon.referee.record import RecordError, game_from_record, parse, record_seed
+from hegemon.referee.record import (
+    RecordError,
+    game_from_header,
+    game_from_record,
+    parse,
+    record_seed,
+)
 from hegemon.referee.teams import on as team_game
 from hegemon.referee.teams import team_of
 
@@ -114,12 +120,14 @@ def _stacks(game: Game) -> list[list[list[int]]]:
     return out
 
 
-def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
+def replay_data(text: str, title: str | None = None, seed: int | None = None) -> dict[str, Any]:
     """Everything the viewer draws, from a record's text (raises :class:`RecordError` if the
-    engine does not reproduce the record)."""
+    engine does not reproduce the record). ``seed``: the game's, for a record so far (a game
+    in play, :mod:`hegemon.leaderboard.live`), which does not reveal it (its data's ``seed``
+    is None then)."""
     lines = parse(text)
     head = lines[0]
-    game = game_from_record(lines)
+    game = game_from_record(lines) if seed is None else game_from_header(head, seed)
     board = game.board
     seats = [str(s) for s in head.get("seats") or []]
     seats += [f"seat {i}" for i in range(len(seats), game.player_count)]
@@ -206,7 +214,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
         "rules": head.get("rules"),
         "teams": [team_of(s) for s in range(len(seats))] if teams else None,
         "points": _points(game),
-        "seed": record_seed(lines),
+        "seed": record_seed(lines) if seed is None else None,
         "map": map_data(board),
         "initial": initial,
         "opening": opening,

@@ -165,6 +165,10 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
         None,
         (401, 403, 200, 200),
     ),
+    # games in play: public (no game in play here: 404 for everyone, the list empty)
+    ("GET", "/live/{match_id}"): ("/live/999999", None, (404, 404, 404, 404)),
+    ("GET", "/live/{match_id}/events"): ("/live/999999/events", None, (404, 404, 404, 404)),
+    ("GET", "/api/live"): ("/api/live", None, OK),
     ("GET", "/static"): ("/static/style.css", None, OK),
     ("GET", "/login"): ("/login", None, OK),
     ("POST", "/login"): ("/login", WRONG_PASSWORD, (401, 401, 401, 401)),

@@ -20,6 +20,7 @@ from ..params import clamped
 from ..templating import void_form
 from ..visibility import redact_games
 from .common import arena, cached, links, not_found, store
+from .live import playing_list
 from .views import GAME_NOT_FOUND, filters, hidden, ids, seen
 from .views import bot as bot_data
 from .views import game as game_data
@@ -42,9 +43,10 @@ def _tables(request: Request, season: SeasonRow, data: dict[str, Any]) -> str:
 
 def index(request: Request) -> Response:
     """``/``: every season and the all-time boards."""
-    found = arena(request)
+    found, where = arena(request), links(request)
+    playing = playing_list(found.store, where)  # the games in play (.live)
     return HTMLResponse(
-        html.index_page(found.seasons(), found.all_time(), ids(request), links(request))
+        html.index_page(found.seasons(), found.all_time(), ids(request), where, playing)
     )
 
 

@@ -431,7 +431,16 @@
     };
     if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
   });
-  window.hegemonReplay = {go: go, steps: steps.length, position: function () { return pos; }};
+  // a game in play (live.js): new decisions join the end; a viewer at the end follows them
+  function extend(more) {
+    var following = pos === steps.length;
+    more.forEach(function (s) { steps.push(s); });
+    $("rp-scrub").max = steps.length;
+    window.hegemonReplay.steps = steps.length;
+    if (following) { go(steps.length); } else { draw(); }
+  }
+  window.hegemonReplay = {go: go, steps: steps.length, position: function () { return pos; },
+    extend: extend};
   reset();
   var start = linked();
   if (start !== null) { while (pos < Math.min(start, steps.length)) { forward(); } }
