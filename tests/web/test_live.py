@@ -18,7 +18,7 @@ import pytest
 from hegemon.leaderboard.live.feed import public_lines
 from hegemon.leaderboard.live.public import DELAY, HIDDEN_CARD, public_replay
 from hegemon.leaderboard.store import LiveGameRow, Store
-from hegemon.leaderboard.web.replay import replay_data
+from hegemon.referee.viewer.replay import replay_data
 from tests.helpers.league import hegemon, wait_for
 from tests.helpers.web import Page, browser  # noqa: F401 (browser: a fixture)
 from tests.helpers.web_server import running_web
