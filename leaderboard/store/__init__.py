@@ -69,6 +69,7 @@ from .models import (
     utcnow,
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
+from .pins import PinRow
 from .rating_fits import RatingFitRow
 from .seasons import SeasonStore
 from .versions import VersionStore
@@ -98,6 +99,7 @@ __all__ = [
     "MatchRow",
     "NoticePrefsRow",
     "NoticeRow",
+    "PinRow",
     "RatingFitRow",
     "SeasonBotRow",
     "SeasonProgress",
