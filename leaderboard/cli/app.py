@@ -18,6 +18,7 @@ module              commands
 :mod:`.user`        ``user add|invite|list|disable|enable|token|tokens|revoke``, ``game void``
 :mod:`.submit`      ``login``, ``logout``, ``submit`` (bots over HTTP)
 :mod:`.me`          ``me`` (your bots in the arena you signed in to)
+:mod:`.pin`         ``pin``, ``unpin`` (the version of your bot that plays)
 :mod:`.arena`       ``arena`` (web, runners, matchmaker at once)
 :mod:`.train`       ``train`` (a learned policy, written as a bot folder)
 ==================  ==================================================="""
@@ -77,6 +78,8 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("logout", ".submit:logout_command", "Forget the stored token of `hegemon login`"),
     ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
     ("me", ".me:me_command", "Your bots in the arena you signed in to: states, ranks, faults"),
+    ("pin", ".pin:pin_command", "Choose the version of your bot that plays in the arena"),
+    ("unpin", ".pin:unpin_command", "Let your bot's newest active version play again"),
     ("arena", ".arena:arena_command", "Run an arena"),
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions
+from .endpoints import accounts, admin, api, notices, pages, pins, submissions
 from .endpoints.accounts import TOKENS_PATH
 from .replay import STATIC_DIR
 
@@ -73,6 +73,9 @@ ROUTES: list[BaseRoute] = [
     Route("/me/bots", submissions.my_bots, methods=GET),
     Route("/me/bots", submissions.upload, methods=POST),
     Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
+    # choosing the version that plays (.endpoints.pins)
+    Route("/api/bots/{name}/pin", pins.api_pin, methods=POST),
+    Route("/me/bots/{name}/pin", pins.pin_form, methods=POST),
     # the stylesheet and scripts
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]

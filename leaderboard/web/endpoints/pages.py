@@ -10,6 +10,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from hegemon.leaderboard.accounts.access import sees_private
 from hegemon.leaderboard.store import SeasonRow
 from hegemon.referee.record import RecordError
 
@@ -32,7 +33,9 @@ def _tables(request: Request, season: SeasonRow, data: dict[str, Any]) -> str:
     """The season's tables (board, crosstable, progress), made again only when the board
     shown changes (it may be refitted in the background)."""
     assert season.id is not None
-    shown = (data["board"].get("games"), data["history"]["games"], len(arena(request).labels()))
+    board = data["board"]
+    shown = (board.get("games"), data["history"]["games"], len(arena(request).labels()))
+    shown += (tuple(board.get("playing", ())),)  # a ladder's versions playing (a pin changes)
 
     def make() -> str:
         return html.season_tables(data, ids(request), SERVED)
@@ -92,7 +95,11 @@ def bot(request: Request) -> Response:
     data = bot_data(request)
     if data is None:
         return not_found("bot", False)
-    return HTMLResponse(html.bot_page(data, links(request), ids(request)))
+    found = store(request).get_bot(data["bot"]["id"])
+    user = viewer(request)
+    mine = found is not None and user is not None and sees_private(user, found.owner_id)
+    pin = form_token(request) if mine else None  # the owner's form choosing the version
+    return HTMLResponse(html.bot_page(data, links(request), ids(request), pin))
 
 
 async def games(request: Request) -> Response:
