@@ -24,7 +24,7 @@ from hegemon.leaderboard.store.versions import DISABLED, REFUSED
 from tests.helpers.ladder import drive, fake_bots, make_ladder, past_games
 from tests.helpers.league import env_for, hegemon, one_line_error
 from tests.helpers.web import Page, browser, sign_in  # noqa: F401 (browser: a fixture)
-from tests.helpers.web_server import running_web
+from tests.helpers.web_server import cli_logins, running_web
 
 PASSWORD = "a long enough password"
 USERS = {"mel": "member", "olga": "member", "ada": "admin"}
@@ -72,15 +72,9 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
         store.set_state(_id(store, BOT, 2), "active")  # v2 passed its check: v1 retires
         drive(store, ladder, 16)  # v2 plays first: it has games of its own
         ids = {v: _id(store, BOT, v) for v in (1, 2, 3, 4)}
-    configs = {user: home / f"config-{user}" for user in USERS}
     try:
         with running_web(home, home / "web.log") as url:
-            for user, config in configs.items():
-                signed = hegemon(
-                    "login", url, "--name", user, "--password-stdin",
-                    env=env_for(home, XDG_CONFIG_HOME=str(config)), stdin=PASSWORD + "\n",
-                )  # fmt: skip
-                assert signed.returncode == 0, signed.stdout + signed.stderr
+            configs = cli_logins(home, url, dict.fromkeys(USERS, PASSWORD))
             yield Arena(home, url, store, ladder, ids, configs)
     finally:
         store.close()

@@ -34,8 +34,9 @@ def _tables(request: Request, season: SeasonRow, data: dict[str, Any]) -> str:
     shown changes (it may be refitted in the background)."""
     assert season.id is not None
     board = data["board"]
-    shown = (board.get("games"), data["history"]["games"], len(arena(request).labels()))
-    shown += (tuple(board.get("playing", ())),)  # a ladder's versions playing (a pin changes)
+    # a ladder's board changes with the versions playing too (a pin), not only with its games
+    playing = tuple(board.get("playing", ()))
+    shown = (board.get("games"), data["history"]["games"], len(arena(request).labels()), playing)
 
     def make() -> str:
         return html.season_tables(data, ids(request), SERVED)
