@@ -172,6 +172,9 @@ def test_a_member_rolls_back_from_the_command_line_and_unpins(arena: Arena) -> N
         assert mel["version"] == 1 and mel["games"] == ladder_games(arena, arena.ids[1])
         found = versions(arena)
         assert found[1]["marks"] == ["pinned", "playing"] and found[2]["marks"] == []
+        me = run(arena, "mel", "me", "--json")  # hegemon me says it too
+        [mine] = json.loads(me.stdout)["bots"]
+        assert {v["version"]: v["marks"] for v in mine["versions"]}[1] == ["pinned", "playing"]
         before = max(m.number for m in arena.store.matches(arena.ladder.id))
         fill_queue(arena.store, arena.ladder, depth=4)  # the matchmaker seats v1, never v2
         made = [m.seats for m in arena.store.matches(arena.ladder.id) if m.number > before]
