@@ -22,7 +22,7 @@ def pin_command(
 ) -> None:
     """Choose the version of your bot that plays in new ladder games (a game already started
     finishes with its version): roll back to an earlier one, or hold one."""
-    _send(name, version.strip().removeprefix("v"), as_json)
+    _send("hegemon pin", name, version.strip().removeprefix("v"), as_json)
 
 
 def unpin_command(
@@ -30,17 +30,17 @@ def unpin_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Let your bot's newest active version play again (undo hegemon pin)."""
-    _send(name, None, as_json)
+    _send("hegemon unpin", name, None, as_json)
 
 
-def _send(name: str, version: str | None, as_json: bool) -> None:
+def _send(asked: str, name: str, version: str | None, as_json: bool) -> None:
     """POST the pin to the signed-in arena; print its one line (or its JSON), or fail with the
     site's one-line reason."""
     import httpx
 
     from .games import ArenaSource, _error_of
 
-    source = ArenaSource("hegemon pin")
+    source = ArenaSource(asked)
     path = f"/api/bots/{_quoted(name)}/pin"
     try:
         response = source.client.post(path, json={"version": version})
