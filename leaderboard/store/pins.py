@@ -99,6 +99,11 @@ def choose_playing(
     return list(found.values())
 
 
+def drop_pins(session: Session, bot_id: int) -> None:
+    """Forget the pins of the version ``bot_id`` (it is being removed)."""
+    session.exec(sa.delete(PinRow).where(col(PinRow.bot_id) == bot_id))
+
+
 def disabled_owners(session: Session) -> set[int]:
     """The ids of the disabled users (their bots do not play)."""
     found = session.exec(select(col(UserRow.id)).where(col(UserRow.disabled))).all()

@@ -91,3 +91,15 @@ def test_only_a_version_that_passed_its_check_can_be_pinned(store: Store) -> Non
         set_pin(store, None, "bot01", 1, may_manage=False)
     assert exc.value.status == 403
     assert [b.label for b in ladder_entrants(store)] == [f"bot{i:02d}@v1" for i in range(4)]
+
+
+def test_removing_a_pinned_version_removes_its_pin(store: Store) -> None:
+    fake_bots(store, 4)
+    newer = new_version(store, "bot01")
+    old = store.find_bot("bot01", 1)
+    assert old is not None and old.id is not None
+    set_pin(store, None, "bot01", 1, may_manage=True)
+    store.remove_bot(old.id)  # in no season yet: it may go, and its pin with it
+    assert newer.id in {b.id for b in ladder_entrants(store)}
+    with pytest.raises(PinError, match="bot01 has no version 1"):
+        set_pin(store, None, "bot01", 1, may_manage=True)
