@@ -17,7 +17,7 @@ def row(label: str, rank: int, p_next: float | None, group: int = 1) -> dict[str
     }  # fmt: skip
 
 
-BOARD = {
+BOARD: dict[str, Any] = {
     "games": 40,
     "rows": [
         row("a@v2", 1, 0.9),
