@@ -20,6 +20,7 @@ module              commands
 :mod:`.submit`      ``login``, ``logout``, ``submit`` (bots over HTTP)
 :mod:`.me`          ``me`` (your bots in the arena you signed in to)
 :mod:`.team`        ``team create|invite|accept|leave|remove|show`` (teams over HTTP)
+:mod:`.pin`         ``pin``, ``unpin`` (the version of your bot that plays)
 :mod:`.arena`       ``arena`` (web, runners, matchmaker at once)
 :mod:`.train`       ``train`` (a learned policy, written as a bot folder)
 ==================  ==================================================="""
@@ -90,6 +91,8 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
     ("me", ".me:me_command", "Your bots in the arena you signed in to: states, ranks, faults"),
     ("team", ".team:team_app", "Make teams, invite and remove members, accept and leave."),
+    ("pin", ".pin:pin_command", "Choose the version of your bot that plays in the arena"),
+    ("unpin", ".pin:unpin_command", "Let your bot's newest active version play again"),
     ("arena", ".arena:arena_command", "Run an arena"),
 )
 

@@ -39,7 +39,12 @@ def me_command(
 def tables(bots: list[dict[str, Any]]) -> list[tuple[str, list[str], list[list[str]]]]:
     """(title, columns, rows) of each table ``hegemon me`` prints, from ``/api/me/bots``."""
     versions = [
-        [v["label"], v["state"], v["reason"] or "", str(v["added_at"] or "")[:16].replace("T", " ")]
+        [
+            v["label"],
+            " · ".join([v["state"], *v.get("marks", [])]),
+            v["reason"] or "",
+            str(v["added_at"] or "")[:16].replace("T", " "),
+        ]
         for b in bots
         for v in b["versions"]
     ]

@@ -74,6 +74,7 @@ from .models import (
     utcnow,
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
+from .pins import PinRow
 from .rating_fits import RatingFitRow
 from .records import StoredLogRow, StoredRecordRow
 from .seasons import SeasonStore
@@ -108,6 +109,7 @@ __all__ = [
     "MatchRow",
     "NoticePrefsRow",
     "NoticeRow",
+    "PinRow",
     "RatingFitRow",
     "SeasonBotRow",
     "SeasonProgress",

@@ -15,6 +15,7 @@ from .archives import BotArchiveRow
 from .database import Database, StoreError
 from .models import BotRow, SeasonBotRow, SeasonRow
 from .names import skeleton
+from .pins import drop_pins
 from .teams import TeamRow
 from .versions import ACTIVE, RETIRED
 
@@ -202,6 +203,7 @@ class BotStore(Database):
                     f"{bot.label} plays in season(s) {', '.join(used)}; "
                     "a bot with a season cannot be removed"
                 )
+            drop_pins(s, bot_id)  # a pin of it goes with it: the newest active version plays
             s.delete(bot)
             return bot
 

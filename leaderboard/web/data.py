@@ -22,6 +22,7 @@ from hegemon.leaderboard.accounts.ownership import is_mine, member_teams
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 from hegemon.leaderboard.store import pages as queries
+from hegemon.leaderboard.store.pins import pins_now, playing_now
 
 from . import stored
 from .fault_groups import group_faults, kinds_by_bot
@@ -29,6 +30,7 @@ from .fits import pooled_board_data, season_board_data, season_history_data
 from .fitter import Fitter, FitterError
 from .kept import REFRESHED, Kept
 from .params import database_id
+from .playing import one_row_per_bot, version_marks, version_standing
 from .processes import empty_log_note, keeps_process, process_note
 
 log = logging.getLogger(__name__)
@@ -263,6 +265,10 @@ class Arena:
     def season_page(self, season: SeasonRow) -> dict[str, Any]:
         assert season.id is not None
         data = self.season_board(season)
+        if season.is_ladder:  # one row per bot: the version now playing
+            labels = self.labels()
+            playing = [labels[i] for i in playing_now(self.store).values() if i in labels]
+            data["board"] = one_row_per_bot(data["board"], playing)
         data["progress"] = progress_dict(self.store, season)
         season_id = season.id
         # brought up to date with the board (stored with its fit): refitted in the fitting
@@ -453,11 +459,13 @@ class Arena:
         """Versions, rating over time per season, results by seat, head-to-head and faults."""
         assert bot.id is not None
         seasons = self.store.seasons_using_bot(bot.id)
+        chosen = (playing_now(self.store).get(bot.name), pins_now(self.store).get(bot.name))
         version = (
             self.version([s.id for s in seasons if s.id is not None]),
             tuple((v.id, v.state) for v in self.store.bots(bot.name)),  # a new one, a state
+            chosen,  # the version that plays, the one pinned
         )
-        return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons))
+        return self.cached(("bot", bot.id), version, lambda: self._bot(bot, seasons, *chosen))
 
     def version_history(self, bot: BotRow) -> dict[str, Any]:
         """The rating history of every version of ``bot``'s name, in every season (or ladder)
@@ -477,13 +485,28 @@ class Arena:
                     )
         return {"bot": bot.name, "history": history}
 
-    def _bot(self, bot: BotRow, seasons: list[SeasonRow]) -> dict[str, Any]:
+    def version_standings(self, version: BotRow) -> list[dict[str, Any]]:
+        """``version``'s rank, rating and games on each board where it has games."""
+        assert version.id is not None
+        found = []
+        for season in self.store.seasons_using_bot(version.id):
+            standing = version_standing(self.season_board(season)["board"], version.label)
+            if standing is not None:
+                found.append({"season": season.name, **standing})
+        return found
+
+    def _bot(
+        self, bot: BotRow, seasons: list[SeasonRow], playing: int | None, pinned: int | None
+    ) -> dict[str, Any]:
         assert bot.id is not None
         versions = [
             {
                 "id": v.id,
                 "label": v.label,
+                "version": v.version,
                 "state": v.state,
+                "marks": version_marks(v, playing, pinned),  # pinned, playing
+                "standings": self.version_standings(v),
                 "added_at": v.added_at.isoformat() if v.added_at else None,
             }
             for v in self.store.bots(bot.name)

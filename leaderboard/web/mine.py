@@ -36,6 +36,7 @@ def one_bot(arena: Arena, name: str, versions: list[BotRow]) -> dict[str, Any]:
     """One bot name's versions (newest first), standings, last games and grouped faults."""
     standings: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
+    marks: dict[int | None, list[str]] = {}
     for version in versions:
         data = arena.bot(version)
         for season in data["seasons"]:
@@ -51,6 +52,7 @@ def one_bot(arena: Arena, name: str, versions: list[BotRow]) -> dict[str, Any]:
                     }
                 )
         faults.extend(data["faults"])
+        marks = {v["id"]: v["marks"] for v in data["versions"]}  # pinned, playing
     labels = {v.label for v in versions}
     games = arena.games(bot=name, limit=LAST_GAMES)["games"]
     return {
@@ -61,6 +63,7 @@ def one_bot(arena: Arena, name: str, versions: list[BotRow]) -> dict[str, Any]:
                 "label": v.label,
                 "version": v.version,
                 "state": v.state,
+                "marks": marks.get(v.id, []),
                 "reason": v.reason or None,
                 "added_at": v.added_at.isoformat() if v.added_at else None,
             }

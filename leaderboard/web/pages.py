@@ -127,7 +127,10 @@ def bots_page(data: dict[str, Any], links: Links) -> str:
     return page("bots.html", "Bots", links, links.api("bots"), bots=data["bots"])
 
 
-def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
+def bot_page(
+    data: dict[str, Any], links: Links, ids: dict[str, int], pin_csrf: str | None = None
+) -> str:
+    """A bot version's page; ``pin_csrf``: its owner's form choosing the version that plays."""
     b = data["bot"]
     series = [
         {"bot": f"{h['season']} · {h['version']}", "points": h["points"]}
@@ -139,6 +142,7 @@ def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
         head_to_head=data["head_to_head"], fault_groups=data["fault_groups"],
         faults=data["faults"], notes=data["meaning"],
         history=chart(series, "incremental Elo (one line per season and version)"),
+        pin_csrf=pin_csrf,
     )  # fmt: skip
 
 
@@ -290,6 +294,13 @@ API_WRITES = [
         "/api/versions/{id}",
         "one of your versions with its state and check log: poll it until state is no "
         "longer queued or checking",
+    ),
+    (
+        "POST",
+        "/api/bots/{name}/pin",
+        'JSON {"version": N} → {"name", "pinned", "playing", "message"}: your bot plays version '
+        "N in new ladder games (a rollback, or holding one when a newer passes its check); "
+        '{"version": null} unpins it (its newest active version plays). What hegemon pin does',
     ),
     (
         "GET",

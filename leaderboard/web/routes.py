@@ -8,7 +8,18 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, events, live, notices, pages, submissions, teams
+from .endpoints import (
+    accounts,
+    admin,
+    api,
+    events,
+    live,
+    notices,
+    pages,
+    pins,
+    submissions,
+    teams,
+)
 from .endpoints.accounts import TOKENS_PATH
 from .templating import STATIC_DIR
 
@@ -94,6 +105,9 @@ ROUTES: list[BaseRoute] = [
     Route("/api/events", events.api_events, methods=GET),
     Route("/api/events/{name}", events.api_event, methods=GET),
     Route("/admin/events", events.create_event_form, methods=POST),
+    # choosing the version that plays (.endpoints.pins)
+    Route("/api/bots/{name}/pin", pins.api_pin, methods=POST),
+    Route("/me/bots/{name}/pin", pins.pin_form, methods=POST),
     # the stylesheet and scripts
     # the site's own, then the replay viewer's (its script and the stylesheet the site shares)
     Mount("/static", StaticFiles(directory=STATIC_DIR, packages=[_VIEWER]), name="static"),

@@ -25,7 +25,7 @@ from tests.helpers.league import (
     register_samples,
 )
 from tests.helpers.web import play_matches
-from tests.helpers.web_server import running_web
+from tests.helpers.web_server import cli_logins, running_web
 
 PASSWORD = "a long enough password"
 USERS = {"mel": "member", "dora": "member", "ada": "admin"}
@@ -101,14 +101,8 @@ def arena(tmp_path_factory) -> Iterator[Arena]:
                     log.parent.mkdir(parents=True, exist_ok=True)
                     log.write_text(log_line(owner), encoding="utf-8")
             assert faulty_game.id is not None
-    configs = {user: home / f"config-{user}" for user in USERS}
     with running_web(home, home / "web.log") as url:
-        for user, config in configs.items():
-            signed = hegemon(
-                "login", url, "--name", user, "--password-stdin",
-                env=env_for(home, XDG_CONFIG_HOME=str(config)), stdin=PASSWORD + "\n",
-            )  # fmt: skip
-            assert signed.returncode == 0, signed.stdout + signed.stderr
+        configs = cli_logins(home, url, dict.fromkeys(USERS, PASSWORD))
         yield Arena(home, url, names, seats, faulty_game.id, configs)
 
 

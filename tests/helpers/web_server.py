@@ -24,6 +24,7 @@ from tests.helpers.league import (
     create_season,
     env_for,
     free_port,
+    hegemon,
     register_samples,
 )
 from tests.helpers.web import play_matches
@@ -105,3 +106,16 @@ def served_seasons(home: Path, games: dict[str, int]) -> Iterator[tuple[str, Sto
                 play_matches(store, season, home / "records", name)
         with running_web(home, home / "web.log") as url, Store(create=False) as store:
             yield url, store
+
+
+def cli_logins(home: Path, url: str, passwords: dict[str, str]) -> dict[str, Path]:
+    """``hegemon login`` at ``url`` as each user of ``passwords`` (name → password), each in a
+    configuration folder of their own under ``home``: user → its ``XDG_CONFIG_HOME``."""
+    configs = {user: home / f"config-{user}" for user in passwords}
+    for user, config in configs.items():
+        signed = hegemon(
+            "login", url, "--name", user, "--password-stdin",
+            env=env_for(home, XDG_CONFIG_HOME=str(config)), stdin=passwords[user] + "\n",
+        )  # fmt: skip
+        assert signed.returncode == 0, signed.stdout + signed.stderr
+    return configs

@@ -225,6 +225,9 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("GET", "/api/me/teams"): ("/api/me/teams", None, (401, 200, 200, 200)),
     ("POST", "/api/teams"): ("/api/teams", {}, (401, 400, 400, 400)),
     ("POST", "/api/teams/{name}/{action}"): ("/api/teams/nope/leave", {}, (401, 404, 404, 404)),
+    # choosing the version that plays: the owner's (and an admin's); a form is no JSON: 400
+    ("POST", "/api/bots/{name}/pin"): ("/api/bots/{name}/pin", {}, (401, 403, 400, 400)),
+    ("POST", "/me/bots/{name}/pin"): ("/me/bots/{name}/pin", {"version": ""}, (303, 403, 303, 303)),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
     # final events: public pages (a season that is no event is not shown as one); the admins
     # create them (a bad name: nothing is created, the admin gets the form and its error)
@@ -269,7 +272,9 @@ def test_every_route_has_a_row_in_the_access_table():
 
 
 def test_the_access_table(arena):
-    ids = {"game": arena.faulty_game, "seat": arena.seat, "bot": arena.bot_id}
+    owned = arena.store.get_bot(arena.bot_id)
+    assert owned is not None
+    ids = {"game": arena.faulty_game, "seat": arena.seat, "bot": arena.bot_id, "name": owned.name}
     clients = {role: as_role(arena, role) for role in ROLES}
     csrf = {role: csrf_of(c, "/login") for role, c in clients.items()}
     answers: dict[tuple[str, str], list[int]] = {}

@@ -10,6 +10,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from hegemon.leaderboard.accounts.ownership import may_act_on
 from hegemon.leaderboard.store import SeasonRow
 from hegemon.referee.record import RecordError
 
@@ -33,7 +34,10 @@ def _tables(request: Request, season: SeasonRow, data: dict[str, Any]) -> str:
     """The season's tables (board, crosstable, progress), made again only when the board
     shown changes (it may be refitted in the background)."""
     assert season.id is not None
-    shown = (data["board"].get("games"), data["history"]["games"], len(arena(request).labels()))
+    board = data["board"]
+    # a ladder's board changes with the versions playing too (a pin), not only with its games
+    playing = tuple(board.get("playing", ()))
+    shown = (board.get("games"), data["history"]["games"], len(arena(request).labels()), playing)
 
     def make() -> str:
         return html.season_tables(data, ids(request), SERVED)
@@ -94,7 +98,11 @@ def bot(request: Request) -> Response:
     data = bot_data(request)
     if data is None:
         return not_found("bot", False)
-    return HTMLResponse(html.bot_page(data, links(request), ids(request)))
+    found = store(request).get_bot(data["bot"]["id"])
+    user = viewer(request)
+    mine = found is not None and may_act_on(store(request), user, found)
+    pin = form_token(request) if mine else None  # the owner's form choosing the version
+    return HTMLResponse(html.bot_page(data, links(request), ids(request), pin))
 
 
 async def games(request: Request) -> Response:
