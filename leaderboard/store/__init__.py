@@ -17,7 +17,8 @@ Tables (see the models below): ``bots`` (name, version, command, content hash, â
 seats and seed of every game to play, and the claim of the worker playing it) and ``games`` (the
 result of a finished match; at most one per match); the accounts' ``users``, ``invitations``,
 ``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
-the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`).
+the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`);
+the members' ``challenges`` (:mod:`.challenges`: unrated test games, each a season of its own).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 from .accounts import ADMIN, MEMBER, ROLES, ApiTokenRow, InvitationRow, SessionRow, UserRow
 from .bots import BotStore
+from .challenges import ChallengeRow
 from .claims import ClaimStore
 from .database import (
     INITIAL_REVISION,
@@ -49,6 +51,7 @@ from .database import (
     upgrade,
 )
 from .models import (
+    CHALLENGE,
     CLAIMED,
     CREATED,
     DONE,
@@ -75,6 +78,7 @@ from .versions import VersionStore
 
 __all__ = [
     "ADMIN",
+    "CHALLENGE",
     "CLAIMED",
     "CREATED",
     "DONE",
@@ -91,6 +95,7 @@ __all__ = [
     "VOID",
     "ApiTokenRow",
     "BotRow",
+    "ChallengeRow",
     "DeliveryRow",
     "GameOutcome",
     "GameRow",
