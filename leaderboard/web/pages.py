@@ -125,7 +125,9 @@ def bots_page(data: dict[str, Any], links: Links) -> str:
     return page("bots.html", "Bots", links, links.api("bots"), bots=data["bots"])
 
 
-def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
+def bot_page(
+    data: dict[str, Any], links: Links, ids: dict[str, int], owner: Markup | None = None
+) -> str:
     b = data["bot"]
     series = [
         {"bot": f"{h['season']} · {h['version']}", "points": h["points"]}
@@ -135,7 +137,7 @@ def bot_page(data: dict[str, Any], links: Links, ids: dict[str, int]) -> str:
         "bot.html", f"Bot {b['label']}", links, links.api(f"bots/{b['id']}"),
         b=b, versions=data["versions"], seasons=data["seasons"], by_seat=data["by_seat"],
         head_to_head=data["head_to_head"], fault_groups=data["fault_groups"],
-        faults=data["faults"], notes=data["meaning"],
+        faults=data["faults"], notes=data["meaning"], owner=owner,
         history=chart(series, "incremental Elo (one line per season and version)"),
     )  # fmt: skip
 
@@ -274,6 +276,19 @@ API_WRITES = [
         "/api/notifications",
         'your notifications: {"unread", "notices"} (each as its webhook delivery says it, '
         'with "read")',
+    ),
+    (
+        "POST",
+        "/api/challenges",
+        'test games on demand: JSON {"bot", "games", "vs": [names] (empty: its ladder '
+        'neighbours), "version", "ladder"} → 201 the challenge {id, url, …}; unrated. Quotas '
+        "(games a day, challenges in flight) refuse with a 429 and one line",
+    ),
+    (
+        "GET",
+        "/api/challenges/{id}",
+        "one of your challenges: progress, each game with your version's place, each "
+        "opponent, and against one opponent the SPRT of the run",
     ),
 ]
 """The endpoints that need a member's token: (method, path, what)."""

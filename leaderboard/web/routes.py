@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .endpoints import accounts, admin, api, notices, pages, submissions
+from .endpoints import accounts, admin, api, challenges, notices, pages, submissions
 from .endpoints.accounts import TOKENS_PATH
 from .replay import STATIC_DIR
 
@@ -56,6 +56,11 @@ ROUTES: list[BaseRoute] = [
     Route("/account/hooks", notices.new_hook, methods=POST),
     Route("/account/hooks/{hook_id}/delete", notices.delete_hook, methods=POST),
     Route("/account/digest", notices.digest, methods=POST),
+    # test games on demand (.endpoints.challenges)
+    Route("/api/challenges", challenges.api_create, methods=POST),
+    Route("/api/challenges/{challenge_id}", challenges.api_challenge, methods=GET),
+    Route("/challenge/{challenge_id}", challenges.challenge_page, methods=GET),
+    Route("/bot/{bot_id}/challenges", challenges.form_create, methods=POST),
     # the admins' (.endpoints.admin)
     Route("/admin/users", admin.users, methods=GET),
     Route("/admin/users/{name}/disable", admin.disable_user, methods=POST),

@@ -19,6 +19,7 @@ from ..links import SERVED
 from ..params import clamped
 from ..templating import void_form
 from ..visibility import redact_games
+from .challenges import owner_form
 from .common import arena, cached, links, not_found, store
 from .views import GAME_NOT_FOUND, filters, hidden, ids, seen
 from .views import bot as bot_data
@@ -92,7 +93,7 @@ def bot(request: Request) -> Response:
     data = bot_data(request)
     if data is None:
         return not_found("bot", False)
-    return HTMLResponse(html.bot_page(data, links(request), ids(request)))
+    return HTMLResponse(html.bot_page(data, links(request), ids(request), owner_form(request)))
 
 
 async def games(request: Request) -> Response:
