@@ -1,9 +1,10 @@
 """Which season or ladder a runner serves next, so that members' challenges never starve a
 ladder: competitions (seasons and ladders) take turns, the one served longest ago first, and a
 challenge gets a turn only after :data:`COMPETITION_TURNS` competition turns since the last
-challenge's — or whenever no competition has a match waiting. With turns of equal games a
-ladder keeps at least ``COMPETITION_TURNS / (COMPETITION_TURNS + 1)`` of its games (75 %)
-while challenges wait, and challenges take the whole runner when nothing else does."""
+challenge's (or since the runner started) — or whenever no competition has a match waiting.
+With turns of equal games a ladder keeps at least ``COMPETITION_TURNS / (COMPETITION_TURNS +
+1)`` of its games (75 %) over any stretch that ends with a challenge's turn, and challenges
+take the whole runner when nothing else waits."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class Turns:
 
     served: dict[int, int] = field(default_factory=dict)  # season id → its last turn
     turn: int = 0
-    since_challenge: int = COMPETITION_TURNS  # competition turns since the last challenge's
+    since_challenge: int = 0  # competition turns since the last challenge's
 
     def next(self, waiting: Sequence[SeasonRow]) -> SeasonRow | None:
         """The season to serve next of those with a match ``waiting`` (None: none), taken."""
