@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from sqlmodel import col, select
 
 from hegemon.leaderboard.accounts.users import get_user
@@ -65,6 +66,7 @@ def finished_games(store: Store, season_id: int) -> list[GameRow]:
         )
 
 
+@pytest.mark.slow
 def test_a_runner_plays_the_ladder_between_a_challenges_turns(tmp_path: Path):
     home = tmp_path / "home"
     home.mkdir()
