@@ -213,6 +213,19 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
         (303, 404, 404, 404),
     ),
     ("POST", "/account/digest"): ("/account/digest", {"digest": "off"}, (303, 303, 303, 303)),
+    # test games on demand: each member's own (no ladder here: the owner's is refused, 400)
+    ("POST", "/api/challenges"): ("/api/challenges", {}, (401, 400, 400, 400)),
+    ("GET", "/api/challenges/{challenge_id}"): (
+        "/api/challenges/999999",
+        None,
+        (401, 404, 404, 404),
+    ),
+    ("GET", "/challenge/{challenge_id}"): ("/challenge/999999", None, (303, 404, 404, 404)),
+    ("POST", "/bot/{bot_id}/challenges"): (
+        "/bot/{bot}/challenges",
+        {"games": "2"},
+        (303, 403, 400, 400),
+    ),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
 }
 
