@@ -77,7 +77,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("logout", ".submit:logout_command", "Forget the stored token of `hegemon login`"),
     ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
     ("me", ".me:me_command", "Your bots in the arena you signed in to: states, ranks, faults"),
-    ("challenge", ".challenge:challenge_command", "Unrated test games of your bot on demand"),
+    ("challenge", ".challenge:challenge_command", "Unrated test games of your bot"),
     ("arena", ".arena:arena_command", "Run an arena"),
 )
 
