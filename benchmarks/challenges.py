@@ -1,16 +1,20 @@
 """Benchmark: a ladder's games per hour with and without a member's challenges waiting.
 
-Run:  .venv/bin/python benchmarks/challenges.py [--seconds 240]
+Run:  .venv/bin/python benchmarks/challenges.py [--seconds 120] [--rounds 2]
 
-Two copies of the same arena (a two-player ladder of the four sample bots and two members'
+Copies of the same arena (a two-player ladder of the four sample bots and two members'
 bots, its queue filled; tests/helpers/challenges.py), each served by one real runner process
 (``hegemon arena --no-web --workers 1``) for ``--seconds``: the first with the ladder alone,
 the second with ann's challenge of 100 games (against planner) waiting the whole time. Games
 are counted from the database at the end of each window (the games finished between the first
 and the last game the runner stored, so process start-up is left out), and turned into games an
-hour. The issue's target: the ladder keeps at least 70 % of its rate while members test.
+hour. The two runs alternate for ``--rounds`` (a machine shared with other work slows both
+alike), and the ladder's share of the games the runner played beside the challenge is printed
+too: a count, which the machine's load does not change. The issue's target: the ladder keeps
+at least 70 % of its rate while members test.
 
-The last line is ``challenges: ladder keeps P % of its games/hour (A → B), challenge C/hour``.
+The last line is ``challenges: ladder keeps P % of its games/hour (A → B), Q % of the runner's
+games beside a challenge of C/hour``.
 """
 
 from __future__ import annotations
@@ -70,17 +74,27 @@ def rates(home: Path, seconds: float, challenge: bool) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=240.0)
+    parser.add_argument("--seconds", type=float, default=120.0, help="each run's window")
+    parser.add_argument("--rounds", type=int, default=2, help="pairs of runs, alternated")
     args = parser.parse_args()
+    alone: list[float] = []
+    shared: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.pop("HEGEMON_DB", None)
-        alone, _ = rates(Path(tmp) / "alone", args.seconds, challenge=False)
-        shared, tested = rates(Path(tmp) / "shared", args.seconds, challenge=True)
-    print(f"ladder alone:             {alone:7.0f} games/hour")
-    print(f"ladder with a challenge:  {shared:7.0f} games/hour (challenge {tested:.0f}/hour)")
+        for n in range(args.rounds):
+            alone.append(rates(Path(tmp) / f"alone{n}", args.seconds, challenge=False)[0])
+            shared.append(rates(Path(tmp) / f"shared{n}", args.seconds, challenge=True))
+    for n, (a, (s, c)) in enumerate(zip(alone, shared, strict=True)):
+        print(
+            f"round {n + 1}: ladder alone {a:5.0f}/hour · beside a challenge {s:5.0f}/hour "
+            f"(challenge {c:.0f}/hour: the ladder had {100 * s / (s + c):.0f} % of the games)"
+        )
+    a = sum(alone) / len(alone)
+    s = sum(x for x, _ in shared) / len(shared)
+    c = sum(y for _, y in shared) / len(shared)
     print(
-        f"challenges: ladder keeps {100 * shared / alone:.0f} % of its games/hour "
-        f"({alone:.0f} → {shared:.0f}), challenge {tested:.0f}/hour"
+        f"challenges: ladder keeps {100 * s / a:.0f} % of its games/hour ({a:.0f} → {s:.0f}), "
+        f"{100 * s / (s + c):.0f} % of the runner's games beside a challenge of {c:.0f}/hour"
     )
 
 

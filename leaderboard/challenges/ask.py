@@ -155,7 +155,7 @@ def _opponents(
             f"refused: {ladder.name} seats {ladder.players} a table; name at least {wanted} "
             f"opponents (or --vs {NEIGHBOURS})"
         )
-    return chosen, "chosen"
+    return chosen, "named"
 
 
 def _season(ladder: SeasonRow, games: int) -> SeasonRow:

@@ -49,7 +49,7 @@ def challenge_command(
     if answer.status_code == 401:
         fail(f"{source.where} did not take your token: sign in again (hegemon login URL)")
     if answer.status_code != 201:
-        fail(f"{source.where} refused the challenge: {_error_of(answer)}")
+        fail(f"{source.where} refused the challenge: {_error_of(answer).removeprefix('refused: ')}")
     data: dict[str, Any] = answer.json()
     if wait:
         while not data["finished"]:
