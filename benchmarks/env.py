@@ -2,7 +2,7 @@
 
     python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4]
 
-Four figures, each a step being one atomic step of ``hegemon.env.encoding`` with its
+Four figures, each a step being one atomic step of ``hegemon.referee.encoding`` with its
 observation encoded (the observation and mask of the next step are part of the step):
 
 - aec: the PettingZoo AEC environment, one process (``env.last()`` then ``env.step``);

@@ -5,14 +5,12 @@ gymnasium).
 - :func:`single`: a Gymnasium environment, one seat against bots played by the referee's own
   loop, and :func:`vector`, several of them as one vector environment
   (:mod:`hegemon.env.single_agent`);
-- :mod:`hegemon.env.encoding`: the observation and action encoding, usable by any code that
-  holds a :class:`hegemon.referee.view.View` (a bot over gRPC too); imports only numpy and the
-  referee;
 - :mod:`hegemon.env.records`: a folder of game records (``hegemon games download``) read as
   (observation, action mask, action) samples of one seat's decisions.
 
-The environments load on first use, so that importing :mod:`hegemon.env.encoding` (a bot does)
-needs neither learning library.
+The observation and action encoding they share with the SDK's ``PolicyBot`` lives below both,
+in :mod:`hegemon.referee.encoding` (numpy and the rules engine only). The environments load on
+first use, so importing this package needs neither learning library.
 """
 
 from __future__ import annotations

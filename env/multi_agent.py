@@ -8,7 +8,7 @@
 
 One agent per player's seat (``seat_0``…), the neutral colours none; the agent to act is the
 seat the pending decision belongs to. The game runs in this process with no bot protocol in
-between: each step is one atomic step of :mod:`hegemon.env.encoding` (a compound decision such
+between: each step is one atomic step of :mod:`hegemon.referee.encoding` (a compound decision such
 as a placement takes several), and a complete answer is applied with ``Game.apply``. An answer
 the engine refuses all the same (a rule the masks cannot see, e.g. a team game's placement
 limits) is replaced by the engine's default action, as the referee does, and the step's info
@@ -36,12 +36,12 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from hegemon.referee.encoding import Partial, action_mask, layout_of, to_action
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.limits import CUT_SHORT, DEFAULT_DECISION_LIMIT, bounded
 from hegemon.referee.rules import RuleSet, make_rules
 from hegemon.referee.view import View
 
-from .encoding import Partial, action_mask, layout_of, to_action
 from .notebook import game_html
 from .observer import PublicSeats, SeatObserver
 from .rewards import REWARDS, final_reward, territory_shares

@@ -26,7 +26,7 @@ def game_html(game: Game, names: list[str]) -> str:
     game still running: its public board as text (its record would reveal the seed)."""
     if not game.over:
         return f"<pre>{html.escape(render_text(game))}</pre>"
-    from hegemon.leaderboard.web.replay import replay_html
+    from hegemon.referee.viewer import replay_html
 
     page = replay_html(record_text(game, names), f"{game.rules.preset} seed {game.seed}")
     return (

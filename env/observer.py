@@ -18,10 +18,9 @@ import numpy as np
 
 from hegemon.referee.board import Board
 from hegemon.referee.decisions import Decision
+from hegemon.referee.encoding import Partial, Sections
 from hegemon.referee.game import Game
 from hegemon.referee.view import SeatInfo, View, public_seats, view_for
-
-from .encoding import Partial, Sections
 
 
 class PublicSeats:

@@ -2,7 +2,7 @@
 
 A folder of records (``hegemon games download`` writes ``game-ID.jsonl``; any ``*.jsonl``
 record is read) becomes the samples an imitation learner trains on, in the environments' own
-encoding (:mod:`hegemon.env.encoding`)::
+encoding (:mod:`hegemon.referee.encoding`)::
 
     skipped: list[str] = []
     for sample in decisions("games/", seat="mybot", skipped=skipped):
@@ -16,7 +16,7 @@ encoded and the recorded engine action is turned back into the encoder's atomic 
 placement over several territories is a territory step and an amount step per territory, an
 attack its source then its target — one :class:`Sample` per step, each with the observation and
 mask that step is taken from. Feeding the samples' actions to ``to_action`` with one
-:class:`~hegemon.env.encoding.Partial` per decision rebuilds the recorded action (a placement's
+:class:`~hegemon.referee.encoding.Partial` per decision rebuilds the recorded action (a placement's
 pairs sorted by territory, as the encoder gives them).
 
 Nothing is raised for a bad input: a record that cannot be read or does not verify, a record
@@ -39,12 +39,19 @@ import numpy as np
 
 from hegemon.referee import actions as act
 from hegemon.referee.decisions import Decision
+from hegemon.referee.encoding import (
+    PASS,
+    Layout,
+    Partial,
+    action_mask,
+    encode,
+    layout_of,
+    to_action,
+)
 from hegemon.referee.game import Game
 from hegemon.referee.record import RecordError, game_from_record
 from hegemon.referee.record_check import check_lines, checked_replay
 from hegemon.referee.view import View, view_for
-
-from .encoding import PASS, Layout, Partial, action_mask, encode, layout_of, to_action
 
 __all__ = ["Sample", "decisions", "stack", "steps"]
 
@@ -81,7 +88,7 @@ def canonical(action: act.Action) -> act.Action:
 
 def steps(view: View, decision: Decision, action: act.PlayerAction) -> list[int]:
     """The encoder's atomic steps (action indices) that answer ``decision`` with ``action``
-    from ``view``: fed to :func:`~hegemon.env.encoding.to_action` with one ``Partial``, the
+    from ``view``: fed to :func:`~hegemon.referee.encoding.to_action` with one ``Partial``, the
     last gives ``canonical(action)``. Raises :class:`Inexpressible` saying why when none do."""
     target = canonical(action)
     partial = Partial()

@@ -16,7 +16,7 @@ included), untimed. The arbiter runs in a thread of its own, which waits while t
 thinks; :meth:`HegemonSingle.close` (or the next reset) ends it.
 
 Observations, actions and rewards are those of :mod:`hegemon.env.multi_agent` (one step is one
-atomic step of :mod:`hegemon.env.encoding`). An index the mask forbids is an illegal answer: the
+atomic step of :mod:`hegemon.referee.encoding`). An index the mask forbids is an illegal answer: the
 arena applies the default action (``info["illegal"]``); no strike ever forfeits the learner. The
 episode ends when the game does (``terminated``; ``truncated`` when the rule set's
 ``turn_limit`` cut it while the learner was still in: a rule set without one gets the
@@ -39,6 +39,7 @@ import gymnasium
 import numpy as np
 
 from hegemon.referee.actions import Action
+from hegemon.referee.encoding import Partial, action_mask, encode, layout_of, to_action
 from hegemon.referee.events import Event
 from hegemon.referee.game import Game
 from hegemon.referee.limits import CUT_SHORT, DEFAULT_DECISION_LIMIT, bounded
@@ -47,7 +48,6 @@ from hegemon.referee.timecontrol import TimeControl
 from hegemon.referee.view import View
 from hegemon.sdk import Bot
 
-from .encoding import Partial, action_mask, encode, layout_of, to_action
 from .notebook import game_html
 from .observer import ViewEncoder
 from .rewards import REWARDS, final_reward
@@ -131,7 +131,7 @@ def bot_factory(opponent: str | Bot) -> Bot:
     Python bot file (as ``hegemon bench`` reads it)."""
     if isinstance(opponent, Bot):
         return opponent
-    from hegemon.leaderboard.bench import python_bot
+    from hegemon.sample_bots.local import python_bot
 
     make = python_bot(opponent)
     if make is None:

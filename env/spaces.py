@@ -5,7 +5,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from .encoding import OBSERVATION_HIGH, Layout
+from hegemon.referee.encoding import OBSERVATION_HIGH, Layout
 
 
 def observation_space(layout: Layout) -> gymnasium.spaces.Dict:

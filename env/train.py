@@ -3,7 +3,7 @@
 The learner plays whole games against opponent bots by the referee's own loop
 (:func:`hegemon.sdk.play_local`): it takes every other seat (seat 0, 2, … in one game, 1, 3, … in
 the next, as ``hegemon bench`` seats two versions), and answers each decision step by step
-through :mod:`hegemon.env.encoding` — the very steps :class:`hegemon.sdk.PolicyBot` takes when
+through :mod:`hegemon.referee.encoding` — the very steps :class:`hegemon.sdk.PolicyBot` takes when
 the saved policy plays in the arena. After every ``batch`` games one REINFORCE update
 (:mod:`hegemon.env.gradient`) moves the network.
 
@@ -29,12 +29,12 @@ import numpy as np
 
 from hegemon.referee.actions import Action
 from hegemon.referee.decisions import Decision
+from hegemon.referee.encoding import answer, layout_of
 from hegemon.referee.limits import bounded
 from hegemon.referee.rules import RuleSet
 from hegemon.sdk import Bot, BotView, play_local
 from hegemon.sdk.network import Floats, Mask, Network
 
-from .encoding import answer, layout_of
 from .gradient import Adam, Batch, gradients, parameters
 
 __all__ = [
@@ -163,7 +163,7 @@ def play_game(network: Network, config: TrainConfig, game: int) -> GameSteps:
 
 
 def _opponent(spec: str) -> Callable[[], Bot]:
-    from hegemon.leaderboard.bench import python_bot
+    from hegemon.sample_bots.local import python_bot
 
     factory = python_bot(spec)
     if factory is None:

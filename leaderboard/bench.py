@@ -24,13 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.util
-import inspect
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 NEW, OLD = 0, 1
@@ -85,48 +80,6 @@ def bench_game_id(seed: int, leg: int) -> str:
 
 
 # ------------------------------------------------------------------------------ in-process
-def _bot_class(module: ModuleType) -> type | None:
-    """The one :class:`hegemon.sdk.Bot` subclass defined in ``module`` (the last if several)."""
-    from hegemon.sdk import Bot
-
-    found = [
-        value
-        for value in vars(module).values()
-        if inspect.isclass(value)
-        and issubclass(value, Bot)
-        and value is not Bot
-        and value.__module__ == module.__name__
-    ]
-    return found[-1] if found else None
-
-
-def python_bot(spec: str) -> Callable[[], Any] | None:
-    """A factory of fresh bot objects for a Python bot (a sample bot's name, a ``.py`` file or
-    a folder with ``bot.py``/``main.py``), or None when ``spec`` is not one: such a bot is then
-    played as a process."""
-    from hegemon.sample_bots.names import NAMES
-
-    if spec in NAMES:
-        module = importlib.import_module(f"hegemon.sample_bots.{spec}")
-        return _bot_class(module)
-    path = Path(spec).expanduser()
-    if path.is_dir():
-        path = next((path / n for n in ("bot.py", "main.py") if (path / n).is_file()), path)
-    if path.suffix != ".py" or not path.is_file():
-        return None
-    name = f"_hegemon_bench_{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]}"
-    loader = importlib.util.spec_from_file_location(name, path)
-    if loader is None or loader.loader is None:
-        return None
-    module = importlib.util.module_from_spec(loader)
-    sys.path.insert(0, str(path.resolve().parent))  # its own helper modules, as when it runs
-    try:
-        loader.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(path.resolve().parent))
-    return _bot_class(module)
-
-
 @dataclass(frozen=True)
 class PairResult:
     """One deal played twice: each game's places and the pair's score for NEW."""

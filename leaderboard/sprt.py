@@ -39,7 +39,7 @@ ZERO_COUNT = 1e-3
 
 def score_of_elo(elo: float) -> float:
     """The expected score of a player ``elo`` points stronger (logistic Elo)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** (-elo / 400.0)))
 
 
 def elo_of_score(score: float) -> float:

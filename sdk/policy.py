@@ -2,7 +2,7 @@
 
 A learned policy (:class:`hegemon.sdk.network.Network`, saved as a ``.npz`` file by
 ``hegemon train`` or any trainer of your own) scores the fixed action space of
-:mod:`hegemon.env.encoding` from the observation of the seat's own view. :class:`PolicyBot`
+:mod:`hegemon.referee.encoding` from the observation of the seat's own view. :class:`PolicyBot`
 answers each decision with it, step by step as the encoding splits it (a placement: a territory,
 then how many armies; an attack: the source, then the target), exactly as the environments
 present it to the learner — so it plays over gRPC, in ``hegemon bench`` and in a season like any
@@ -60,7 +60,7 @@ class PolicyBot(Bot):
 
     def __init__(self, policy: Network | str | Path | None = None):
         # imported here, at start-up, not at the first decision and on its clock
-        from hegemon.env import encoding
+        from hegemon.referee import encoding
 
         from .network import Network
 
@@ -97,7 +97,7 @@ class PolicyBot(Bot):
 
     def decide(self, view: BotView, decision: Decision) -> Action:
         """Every step of ``decision`` chosen by the policy
-        (:func:`hegemon.env.encoding.answer`)."""
+        (:func:`hegemon.referee.encoding.answer`)."""
         import numpy as np
 
         layout = self.encoding.layout_of(view.board)

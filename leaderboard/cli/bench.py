@@ -60,13 +60,13 @@ def bench_command(
     from rich.live import Live
 
     from hegemon.referee.limits import bounded
+    from hegemon.sample_bots.local import python_bot
 
     from ..bench import (
         TURN_LIMIT,
         identical,
         play_pair_local,
         play_pair_processes,
-        python_bot,
         run_match,
         support,
     )

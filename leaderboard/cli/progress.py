@@ -1,6 +1,6 @@
 """Terminal output for games: live progress while playing, the result, and turn-by-turn replays
 (``hegemon play`` and ``hegemon replay``; the events in words:
-:mod:`hegemon.leaderboard.event_words`)."""
+:mod:`hegemon.referee.viewer.words`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from hegemon.referee.bottext import terminal_text
 from hegemon.referee.notes import read_line
 from hegemon.referee.record import game_from_record, parse, record_seed
 from hegemon.referee.runner import botlog
-
-from ..event_words import EventWords
+from hegemon.referee.viewer.words import EventWords
 
 PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd"}
 

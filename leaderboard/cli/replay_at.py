@@ -69,13 +69,13 @@ def run(
 
     from hegemon.leaderboard.botspec import BotSpecError, resolve
     from hegemon.leaderboard.cli.progress import note_text
-    from hegemon.leaderboard.event_words import EventWords
     from hegemon.referee.actions import action_to_list
     from hegemon.referee.chance import new_seed
     from hegemon.referee.notes import note_line
     from hegemon.referee.record import RecordError
     from hegemon.referee.replaying import position_at
     from hegemon.referee.runner.probe import ask_at
+    from hegemon.referee.viewer.words import EventWords
 
     if at < 0:
         fail("--at must be a decision number, 0 or more")

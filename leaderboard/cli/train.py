@@ -65,8 +65,9 @@ def train_command(
     masked policy gradient (numpy, on this CPU), saved in a bot folder with bot.py, policy.npz
     and learning-curve.png."""
     from hegemon.env.train import TrainConfig
+    from hegemon.sample_bots.local import python_bot
 
-    from ..bench import TURN_LIMIT, python_bot
+    from ..bench import TURN_LIMIT
 
     rule_set = parse_rules(rules, option)
     if rule_set.turn_limit == 0 and not any(

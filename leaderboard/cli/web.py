@@ -45,8 +45,8 @@ def replay_html(record: Path, out: Path) -> None:
     """Write the self-contained replay viewer of the record ``record`` to ``out`` (exits 1
     with a one-line message if the record cannot be read or replayed)."""
     from hegemon.referee.record import RecordError
+    from hegemon.referee.viewer import replay_html as viewer
 
-    from ..web.replay import replay_html as viewer
     from .records import checked_record_text
 
     text = checked_record_text(record)

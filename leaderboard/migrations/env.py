@@ -8,6 +8,7 @@ path or URL, as for ``--db``), else ``HEGEMON_DB`` / the default file.
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from hegemon.leaderboard import store
@@ -16,7 +17,7 @@ config = context.config
 target_metadata = SQLModel.metadata
 
 
-def run(connection) -> None:
+def run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

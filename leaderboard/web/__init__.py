@@ -7,6 +7,6 @@ Entry points: :func:`write_replay_html`, :func:`serve`, :func:`write_report`, an
 
 from __future__ import annotations
 
-from .replay import replay_data, replay_html, write_replay_html
+from hegemon.referee.viewer import replay_data, replay_html, write_replay_html
 
 __all__ = ["replay_data", "replay_html", "write_replay_html"]

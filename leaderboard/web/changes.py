@@ -43,7 +43,8 @@ class Changes:
     def __call__(self) -> object | None:
         if self._sqlite is not None:
             with self._lock:  # one connection, shared by the server's threads
-                return self._sqlite.execute("PRAGMA data_version").fetchone()[0]
+                token: object = self._sqlite.execute("PRAGMA data_version").fetchone()[0]
+                return token
         if self._engine is not None:
             with self._engine.connect() as conn:
                 return conn.exec_driver_sql("SELECT txid_current_snapshot()::text").scalar()

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hegemon.leaderboard import boards
 from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
@@ -32,6 +32,7 @@ from .processes import empty_log_note, keeps_process, process_note
 from .rounds import record_rounds
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MEANING = {
     "rating": "Rating: Plackett–Luce strength on the Elo scale (mean 1500; +400 ≈ 10× as likely "
@@ -127,11 +128,11 @@ class Arena:
         self,
         key: Any,
         version: Any,
-        make: Callable[[], Any],
+        make: Callable[[], T],
         *,
         stale_ok: bool = False,
-        refit: Callable[[Fitter], Any] | None = None,
-    ) -> Any:
+        refit: Callable[[Fitter], T] | None = None,
+    ) -> T:
         """``make()``'s value, kept until ``version`` changes; requests that need it while
         it is being made wait for it (:data:`.kept.CURRENT`). ``stale_ok``: once there is a
         value, a request never waits for a new one (:data:`.kept.REFRESHED`); the background
@@ -141,14 +142,14 @@ class Arena:
         return self.kept.get(key, version, make, REFRESHED, self._elsewhere(refit, make))
 
     def _elsewhere(
-        self, refit: Callable[[Fitter], Any] | None, make: Callable[[], Any]
-    ) -> Callable[[], Any]:
+        self, refit: Callable[[Fitter], T] | None, make: Callable[[], T]
+    ) -> Callable[[], T]:
         """``refit`` in the fitting process, or ``make()`` here if there is none or it fails."""
         fitter = self.fitter
         if refit is None or fitter is None:
             return make
 
-        def made_elsewhere() -> Any:
+        def made_elsewhere() -> T:
             try:
                 return refit(fitter)
             except FitterError as exc:
@@ -162,7 +163,11 @@ class Arena:
     def labels(self) -> dict[int, str]:
         """Every bot id's ``name@vN`` (kept until a bot is added)."""
         newest = queries.newest_bot_id(self.store)
-        return self.cached(("labels",), newest, lambda: {b.id: b.label for b in self.store.bots()})
+        return self.cached(
+            ("labels",),
+            newest,
+            lambda: {b.id: b.label for b in self.store.bots() if b.id is not None},
+        )
 
     def warm(self) -> None:
         """Fit every board now (a server does this at start, so no visitor waits for it)."""

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from .frames import read_frame, write_frame
 
@@ -39,17 +39,19 @@ class Fitter:
 
     def season_board(self, season_id: int) -> dict[str, Any]:
         """:func:`.fits.season_board_data` of the season ``season_id``."""
-        return self._call(("season", season_id))
+        return cast(dict[str, Any], self._call(("season", season_id)))
 
     def season_history(self, season_id: int, full: bool = True) -> dict[str, Any]:
         """:func:`.fits.season_history_data` of the season ``season_id``."""
-        return self._call(("history", season_id, full))
+        return cast(dict[str, Any], self._call(("history", season_id, full)))
 
     def pooled_board(
         self, season_ids: Sequence[int], title: str, preset: str, seed: int
     ) -> dict[str, Any] | None:
         """:func:`.fits.pooled_board_data` of the seasons ``season_ids``."""
-        return self._call(("pooled", list(season_ids), title, preset, seed))
+        return cast(
+            dict[str, Any] | None, self._call(("pooled", list(season_ids), title, preset, seed))
+        )
 
     @property
     def pid(self) -> int | None:

@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -89,12 +89,12 @@ class Kept:
             if freshness == PREVIOUS:
                 found = self._previous(key, version)
                 if found is not _MISSING:
-                    return found
+                    return cast(T, found)
             hit = self._values.get(key)
             if freshness == REFRESHED and hit is not None:
                 if hit[0] != version and key not in self._refreshing:
                     self._start_refresh(key, version, refresh or make)
-                return hit[1]
+                return cast(T, hit[1])
         return self._make(key, version, make)
 
     def _previous(self, key: Hashable, version: Hashable) -> Any:
@@ -118,7 +118,7 @@ class Kept:
                 with self._lock:
                     hit = self._values.get(key)
                 if hit is not None and hit[0] == version:  # made while this one waited
-                    return hit[1]
+                    return cast(T, hit[1])
                 made = make()
                 with self._lock:
                     self._values[key] = (version, made)

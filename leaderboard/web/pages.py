@@ -14,8 +14,9 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 from markupsafe import Markup
 
+from hegemon.referee.viewer.embed import script_json
+
 from ..boards.stored import thin
-from .embed import script_json
 from .links import Links
 from .templating import fragment, page
 

@@ -12,11 +12,13 @@ from pathlib import Path
 
 from hegemon.leaderboard.store import Store
 from hegemon.referee.record import RecordError
+from hegemon.referee.viewer.replay import STATIC_DIR as VIEWER_STATIC
+from hegemon.referee.viewer.replay import replay_data
 
 from . import pages
 from .data import Arena
 from .links import Links
-from .replay import STATIC_DIR, replay_data
+from .templating import STATIC_DIR
 from .visibility import redact_bot, redact_record, redact_replay
 
 LINKS = Links(static=True)
@@ -30,7 +32,7 @@ def write_report(
     ``private=True`` keeps the bots' logs and fault details in (a report for the organiser)."""
     out = Path(out_dir)
     (out / "static").mkdir(parents=True, exist_ok=True)
-    for asset in STATIC_DIR.iterdir():
+    for asset in [*STATIC_DIR.iterdir(), *VIEWER_STATIC.iterdir()]:
         if asset.is_file():
             shutil.copyfile(asset, out / "static" / asset.name)
     written: list[Path] = []

@@ -10,7 +10,10 @@ from starlette.staticfiles import StaticFiles
 
 from .endpoints import accounts, admin, api, challenges, notices, pages, submissions
 from .endpoints.accounts import TOKENS_PATH
-from .replay import STATIC_DIR
+from .templating import STATIC_DIR
+
+_VIEWER = ("hegemon.referee.viewer", "static")
+"""The replay viewer's files (a package and its folder, as Starlette finds them)."""
 
 GET, POST = ["GET"], ["POST"]
 
@@ -79,7 +82,8 @@ ROUTES: list[BaseRoute] = [
     Route("/me/bots", submissions.upload, methods=POST),
     Route("/me/bots/{bot_id}/log", submissions.check_log, methods=GET),
     # the stylesheet and scripts
-    Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    # the site's own, then the replay viewer's (its script and the stylesheet the site shares)
+    Mount("/static", StaticFiles(directory=STATIC_DIR, packages=[_VIEWER]), name="static"),
 ]
 """The web server's routes, in the order Starlette tries them."""
 

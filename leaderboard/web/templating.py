@@ -9,21 +9,26 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from hegemon.leaderboard.store import UserRow
+from hegemon.referee.viewer.templating import TEMPLATES_DIR as VIEWER_TEMPLATES
 
 from .formats import FILTERS
 from .links import SERVED, Links
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The site's own scripts (the stylesheet and the replay's script are the viewer's)."""
 
 # every value is escaped unless it is Markup: a bot or user name can never inject HTML
-_env = Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, auto_reload=False)
+# the site's pages, and the viewer's body they include (the game page)
+_loader = ChoiceLoader([FileSystemLoader(TEMPLATES_DIR), FileSystemLoader(VIEWER_TEMPLATES)])
+_env = Environment(loader=_loader, autoescape=True, auto_reload=False)
 _env.filters.update(FILTERS)
 templates = Jinja2Templates(env=_env)
 

@@ -1,11 +1,15 @@
 """Dependencies point one way (docs/design.md "Layout"): checked on what importing really loads.
 
-``sample_bots → sdk → (referee.wire, rules engine)``; ``env → sdk`` (the learning environment
-plays the engine and encodes views for the SDK's PolicyBot, which loads it only when asked);
+``sample_bots → sdk → (referee.wire, referee.encoding, rules engine)``; ``env → (sample_bots,
+sdk, referee.viewer)`` (the learning environment plays the engine against sample bots and shares
+the observation encoding with the SDK's PolicyBot, so the encoding sits below both; it draws
+games with the replay viewer, which sits below it and the league);
 ``leaderboard → referee → rules engine`` (the match runner uses the wire); the rules engine
-imports nothing from the rest. Every module of the five installed packages is imported in a
-fresh process (the engine's modules together, every other on its own on top of the engine), and
-what it pulls in (by installed name) must lie on its side of the arrows.
+imports nothing from the rest. Checked twice: every module of the five installed packages is
+imported in a fresh process (the engine's modules together, every other on its own on top of the
+engine), and what it pulls in (by installed name) must lie on its side of the arrows; and every
+import statement of every module — inside functions too, which importing does not run — is read
+from its source and must point down.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ SKIPPED = ("hegemon.leaderboard.migrations",)
 LAYERS = (
     ("hegemon.referee.wire", "wire"),
     ("hegemon.referee.runner", "runner"),
+    ("hegemon.referee.encoding", "encoding"),
+    ("hegemon.referee.viewer", "viewer"),
     ("hegemon.referee", "engine"),
     ("hegemon.sdk", "sdk"),
     ("hegemon.sample_bots", "sample_bots"),
@@ -39,10 +45,22 @@ MAY_LOAD = {
     "engine": {"engine"},
     "wire": {"engine", "wire"},
     "runner": {"engine", "wire", "runner"},
-    "sdk": {"engine", "wire", "sdk"},
-    "sample_bots": {"engine", "wire", "sdk", "sample_bots"},
-    "env": {"engine", "wire", "sdk", "env"},
-    "leaderboard": {"engine", "wire", "runner", "sdk", "sample_bots", "env", "leaderboard"},
+    "encoding": {"engine", "encoding"},
+    "viewer": {"engine", "viewer"},
+    "sdk": {"engine", "wire", "encoding", "sdk"},
+    "sample_bots": {"engine", "wire", "encoding", "sdk", "sample_bots"},
+    "env": {"engine", "wire", "encoding", "viewer", "sdk", "sample_bots", "env"},
+    "leaderboard": {
+        "engine",
+        "wire",
+        "runner",
+        "encoding",
+        "viewer",
+        "sdk",
+        "sample_bots",
+        "env",
+        "leaderboard",
+    },
 }
 """What importing a module of each layer may load: its own layer and those below it."""
 
@@ -92,9 +110,10 @@ def layer_of(module: str) -> str | None:
     return None
 
 
-def installed_modules() -> list[str]:
-    """Every Python module of the five packages, by installed name (``hegemon.x.y``)."""
-    names = []
+def module_files() -> dict[str, Path]:
+    """Every Python module of the five packages, by installed name (``hegemon.x.y``), with its
+    source file."""
+    files = {}
     for package in PACKAGES:
         folder = (ROOT / "hegemon" / package).resolve()
         for path in sorted(folder.rglob("*.py")):
@@ -105,8 +124,54 @@ def installed_modules() -> list[str]:
                 parts = parts[:-1]
             name = ".".join(("hegemon", package, *parts))
             if not name.startswith(SKIPPED):
-                names.append(name)
-    return names
+                files[name] = path
+    return files
+
+
+def installed_modules() -> list[str]:
+    """Every Python module of the five packages, by installed name."""
+    return list(module_files())
+
+
+def installed_name(name: str) -> str:
+    """``name`` as installed: the checkout's top-level folders are ``hegemon.<folder>``."""
+    top = name.split(".", maxsplit=1)[0]
+    return f"hegemon.{name}" if top in PACKAGES else name
+
+
+def imports_of(module: str, source: str, package: bool = False) -> list[tuple[int, str]]:
+    """``(line, installed name)`` of everything ``module``'s source imports, wherever the
+    statement stands (module level, functions, ``TYPE_CHECKING`` blocks), relative imports
+    resolved; ``from m import x`` counts both ``m`` and ``m.x`` (x may be a submodule)."""
+    home = module.split(".") if package else module.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, installed_name(alias.name)) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = home[: len(home) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = installed_name(node.module or "")
+            found.append((node.lineno, target))
+            found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
+    return found
+
+
+def statements_up(modules: dict[str, str], packages: frozenset[str] = frozenset()) -> list[str]:
+    """``importer:line -> imported`` for every import statement pointing against the arrows
+    (``modules``: installed name → source; ``packages``: those that are a package's
+    ``__init__``)."""
+    wrong = []
+    for module, source in modules.items():
+        layer = layer_of(module)
+        assert layer is not None, module
+        for line, target in imports_of(module, source, module in packages):
+            below = layer_of(target)
+            if below is not None and below not in MAY_LOAD[layer]:
+                wrong.append(f"{module}:{line} ({layer}) -> {target} ({below})")
+    return sorted(set(wrong))
 
 
 def loads(modules: list[str]) -> dict[str, list[str]]:
@@ -154,7 +219,7 @@ def test_every_module_of_the_five_packages_is_probed(loaded):
     assert {"hegemon.referee.game", "hegemon.referee.wire.codec", "hegemon.sdk.server"} <= probed
     assert {"hegemon.referee.runner.link", "hegemon.sample_bots.planner"} <= probed
     assert {"hegemon.leaderboard.botspec", "hegemon.leaderboard.store.models"} <= probed
-    assert {"hegemon.env.encoding", "hegemon.env.multi_agent"} <= probed
+    assert {"hegemon.referee.encoding", "hegemon.env.multi_agent"} <= probed
     assert all(m.startswith("hegemon.") for m in probed)
 
 
@@ -165,6 +230,33 @@ def test_no_arrow_runs_back_up(loaded):
     bots never the runner or the league; the learning environment never the runner or the
     league."""
     assert arrows_up(loaded) == []
+
+
+def test_no_import_statement_points_up():
+    """Every import statement, including those inside functions (which a module's import does
+    not run, so the probe above cannot see them)."""
+    files = module_files()
+    packages = frozenset(name for name, path in files.items() if path.name == "__init__.py")
+    sources = {name: path.read_text(encoding="utf-8") for name, path in files.items()}
+    assert statements_up(sources, packages) == []
+
+
+def test_the_statement_check_sees_an_import_inside_a_function():
+    """The checker itself: an SDK module importing the learning environment inside a function,
+    relatively, and an environment module importing the league at module level."""
+    wrong = statements_up(
+        {
+            "hegemon.sdk.policy": "def load():\n    from ..env import multi_agent\n",
+            "hegemon.env.train": "import os\nfrom hegemon.leaderboard.bench import x\n",
+            "hegemon.sdk.bot": "from .context import BotView\nfrom hegemon.referee import game\n",
+        }
+    )
+    assert wrong == [
+        "hegemon.env.train:2 (env) -> hegemon.leaderboard.bench (leaderboard)",
+        "hegemon.env.train:2 (env) -> hegemon.leaderboard.bench.x (leaderboard)",
+        "hegemon.sdk.policy:2 (sdk) -> hegemon.env (env)",
+        "hegemon.sdk.policy:2 (sdk) -> hegemon.env.multi_agent (env)",
+    ]
 
 
 def test_the_check_sees_an_arrow_back_up():

@@ -191,7 +191,7 @@ def test_sdk_helpers_say_what_a_capture_would_do():
 
 def test_the_text_replay_narrates_captures_and_missions():
     """``hegemon replay`` tells a capital capture and a completed mission in its turn lines."""
-    from hegemon.leaderboard.event_words import EventWords
+    from hegemon.referee.viewer.words import EventWords
 
     events = [
         {

@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from hegemon.leaderboard.web.replay import replay_data
 from hegemon.referee import Bribe, Game, Kind, Pass, make_rules
 from hegemon.referee.events import Bribed, CardDrawn, Traded
 from hegemon.referee.record import Recorder
 from hegemon.referee.view import view_for
+from hegemon.referee.viewer.replay import replay_data
 from hegemon.referee.wire import codec
 from hegemon.sample_bots.aggressive import AggressiveBot
 from hegemon.sdk import play_local
@@ -109,7 +109,7 @@ def test_events_tell_the_other_player_no_card(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_records_seat_view_hides_bribes_and_hands(preset):
-    """The replay viewer's per-seat view (hegemon.leaderboard.web.replay): a bribe shows as
+    """The replay viewer's per-seat view (hegemon.referee.viewer.replay): a bribe shows as
     its count of cards, and the hands shown are each seat's own."""
     rng = random.Random(8)
     game = Game(make_rules(preset, {"turn_limit": 5}), 2, 8)

@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from hegemon.env import aec
-from hegemon.env.encoding import layout_of
+from hegemon.referee.encoding import layout_of
 from hegemon.referee.rules import PRESETS
 from tests.helpers.env import greedy_choice, play_aec, players_of, random_choice
 

@@ -8,8 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from hegemon.env.encoding import BUCKETS, Partial, action_mask, amount, answer, encode, layout_of
 from hegemon.referee import Game, make_rules
+from hegemon.referee.encoding import (
+    BUCKETS,
+    Partial,
+    action_mask,
+    amount,
+    answer,
+    encode,
+    layout_of,
+)
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import view_for
 from hegemon.sdk import Bot, play_local
@@ -71,7 +79,7 @@ def test_placing_takes_a_territory_then_an_amount():
     view = view_for(game, game.pending.player)
     layout, decision, partial = layout_of(game.board), view.pending, Partial()
     assert decision is not None
-    from hegemon.env.encoding import to_action
+    from hegemon.referee.encoding import to_action
 
     first = int(np.flatnonzero(action_mask(view, decision, partial))[0])
     assert to_action(first, view, decision, partial) is None and partial.step == "amount"

@@ -1,5 +1,5 @@
 """The encoder stays importable by a bot: it loads numpy and the rules engine, nothing else of
-hegemon (no SDK, no league) and neither learning library."""
+hegemon (no SDK, no learning environment, no league) and neither learning library."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 PROBE = """
 import json, sys
 before = set(sys.modules)
-import hegemon.env.encoding
+import hegemon.referee.encoding
 print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
@@ -26,7 +26,7 @@ def test_the_encoder_loads_only_numpy_and_the_engine():
     outside = {
         n
         for n in ours
-        if not n.startswith(("hegemon.referee", "hegemon.env"))
+        if not n.startswith("hegemon.referee")
         or n.startswith(("hegemon.referee.wire", "hegemon.referee.runner"))
     }
     assert not outside, outside

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hegemon.env import HegemonAEC, aec, single
-from hegemon.env.encoding import action_mask, encode
+from hegemon.referee.encoding import action_mask, encode
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import view_for
 from tests.helpers.env import players_of

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hegemon.env import HegemonAEC, aec
-from hegemon.env.encoding import layout_of
+from hegemon.referee.encoding import layout_of
 from tests.helpers.env import greedy_choice
 
 

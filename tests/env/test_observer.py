@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from hegemon.env import aec
-from hegemon.env.encoding import action_mask, encode
 from hegemon.env.observer import SeatObserver
+from hegemon.referee.encoding import action_mask, encode
 from hegemon.referee.view import view_for
 from tests.helpers.env import players_of
 

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from hegemon.env import aec
-from hegemon.env.encoding import PASS, Partial, answer, layout_of, to_action
 from hegemon.env.records import Sample, canonical, decisions, stack
 from hegemon.referee import Game, make_rules
 from hegemon.referee.actions import Action, action_from_list
+from hegemon.referee.encoding import PASS, Partial, answer, layout_of, to_action
 from hegemon.referee.policies import random_action
 from hegemon.referee.record import Recorder, game_from_record, parse, record_seed
 from hegemon.referee.rules import rules_from_dict

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hegemon.env.encoding import PASS, Layout
+from hegemon.referee.encoding import PASS, Layout
 
 
 def players_of(preset: str) -> int:
@@ -58,7 +58,7 @@ def steps_for(action, view, decision) -> list[int]:
     fails if none do."""
     import copy
 
-    from hegemon.env.encoding import Partial, action_mask, to_action
+    from hegemon.referee.encoding import Partial, action_mask, to_action
 
     def search(partial: Partial, depth: int) -> list[int] | None:
         for index in np.flatnonzero(action_mask(view, decision, partial)):

@@ -19,7 +19,6 @@ from hegemon.leaderboard.bench import (
     identical,
     pair_scale,
     play_pair_local,
-    python_bot,
     run_match,
     score_pair,
     seatings,
@@ -27,6 +26,7 @@ from hegemon.leaderboard.bench import (
 )
 from hegemon.leaderboard.sprt import Sprt, estimate
 from hegemon.referee import make_rules
+from hegemon.sample_bots.local import python_bot
 
 HEGEMON = [str(Path(sys.executable).parent / "hegemon")]
 

@@ -100,8 +100,8 @@ def test_a_policy_file_that_cannot_be_used_is_one_line(tmp_path, content, says):
 
 
 def test_a_saved_network_loads_as_it_was_and_plays_a_game(tmp_path):
-    from hegemon.env.encoding import layout_of
     from hegemon.referee import make_rules
+    from hegemon.referee.encoding import layout_of
     from hegemon.referee.game import Game
 
     layout = layout_of(Game(make_rules("classic"), 3, seed=0).board)

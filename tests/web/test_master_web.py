@@ -3,15 +3,15 @@ territory at its capital's place on its tile, each tile in its cell of the world
 
 from __future__ import annotations
 
-from hegemon.leaderboard.web.layout import HEIGHT, MARGIN, WIDTH
 from hegemon.referee.compose import parse_spec
 from hegemon.referee.record import replay
 from hegemon.referee.tiles import tile
+from hegemon.referee.viewer.layout import HEIGHT, MARGIN, WIDTH
 from tests.helpers.web import WORLD, Page, browser, master_record, territories  # noqa: F401 (browser: a fixture)
 
 
 def test_the_map_is_drawn_tile_by_tile_from_the_layout():
-    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.viewer.replay import replay_data
 
     data = replay_data(master_record(1))["map"]
     assert data["name"] == WORLD
@@ -54,7 +54,7 @@ def test_a_master_replay_plays_in_the_browser(browser, tmp_path):
 def test_master_hands_show_the_cards_of_the_44_not_territories():
     """Seed 003's "carte speciali" show figures and tanks, not territories: the replay's hands
     and its drawn-card events name them so (``cavalry (+1)``, ``wild card``)."""
-    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.viewer.replay import replay_data
 
     text = master_record(2)
     data = replay_data(text)

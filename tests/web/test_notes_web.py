@@ -157,8 +157,8 @@ def test_a_visitor_sees_no_note_and_no_mark(site, browser, tmp_path):
 def test_a_public_report_keeps_no_note_and_every_other_line_byte_for_byte(tmp_path):
     """What ``hegemon report`` without ``--private`` and every page not the owner's do with a
     record: each hidden seat's note lines left out, the rest of the record untouched."""
-    from hegemon.leaderboard.web.replay import replay_data
     from hegemon.leaderboard.web.visibility import redact_record, redact_replay
+    from hegemon.referee.viewer.replay import replay_data
     from tests.helpers.web import play_record
 
     record = tmp_path / "game.jsonl"

@@ -10,11 +10,11 @@ import random
 
 from hegemon.leaderboard.web.links import Links
 from hegemon.leaderboard.web.pages import game_page
-from hegemon.leaderboard.web.replay import replay_data
 from hegemon.leaderboard.web.visibility import redact_record, redact_replay
 from hegemon.referee import Forfeit, Game, make_rules
 from hegemon.referee.policies import attack_happy_action
 from hegemon.referee.record import Recorder, replay
+from hegemon.referee.viewer.replay import replay_data
 
 SECRET = "RuntimeError: the owner's secret opening book (bot.py:12)"
 SEATS = ["a@v1", "b@v1", "c@v1"]

@@ -331,8 +331,8 @@ def test_the_static_report_works_from_file(site, browser, tmp_path):
 def test_a_map_without_a_layout_is_laid_out_from_its_borders_the_same_every_time():
     from dataclasses import replace as with_name
 
-    from hegemon.leaderboard.web.layout import HEIGHT, WIDTH, force_layout, map_layout
     from hegemon.referee.board import builtin_map
+    from hegemon.referee.viewer.layout import HEIGHT, WIDTH, force_layout, map_layout
 
     classic = builtin_map("classic")
     shipped = map_layout(classic)
@@ -345,8 +345,8 @@ def test_a_map_without_a_layout_is_laid_out_from_its_borders_the_same_every_time
 
 
 def test_the_replay_data_refuses_a_record_the_engine_does_not_reproduce():
-    from hegemon.leaderboard.web.replay import replay_data
     from hegemon.referee.record import RecordError
+    from hegemon.referee.viewer.replay import replay_data
 
     text = play_record(7, ["a", "b", "c", "d"], turn_limit=3)
     data = replay_data(text)
@@ -360,7 +360,7 @@ def test_the_replay_data_refuses_a_record_the_engine_does_not_reproduce():
 def test_a_seat_view_of_a_capital_game_hides_the_others_capitals():
     """capital-2000: a seat's replay shows another seat's capital choice only as "chooses a
     secret capital", both the action and its event (the full view shows the territory)."""
-    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.viewer.replay import replay_data
     from hegemon.sample_bots.random import RandomBot
     from hegemon.sdk import play_local
 

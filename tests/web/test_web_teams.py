@@ -41,7 +41,7 @@ def team_game() -> tuple[str, list[list[str]], list[list[tuple[int, int]]]]:
 
 
 def test_the_replay_data_carries_the_stacks(team_game):
-    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.viewer.replay import replay_data
 
     text, stacks, _ = team_game
     data = replay_data(text)
@@ -55,7 +55,7 @@ def test_the_replay_data_carries_the_stacks(team_game):
 
 
 def test_a_classic_replay_has_no_stacks():
-    from hegemon.leaderboard.web.replay import replay_data
+    from hegemon.referee.viewer.replay import replay_data
     from tests.helpers.web import master_record
 
     data = replay_data(master_record(1))

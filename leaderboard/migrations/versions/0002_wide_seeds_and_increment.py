@@ -12,6 +12,7 @@ Create Date: 2026-11-30
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -22,7 +23,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _seed_as(table: str, new_type: sa.types.TypeEngine, cast: str) -> None:
+def _seed_as(table: str, new_type: sa.types.TypeEngine[Any], cast: str) -> None:
     with op.batch_alter_table(table) as batch:
         batch.alter_column(
             "seed",

@@ -7,8 +7,9 @@ from typing import Any
 
 from starlette.requests import Request
 
+from hegemon.referee.viewer import replay_data
+
 from ..auth import viewer
-from ..replay import replay_data
 from ..visibility import Seen, redact_bot, redact_faults, redact_replay
 from .common import arena, path_id, store
 

@@ -15,7 +15,6 @@ _PACKAGES = (
     "hegemon.sdk",
     "hegemon.referee",
     "hegemon.sample_bots",
-    "hegemon.env",  # PolicyBot encodes its view with hegemon.env.encoding
     "grpc",
     "google",
 )

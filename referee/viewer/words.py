@@ -1,5 +1,5 @@
 """A game's events (and actions) in words, for the terminal (``hegemon replay``, via
-:mod:`hegemon.leaderboard.cli.progress`) and the web replay (:mod:`hegemon.leaderboard.web.replay`)
+:mod:`hegemon.leaderboard.cli.progress`) and the web replay (:mod:`hegemon.referee.viewer.replay`)
 alike: :class:`EventWords`."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class EventWords:
             order = sorted(range(len(e["places"])), key=lambda p: e["places"][p])
             return (
                 "game over ("
-                + e["reason"]
+                + str(e["reason"])
                 + "): "
                 + ", ".join(f"{e['places'][p]}. {s(p)}" for p in order)
             )

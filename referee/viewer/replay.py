@@ -41,9 +41,9 @@ from hegemon.referee.record import RecordError, game_from_record, parse, record_
 from hegemon.referee.teams import on as team_game
 from hegemon.referee.teams import team_of
 
-from ..event_words import EventWords
 from .embed import script_json
 from .layout import map_data
+from .words import EventWords
 
 __all__ = ["replay_data", "replay_html", "static_text", "write_replay_html"]
 
@@ -222,7 +222,7 @@ def replay_data(text: str, title: str | None = None) -> dict[str, Any]:
 
 def replay_html(text: str, title: str | None = None) -> str:
     """The whole viewer for a record's text, as one HTML page with nothing to fetch."""
-    from .templating import fragment  # here: the web's imports are not needed to play
+    from .templating import fragment  # here: Jinja2 is not needed to read a record's data
 
     data = replay_data(text, title)
     page = fragment(
