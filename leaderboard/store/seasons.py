@@ -125,7 +125,6 @@ class SeasonStore(Database):
         )
 
 
-
 def add_season(
     s: Session, season: SeasonRow, bot_ids: Sequence[int], schedule: Iterable[ScheduledMatch]
 ) -> SeasonRow:
