@@ -181,12 +181,14 @@ QUOTAS = {"HEGEMON_QUOTA_CHALLENGES": "3", "HEGEMON_QUOTA_CHALLENGE_GAMES": "10"
 
 
 @pytest.fixture(scope="module")
-def web_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+def web_only(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, str, dict[str, int]]]:
     """The same arena served without runners (nothing finishes), with small quotas."""
     home = tmp_path_factory.mktemp("quota-home")
-    challenge_arena(home)
+    ids = challenge_arena(home)
     with running_web(home, home / "web.log", **QUOTAS) as url:
-        yield home, url
+        yield home, url, ids
 
 
 def at_once(url: str, name: str, body: dict[str, Any], count: int) -> list[httpx.Response]:
@@ -208,7 +210,7 @@ def at_once(url: str, name: str, body: dict[str, Any], count: int) -> list[httpx
 
 
 def test_the_quotas_hold_under_simultaneous_requests(web_only):
-    home, url = web_only
+    home, url, ids = web_only
     games = at_once(url, "ann", {"bot": "annbot", "vs": ["planner"], "games": 4}, 6)
     assert sorted(a.status_code for a in games) == [201] * 2 + [429] * 4  # 10 games a day
     assert all("challenge games a day" in a.json()["error"] for a in games if a.status_code != 201)
@@ -217,4 +219,16 @@ def test_the_quotas_hold_under_simultaneous_requests(web_only):
     assert all("still playing" in a.json()["error"] for a in flight if a.status_code != 201)
     with using_home(home), Store(create=False) as store, store.session() as s:
         stored = list(s.exec(select(ChallengeRow)).all())
-    assert sorted(c.games for c in stored) == [1, 1, 1, 4, 4]
+    theirs = {ids["annbot"], ids["bobbot"]}
+    assert sorted(c.games for c in stored if c.bot_id in theirs) == [1, 1, 1, 4, 4]
+
+
+def test_without_opponents_a_version_meets_its_ladder_neighbour(web_only):
+    _, url, _ = web_only
+    asked = api(url, "carl").post("/api/challenges", json={"bot": "carlbot", "games": 2})
+    assert asked.status_code == 201, asked.text
+    data = asked.json()
+    assert data["chosen"] == f"neighbours on {LADDER}" and data["games"] == 2
+    # no ladder game played yet: every rating alike, the nearest is the first other name
+    assert [o["bot"] for o in data["opponents"]] == ["aggressive@v1"]
+    assert data["done"] == 0 and not data["finished"] and data["results"] == []

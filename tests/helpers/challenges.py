@@ -1,6 +1,7 @@
 """An arena home for the challenges' tests and benchmark: members ann, bob, carl and dora (and
-the admin ada), the four sample bots (the organiser's), ann's and bob's own bots (ann's with a
-refused second version), and a two-player ladder of short games whose rules challenges play."""
+the admin ada), the four sample bots (the organiser's), ann's, bob's and carl's own bots (ann's
+with a refused second version), and a two-player ladder of short games whose rules challenges
+play."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ from tests.helpers.league import hegemon, register_samples, using_home
 
 PASSWORD = "a long enough password"
 MEMBERS = ("ann", "bob", "carl", "dora")
-OWN_BOTS = {"ann": ("annbot", "aggressive"), "bob": ("bobbot", "random")}
+OWN_BOTS = {
+    "ann": ("annbot", "aggressive"),
+    "bob": ("bobbot", "random"),
+    "carl": ("carlbot", "continental"),
+}
 """Each member's bot: its name and the sample bot it plays as."""
 LADDER = "lad"
 
