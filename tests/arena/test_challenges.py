@@ -7,6 +7,7 @@ line, never a 500; the quotas hold under simultaneous requests (a web server wit
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections.abc import Iterator
@@ -58,20 +59,19 @@ def challenge(arena: Arena, user: str, *args: str):
     return hegemon("challenge", *args, env=env, timeout=900)
 
 
-OPEN: list[httpx.Client] = []
+CLIENTS = contextlib.ExitStack()
+"""The API clients the tests open, closed after each test (:func:`_closed`)."""
 
 
 @pytest.fixture(autouse=True)
-def _close_clients() -> Iterator[None]:
+def _closed() -> Iterator[None]:
     yield
-    while OPEN:
-        OPEN.pop().close()
+    CLIENTS.close()
 
 
 def api(url: str, name: str | None) -> httpx.Client:
     """An API client of ``name`` (a token of theirs) or of an anonymous visitor."""
-    client = httpx.Client(base_url=url, timeout=60)
-    OPEN.append(client)
+    client = CLIENTS.enter_context(httpx.Client(base_url=url, timeout=60))
     if name is not None:
         made = client.post(
             "/api/tokens", json={"name": name, "password": PASSWORD, "token_name": "tests"}
