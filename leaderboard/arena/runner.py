@@ -13,6 +13,7 @@ import sys
 
 import trio
 
+from ..challenges.turns import Turns
 from ..events.progress import advance_events
 from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
@@ -30,36 +31,32 @@ waiting: a ladder's queue never empties, so without turns the first ladder would
 runner for ever (and each turn starts the bots afresh, so not one game a turn)."""
 
 
-def playable_season(store: Store, served: dict[int, int] | None = None) -> SeasonRow | None:
-    """The season or ladder with a match waiting that this runner served longest ago
-    (``served``: a season's id → the number of its last turn; never served first, the oldest
-    first among equals)."""
-    last = served or {}
+def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | None:
+    """The season, ladder or challenge with a match waiting that this runner serves next
+    (:class:`~hegemon.leaderboard.challenges.turns.Turns`: competitions in turn, served
+    longest ago first, a member's challenge between them without starving them)."""
     waiting = [
         season
-        for season in store.seasons()
+        for season in store.seasons(challenges=True)
         if season.status != FINISHED and season.id is not None and store.progress(season.id).pending
     ]
-    return min(waiting, key=lambda season: last.get(season.id or 0, -1), default=None)
+    return (turns or Turns()).next(waiting)
 
 
 async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
-    """Play the seasons' and ladders' matches as they wait, forever, in turns of
+    """Play the seasons', ladders' and challenges' matches as they wait, forever, in turns of
     :data:`TURN_GAMES` games each."""
-    served: dict[int, int] = {}
-    turn = 0
+    turns = Turns()
     while True:
         for step in await trio.to_thread.run_sync(advance_events, store):  # a round is over
             say(
                 f"{step.season.name}: "
                 + ("ended" if step.standings is not None else f"round {step.round} made")
             )
-        season = await trio.to_thread.run_sync(playable_season, store, served)
+        season = await trio.to_thread.run_sync(playable_season, store, turns)
         if season is None:
             await trio.sleep(poll)
             continue
-        turn += 1
-        served[season.id or 0] = turn
         try:
             state = await run_season(store, season, worker=worker, log=say, stop_after=TURN_GAMES)
         except (StoreError, RunnerError) as exc:  # its bots cannot run here, or the database

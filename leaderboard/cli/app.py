@@ -93,6 +93,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("team", ".team:team_app", "Make teams, invite and remove members, accept and leave."),
     ("pin", ".pin:pin_command", "Choose the version of your bot that plays in the arena"),
     ("unpin", ".pin:unpin_command", "Let your bot's newest active version play again"),
+    ("challenge", ".challenge:challenge_command", "Unrated test games of your bot"),
     ("arena", ".arena:arena_command", "Run an arena"),
 )
 

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from ..challenges.finished import tell_finished
 from ..store import Store, StoreError, utcnow
 from .digest import send_digests
 from .events import group_faults
@@ -23,6 +24,7 @@ SCAN_EVERY = 30.0
 def notify_once(store: Store, scan: bool) -> int:
     """One round: the due deliveries (and, with ``scan``, faults and digests); returns the
     deliveries tried."""
+    tell_finished(store)  # a few rows at most: each round, so the member hears at once
     if scan:
         now = utcnow()
         group_faults(store, now)

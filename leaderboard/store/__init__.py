@@ -19,7 +19,8 @@ result of a finished match; at most one per match); the accounts' ``users``, ``i
 ``user_sessions`` and ``api_tokens`` (:mod:`.accounts`; a bot's ``owner_id`` is its user);
 the notifications' ``notices``, ``webhooks``, ``deliveries`` and ``notice_prefs`` (:mod:`.notices`);
 the ``teams`` and their ``team_members`` (:mod:`.teams`; a team's bot has its ``team_id``); the
-games in play's ``live_games`` (:mod:`.live`).
+games in play's ``live_games`` (:mod:`.live`); the members' ``challenges`` (:mod:`.challenges`:
+unrated test games, each a season of its own).
 
 Work distribution (what ``hegemon season run`` uses; safe with any number of workers, on one
 machine or many sharing PostgreSQL):
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 from .accounts import ADMIN, MEMBER, ROLES, ApiTokenRow, InvitationRow, SessionRow, UserRow
 from .bots import BotStore
+from .challenges import ChallengeRow
 from .claims import ClaimStore
 from .database import (
     INITIAL_REVISION,
@@ -53,6 +55,7 @@ from .database import (
 from .events import EventRow
 from .live import LiveGameRow
 from .models import (
+    CHALLENGE,
     CLAIMED,
     CREATED,
     DONE,
@@ -83,6 +86,7 @@ from .versions import VersionStore
 
 __all__ = [
     "ADMIN",
+    "CHALLENGE",
     "CLAIMED",
     "CREATED",
     "DONE",
@@ -100,6 +104,7 @@ __all__ = [
     "VOID",
     "ApiTokenRow",
     "BotRow",
+    "ChallengeRow",
     "DeliveryRow",
     "EventRow",
     "GameOutcome",

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from .accounts import UserRow
 from .archives import BotArchiveRow
 from .database import Database, StoreError
-from .models import BotRow, SeasonBotRow, SeasonRow
+from .models import CHALLENGE, BotRow, SeasonBotRow, SeasonRow
 from .names import skeleton
 from .pins import drop_pins
 from .teams import TeamRow
@@ -181,6 +181,7 @@ class BotStore(Database):
                     select(SeasonRow)
                     .join(SeasonBotRow, col(SeasonBotRow.season_id) == col(SeasonRow.id))
                     .where(col(SeasonBotRow.bot_id) == bot_id)
+                    .where(col(SeasonRow.kind) != CHALLENGE)  # unrated: on no bot's page
                     .order_by(col(SeasonRow.id))
                 ).all()
             )

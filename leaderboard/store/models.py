@@ -24,6 +24,9 @@ PENDING, CLAIMED, DONE, VOID = "pending", "claimed", "done", "void"
 # matchmaker, hegemon.leaderboard.ladder, keeps adding matches as games finish)
 SEASON, LADDER = "season", "ladder"
 EVENT = "event"  # a final event: its rounds are made as rounds finish (hegemon.leaderboard.events)
+# a member's unrated test games (hegemon.leaderboard.challenges): a small season of its own,
+# played like any other but kept off the public boards and out of every rating
+CHALLENGE = "challenge"
 
 FAULT_POLICIES = {
     "forfeit": "a bot's fault (start-up failure, crash, timeout, too many strikes) disqualifies "
@@ -158,6 +161,11 @@ class SeasonRow(SQLModel, table=True):
     def is_ladder(self) -> bool:
         """A ladder: a season that never ends (its matches are made as games finish)."""
         return self.kind == LADDER
+
+    @property
+    def is_challenge(self) -> bool:
+        """A member's unrated test games (off the boards, out of every rating)."""
+        return self.kind == CHALLENGE
 
     def rule_set(self) -> RuleSet:
         """The season's rule set (preset and every option)."""

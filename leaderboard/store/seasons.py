@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from .database import Database, StoreError, _one_line
 from .models import (
+    CHALLENGE,
     CLAIMED,
     DONE,
     PENDING,
@@ -40,44 +41,7 @@ class SeasonStore(Database):
         :class:`StoreError` if the name is taken or a bot is unknown; then nothing is written.
         """
         with self.session(write=True) as s:
-            if (
-                s.exec(select(col(SeasonRow.id)).where(col(SeasonRow.name) == season.name)).first()
-                is not None
-            ):
-                raise StoreError(f"a season named '{season.name}' already exists")
-            known = set(
-                s.exec(select(col(BotRow.id)).where(col(BotRow.id).in_(list(bot_ids)))).all()
-            )
-            missing = [b for b in bot_ids if b not in known]
-            if missing:
-                raise StoreError(f"no bot with id {missing[0]}")
-            row = SeasonRow.model_validate(season.model_dump(exclude={"id"}))
-            s.add(row)
-            s.flush()
-            assert row.id is not None  # given by the flush
-            for position, bot_id in enumerate(bot_ids):
-                s.add(SeasonBotRow(season_id=row.id, bot_id=bot_id, position=position))
-            count = 0
-            for m in schedule:
-                seats = [int(b) for b in m.seats]
-                if not set(seats) <= known:
-                    raise StoreError(f"match {m.number} seats a bot that is not in the season")
-                s.add(
-                    MatchRow(
-                        season_id=row.id,
-                        number=m.number,
-                        table_number=m.table,
-                        seats=seats,
-                        seed=m.seed,
-                    )
-                )
-                count += 1
-            row.games = count
-            try:
-                s.flush()
-            except IntegrityError as exc:
-                raise StoreError(f"cannot create season '{season.name}': {_one_line(exc)}") from exc
-            return row
+            return add_season(s, season, bot_ids, schedule)
 
     def get_season(self, season_id: int) -> SeasonRow | None:
         with self.session() as s:
@@ -87,9 +51,14 @@ class SeasonStore(Database):
         with self.session() as s:
             return s.exec(select(SeasonRow).where(col(SeasonRow.name) == name)).first()
 
-    def seasons(self) -> list[SeasonRow]:
+    def seasons(self, challenges: bool = False) -> list[SeasonRow]:
+        """Every season and ladder; members' challenges only with ``challenges`` (they are on
+        no public board and in no rating: everything else that lists seasons leaves them out)."""
         with self.session() as s:
-            return list(s.exec(select(SeasonRow).order_by(col(SeasonRow.id))).all())
+            query = select(SeasonRow).order_by(col(SeasonRow.id))
+            if not challenges:
+                query = query.where(col(SeasonRow.kind) != CHALLENGE)
+            return list(s.exec(query).all())
 
     def season_bots(self, season_id: int) -> list[BotRow]:
         """The season's bot versions, in the order they were given."""
@@ -154,3 +123,39 @@ class SeasonStore(Database):
             int(attempts or 0),
             {str(k): int(v) for k, v in workers.items()},
         )
+
+
+def add_season(
+    s: Session, season: SeasonRow, bot_ids: Sequence[int], schedule: Iterable[ScheduledMatch]
+) -> SeasonRow:
+    """:meth:`SeasonStore.create_season` inside the write transaction ``s`` (for a caller that
+    writes more in the same transaction, e.g. a challenge read against its owner's quota)."""
+    if s.exec(select(col(SeasonRow.id)).where(col(SeasonRow.name) == season.name)).first():
+        raise StoreError(f"a season named '{season.name}' already exists")
+    known = set(s.exec(select(col(BotRow.id)).where(col(BotRow.id).in_(list(bot_ids)))).all())
+    missing = [b for b in bot_ids if b not in known]
+    if missing:
+        raise StoreError(f"no bot with id {missing[0]}")
+    row = SeasonRow.model_validate(season.model_dump(exclude={"id"}))
+    s.add(row)
+    s.flush()
+    assert row.id is not None  # given by the flush
+    for position, bot_id in enumerate(bot_ids):
+        s.add(SeasonBotRow(season_id=row.id, bot_id=bot_id, position=position))
+    count = 0
+    for m in schedule:
+        seats = [int(b) for b in m.seats]
+        if not set(seats) <= known:
+            raise StoreError(f"match {m.number} seats a bot that is not in the season")
+        s.add(
+            MatchRow(
+                season_id=row.id, number=m.number, table_number=m.table, seats=seats, seed=m.seed
+            )
+        )
+        count += 1
+    row.games = count
+    try:
+        s.flush()
+    except IntegrityError as exc:
+        raise StoreError(f"cannot create season '{season.name}': {_one_line(exc)}") from exc
+    return row

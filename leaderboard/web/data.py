@@ -189,12 +189,13 @@ class Arena:
         )
 
     def season(self, name_or_id: str | int) -> SeasonRow | None:
+        """The season or ladder of this id or name (a member's challenge: None, it has no
+        board; its owner's page is /challenge/{id})."""
         season_id = database_id(name_or_id)
-        if season_id is not None:
-            found = self.store.get_season(season_id)
-            if found is not None:
-                return found
-        return self.store.season_by_name(str(name_or_id))
+        found = None if season_id is None else self.store.get_season(season_id)
+        if found is None:
+            found = self.store.season_by_name(str(name_or_id))
+        return None if found is None or found.is_challenge else found
 
     # ------------------------------------------------------------------ leaderboards
     def seasons(self) -> dict[str, Any]:
@@ -435,7 +436,7 @@ class Arena:
         from hegemon.referee.runner.botlog import bot_lines
 
         text = data.decode("utf-8", errors="replace")
-        season = None if bot_lines(text) else self.season(found[1].season_id)
+        season = None if bot_lines(text) else self.store.get_season(found[1].season_id)
         return text if season is None else text + empty_log_note(season)
 
     # ------------------------------------------------------------------ bots

@@ -128,9 +128,14 @@ def bots_page(data: dict[str, Any], links: Links) -> str:
 
 
 def bot_page(
-    data: dict[str, Any], links: Links, ids: dict[str, int], pin_csrf: str | None = None
+    data: dict[str, Any],
+    links: Links,
+    ids: dict[str, int],
+    pin_csrf: str | None = None,
+    owner: Markup | None = None,
 ) -> str:
-    """A bot version's page; ``pin_csrf``: its owner's form choosing the version that plays."""
+    """A bot version's page; ``pin_csrf``: its owner's form choosing the version that plays;
+    ``owner``: its owner's test games form."""
     b = data["bot"]
     series = [
         {"bot": f"{h['season']} · {h['version']}", "points": h["points"]}
@@ -140,7 +145,7 @@ def bot_page(
         "bot.html", f"Bot {b['label']}", links, links.api(f"bots/{b['id']}"),
         b=b, versions=data["versions"], seasons=data["seasons"], by_seat=data["by_seat"],
         head_to_head=data["head_to_head"], fault_groups=data["fault_groups"],
-        faults=data["faults"], notes=data["meaning"],
+        faults=data["faults"], notes=data["meaning"], owner=owner,
         history=chart(series, "incremental Elo (one line per season and version)"),
         pin_csrf=pin_csrf,
     )  # fmt: skip
@@ -315,6 +320,19 @@ API_WRITES = [
         "/api/teams/{name}/{action}",
         'action invite or remove (the owner; JSON {"user"}), accept (an invitation) or leave '
         '→ {"team", "done"}',
+    ),
+    (
+        "POST",
+        "/api/challenges",
+        'test games on demand: JSON {"bot", "games", "vs": [names] (empty: its ladder '
+        'neighbours), "version", "ladder"} → 201 the challenge {id, url, …}; unrated. Quotas '
+        "(games a day, challenges in flight) refuse with a 429 and one line",
+    ),
+    (
+        "GET",
+        "/api/challenges/{id}",
+        "one of your challenges: progress, each game with your version's place, each "
+        "opponent, and against one opponent the SPRT of the run",
     ),
 ]
 """The endpoints that need a member's token: (method, path, what)."""

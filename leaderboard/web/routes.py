@@ -12,6 +12,7 @@ from .endpoints import (
     accounts,
     admin,
     api,
+    challenges,
     events,
     live,
     notices,
@@ -74,6 +75,11 @@ ROUTES: list[BaseRoute] = [
     Route("/account/hooks", notices.new_hook, methods=POST),
     Route("/account/hooks/{hook_id}/delete", notices.delete_hook, methods=POST),
     Route("/account/digest", notices.digest, methods=POST),
+    # test games on demand (.endpoints.challenges)
+    Route("/api/challenges", challenges.api_create, methods=POST),
+    Route("/api/challenges/{challenge_id}", challenges.api_challenge, methods=GET),
+    Route("/challenge/{challenge_id}", challenges.challenge_page, methods=GET),
+    Route("/bot/{bot_id}/challenges", challenges.form_create, methods=POST),
     # the admins' (.endpoints.admin)
     Route("/admin/users", admin.users, methods=GET),
     Route("/admin/users/{name}/disable", admin.disable_user, methods=POST),

@@ -228,6 +228,19 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     # choosing the version that plays: the owner's (and an admin's); a form is no JSON: 400
     ("POST", "/api/bots/{name}/pin"): ("/api/bots/{name}/pin", {}, (401, 403, 400, 400)),
     ("POST", "/me/bots/{name}/pin"): ("/me/bots/{name}/pin", {"version": ""}, (303, 403, 303, 303)),
+    # test games on demand: each member's own (no ladder here: the owner's is refused, 400)
+    ("POST", "/api/challenges"): ("/api/challenges", {}, (401, 400, 400, 400)),
+    ("GET", "/api/challenges/{challenge_id}"): (
+        "/api/challenges/999999",
+        None,
+        (401, 404, 404, 404),
+    ),
+    ("GET", "/challenge/{challenge_id}"): ("/challenge/999999", None, (303, 404, 404, 404)),
+    ("POST", "/bot/{bot_id}/challenges"): (
+        "/bot/{bot}/challenges",
+        {"games": "2"},
+        (303, 403, 400, 400),
+    ),
     ("POST", "/logout"): ("/logout", {}, (303, 303, 303, 303)),
     # final events: public pages (a season that is no event is not shown as one); the admins
     # create them (a bad name: nothing is created, the admin gets the form and its error)

@@ -20,6 +20,7 @@ from ..links import SERVED
 from ..params import clamped
 from ..templating import void_form
 from ..visibility import redact_games
+from .challenges import owner_form
 from .common import arena, cached, links, not_found, store
 from .live import playing_list
 from .views import GAME_NOT_FOUND, filters, hidden, ids, seen
@@ -102,7 +103,8 @@ def bot(request: Request) -> Response:
     user = viewer(request)
     mine = found is not None and may_act_on(store(request), user, found)
     pin = form_token(request) if mine else None  # the owner's form choosing the version
-    return HTMLResponse(html.bot_page(data, links(request), ids(request), pin))
+    page = html.bot_page(data, links(request), ids(request), pin, owner_form(request))
+    return HTMLResponse(page)
 
 
 async def games(request: Request) -> Response:
