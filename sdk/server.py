@@ -18,7 +18,7 @@ import stat
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from typing import Any, Protocol, TypeVar
 
@@ -95,6 +95,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             rule_sets=list(bot.rule_sets),
             author=str(bot.author),
             view_deltas=True,
+            decide_stream=True,
         )
 
     def StartGame(
@@ -111,6 +112,23 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         self, request: pb.EndGameRequest, context: grpc.ServicerContext | None
     ) -> pb.EndGameReply:
         return self._call(context, "EndGame", self._end_game, request)
+
+    def DecideStream(
+        self, requests: Iterator[pb.DecideRequest], context: grpc.ServicerContext | None
+    ) -> Iterator[pb.DecideReply]:
+        """A game's decisions on one stream: each request answered as :meth:`Decide` would,
+        in order, with its number; a refused request is a reply that says why
+        (``refused``), and the stream goes on."""
+        for request in requests:
+            try:
+                reply = self.Decide(request, None)
+            except CallError as exc:
+                log.warning("Decide refused: %s", exc.message)
+                reply = pb.DecideReply(
+                    refused=exc.message[:1000], refused_code=exc.code.value[0]
+                )
+            reply.number = request.number
+            yield reply
 
     # -------------------------------------------------------------- their work
     def _start_game(self, request: pb.StartGameRequest) -> pb.StartGameReply:
