@@ -24,11 +24,11 @@ from ..wire import bot_pb2, bot_pb2_grpc, codec
 from ..wire.legal import legal_answers
 from ..wire.notes import notes_from_reply
 from . import botlog, bridge
-from .stream import DecideStream, StreamEnded
 from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 from .sandbox.ceiling import freeze_deferred
+from .stream import DecideStream, StreamEnded
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"

@@ -63,9 +63,7 @@ class DecideStream:
         self._thread = threading.Thread(target=self._read, name="hegemon-stream", daemon=True)
         self._thread.start()
 
-    async def ask(
-        self, request: Any, patience: Callable[[], float | None] | None = None
-    ) -> Any:
+    async def ask(self, request: Any, patience: Callable[[], float | None] | None = None) -> Any:
         """Send ``request`` (numbered here) and return the bot's reply to it.
 
         Raises :class:`StreamEnded` if the stream ended, :class:`bridge.OutOfPatience` when
@@ -114,7 +112,7 @@ class DecideStream:
                 ended = StreamEnded(None, HALF_CLOSED)
         except grpc.RpcError as exc:
             ended = StreamEnded(exc, "")
-        except Exception as exc:  # noqa: BLE001 - whatever grpcio raised: the stream is over
+        except Exception as exc:
             ended = StreamEnded(exc, "")
         self._hand(self._end, ended)
 
