@@ -7,11 +7,14 @@ from __future__ import annotations
 import sys
 
 import pytest
+import trio
 
 from hegemon.leaderboard.botspec import resolve
 from hegemon.referee.record import replay
+from hegemon.referee.runner.link import BotLink
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.stream import HALF_CLOSED
+from hegemon.referee.timecontrol import TimeControl
 from tests.helpers.processes import BOTS
 from tests.runner.test_runner import assert_all_gone, play, started_pids
 
@@ -61,4 +64,18 @@ def test_a_late_answer_is_dropped_not_taken_for_the_next(started_pids):
     assert [f.kind for f in seat.faults] == ["timeout"]
     assert seat.out == ""
     assert seat.decisions > 10
+    assert_all_gone(started_pids)
+
+
+@pytest.mark.parametrize("name", ["random", "node"])
+def test_the_sdk_and_the_node_sample_offer_the_stream(name, started_pids):
+    async def offers() -> bool:
+        link = BotLink(resolve(name), TimeControl(startup=20))
+        try:
+            assert await link.open(), link.startup_error
+            return link.streams
+        finally:
+            await link.close()
+
+    assert trio.run(offers)
     assert_all_gone(started_pids)
