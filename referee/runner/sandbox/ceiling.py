@@ -222,9 +222,16 @@ class Ceiling:
             self._stopped = self._stop_all()
 
     def _freeze_deferred(self) -> None:
-        """Freeze a bot paused ``soon``; the CPU time it used since is charged later."""
+        """Freeze a bot paused ``soon`` if it used CPU time since it answered; the CPU time it
+        used since is charged later. An idle bot (it waits for its next request, as almost
+        every bot does) stays deferred, unfrozen: it is looked at again at the next call, and
+        frozen once it computes (a freeze and a thaw cost the referee more than the look)."""
         if not self.deferred:
             return
+        if self._fault is None and not self._closed:
+            now = self.cpu_seconds()
+            if now - self._cpu_at_pause < IDLE_CPU:
+                return
         self._forget_deferred()
         if self._fault is not None or self._closed:
             return
@@ -370,6 +377,9 @@ class Ceiling:
         return self.cgroups.remove() if self.cgroups is not None else True
 
 
+IDLE_CPU = 0.001
+"""CPU seconds a bot paused ``soon`` may use and still be left unfrozen (its gRPC server's
+own bookkeeping after it answered: the time counts toward its next decision all the same)."""
 _deferred: set[Ceiling] = set()
 """Bots paused ``soon`` (see :meth:`Ceiling.pause`), not frozen yet."""
 _deferred_lock = threading.Lock()
