@@ -42,6 +42,7 @@ from hegemon.referee.runner import bridge  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
+from hegemon.referee.runner.stream import DecideStream  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
@@ -56,6 +57,13 @@ CPU: list[tuple[float, float]] = []
 
 BRIDGE: list[float] = []
 """Per game: the mean wall time of one call through the trio bridge alone, in seconds."""
+
+BRIDGE_CPU: list[float] = []
+"""Per game: this process's CPU seconds per call through the trio bridge alone."""
+
+STREAM_CPU: list[float] = []
+"""Per game: this process's CPU seconds per decision through a DecideStream alone (the same
+requests from trio, one stream per bot; only when the bots offer the stream)."""
 
 SWITCHES: list[tuple[float, float]] = []
 """Per game: this process's voluntary context switches (a thread going to sleep: each hand-off
@@ -104,10 +112,19 @@ async def measure() -> tuple[list[float], list[float]]:
             bare_costs.append((time.perf_counter() - started) / len(sent))
             CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
             SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             for link, request in sent:
                 await bridge.call(link.stub.Decide, request, 5)
             BRIDGE.append((time.perf_counter() - started) / len(sent))
+            BRIDGE_CPU.append((time.process_time() - cpu) / len(sent))
+            if all(link.streams for link in links):
+                streams = {id(link): DecideStream(link.stub.DecideStream) for link in links}
+                cpu = time.process_time()
+                for link, request in sent:
+                    await streams[id(link)].ask(request)
+                STREAM_CPU.append((time.process_time() - cpu) / len(sent))
+                for stream in streams.values():
+                    stream.close()
     finally:
         for link in links:
             await link.close()
@@ -135,6 +152,10 @@ def report() -> None:
         f"CPU time of this process: referee {ref_cpu:.3f} ms per decision, bare {bare_cpu:.3f} ms "
         f"per call: ratio {statistics.median(r / b for r, b in CPU):.2f} (load-robust)"
     )
+    transports = f"the trio bridge alone {statistics.median(BRIDGE_CPU) * 1e3:.3f} ms per call"
+    if STREAM_CPU:
+        transports += f", a DecideStream alone {statistics.median(STREAM_CPU) * 1e3:.3f} ms"
+    print(f"CPU time of this process, the transport alone: {transports}")
     ref_waits = statistics.median(r for r, _ in SWITCHES)
     bare_waits = statistics.median(b for _, b in SWITCHES)
     print(
