@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from hegemon.referee.game import Game  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge  # noqa: E402
+from hegemon.referee.runner import steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
@@ -222,6 +223,7 @@ def parts() -> None:
 
 
 def main() -> None:
+    steady.settle()  # as the arena's runner process does before its first game
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--parts", action="store_true", help="say where the ratio goes")
     if parser.parse_args().parts:

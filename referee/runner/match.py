@@ -16,7 +16,6 @@ from ..arbiter import Arbiter, GameResult, SeatState, cpu_meter
 from ..bottext import printable
 from ..game import Game
 from ..timecontrol import TimeControl
-from . import steady
 from .link import BotLink
 
 __all__ = ["GameResult", "Referee", "SeatState", "clock_of", "printable", "sandbox_of"]
@@ -43,7 +42,6 @@ class Referee(Arbiter):
             header={"sandbox": sandbox_of(links), "clock": clock_of(links, time_control)},
             on_progress=on_progress,
         )
-        steady.settle()  # the process's start-up is over: out of the collector's sight
 
 
 def sandbox_of(links: Sequence[BotLink]) -> str:

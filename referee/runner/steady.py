@@ -3,9 +3,11 @@
 A referee holds a great many long-lived objects (modules, rule sets, boards, links, protobuf
 classes) and makes a great many short-lived ones per decision (views, requests, events). The
 collector's older generations would walk the long-lived ones again and again for nothing:
-once the first game starts, :func:`settle` collects once and freezes everything alive out of
+once start-up is over, :func:`settle` collects once and freezes everything alive out of
 the collector's sight (``gc.freeze``, as the web server does), so later collections walk only
-what the games made since. Reference counting still frees frozen objects; only a reference
+what the games made since. The arena's runner process calls it before its first game; a
+process that also runs other code (a test suite) should not: frozen objects are invisible to
+``gc.get_referrers`` too. Reference counting still frees frozen objects; only a reference
 cycle among them would outlive its use, and the start-up objects live as long as the process.
 """
 
