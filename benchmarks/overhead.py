@@ -40,8 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner import steady  # noqa: E402
+from hegemon.referee.runner import bridge, steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink, keep_spinning  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402

@@ -38,13 +38,12 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.referee.game import Game  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner import bridge  # noqa: E402
-from hegemon.referee.runner import steady  # noqa: E402
+from hegemon.referee.runner import bridge, steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
-from hegemon.referee.runner.stream import DecideStream  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
+from hegemon.referee.runner.stream import DecideStream  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
