@@ -124,9 +124,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
                 reply = self.Decide(request, None)
             except CallError as exc:
                 log.warning("Decide refused: %s", exc.message)
-                reply = pb.DecideReply(
-                    refused=exc.message[:1000], refused_code=exc.code.value[0]
-                )
+                reply = pb.DecideReply(refused=exc.message[:1000], refused_code=exc.code.value[0])
             reply.number = request.number
             yield reply
 

@@ -474,7 +474,7 @@ class Refusal(Exception):
     def __init__(self, reply: Any) -> None:
         super().__init__(reply.refused)
         self._code = _STATUS.get(reply.refused_code, grpc.StatusCode.UNKNOWN)
-        self._details = reply.refused
+        self._details = str(reply.refused)
 
     def code(self) -> grpc.StatusCode:
         return self._code
