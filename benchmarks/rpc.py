@@ -49,6 +49,8 @@ from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3
 RUNS = 7
+UNARY = "--unary" in sys.argv
+"""``--unary``: the referee asks through unary Decide calls, as to a bot without the stream."""
 
 
 CPU: list[tuple[float, float]] = []
@@ -81,6 +83,8 @@ async def measure() -> tuple[list[float], list[float]]:
     links = [BotLink(command, time_control) for _ in range(SEATS)]
     for link in links:
         assert await link.open(), link.startup_error
+        if UNARY:  # as to a bot that does not offer DecideStream
+            link.hello.decide_stream = False
     referee_costs, bare_costs = [], []
     sent: list[tuple[BotLink, object]] = []
     for link in links:
@@ -225,6 +229,7 @@ def main() -> None:
     steady.settle()  # as the arena's runner process does before its first game
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--parts", action="store_true", help="say where the ratio goes")
+    parser.add_argument("--unary", action="store_true", help="Decide calls, not DecideStream")
     if parser.parse_args().parts:
         parts()
     else:

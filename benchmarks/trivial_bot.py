@@ -3,7 +3,6 @@ the cheapest legal action. Used by benchmarks/rpc.py to isolate the referee's ow
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from concurrent import futures
@@ -41,9 +40,7 @@ def cheapest(request: pb.DecideRequest) -> pb.Action:
 
 class TrivialBot(pbg.BotServicer):
     def Hello(self, request, context):
-        # the referee asks through DecideStream unless the benchmark asks for unary calls
-        stream = not os.environ.get("TRIVIAL_UNARY")
-        return pb.HelloReply(name="trivial", version="1", protocol_version=1, decide_stream=stream)
+        return pb.HelloReply(name="trivial", version="1", protocol_version=1, decide_stream=True)
 
     def StartGame(self, request, context):
         return pb.StartGameReply()
