@@ -269,7 +269,14 @@ class Serving:
                 pass
 
 
-def serve(bot: ServedBot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Serving:
+MAX_WORKERS = 16
+"""Threads serving calls. Each referee connection holds two for as long as it plays: its
+health ``Watch`` and its game's ``DecideStream``; the rest answer StartGame, EndGame, Decide."""
+
+
+def serve(
+    bot: ServedBot, address: str = DEFAULT_ADDRESS, max_workers: int = MAX_WORKERS
+) -> Serving:
     """Start serving ``bot`` (and the health service, SERVING) on ``address``; returns at once.
 
     Raises :class:`OSError` if the address cannot be bound."""
@@ -302,7 +309,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"where to listen: unix:/path/bot.sock or host:port (default: "
         f"${ADDRESS_ENV}, else {DEFAULT_ADDRESS})",
     )
-    parser.add_argument("--max-workers", type=int, default=4, help=argparse.SUPPRESS)
+    parser.add_argument("--max-workers", type=int, default=MAX_WORKERS, help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)
     return args
 
