@@ -175,8 +175,9 @@ IDLER = textwrap.dedent("""
 
 
 def test_an_idle_bot_paused_soon_is_not_frozen_till_it_computes(mechanism):
-    """A bot that used no CPU since it answered costs no freeze (and no thaw); once it
-    computes, the next look freezes it, and what it computed counts toward its next decision."""
+    """A bot seen idle between two decisions, and idle still, costs no freeze (and no thaw);
+    once it computes, the next look freezes it, and what it computed counts toward its next
+    decision."""
 
     async def run() -> tuple[bool, bool, float]:
         idler = await spawn(BotCommand("idler", (sys.executable, "-c", IDLER)))
@@ -184,6 +185,11 @@ def test_an_idle_bot_paused_soon_is_not_frozen_till_it_computes(mechanism):
         try:
             await until(lambda: "idle" in idler.log_tail(100))
             idler.resume()
+            idler.pause(soon=True)
+            other.resume()  # not yet seen idle between two decisions: frozen, as always
+            assert idler.paused
+            other.pause(soon=True)
+            idler.resume()  # it used no CPU time since it answered: seen idle
             idler.pause(soon=True)
             other.resume()  # another bot is asked: the idler, idle, is left as it is
             left_running = not idler.paused
