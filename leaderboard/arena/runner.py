@@ -13,8 +13,6 @@ import sys
 
 import trio
 
-from hegemon.referee.runner import steady
-
 from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
@@ -95,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         die_with_parent(args.parent)
     try:
         with Store(args.db, create=False) as store:
+            from hegemon.referee.runner import steady  # this entry point alone settles
+
             steady.settle()  # start-up is over: its objects out of the collector's sight
             trio.run(run_runner, store, args.worker)
     except StoreError as exc:
