@@ -29,10 +29,10 @@ the benchmark's own noise — coverage from the spread of the seasons' coverages
 frequency binomial at its mean P — so a gap is judged against it (to judge 5 points the s.e.
 must be well under 0.025: several hundred seasons). Each judged cell says ``met``, ``within
 noise`` (short of its target by at most two standard errors) or ``MISSED``; the gap, a maximum
-over bins, is raised by noise, so ``within noise`` is generous to it. The last line is ``calibration: worst
-coverage X, worst reliability gap Y`` over all worlds and checkpoints; the line before it
-judges the targets: coverage from game 2, the gap from game 10 in every world, and the gap
-from game 2 in the ``spread`` world.
+over bins, is raised by noise, so ``within noise`` is generous to it. The last line is
+``calibration: worst coverage X, worst reliability gap Y`` over all worlds and checkpoints;
+the line before it judges the targets: coverage from game 2, the gap from game 10 in every
+world, and the gap from game 2 in the ``spread`` world.
 """
 
 from __future__ import annotations
