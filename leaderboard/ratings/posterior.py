@@ -13,7 +13,8 @@ with weight ``a_k``, ``log_prior_k`` the prior's normaliser and the hyperprior).
    far stronger, hardly weaker) get draws too.
 2. **Importance resampling.** Each draw weighs its exact posterior over its proposal density;
    the draws are resampled by those weights.
-3. **Moves.** :data:`_MOVES` Metropolis steps on every draw at once: ``θ`` by a random walk
+3. **Moves.** Metropolis steps on every draw at once (:func:`moves`: more while the data are
+   few, so cheap, and the posterior furthest from the normal): ``θ`` by a random walk
    shaped by ``H_k⁻¹``, and ``k`` to a neighbouring weight. Each leaves the exact posterior
    as it is, and together they undo what the resampling could not (duplicates, tails the
    proposal missed).
@@ -36,7 +37,25 @@ _WIDEN = 2.0
 """The widening of the proposal's second half (see the module docstring)."""
 
 _MOVES = 20
-"""Metropolis steps after the resampling."""
+"""The fewest Metropolis steps after the resampling (a big board's)."""
+
+_MOVES_MOST = 80
+"""The most (a board of a few games a bot)."""
+
+_MOVE_WORK = 8_000
+"""Steps × the likelihood's width (its choice-set columns plus the bots) a board may spend on
+moves beyond :data:`_MOVES`: a board of a few games a bot (width under 100) gets
+:data:`_MOVES_MOST`, one of 400 columns or more :data:`_MOVES`, so the extra steps cost at most
+as much as 20 steps of a 400-column board, and a big board's draws cost what they did."""
+
+
+def moves(width: int) -> int:
+    """Metropolis steps for a likelihood of ``width`` columns (see :data:`_MOVE_WORK`).
+
+    Twenty steps left the early posterior too narrow where it is least normal: 95% intervals
+    of well-spread bots covered 0.915 ± 0.005 after 2 games (``benchmarks/rating_calibration.py``,
+    1000 seasons), and 0.939–0.946 in the prior's own world."""
+    return max(_MOVES, min(_MOVES_MOST, _MOVE_WORK // max(1, width)))
 
 
 class Grid(NamedTuple):
@@ -136,13 +155,13 @@ def _systematic(weights: Floats, rng: np.random.Generator) -> Ints:
 def _moves(
     target: _Target, scales: Floats, rows: Ints, theta: Floats, rng: np.random.Generator
 ) -> Floats:
-    """:data:`_MOVES` Metropolis steps of every draw: a random walk of ``θ`` (the step of
+    """:func:`moves` Metropolis steps of every draw: a random walk of ``θ`` (the step of
     Roberts, Gelman and Gilks, 2.38 / √n of the Laplace shape), then of the grid row."""
     samples, n = theta.shape
     last = target.grid.priors.size - 1
     step = 2.38 / math.sqrt(max(1, n))
     here = target(rows, theta)
-    for _ in range(_MOVES):
+    for _ in range(moves(target.events.shape[1] + n)):
         moved = theta + step * _shaped(rng.standard_normal((samples, n)), scales, rows)
         there = target(rows, moved)
         take = np.log(rng.random(samples)) < there - here
