@@ -10,16 +10,22 @@ neighbour it borders and fights each battle to the end (most dice), moves every 
 into a conquered territory, and never makes its free move. Here it answers hegemon's decisions
 the same way: it defends with the most dice (pyrisk's defender always does) and trades cards
 only when forced (pyrisk has no cards). A game ends by conquest or at a 1,000-round limit.
-The cards make a hegemon game the longer fight (about 2.4 times pyrisk's dice a game), so
+The cards make a hegemon game the longer fight (twice pyrisk's rolls of the dice a game), so
 games per second alone understate hegemon: the battle figure is the like-for-like one.
 
 pyrisk at its best: its ``pyrisk`` loggers are switched off (an earlier comparison left them
 formatting every event to stderr, 38% of its CPU) and it has no display (``curses=False,
 delay=0``: ``Display.update`` does nothing). It still builds each event's strings for its
-``LOG.info`` call, as its own code does whatever the level. A battle is one roll of the dice,
-attacker's against defender's: a ``Battle`` event in hegemon, one pass of the loop in pyrisk's
-``Game.combat``. They are counted in a separate untimed pass of the same seeded games (a
-counter inside the timed games would cost them time; the same seeds play the same games).
+``LOG.info`` call, as its own code does whatever the level (5% of its time under cProfile).
+
+A battle is one roll of the dice, attacker's against defender's: a ``Battle`` event in hegemon,
+one pass of the loop in pyrisk's ``Game.combat``. hegemon's are counted in an untimed pass of
+the same seeded games (its games are the same for a seed; counting inside the timed ones would
+cost them time). pyrisk's games are not the same from one process to the next for a seed (a
+territory's neighbours are a set of objects, in memory order), so its rolls are counted in the
+timed games themselves: StupidAI's attacks carry a go-on test that counts and says yes, where
+StupidAI gives none and ``combat`` puts an always-yes ``lambda`` in its place, one Python call
+a roll either way.
 
 A run plays ``--games`` games on each engine, the order alternating run by run; the figures
 are per second of this process's CPU time (the machine may be shared: the CPU clock leaves out
@@ -115,31 +121,16 @@ def hegemon_games(games: int, events: bool = True) -> tuple[float, int]:
     return time.process_time() - start, conquests
 
 
-def hegemon_battles(games: int) -> Fight:
-    """The rolls and dice of the same seeded games as :func:`hegemon_games` (untimed)."""
+def hegemon_battles(games: int) -> int:
+    """The rolls of the dice in the same seeded games as :func:`hegemon_games` (untimed)."""
     rules = make_rules("classic", {"turn_limit": ROUNDS})
-    fight = Fight()
+    rolls = 0
     for seed in range(1, games + 1):
         game = Game(rules, PLAYERS, seed)
         ai = StupidAI(random.Random(seed))
         while game.places is None:
-            for event in game.apply(ai.action(game)) or ():
-                if isinstance(event, Battle):
-                    fight.add(len(event.attack_dice) + len(event.defend_dice))
-    return fight
-
-
-@dataclass
-class Fight:
-    """Battles (rolls of the dice) and dice rolled over some games."""
-
-    rolls: int = 0
-    dice: int = 0
-
-    def add(self, dice: int) -> None:
-        """Count one roll of ``dice`` dice."""
-        self.rolls += 1
-        self.dice += dice
+            rolls += sum(type(e) is Battle for e in game.apply(ai.action(game)))
+    return rolls
 
 
 class Pyrisk:
@@ -151,79 +142,71 @@ class Pyrisk:
         from game import Game as PyriskGame  # type: ignore[import-not-found]
 
         logging.getLogger("pyrisk").setLevel(logging.CRITICAL + 1)  # its children inherit it
-        self.game, self.ai = PyriskGame, PyriskStupidAI
-
-    def play(self, games: int) -> tuple[float, int]:
-        """(CPU seconds, games ended by conquest: all of pyrisk's) for ``games`` seeded games."""
-        start = time.process_time()
-        for seed in range(1, games + 1):
-            self.one(seed, self.ai)
-        return time.process_time() - start, games
-
-    def battles(self, games: int) -> Fight:
-        """The rolls and dice of the same seeded games as :meth:`play` (untimed): StupidAI's
-        attacks with a go-on test that always says yes, as its ``None`` does, and counts."""
-        fight = Fight()
+        self.game = PyriskGame
 
         def go_on(attackers: int, defenders: int) -> bool:
-            fight.add(min(attackers - 1, 3) + min(defenders, 2))  # pyrisk's own dice counts
+            self.rolls += 1
             return True
 
-        class Counted(self.ai):  # type: ignore[misc,name-defined]
+        class Counted(PyriskStupidAI):  # type: ignore[misc]
             def attack(self) -> Iterator[tuple[object, object, object, object]]:
                 for source, target, _, move in super().attack():
                     yield source, target, go_on, move
 
-        for seed in range(1, games + 1):
-            self.one(seed, Counted)
-        return fight
+        self.ai, self.rolls = Counted, 0
 
-    def one(self, seed: int, ai: type) -> None:
-        """Play one game with four ``ai``s, seeded with ``seed``."""
-        random.seed(seed)  # pyrisk draws from the module's generator
-        game = self.game(curses=False, delay=0)
-        for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA"):
-            game.add_player(name, ai)
-        game.play()
+    def play(self, games: int) -> tuple[float, int, int]:
+        """(CPU seconds, games ended by conquest: all of pyrisk's, rolls of the dice) for
+        ``games`` seeded games."""
+        self.rolls = 0
+        start = time.process_time()
+        for seed in range(1, games + 1):
+            random.seed(seed)  # pyrisk draws from the module's generator
+            game = self.game(curses=False, delay=0)
+            for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA"):
+                game.add_player(name, self.ai)
+            game.play()
+        return time.process_time() - start, games, self.rolls
 
 
 @dataclass
 class Engine:
-    """One engine's timed player, its counted battles and its runs' rates (games/CPU-s)."""
+    """One engine's timed player (CPU seconds, conquests, rolls) and its runs' figures."""
 
     name: str
-    play: Callable[[int], tuple[float, int]]
-    fight: Fight
-    rates: list[float] = field(default_factory=list)
+    play: Callable[[int], tuple[float, int, int]]
+    games: list[float] = field(default_factory=list)  # per CPU second, a run each
+    battles: list[float] = field(default_factory=list)
+    per_game: list[float] = field(default_factory=list)
     conquests: int = 0
 
-    def run(self, games: int) -> float:
-        """Play ``games`` games once; their rate in games per CPU second."""
-        seconds, self.conquests = self.play(games)
-        self.rates.append(games / seconds)
-        return self.rates[-1]
+    def run(self, games: int) -> None:
+        """Play ``games`` games once and keep their rates."""
+        seconds, self.conquests, rolls = self.play(games)
+        self.games.append(games / seconds)
+        self.battles.append(rolls / seconds)
+        self.per_game.append(rolls / games)
 
     def report(self, games: int) -> str:
-        """A line: median games and battles per CPU second, and what a game holds."""
-        rate = statistics.median(self.rates)
-        per_game = self.fight.rolls / games
+        """A line: median games and battles per CPU second (the runs' range), a game's rolls."""
         return (
-            f"{self.name}: {rate:,.1f} games/CPU-s, {rate * per_game:,.0f} battles/CPU-s"
-            f" (runs {spread(self.rates)} games/CPU-s; a game {per_game:,.0f} battles,"
-            f" {self.fight.dice / games:,.0f} dice; {self.conquests}/{games} by conquest)"
+            f"{self.name}: {statistics.median(self.games):,.1f} games/CPU-s"
+            f" (runs {spread(self.games, 1)}), {statistics.median(self.battles):,.0f}"
+            f" battles/CPU-s (runs {spread(self.battles, 0)}); a game"
+            f" {statistics.median(self.per_game):,.0f} battles;"
+            f" {self.conquests}/{games} by conquest"
         )
 
 
-def spread(values: list[float]) -> str:
-    """``low-high`` of ``values``, one decimal."""
-    return f"{min(values):,.1f}-{max(values):,.1f}"
+def spread(values: list[float], digits: int) -> str:
+    """``low-high`` of ``values``, to ``digits`` decimals."""
+    return f"{min(values):,.{digits}f}-{max(values):,.{digits}f}"
 
 
-def ratios(ours: Engine, theirs: Engine) -> tuple[list[float], list[float]]:
-    """Each run's hegemon ÷ pyrisk, in games and in battles per CPU second."""
-    per_battle = (theirs.fight.rolls and ours.fight.rolls / theirs.fight.rolls) or 1.0
-    games = [a / b for a, b in zip(ours.rates, theirs.rates, strict=True)]
-    return games, [g * per_battle for g in games]
+def ratios(ours: list[float], theirs: list[float]) -> str:
+    """The median of the runs' own ratios ``ours / theirs``, and their range."""
+    each = [a / b for a, b in zip(ours, theirs, strict=True)]
+    return f"{statistics.median(each):.2f} (runs {spread(each, 2)})"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -233,23 +216,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pyrisk", type=Path, help="a checkout of chronitis/pyrisk")
     parser.add_argument("--no-events", action="store_true", help="Game(..., events=False)")
     args = parser.parse_args(argv)
-    events = not args.no_events
+    events, games = not args.no_events, args.games
     print(f"StupidAI, {PLAYERS}-player games, Python {sys.version.split()[0]}, {native.status()}")
-    print(f"{args.games} games a run, {args.runs} runs, CPU clock, load {os.getloadavg()[0]:.1f}")
-    engines = [Engine("hegemon", lambda n: hegemon_games(n, events), hegemon_battles(args.games))]
+    print(f"{games} games a run, {args.runs} runs, CPU clock, load {os.getloadavg()[0]:.1f}")
+    rolls = hegemon_battles(games)
+    ours = Engine("hegemon", lambda n: (*hegemon_games(n, events), rolls))  # n is games
+    engines = [ours]
     if args.pyrisk:
-        pyrisk = Pyrisk(args.pyrisk)
-        engines.append(Engine("pyrisk", pyrisk.play, pyrisk.battles(args.games)))
+        engines.append(Engine("pyrisk", Pyrisk(args.pyrisk).play))
     for run in range(args.runs):
         for engine in engines if run % 2 == 0 else engines[::-1]:
-            engine.run(args.games)
+            engine.run(games)
     for engine in engines:
-        print(engine.report(args.games))
+        print(engine.report(games))
     if args.pyrisk:
-        games, battles = ratios(*engines)
+        theirs = engines[1]
         print(
-            f"hegemon / pyrisk: games {statistics.median(games):.2f} (runs {spread(games)}),"
-            f" battles {statistics.median(battles):.2f} (runs {spread(battles)})"
+            f"hegemon / pyrisk: games {ratios(ours.games, theirs.games)},"
+            f" battles {ratios(ours.battles, theirs.battles)}"
         )
     print(f"load after {os.getloadavg()[0]:.1f}")
 
