@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.leaderboard.botspec import resolve  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner import bridge  # noqa: E402
+from hegemon.referee.runner import bridge, steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink, keep_spinning  # noqa: E402
 from hegemon.referee.runner.session import link_pool, play_game  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
@@ -162,6 +162,7 @@ async def transport_floor(requests: list[Any]) -> float:
 
 def main() -> None:
     sent: list[Any] = []
+    steady.settle()  # as the arena's runner process does before its first game
     real_cpu, real_decisions, _ = trio.run(real_games, sent)
     floor = trio.run(transport_floor, sent)
     local_cpu, local_decisions = local_games(None)

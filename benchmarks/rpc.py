@@ -38,16 +38,19 @@ sys.path.insert(0, str(ROOT))
 
 from hegemon.referee.game import Game  # noqa: E402
 from hegemon.referee.rules import make_rules  # noqa: E402
-from hegemon.referee.runner import bridge  # noqa: E402
+from hegemon.referee.runner import bridge, steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
+from hegemon.referee.runner.stream import DecideStream  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3
 RUNS = 7
+UNARY = "--unary" in sys.argv
+"""``--unary``: the referee asks through unary Decide calls, as to a bot without the stream."""
 
 
 CPU: list[tuple[float, float]] = []
@@ -56,6 +59,13 @@ CPU: list[tuple[float, float]] = []
 
 BRIDGE: list[float] = []
 """Per game: the mean wall time of one call through the trio bridge alone, in seconds."""
+
+BRIDGE_CPU: list[float] = []
+"""Per game: this process's CPU seconds per call through the trio bridge alone."""
+
+STREAM_CPU: list[float] = []
+"""Per game: this process's CPU seconds per decision through a DecideStream alone (the same
+requests from trio, one stream per bot; only when the bots offer the stream)."""
 
 SWITCHES: list[tuple[float, float]] = []
 """Per game: this process's voluntary context switches (a thread going to sleep: each hand-off
@@ -73,6 +83,8 @@ async def measure() -> tuple[list[float], list[float]]:
     links = [BotLink(command, time_control) for _ in range(SEATS)]
     for link in links:
         assert await link.open(), link.startup_error
+        if UNARY:  # as to a bot that does not offer DecideStream
+            link.hello.decide_stream = False
     referee_costs, bare_costs = [], []
     sent: list[tuple[BotLink, object]] = []
     for link in links:
@@ -104,10 +116,19 @@ async def measure() -> tuple[list[float], list[float]]:
             bare_costs.append((time.perf_counter() - started) / len(sent))
             CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
             SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             for link, request in sent:
                 await bridge.call(link.stub.Decide, request, 5)
             BRIDGE.append((time.perf_counter() - started) / len(sent))
+            BRIDGE_CPU.append((time.process_time() - cpu) / len(sent))
+            if all(link.streams for link in links):
+                streams = {id(link): DecideStream(link.stub.DecideStream) for link in links}
+                cpu = time.process_time()
+                for link, request in sent:
+                    await streams[id(link)].ask(request)
+                STREAM_CPU.append((time.process_time() - cpu) / len(sent))
+                for stream in streams.values():
+                    stream.close()
     finally:
         for link in links:
             await link.close()
@@ -135,6 +156,10 @@ def report() -> None:
         f"CPU time of this process: referee {ref_cpu:.3f} ms per decision, bare {bare_cpu:.3f} ms "
         f"per call: ratio {statistics.median(r / b for r, b in CPU):.2f} (load-robust)"
     )
+    transports = f"the trio bridge alone {statistics.median(BRIDGE_CPU) * 1e3:.3f} ms per call"
+    if STREAM_CPU:
+        transports += f", a DecideStream alone {statistics.median(STREAM_CPU) * 1e3:.3f} ms"
+    print(f"CPU time of this process, the transport alone: {transports}")
     ref_waits = statistics.median(r for r, _ in SWITCHES)
     bare_waits = statistics.median(b for _, b in SWITCHES)
     print(
@@ -201,8 +226,10 @@ def parts() -> None:
 
 
 def main() -> None:
+    steady.settle()  # as the arena's runner process does before its first game
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--parts", action="store_true", help="say where the ratio goes")
+    parser.add_argument("--unary", action="store_true", help="Decide calls, not DecideStream")
     if parser.parse_args().parts:
         parts()
     else:

@@ -40,7 +40,7 @@ def cheapest(request: pb.DecideRequest) -> pb.Action:
 
 class TrivialBot(pbg.BotServicer):
     def Hello(self, request, context):
-        return pb.HelloReply(name="trivial", version="1", protocol_version=1)
+        return pb.HelloReply(name="trivial", version="1", protocol_version=1, decide_stream=True)
 
     def StartGame(self, request, context):
         return pb.StartGameReply()
@@ -48,13 +48,19 @@ class TrivialBot(pbg.BotServicer):
     def Decide(self, request, context):
         return pb.DecideReply(game_id=request.game_id, action=cheapest(request))
 
+    def DecideStream(self, requests, context):
+        for request in requests:
+            yield pb.DecideReply(
+                game_id=request.game_id, action=cheapest(request), number=request.number
+            )
+
     def EndGame(self, request, context):
         return pb.EndGameReply()
 
 
 def main() -> None:
     address = sys.argv[sys.argv.index("--address") + 1]
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     pbg.add_BotServicer_to_server(TrivialBot(), server)
     health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)
     server.add_insecure_port(address)

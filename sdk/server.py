@@ -18,7 +18,7 @@ import stat
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from typing import Any, Protocol, TypeVar
 
@@ -95,6 +95,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
             rule_sets=list(bot.rule_sets),
             author=str(bot.author),
             view_deltas=True,
+            decide_stream=True,
         )
 
     def StartGame(
@@ -111,6 +112,21 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         self, request: pb.EndGameRequest, context: grpc.ServicerContext | None
     ) -> pb.EndGameReply:
         return self._call(context, "EndGame", self._end_game, request)
+
+    def DecideStream(
+        self, requests: Iterator[pb.DecideRequest], context: grpc.ServicerContext | None
+    ) -> Iterator[pb.DecideReply]:
+        """A game's decisions on one stream: each request answered as :meth:`Decide` would,
+        in order, with its number; a refused request is a reply that says why
+        (``refused``), and the stream goes on."""
+        for request in requests:
+            try:
+                reply = self.Decide(request, None)
+            except CallError as exc:
+                log.warning("Decide refused: %s", exc.message)
+                reply = pb.DecideReply(refused=exc.message[:1000], refused_code=exc.code.value[0])
+            reply.number = request.number
+            yield reply
 
     # -------------------------------------------------------------- their work
     def _start_game(self, request: pb.StartGameRequest) -> pb.StartGameReply:
@@ -253,7 +269,14 @@ class Serving:
                 pass
 
 
-def serve(bot: ServedBot, address: str = DEFAULT_ADDRESS, max_workers: int = 4) -> Serving:
+MAX_WORKERS = 16
+"""Threads serving calls. Each referee connection holds two for as long as it plays: its
+health ``Watch`` and its game's ``DecideStream``; the rest answer StartGame, EndGame, Decide."""
+
+
+def serve(
+    bot: ServedBot, address: str = DEFAULT_ADDRESS, max_workers: int = MAX_WORKERS
+) -> Serving:
     """Start serving ``bot`` (and the health service, SERVING) on ``address``; returns at once.
 
     Raises :class:`OSError` if the address cannot be bound."""
@@ -286,7 +309,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"where to listen: unix:/path/bot.sock or host:port (default: "
         f"${ADDRESS_ENV}, else {DEFAULT_ADDRESS})",
     )
-    parser.add_argument("--max-workers", type=int, default=4, help=argparse.SUPPRESS)
+    parser.add_argument("--max-workers", type=int, default=MAX_WORKERS, help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)
     return args
 

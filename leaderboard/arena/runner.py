@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         die_with_parent(args.parent)
     try:
         with Store(args.db, create=False) as store:
+            from hegemon.referee.runner import steady  # this entry point alone settles
+
+            steady.settle()  # start-up is over: its objects out of the collector's sight
             trio.run(run_runner, store, args.worker)
     except StoreError as exc:
         print(f"hegemon arena runner: {exc}", file=sys.stderr)

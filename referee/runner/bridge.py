@@ -53,14 +53,16 @@ async def call(
         if patience is None:
             await done.wait()
         else:
-            await _wait_patiently(done, patience)
+            await wait_patiently(done, patience)
     except BaseException:
         future.cancel()
         raise
     return future.result()
 
 
-async def _wait_patiently(done: trio.Event, patience: Callable[[], float | None]) -> None:
+async def wait_patiently(done: trio.Event, patience: Callable[[], float | None]) -> None:
+    """Wait for ``done`` as long as ``patience()`` allows (see :func:`call`); raises
+    :class:`OutOfPatience` when it says no more."""
     wait = patience()
     while wait is not None:
         with trio.move_on_after(wait):

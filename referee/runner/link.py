@@ -28,6 +28,7 @@ from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 from .sandbox.ceiling import freeze_deferred
+from .stream import DecideStream, StreamEnded
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
@@ -108,6 +109,7 @@ class BotLink:
         # absent when its next request must carry the full view
         self._known: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._note: Jotting | None = None  # what the bot attached to its last answer
+        self._streams: dict[str, DecideStream] = {}  # a game's DecideStream (bots that offer it)
 
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
@@ -205,6 +207,8 @@ class BotLink:
             self.process.kill()
 
     async def close(self) -> None:
+        for game_id in list(self._streams):
+            self._end_stream(game_id)
         if self._keepalive is not None:
             self._keepalive.cancel()
             self._keepalive = None
@@ -364,22 +368,21 @@ class BotLink:
             )
             timeout = self.time.wall_cap(ask.deadline)
         try:
-            reply = await bridge.call(self.stub.Decide, request, timeout, patience=patience)
+            if self.streams:
+                reply = await self._stream(ask.game_id).ask(request, patience)
+                if reply.refused:
+                    return await self._rpc_failure(Refusal(reply))
+            else:
+                reply = await bridge.call(self.stub.Decide, request, timeout, patience=patience)
         except bridge.OutOfPatience:
             return Failure("timeout", patience.why if patience is not None else "")
         except grpc.RpcError as exc:
-            code = bridge.rpc_code(exc)
-            broken = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
-            if broken:
-                await self.settle()
-            if broken or self.exited:
-                return self.crash(exc)
-            if code is grpc.StatusCode.DEADLINE_EXCEEDED:
-                return Failure("timeout", "")
-            if code in RAISED:
-                return Failure("protocol", self.raised(exc))
-            name = code.name if code else "unknown"
-            return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
+            return await self._rpc_failure(exc)
+        except StreamEnded as ended:
+            self._end_stream(ask.game_id)  # the next decision opens a new one
+            if ended.cause is not None:
+                return await self._rpc_failure(ended.cause)
+            return self.crash(None) if self.exited else Failure("protocol", ended.detail)
         breach = self.breach()
         if breach is not None:
             return breach
@@ -391,6 +394,37 @@ class BotLink:
             return Failure("protocol", f"protocol error: {exc}")
         self._note = notes_from_reply(reply)
         return answer
+
+    async def _rpc_failure(self, exc: BaseException) -> Failure:
+        """The failure of a decision whose call (or stream) failed, or that the bot refused."""
+        code = bridge.rpc_code(exc)
+        broken = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+        if broken:
+            await self.settle()
+        if broken or self.exited:
+            return self.crash(exc)
+        if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+            return Failure("timeout", "")
+        if code in RAISED:
+            return Failure("protocol", self.raised(exc))
+        name = code.name if code else "unknown"
+        return Failure("protocol", f"protocol error: {name}: {_details(exc)}")
+
+    @property
+    def streams(self) -> bool:
+        """Is the bot asked through DecideStream (it offered it in its Hello)?"""
+        return bool(self.hello is not None and self.hello.decide_stream)
+
+    def _stream(self, game_id: str) -> DecideStream:
+        stream = self._streams.get(game_id)
+        if stream is None:
+            stream = self._streams[game_id] = DecideStream(self.stub.DecideStream)
+        return stream
+
+    def _end_stream(self, game_id: str) -> None:
+        stream = self._streams.pop(game_id, None)
+        if stream is not None:
+            stream.close()
 
     def decide_request(self, ask: Ask) -> Any:
         """The Decide request; ``ask.events`` are event messages already redacted. To a bot
@@ -425,11 +459,31 @@ class BotLink:
     ) -> None:
         for key in [k for k in self._known if k[0] == game_id]:
             del self._known[key]
+        self._end_stream(game_id)
         request = codec.end_game_request(game_id, places, reason)
         try:
             await bridge.call(self.stub.EndGame, request, timeout)
         except grpc.RpcError:
             pass  # the game is over; a bot that does not listen loses nothing but the news
+
+
+class Refusal(Exception):
+    """A request the bot refused on its DecideStream (``DecideReply.refused``), read as the
+    error status Decide would have answered."""
+
+    def __init__(self, reply: Any) -> None:
+        super().__init__(reply.refused)
+        self._code = _STATUS.get(reply.refused_code, grpc.StatusCode.UNKNOWN)
+        self._details = str(reply.refused)
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+_STATUS = {status.value[0]: status for status in grpc.StatusCode}
 
 
 def keep_spinning(channel: grpc.Channel) -> Any:

@@ -85,7 +85,7 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HelloReply(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author", "view_deltas", "legal_answers")
+    __slots__ = ("name", "version", "protocol_version", "rule_sets", "author", "view_deltas", "legal_answers", "decide_stream")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class HelloReply(_message.Message):
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     VIEW_DELTAS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    DECIDE_STREAM_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
@@ -100,7 +101,8 @@ class HelloReply(_message.Message):
     author: str
     view_deltas: bool
     legal_answers: bool
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ..., view_deltas: _Optional[bool] = ..., legal_answers: _Optional[bool] = ...) -> None: ...
+    decide_stream: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., rule_sets: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ..., view_deltas: _Optional[bool] = ..., legal_answers: _Optional[bool] = ..., decide_stream: _Optional[bool] = ...) -> None: ...
 
 class StartGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "seat_names", "rules", "board", "time_control", "missions", "protocol_version")
@@ -228,7 +230,7 @@ class TimeControl(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
-    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms", "delta", "legal")
+    __slots__ = ("game_id", "view", "decision", "events", "error", "strikes", "time_bank_ms", "deadline_ms", "delta", "legal", "number")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -239,6 +241,7 @@ class DecideRequest(_message.Message):
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     view: View
     decision: Decision
@@ -249,7 +252,8 @@ class DecideRequest(_message.Message):
     deadline_ms: int
     delta: bool
     legal: LegalAnswers
-    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., delta: _Optional[bool] = ..., legal: _Optional[_Union[LegalAnswers, _Mapping]] = ...) -> None: ...
+    number: int
+    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., error: _Optional[str] = ..., strikes: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., delta: _Optional[bool] = ..., legal: _Optional[_Union[LegalAnswers, _Mapping]] = ..., number: _Optional[int] = ...) -> None: ...
 
 class LegalAnswers(_message.Message):
     __slots__ = ("pass_allowed", "sets", "attacks", "moves", "territories")
@@ -294,16 +298,22 @@ class MoveOption(_message.Message):
     def __init__(self, source: _Optional[int] = ..., target: _Optional[int] = ..., most_armies: _Optional[int] = ...) -> None: ...
 
 class DecideReply(_message.Message):
-    __slots__ = ("game_id", "action", "full_view", "notes")
+    __slots__ = ("game_id", "action", "full_view", "notes", "number", "refused", "refused_code")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     FULL_VIEW_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_CODE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     action: Action
     full_view: bool
     notes: Notes
-    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., full_view: _Optional[bool] = ..., notes: _Optional[_Union[Notes, _Mapping]] = ...) -> None: ...
+    number: int
+    refused: str
+    refused_code: int
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., full_view: _Optional[bool] = ..., notes: _Optional[_Union[Notes, _Mapping]] = ..., number: _Optional[int] = ..., refused: _Optional[str] = ..., refused_code: _Optional[int] = ...) -> None: ...
 
 class Notes(_message.Message):
     __slots__ = ("text", "marks")

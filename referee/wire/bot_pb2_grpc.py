@@ -55,6 +55,11 @@ class BotStub:
                 request_serializer=hegemon_dot_v1_dot_bot__pb2.EndGameRequest.SerializeToString,
                 response_deserializer=hegemon_dot_v1_dot_bot__pb2.EndGameReply.FromString,
                 _registered_method=True)
+        self.DecideStream = channel.stream_stream(
+                '/hegemon.v1.Bot/DecideStream',
+                request_serializer=hegemon_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
+                response_deserializer=hegemon_dot_v1_dot_bot__pb2.DecideReply.FromString,
+                _registered_method=True)
 
 
 class BotServicer:
@@ -89,6 +94,21 @@ class BotServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DecideStream(self, request_iterator, context):
+        """The same decisions as Decide, on one stream a game: the referee sends each request with
+        its `number`, the bot answers each with one reply carrying the same `number`, in order,
+        one decision per round trip. Only to a bot whose HelloReply set decide_stream; every
+        other bot is asked through Decide. A reply whose number is not the request's the referee
+        is waiting for is late (its request timed out) and dropped; replies nobody asked for
+        (a number never sent, or sent twice) are a protocol fault. A bot that ends the stream
+        while the referee waits on it gets a protocol fault; the referee opens a new stream for
+        its next decision. A request the bot refuses is answered with DecideReply.refused (the
+        stream stays open) where Decide would answer an error status.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -111,6 +131,11 @@ def add_BotServicer_to_server(servicer, server):
                     servicer.EndGame,
                     request_deserializer=hegemon_dot_v1_dot_bot__pb2.EndGameRequest.FromString,
                     response_serializer=hegemon_dot_v1_dot_bot__pb2.EndGameReply.SerializeToString,
+            ),
+            'DecideStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.DecideStream,
+                    request_deserializer=hegemon_dot_v1_dot_bot__pb2.DecideRequest.FromString,
+                    response_serializer=hegemon_dot_v1_dot_bot__pb2.DecideReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -222,6 +247,33 @@ class Bot:
             '/hegemon.v1.Bot/EndGame',
             hegemon_dot_v1_dot_bot__pb2.EndGameRequest.SerializeToString,
             hegemon_dot_v1_dot_bot__pb2.EndGameReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DecideStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/hegemon.v1.Bot/DecideStream',
+            hegemon_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
+            hegemon_dot_v1_dot_bot__pb2.DecideReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -244,6 +244,23 @@ function main() {
 
   const fail = (callback, code, details) => callback({ code, details });
 
+  // One decision: { reply } or, refused, { refused: why, code: a gRPC status }.
+  const answer = (r) => {
+    const game = games.get(r.game_id);
+    if (!game) return { refused: `unknown game ${r.game_id}`, code: grpc.status.FAILED_PRECONDITION };
+    if (r.error) process.stderr.write(`${NAME}: game ${r.game_id}: refused: ${r.error}\n`);
+    let action;
+    const jot = newNotes();
+    try {
+      action = decide(game, r, jot);
+    } catch (err) {
+      return { refused: `bot error: ${err && err.stack}`, code: grpc.status.INTERNAL };
+    }
+    const { notes } = jot;
+    const noted = notes.text || notes.marks.length ? { notes } : {};
+    return { reply: { game_id: r.game_id, action, ...noted } };
+  };
+
   const bot = {
     Hello(call, callback) {
       callback(null, {
@@ -253,6 +270,8 @@ function main() {
         view_deltas: false,
         // It asks for the legal answers of each decision (DecideRequest.legal).
         legal_answers: true,
+        // It answers on one stream a game (DecideStream) rather than a Decide call each.
+        decide_stream: true,
       });
     },
     StartGame(call, callback) {
@@ -265,22 +284,22 @@ function main() {
       callback(null, {});
     },
     Decide(call, callback) {
-      const r = call.request;
-      const game = games.get(r.game_id);
-      if (!game) {
-        return fail(callback, grpc.status.FAILED_PRECONDITION, `unknown game ${r.game_id}`);
-      }
-      if (r.error) process.stderr.write(`${NAME}: game ${r.game_id}: refused: ${r.error}\n`);
-      let action;
-      const jot = newNotes();
-      try {
-        action = decide(game, r, jot);
-      } catch (err) {
-        return fail(callback, grpc.status.INTERNAL, `bot error: ${err && err.stack}`);
-      }
-      const { notes } = jot;
-      const noted = notes.text || notes.marks.length ? { notes } : {};
-      callback(null, { game_id: r.game_id, action, ...noted });
+      const out = answer(call.request);
+      if (out.refused) return fail(callback, out.code, out.refused);
+      callback(null, out.reply);
+    },
+    // The same decisions on one stream a game (HelloReply.decide_stream): each request is
+    // answered in order with its number; a refused one says why (refused) and the stream
+    // goes on.
+    DecideStream(call) {
+      call.on('data', (r) => {
+        const out = answer(r);
+        call.write(out.refused
+          ? { number: r.number, refused: out.refused.slice(0, 1000), refused_code: out.code }
+          : { ...out.reply, number: r.number });
+      });
+      call.on('end', () => call.end());
+      call.on('error', () => {}); // the referee cancelled the stream: the game is over
     },
     EndGame(call, callback) {
       games.delete(call.request.game_id);

@@ -165,6 +165,51 @@ def test_a_bot_paused_soon_is_frozen_before_another_bot_runs(mechanism):
     assert charged > 0.05, f"the CPU spun before the freeze was not charged: {charged:.3f} s"
 
 
+IDLER = textwrap.dedent("""
+    import time
+    print("idle", flush=True)
+    time.sleep(3)  # blocked, as a bot between two requests: no CPU time
+    while True:
+        pass
+""")
+
+
+def test_an_idle_bot_paused_soon_is_not_frozen_till_it_computes(mechanism):
+    """A bot seen idle between two decisions, and idle still, costs no freeze (and no thaw);
+    once it computes, the next look freezes it, and what it computed counts toward its next
+    decision."""
+
+    async def run() -> tuple[bool, bool, float]:
+        idler = await spawn(BotCommand("idler", (sys.executable, "-c", IDLER)))
+        other = await spawn(BotCommand("other", (sys.executable, "-c", "input()")))
+        try:
+            await until(lambda: "idle" in idler.log_tail(100))
+            idler.resume()
+            idler.pause(soon=True)
+            other.resume()  # not yet seen idle between two decisions: frozen, as always
+            assert idler.paused
+            other.pause(soon=True)
+            idler.resume()  # it used no CPU time since it answered: seen idle
+            idler.pause(soon=True)
+            other.resume()  # another bot is asked: the idler, idle, is left as it is
+            left_running = not idler.paused
+            other.pause(soon=True)
+            before = idler.total_cpu_seconds()
+            await until(lambda: idler.total_cpu_seconds() > before + 0.1)  # it computes
+            freeze_deferred()  # the referee's next look
+            frozen = idler.paused
+            idler.resume()
+            return left_running, frozen, idler.cpu_since_resume()
+        finally:
+            await idler.stop()
+            await other.stop()
+
+    left_running, frozen, charged = trio.run(run)
+    assert left_running, "an idle bot was frozen"
+    assert frozen, "a bot computing between its decisions was not frozen"
+    assert charged > 0.05, f"the CPU it used unasked was not charged: {charged:.3f} s"
+
+
 def test_the_doctor_says_what_is_in_force(mechanism):
     checks = doctor.report()
     names = [c.name for c in checks]

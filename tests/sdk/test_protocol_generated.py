@@ -49,6 +49,7 @@ def test_generated_code_imports_as_a_package():
         "StartGame",
         "Decide",
         "EndGame",
+        "DecideStream",
     }
 
 

@@ -59,6 +59,7 @@ func (s *server) Hello(ctx context.Context, r *HelloRequest) (*HelloReply, error
 		Version:         botVersion,
 		ProtocolVersion: uint32(ProtocolVersion_PROTOCOL_VERSION_1),
 		LegalAnswers:    true, // every DecideRequest lists the legal answers (request.Legal)
+		DecideStream:    true, // one stream a game carries the decisions (DecideStream)
 	}, nil
 }
 
@@ -89,6 +90,27 @@ func (s *server) Decide(ctx context.Context, r *DecideRequest) (*DecideReply, er
 		reply.Notes = notes
 	}
 	return reply, nil
+}
+
+// DecideStream answers a game's decisions on one stream: each request as Decide would, in
+// order, with its number; a refused request is a reply that says why (Refused), and the
+// stream goes on until the referee ends it.
+func (s *server) DecideStream(stream Bot_DecideStreamServer) error {
+	for {
+		r, err := stream.Recv()
+		if err != nil {
+			return nil // the referee ended the stream (io.EOF) or cancelled it: the game is over
+		}
+		reply, err := s.Decide(stream.Context(), r)
+		if err != nil {
+			st := status.Convert(err)
+			reply = &DecideReply{Refused: st.Message(), RefusedCode: uint32(st.Code())}
+		}
+		reply.Number = r.GetNumber()
+		if err := stream.Send(reply); err != nil {
+			return err
+		}
+	}
 }
 
 func (s *server) EndGame(ctx context.Context, r *EndGameRequest) (*EndGameReply, error) {

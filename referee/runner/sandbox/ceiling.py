@@ -131,6 +131,7 @@ class Ceiling:
         self.look_pending = False  # the watcher has yet to look at the bot since it was frozen
         self.cpu_while_paused = 0.0  # seconds the bot computed although frozen (should be ~0)
         self.deferred = False  # paused "soon", not frozen yet (see pause)
+        self.idle = False  # it used no CPU time (under IDLE_CPU) between its last two decisions
         self._cpu_at_pause = 0.0
         self._cpu_at_resume = 0.0
         self._unpaid = 0.0  # CPU seconds used after an answer, before the freeze: charged next
@@ -222,8 +223,15 @@ class Ceiling:
             self._stopped = self._stop_all()
 
     def _freeze_deferred(self) -> None:
-        """Freeze a bot paused ``soon``; the CPU time it used since is charged later."""
+        """Freeze a bot paused ``soon``; the CPU time it used since is charged later. A bot
+        that was idle between its last two decisions and is idle still (it waits for its next
+        request, as almost every bot does) stays deferred, unfrozen: it is looked at again at
+        the next call, and frozen once it computes (a freeze and a thaw cost the referee more
+        than the look). A bot never seen idle is frozen at once, as it always was."""
         if not self.deferred:
+            return
+        running = self._fault is None and not self._closed
+        if self.idle and running and self.cpu_seconds() - self._cpu_at_pause < IDLE_CPU:
             return
         self._forget_deferred()
         if self._fault is not None or self._closed:
@@ -254,10 +262,12 @@ class Ceiling:
         freeze_deferred(but=self)
         if self.deferred:  # asked again before it was frozen: it still runs
             self._forget_deferred()
+            self.idle = self.cpu_seconds() - self._cpu_at_pause < IDLE_CPU
             self._cpu_at_resume = self._cpu_at_pause - self._unpaid
             self._unpaid = 0.0
             return
         now = self.cpu_seconds()
+        self.idle = self.paused and self._unpaid + now - self._cpu_at_pause < IDLE_CPU
         self._cpu_at_resume = now - self._unpaid
         self._unpaid = 0.0
         if not self.paused:
@@ -370,6 +380,9 @@ class Ceiling:
         return self.cgroups.remove() if self.cgroups is not None else True
 
 
+IDLE_CPU = 0.001
+"""CPU seconds a bot paused ``soon`` may use and still be left unfrozen (its gRPC server's
+own bookkeeping after it answered: the time counts toward its next decision all the same)."""
 _deferred: set[Ceiling] = set()
 """Bots paused ``soon`` (see :meth:`Ceiling.pause`), not frozen yet."""
 _deferred_lock = threading.Lock()
