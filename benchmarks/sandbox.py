@@ -118,7 +118,7 @@ def freezing(on: bool) -> Iterator[None]:
     every bot but the one asked (as the runner will)."""
     undo: list[Callable[[], None]] = []
     if not on:
-        undo.append(_patch(BotProcess, "pause", lambda self: None))
+        undo.append(_patch(BotProcess, "pause", lambda self, **_: None))
     else:
         calls: list[int] = []
         pause = BotProcess.pause
