@@ -123,9 +123,9 @@ def freezing(on: bool) -> Iterator[None]:
         calls: list[int] = []
         pause = BotProcess.pause
 
-        def counted(self: BotProcess) -> None:
+        def counted(self: BotProcess, soon: bool = False) -> None:
             calls.append(1)
-            pause(self)
+            pause(self, soon)
 
         undo.append(_patch(BotProcess, "pause", counted))
         if not _runner_pauses(calls):
