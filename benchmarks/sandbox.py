@@ -118,14 +118,14 @@ def freezing(on: bool) -> Iterator[None]:
     every bot but the one asked (as the runner will)."""
     undo: list[Callable[[], None]] = []
     if not on:
-        undo.append(_patch(BotProcess, "pause", lambda self: None))
+        undo.append(_patch(BotProcess, "pause", lambda self, **_: None))
     else:
         calls: list[int] = []
         pause = BotProcess.pause
 
-        def counted(self: BotProcess) -> None:
+        def counted(self: BotProcess, soon: bool = False) -> None:
             calls.append(1)
-            pause(self)
+            pause(self, soon)
 
         undo.append(_patch(BotProcess, "pause", counted))
         if not _runner_pauses(calls):
