@@ -91,7 +91,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("submit", ".submit:submit_command", "Submit a bot to the arena you signed in to"),
     ("me", ".me:me_command", "Your bots in the arena you signed in to: states, ranks, faults"),
     ("team", ".team:team_app", "Make teams, invite and remove members, accept and leave."),
-    ("pin", ".pin:pin_command", "Choose the version of your bot that plays in the arena"),
+    ("pin", ".pin:pin_command", "Choose the version of your bot that plays in new ladder games"),
     ("unpin", ".pin:unpin_command", "Let your bot's newest active version play again"),
     ("challenge", ".challenge:challenge_command", "Unrated test games of your bot"),
     ("arena", ".arena:arena_command", "Run an arena"),
