@@ -16,14 +16,19 @@ from datetime import datetime
 from typing import TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from .accounts import UserRow
-from .database import Database
+from .database import Database, StoreError
 from .models import BotRow, UTCDateTime, utcnow
 from .versions import ACTIVE, RETIRED
 
 T = TypeVar("T")
+
+ATTEMPTS = 3
+"""Transactions a pin is tried in (another member's simultaneous first pin of the same name
+makes one fail on the key; the next finds its row)."""
 
 PLAYABLE = (ACTIVE, RETIRED)
 """States of a version that may be pinned and played: it passed its check."""
@@ -141,7 +146,24 @@ def set_pin(
     """Pin ``name`` to ``version`` (None: unpin) for the user ``user_id``, who must own the bot
     (``may_manage``: whether they may manage a bot of its owner, which the caller judges).
     Raises :class:`PinError` with one line: no such bot, not theirs, no such version, or a
-    version that may not play (queued, checking, refused or disabled)."""
+    version that may not play (queued, checking, refused or disabled).
+
+    Two simultaneous first pins of a name both find no row and both insert one: the second to
+    commit fails on the key (PostgreSQL; SQLite has one writer at a time) and is tried again in
+    a new transaction, which finds the first's row and changes it."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return _set_pin(db, user_id, name, version, may_manage)
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, IntegrityError):
+                raise
+    return _set_pin(db, user_id, name, version, may_manage)
+
+
+def _set_pin(
+    db: Database, user_id: int | None, name: str, version: int | None, may_manage: bool
+) -> Pinned:
+    """:func:`set_pin` in one transaction."""
     with db.session(write=True) as s:
         versions = list(
             s.exec(select(BotRow).where(col(BotRow.name) == name).order_by(col(BotRow.version)))
