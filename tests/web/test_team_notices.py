@@ -15,8 +15,8 @@ from hegemon.leaderboard.accounts.tokens import create_token
 from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.notify.events import CHECKED, FAULTS, RESULTS, event_results, group_faults
 from hegemon.leaderboard.store import BotRow, NoticeRow, Store, utcnow
-from tests.helpers.league import SeasonSpec, create_season, register_samples, wait_for
-from tests.helpers.web import play_matches
+from tests.helpers.league import wait_for
+from tests.helpers.web import store_season
 from tests.helpers.web_server import running_web
 from tests.web.test_account_abuse import bot_archive
 from tests.web.test_teams import submit
@@ -39,33 +39,30 @@ def told(store: Store, names: dict[int, str], kind: str) -> dict[str, list[str]]
 
 
 @pytest.mark.slow
-def test_a_team_bots_news_goes_to_every_member_and_not_after_removal(tmp_path: Path) -> None:
+def test_a_team_bots_news_goes_to_every_member_and_not_after_removal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path / "home"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HEGEMON_HOME", str(home))
-        mp.delenv("HEGEMON_DB", raising=False)
-        with Store() as store:
-            season = create_season(
-                store, SeasonSpec(name="league", games=6, players=3, seed=11),
-                register_samples(store),
-            )  # fmt: skip
-            play_matches(store, season, home / "records", "league")
-            assert season.id is not None
-            faulty = next((m, g) for m, g in store.games(season.id) if g.faults)
-            faulted = faulty[0].seats[faulty[1].faults[0]["seat"]]
-            users = {u: add_user(store, u, PASSWORD, "member") for u in (*MEMBERS, OUTSIDER)}
-            names = {row.id: u for u, row in users.items() if row.id is not None}
-            team = create_team(store, users["olga"], "greens")
-            for member in ("mel", "pat"):
-                invite(store, users["olga"], "greens", member)
-                accept(store, users[member], "greens")
-            with store.session(write=True) as s:  # the bot that faulted is the team's
-                bot = s.get(BotRow, faulted)
-                assert bot is not None
-                bot.owner_id, bot.team_id = users["olga"].id, team.id
-            group_faults(store, utcnow())  # (the arena's notifier would, in its loop)
-            faults = told(store, names, FAULTS)
-            token = create_token(store, users["mel"].id or 0, "test")[1]
+    monkeypatch.setenv("HEGEMON_HOME", str(home))
+    monkeypatch.delenv("HEGEMON_DB", raising=False)
+    with Store() as store:
+        season = store_season(store, home / "records", "league", 6, seed=11)
+        assert season.id is not None
+        faulty = next((m, g) for m, g in store.games(season.id) if g.faults)
+        faulted = faulty[0].seats[faulty[1].faults[0]["seat"]]
+        users = {u: add_user(store, u, PASSWORD, "member") for u in (*MEMBERS, OUTSIDER)}
+        names = {row.id: u for u, row in users.items() if row.id is not None}
+        team = create_team(store, users["olga"], "greens")
+        for member in ("mel", "pat"):
+            invite(store, users["olga"], "greens", member)
+            accept(store, users[member], "greens")
+        with store.session(write=True) as s:  # the bot that faulted is the team's
+            bot = s.get(BotRow, faulted)
+            assert bot is not None
+            bot.owner_id, bot.team_id = users["olga"].id, team.id
+        group_faults(store, utcnow())  # (the arena's notifier would, in its loop)
+        faults = told(store, names, FAULTS)
+        token = create_token(store, users["mel"].id or 0, "test")[1]
     first, second = (
         bot_archive(tmp_path / f"v{v}", f"print('v{v} never says hello')\n") for v in (1, 2)
     )
