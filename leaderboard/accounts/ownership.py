@@ -67,3 +67,18 @@ def is_mine(user_id: int | None, bot: BotRow, teams: frozenset[int]) -> bool:
     if bot.team_id is not None:
         return bot.team_id in teams
     return user_id is not None and bot.owner_id == user_id
+
+
+def keepers(store: Store, bot: BotRow) -> list[int]:
+    """The ids of the users told of ``bot``'s news (its check, its faults, its results): every
+    member of its team, whoever submitted it (a team's bot), else its owner; none for the
+    organiser's. Read now, so a member who left or was removed is told nothing more."""
+    if bot.team_id is None:
+        return [] if bot.owner_id is None else [bot.owner_id]
+    with store.session() as s:
+        members = s.exec(
+            select(col(TeamMemberRow.user_id))
+            .where(col(TeamMemberRow.team_id) == bot.team_id, col(TeamMemberRow.state) == JOINED)
+            .order_by(col(TeamMemberRow.user_id))
+        ).all()
+    return list(members)

@@ -6,19 +6,21 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from ..store import BotRow, Store
-from ..store.pins import choose_playing, disabled_owners, pinned, playing_ids
+from ..store.pins import benched, choose_playing, pinned, playing_ids
 
 
 def ladder_entrants(store: Store) -> list[BotRow]:
     """Each bot name's version that plays (its pinned one, else its newest in the ``active``
-    state), by name, leaving out bots whose owner is disabled. A new version replaces the old
-    one in matchmaking once its check passes, unless another is pinned; the old keeps its games
-    and its history."""
+    state), by name, leaving out bots whose owner is disabled (a team's: whose team has no
+    enabled member). A new version replaces the old one in matchmaking once its check passes,
+    unless another is pinned; the old keeps its games and its history."""
     with store.session() as s:
         rows = s.exec(select(BotRow).order_by(col(BotRow.name), col(BotRow.version))).all()
-        disabled = disabled_owners(s)
+        sitting_out = benched(s)
         pins = pinned(s)
-    return choose_playing(((b.name, b.state, b.owner_id, b.id, b) for b in rows), pins, disabled)
+    return choose_playing(
+        ((b.name, b.state, b.owner_id, b.team_id, b.id, b) for b in rows), pins, sitting_out
+    )
 
 
 def entrant_ids(session: Session) -> list[int]:

@@ -44,9 +44,10 @@ class LiveFeed:
     """One match's live row: ``begin`` when its game starts, :meth:`progress` as the referee's
     ``on_progress``, :meth:`close` once the game is stored or given back."""
 
-    def __init__(self, store: Store, match_id: int, flush: float = FLUSH):
+    def __init__(self, store: Store, match_id: int, flush: float = FLUSH, worker: str = ""):
         self.store = store
         self.match_id = match_id
+        self.worker = worker  # the runner's id: the row is its own (:func:`.rows.end`)
         self.flush = flush
         self._sent = 0  # record lines handed to the writer
         self._decisions = 0
@@ -55,7 +56,7 @@ class LiveFeed:
 
     def begin(self, season_id: int, title: str, seats: list[str]) -> None:
         """Start the row (a new one: a match played again starts from nothing)."""
-        self._submit(rows.begin, self.store, self.match_id, season_id, title, seats)
+        self._submit(rows.begin, self.store, self.match_id, season_id, title, seats, self.worker)
 
     def progress(self, arbiter: Any) -> None:
         """After each decision (the referee's ``on_progress``): the lines since the last
@@ -69,11 +70,12 @@ class LiveFeed:
         self._decisions += sum(1 for line in new if line.get("type") == "action")
         kept = public_lines(new)
         if kept:
-            self._submit(rows.append, self.store, self.match_id, dump(kept), self._decisions)
+            text = dump(kept)
+            self._submit(rows.append, self.store, self.match_id, text, self._decisions, self.worker)
 
     def close(self) -> None:
         """The game is over for this runner: the row goes (after the writes before it)."""
-        self._submit(rows.end, self.store, self.match_id)
+        self._submit(rows.end, self.store, self.match_id, self.worker)
 
     def _submit(self, job: Any, *args: Any) -> None:
         self._pending = _WRITER.submit(_quietly, job, *args)

@@ -15,33 +15,45 @@ STALE_AFTER = 60.0
 listed, and its spectators are told the game stopped (the match is played again later)."""
 
 
-def begin(store: Store, match_id: int, season_id: int, title: str, seats: list[str]) -> None:
-    """Start (or restart: a match played again) the live row of ``match_id``."""
+def begin(
+    store: Store, match_id: int, season_id: int, title: str, seats: list[str], worker: str = ""
+) -> None:
+    """Start (or restart: a match played again, or taken over by another runner) the live row
+    of ``match_id``, played by the runner ``worker``."""
     with store.session(write=True) as s:
         old = s.get(LiveGameRow, match_id)
         if old is not None:
             s.delete(old)
             s.flush()
-        s.add(LiveGameRow(match_id=match_id, season_id=season_id, title=title, seats=seats))
+        s.add(
+            LiveGameRow(
+                match_id=match_id, season_id=season_id, title=title, seats=seats, worker=worker
+            )
+        )
 
 
-def append(store: Store, match_id: int, text: str, decisions: int) -> None:
-    """Add ``text`` (whole JSON lines) to the row's record; ``decisions``: its action lines now."""
+def _mine(match_id: int, worker: str) -> sa.ColumnElement[bool]:
+    """The live row of ``match_id`` if the runner ``worker`` wrote it."""
+    return sa.and_(col(LiveGameRow.match_id) == match_id, col(LiveGameRow.worker) == worker)
+
+
+def append(store: Store, match_id: int, text: str, decisions: int, worker: str = "") -> None:
+    """Add ``text`` (whole JSON lines) to the row's record; ``decisions``: its action lines now.
+    Only to the row ``worker`` began (none: another runner took the match over)."""
     table = LiveGameRow.__table__  # type: ignore[attr-defined]
     with store.session(write=True) as s:
         s.execute(
             sa.update(table)
-            .where(table.c.match_id == match_id)
+            .where(_mine(match_id, worker))
             .values(record=table.c.record + text, decisions=decisions, updated_at=utcnow())
         )
 
 
-def end(store: Store, match_id: int) -> None:
-    """The game is stored (or given back): its live row goes."""
+def end(store: Store, match_id: int, worker: str = "") -> None:
+    """The game is stored (or given back) by the runner ``worker``: its live row goes (not a
+    row another runner, which took the match over, began since)."""
     with store.session(write=True) as s:
-        row = s.get(LiveGameRow, match_id)
-        if row is not None:
-            s.delete(row)
+        s.execute(sa.delete(LiveGameRow).where(_mine(match_id, worker)))
 
 
 def playing(store: Store) -> list[LiveGameRow]:

@@ -1,8 +1,9 @@
 """What each event tells its member, and to whom: a version checked (its owner), a bot's
 faults grouped (its owner, at most one notice per bot per :data:`FAULTS_EVERY`), a final
-event's results (each entrant's owner). A notice says only what its member may see: their own
-versions' reasons (no path of the server), fault kinds and game numbers — never another
-member's logs, fault details or files."""
+event's results (each entrant's owner). A team's bot's owners are every member of its team
+(:func:`~hegemon.leaderboard.accounts.ownership.keepers`), each told in a notice of their own.
+A notice says only what its member may see: their own versions' reasons (no path of the
+server), fault kinds and game numbers — never another member's logs, fault details or files."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlmodel import col, select
 
 from hegemon.referee.bottext import no_paths
 
+from ..accounts.ownership import keepers
 from ..store import BotRow, GameRow, MatchRow, NoticeRow, Store
 from .notices import Notice, notify
 
@@ -24,15 +26,19 @@ LOOK_BACK = 2 * FAULTS_EVERY
 """Games finished longer ago than this are not looked at again."""
 
 
-def version_checked(store: Store, bot: BotRow) -> NoticeRow | None:
-    """Tell ``bot``'s owner how its check went (None: the organiser's bot, nobody to tell)."""
-    if bot.owner_id is None:
-        return None
+def tell(store: Store, bot: BotRow, notice: Notice) -> list[NoticeRow]:
+    """Write ``notice`` about ``bot`` for each of its :func:`keepers` (none: the organiser's
+    bot, nobody to tell)."""
+    return [notify(store, user_id, notice) for user_id in keepers(store, bot)]
+
+
+def version_checked(store: Store, bot: BotRow) -> list[NoticeRow]:
+    """Tell ``bot``'s owners how its check went."""
     reason = no_paths(bot.reason)
     verdict = "is active" if bot.state == "active" else f"was {bot.state}"
-    return notify(
+    return tell(
         store,
-        bot.owner_id,
+        bot,
         Notice(
             CHECKED, f"{bot.label} {verdict}", reason, "/me/bots",
             {"bot": bot.name, "version": bot.version, "bot_id": bot.id, "state": bot.state,
@@ -91,11 +97,11 @@ def faults_notice(bot: BotRow, faults: Sequence[tuple[int, str]]) -> Notice:
 def group_faults(store: Store, now: datetime) -> list[NoticeRow]:
     """A faults notice for each member's bot that faulted since its last one, unless that one
     is younger than :data:`FAULTS_EVERY` (those faults wait, and are grouped into the next)."""
-    made = []
+    made: list[NoticeRow] = []
     for bot_id, faults in _recent_faults(store, now - LOOK_BACK).items():
         with store.session() as s:
             bot = s.get(BotRow, bot_id)
-        if bot is None or bot.owner_id is None:  # the organiser's: nobody to tell
+        if bot is None or (bot.owner_id is None and bot.team_id is None):  # nobody to tell
             continue
         last = _last_faults_notice(store, bot_id)
         if last is not None and now - last.created_at < FAULTS_EVERY:
@@ -103,26 +109,26 @@ def group_faults(store: Store, now: datetime) -> list[NoticeRow]:
         upto = int(last.data.get("upto_game", 0)) if last is not None else 0
         new = [(game, kind) for game, kind in faults if game > upto]
         if new:
-            made.append(notify(store, bot.owner_id, faults_notice(bot, new)))
+            made.extend(tell(store, bot, faults_notice(bot, new)))
     return made
 
 
 def event_results(
     store: Store, event: str, standings: Sequence[tuple[int, int]], link: str = ""
 ) -> list[NoticeRow]:
-    """Tell each entrant's owner a final event's results: ``standings`` is (bot id, place)
+    """Tell each entrant's owners a final event's results: ``standings`` is (bot id, place)
     best first; each owner hears their own bots' places and how many took part. The hook
     point for final events (issue 35 item 6), which do not exist yet."""
-    made = []
+    made: list[NoticeRow] = []
     with store.session() as s:
         ids = [bot_id for bot_id, _ in standings]
         bots = {b.id: b for b in s.exec(select(BotRow).where(col(BotRow.id).in_(ids)))}
     for bot_id, place in standings:
         bot = bots.get(bot_id)
-        if bot is None or bot.owner_id is None:
+        if bot is None:
             continue
         title = f"{event}: {bot.label} placed {place} of {len(standings)}"
         data = {"event": event, "bot": bot.name, "version": bot.version, "bot_id": bot.id,
                 "place": place, "entrants": len(standings)}  # fmt: skip
-        made.append(notify(store, bot.owner_id, Notice(RESULTS, title, "", link, data, bot.id)))
+        made.extend(tell(store, bot, Notice(RESULTS, title, "", link, data, bot.id)))
     return made

@@ -303,7 +303,7 @@ class SeasonRunner:
         duplicate season's game is not shown until its table's rotations are all played."""
         if self.season.duplicate or match.id is None:
             return None
-        feed = LiveFeed(self.store, match.id)
+        feed = LiveFeed(self.store, match.id, worker=self.worker)
         feed.begin(self.season_id, f"{self.season.name} #{match.number}", names)
         return feed
 

@@ -28,6 +28,9 @@ class LiveGameRow(SQLModel, table=True):
     match_id: int = Field(foreign_key="matches.id", primary_key=True)
     season_id: int = Field(foreign_key="seasons.id", index=True)
     title: str = Field(sa_type=sa.String(300))  # "<season> #<number>"
+    # the runner (its worker id) playing it: only it appends to and ends the row, so a runner
+    # whose claim was taken over cannot end the row of the runner that took it
+    worker: str = Field(default="", sa_type=sa.String(200))
     seats: list[str] = Field(sa_column=Column(JSON, nullable=False))  # bot labels, seat order
     record: str = Field(default="", sa_type=sa.Text)  # JSON lines so far, appended to
     decisions: int = 0  # action lines in ``record``

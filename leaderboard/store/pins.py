@@ -4,6 +4,8 @@ the current one when a newer passes its check); unpinned, the newest active vers
 ``bot_pins`` holds one row per pinned bot name. A pin only holds while its version may play
 (:data:`PLAYABLE`: it passed its check — active, or retired by a newer one); a pinned version an
 admin disabled stops playing and the newest active one plays instead, until the pin is changed.
+A disabled user's bots do not play; a team's do while one of its members is enabled
+(:class:`Benched`).
 :func:`choose_playing` is the one rule the matchmaker (:mod:`hegemon.leaderboard.ladder`) and the
 pages share.
 """
@@ -16,14 +18,20 @@ from datetime import datetime
 from typing import TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from .accounts import UserRow
-from .database import Database
+from .database import Database, StoreError
 from .models import BotRow, UTCDateTime, utcnow
+from .teams import JOINED, TeamMemberRow
 from .versions import ACTIVE, RETIRED
 
 T = TypeVar("T")
+
+ATTEMPTS = 3
+"""Transactions a pin is tried in (another member's simultaneous first pin of the same name
+makes one fail on the key; the next finds its row)."""
 
 PLAYABLE = (ACTIVE, RETIRED)
 """States of a version that may be pinned and played: it passed its check."""
@@ -77,19 +85,34 @@ def pinned(session: Session) -> dict[str, int]:
     }
 
 
+@dataclass(frozen=True)
+class Benched:
+    """Whose bots do not play: a disabled user's own bots, and a team's bots once no member of
+    the team is enabled (whoever submitted them: a team bot stays while its team plays)."""
+
+    users: frozenset[int]  # the disabled users
+    teams: frozenset[int]  # the teams with an enabled member
+
+    def sits_out(self, owner: int | None, team: int | None) -> bool:
+        """Whether a bot of ``owner`` (and of ``team``, if it is a team's) is benched."""
+        if team is not None:
+            return team not in self.teams
+        return owner in self.users
+
+
 def choose_playing(
-    rows: Iterable[tuple[str, str, int | None, int | None, T]],
+    rows: Iterable[tuple[str, str, int | None, int | None, int | None, T]],
     pins: dict[str, int],
-    disabled: set[int],
+    benched: Benched,
 ) -> list[T]:
-    """Of (name, state, owner id, bot id, item) rows by name then version: each name's version
-    that plays — its pinned one if that may play, else its newest active one — leaving out
-    owners who are disabled. Names come in the order of their first version that may play (so
+    """Of (name, state, owner id, team id, bot id, item) rows by name then version: each name's
+    version that plays — its pinned one if that may play, else its newest active one — leaving
+    out the :class:`Benched`. Names come in the order of their first version that may play (so
     without pins, the order of each name's first active version, as before pins existed)."""
     found: dict[str, T] = {}
     held: set[str] = set()
-    for name, state, owner, bot_id, item in rows:
-        if owner in disabled:
+    for name, state, owner, team, bot_id, item in rows:
+        if benched.sits_out(owner, team):
             continue
         if pins.get(name) == bot_id and state in PLAYABLE:
             found[name] = item
@@ -104,10 +127,16 @@ def drop_pins(session: Session, bot_id: int) -> None:
     session.exec(sa.delete(PinRow).where(col(PinRow.bot_id) == bot_id))
 
 
-def disabled_owners(session: Session) -> set[int]:
-    """The ids of the disabled users (their bots do not play)."""
-    found = session.exec(select(col(UserRow.id)).where(col(UserRow.disabled))).all()
-    return {u for u in found if u is not None}
+def benched(session: Session) -> Benched:
+    """Who is :class:`Benched` now: the disabled users, and the teams with an enabled member."""
+    users = session.exec(select(col(UserRow.id)).where(col(UserRow.disabled))).all()
+    teams = session.exec(
+        select(col(TeamMemberRow.team_id))
+        .join(UserRow, col(UserRow.id) == col(TeamMemberRow.user_id))
+        .where(col(TeamMemberRow.state) == JOINED, sa.not_(col(UserRow.disabled)))
+        .distinct()
+    ).all()
+    return Benched(frozenset(u for u in users if u is not None), frozenset(teams))
 
 
 def playing_ids(session: Session) -> dict[str, int]:
@@ -117,8 +146,15 @@ def playing_ids(session: Session) -> dict[str, int]:
             col(BotRow.name), col(BotRow.version)
         )
     ).all()
+    teams = dict(
+        session.exec(
+            select(col(BotRow.id), col(BotRow.team_id)).where(col(BotRow.team_id).is_not(None))
+        ).all()
+    )
     chosen = choose_playing(
-        ((n, s, o, i, (n, i)) for n, s, o, i in rows), pinned(session), disabled_owners(session)
+        ((n, s, o, teams.get(i), i, (n, i)) for n, s, o, i in rows),
+        pinned(session),
+        benched(session),
     )
     return {name: bot_id for name, bot_id in chosen if bot_id is not None}
 
@@ -141,7 +177,24 @@ def set_pin(
     """Pin ``name`` to ``version`` (None: unpin) for the user ``user_id``, who must own the bot
     (``may_manage``: whether they may manage a bot of its owner, which the caller judges).
     Raises :class:`PinError` with one line: no such bot, not theirs, no such version, or a
-    version that may not play (queued, checking, refused or disabled)."""
+    version that may not play (queued, checking, refused or disabled).
+
+    Two simultaneous first pins of a name both find no row and both insert one: the second to
+    commit fails on the key (PostgreSQL; SQLite has one writer at a time) and is tried again in
+    a new transaction, which finds the first's row and changes it."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return _set_pin(db, user_id, name, version, may_manage)
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, IntegrityError):
+                raise
+    return _set_pin(db, user_id, name, version, may_manage)
+
+
+def _set_pin(
+    db: Database, user_id: int | None, name: str, version: int | None, may_manage: bool
+) -> Pinned:
+    """:func:`set_pin` in one transaction."""
     with db.session(write=True) as s:
         versions = list(
             s.exec(select(BotRow).where(col(BotRow.name) == name).order_by(col(BotRow.version)))

@@ -422,6 +422,14 @@ class Arena:
             return None
         return stored.record_text(self.store, found[0])
 
+    def logged_seats(self, game_id: int) -> set[int]:
+        """The seats of a game whose bot's log is kept (:func:`.stored.logged`: an existence
+        query, no log read), none if there is no such game or it is withheld."""
+        found = self.game(game_id)
+        if found is None or self.withheld(found[1]):
+            return set()
+        return stored.logged(self.store, found[0], range(len(found[1].seats)))
+
     def seat_log_text(self, game_id: int, seat: int) -> str | None:
         """What the bot in ``seat`` of a game wrote to stdout and stderr (capped), if kept; an
         empty log says why (:func:`.processes.empty_log_note`)."""

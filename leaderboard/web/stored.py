@@ -5,7 +5,7 @@ and not imported since)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from hegemon.leaderboard.store import GameRow, Store
@@ -40,8 +40,18 @@ def log_bytes(store: Store, game: GameRow, seat: int) -> bytes | None:
 
 def has_log(store: Store, game: GameRow, seat: int) -> bool:
     """Whether a log of the bot in ``seat`` is kept (stored, or a local copy)."""
-    if seat in stored.logged_seats(store, game.match_id):
-        return True
+    return seat in logged(store, game, [seat])
+
+
+def logged(store: Store, game: GameRow, seats: Iterable[int]) -> set[int]:
+    """Which of ``seats`` have a log kept (stored, or a local copy): one existence query for
+    the game, no log read."""
+    found = stored.logged_seats(store, game.match_id)
+    return {s for s in seats if s in found or _local(game, s)}
+
+
+def _local(game: GameRow, seat: int) -> bool:
+    """Whether the runner's local copy of one seat's log exists."""
     path = _log_path(game, seat)
     return path is not None and path.is_file()
 

@@ -37,6 +37,10 @@ KEEP_ALIVE = 15.0
 """Seconds of silence after which a stream sends a comment line (a proxy keeps it open, and a
 spectator gone is noticed)."""
 
+STARTING_REFRESH = 2
+"""Seconds after which a live page shown before its game's first write asks again (the
+``Refresh`` header: no script needed)."""
+
 NOT_LIVE = "game in play (it may have ended: see the game list)"
 
 
@@ -112,9 +116,13 @@ def live_page(request: Request) -> Response:
     if snap.status == FINISHED and snap.game_id is not None:
         return RedirectResponse(Links().game(snap.game_id), 303)
     where = links(request)
-    if snap.status != PLAYING or not snap.data:
-        text = _ended(snap)["message"] if snap.status != PLAYING else "The game is starting."
-        return HTMLResponse(html.message_page("Live game", text, where))
+    if snap.status != PLAYING:
+        return HTMLResponse(html.message_page("Live game", _ended(snap)["message"], where))
+    if not snap.data:  # its runner has not written yet: the page looks again until it has
+        text = "The game is starting: this page follows it once its first moves are stored."
+        starting = HTMLResponse(html.message_page("Live game", text, where))
+        starting.headers["Refresh"] = str(STARTING_REFRESH)
+        return starting
     data = {**snap.data, "steps": snap.steps(0)}
     body = page(
         "live.html", f"Live: {data['title']}", where, "/api/live",

@@ -140,11 +140,8 @@ def game(request: Request) -> Response:
     user = viewer(request)
     admin = void_form(info["id"], form_token(request)) if user and user.is_admin else None
     secret = hidden(request, info["id"])
-    logs = [
-        s
-        for s in range(len(replay["seats"]))
-        if s not in secret and arena(request).seat_log_text(info["id"], s) is not None
-    ]
+    kept = arena(request).logged_seats(info["id"])
+    logs = [s for s in range(len(replay["seats"])) if s not in secret and s in kept]
     # a signed-in viewer with a seat of their own (an admin: every seat) may try a new version
     try_here = user is not None and len(secret) < len(info["places"])
     page = html.game_page(replay, info, links(request), admin, logs, try_here)
