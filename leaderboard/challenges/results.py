@@ -124,3 +124,12 @@ def challenges_of(store: Store, owner_id: int) -> list[ChallengeRow]:
     with store.session() as s:
         query = select(ChallengeRow).where(col(ChallengeRow.owner_id) == owner_id)
         return list(s.exec(query.order_by(col(ChallengeRow.id).desc())).all())
+
+
+def challenge_of_season(store: Store, season_name: str) -> ChallengeRow | None:
+    """The challenge whose games the season named ``season_name`` holds, if it is one."""
+    with store.session() as s:
+        query = select(ChallengeRow).join(
+            SeasonRow, col(SeasonRow.id) == col(ChallengeRow.season_id)
+        )
+        return s.exec(query.where(col(SeasonRow.name) == season_name)).first()

@@ -1,6 +1,7 @@
 """``hegemon me``: your bots in the arena you signed in to (``hegemon login``) — each version
 and its state (a refusal's reason), rating and rank on each ladder or season, the last games
-and the faults grouped by kind; a few tables, or ``--json`` (the site's ``/api/me/bots``).
+and the faults grouped by kind, and your challenges (test games) with their progress and SPRT;
+a few tables, or ``--json`` (the site's ``/api/me/bots`` with ``/api/me/challenges``'s list).
 Only your own bots: an admin sees theirs here too, and the arena's on its admin pages."""
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ def me_command(
     as_json: bool = typer.Option(False, "--json", help="Print the site's JSON."),
 ) -> None:
     """Your bots in the arena you signed in to: states, ranks, faults — each version and its
-    state, rating and rank on each ladder, the last games, the faults grouped by kind."""
+    state, rating and rank on each ladder, the last games, the faults grouped by kind — and
+    your challenges, newest first."""
     from .games import ArenaSource
 
     source = ArenaSource("hegemon me")
     data = source.json("/api/me/bots", "your bots")
+    data["challenges"] = source.json("/api/me/challenges", "your challenges")["challenges"]
     if as_json:
         print(json.dumps(data, indent=1))
         return
@@ -31,9 +34,27 @@ def me_command(
     bots = data["bots"]
     if not bots:
         console.print("no bots yet: hegemon submit NAME FOLDER", highlight=False)
-        return
-    for title, columns, rows in tables(bots):
-        _print(title, columns, rows)
+    else:
+        for title, columns, rows in tables(bots):
+            _print(title, columns, rows)
+    _print(*challenges_table(data["challenges"]))
+
+
+def challenges_table(
+    challenges: list[dict[str, Any]],
+) -> tuple[str, list[str], list[list[str]]]:
+    """(title, columns, rows) of ``hegemon me``'s challenges, from ``/api/me/challenges``."""
+    rows = [
+        [
+            str(c["id"]),
+            c["bot"],
+            ", ".join(c["opponents"]),
+            f"{c['done']} of {c['games']}" + (" · finished" if c["finished"] else ""),
+            c["sprt"] or "–",
+        ]
+        for c in challenges
+    ]
+    return "challenges", ["challenge", "bot", "against", "played", "SPRT"], rows
 
 
 def tables(bots: list[dict[str, Any]]) -> list[tuple[str, list[str], list[list[str]]]]:

@@ -139,8 +139,12 @@ def list_command(db: str | None = db_option()) -> None:
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
         return
     rows = read_store(db, _season_rows)
+    # a final event is a season only in the store: listed apart, so none is taken for one
+    events = [r[0].name for r in rows if r[0].is_event]
+    rows = [r for r in rows if not r[0].is_event]
     if not rows:
         console.print("no seasons yet; create one with: hegemon season create NAME --bots …")
+        _print_events(events)
         return
     table = Table(title="Seasons")
     # A seed is copied by hand to reproduce a season: never cut or wrapped. A revealed secret
@@ -194,6 +198,14 @@ def list_command(db: str | None = db_option()) -> None:
     console.print(table)
     for name, seed in long_seeds:
         console.print(f"seed of {name}: {seed}", soft_wrap=True)
+    _print_events(events)
+
+
+def _print_events(names: list[str]) -> None:
+    """The final events' names, apart from the seasons (``hegemon event list`` lists them)."""
+    if names:
+        line = f"final events (not seasons; hegemon event list): {', '.join(names)}"
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 def _season_rows(store: Store) -> list[tuple[SeasonRow, Any, int]]:

@@ -163,6 +163,11 @@ class SeasonRow(SQLModel, table=True):
         return self.kind == LADDER
 
     @property
+    def is_event(self) -> bool:
+        """A final event's season (its page is the event's: /event/NAME)."""
+        return self.kind == EVENT
+
+    @property
     def is_challenge(self) -> bool:
         """A member's unrated test games (off the boards, out of every rating)."""
         return self.kind == CHALLENGE

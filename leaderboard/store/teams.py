@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, SQLModel, col, select
 
+from .database import Database
 from .models import UTCDateTime, utcnow
 
 INVITED, JOINED = "invited", "member"
@@ -38,3 +39,9 @@ class TeamMemberRow(SQLModel, table=True):
     state: str = Field(default=INVITED, sa_type=sa.String(16))
     invited_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     joined_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+def team_names(db: Database) -> dict[int, str]:
+    """Every team's id → its name (one read, for the pages that name a bot's team)."""
+    with db.session() as s:
+        return {i: n for i, n in s.exec(select(col(TeamRow.id), col(TeamRow.name))) if i}

@@ -23,6 +23,7 @@ from hegemon.leaderboard.ratings import PROVISIONAL_GAMES
 from hegemon.leaderboard.store import FINISHED, BotRow, GameRow, MatchRow, SeasonRow, Store
 from hegemon.leaderboard.store import pages as queries
 from hegemon.leaderboard.store.pins import pins_now, playing_now
+from hegemon.leaderboard.store.teams import team_names
 
 from . import stored
 from .fault_groups import group_faults, kinds_by_bot
@@ -580,6 +581,7 @@ class Arena:
                 "language": bot.language,
                 "source": bot.source,
                 "command": bot.command,
+                "team": None if bot.team_id is None else team_names(self.store).get(bot.team_id),
             },
             "versions": versions,
             "seasons": ratings,

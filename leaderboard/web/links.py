@@ -29,6 +29,14 @@ class Links:
     def season(self, name: str) -> str:
         return f"season-{quote(name, safe='')}.html" if self.static else f"/season/{quote(name)}"
 
+    def event(self, name: str) -> str:
+        """A final event's page (the static report has none: its season's)."""
+        return self.season(name) if self.static else f"/event/{quote(name)}"
+
+    def team(self, name: str) -> str | None:
+        """A team's page; None in the static report (it has none)."""
+        return None if self.static else f"/teams/{quote(name)}"
+
     def bots(self) -> str:
         return self._file("bots.html") if self.static else "/bots"
 

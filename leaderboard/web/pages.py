@@ -211,15 +211,18 @@ def game_page(
     admin: Markup | None = None,
     logs: Sequence[int] = (),
     try_here: bool = False,
+    test: dict[str, Any] | None = None,
 ) -> str:
     """A game's replay viewer inside the site (the same viewer as ``replay --html``);
     ``admin``: the admins' actions on it, for an admin; ``logs``: the seats whose bot logs
     the viewer may read (linked); ``try_here``: offer the command that asks a new version of
-    the viewer's bot the decision shown (``hegemon replay GAME --at N --bot PATH``)."""
+    the viewer's bot the decision shown (``hegemon replay GAME --at N --bot PATH``); ``test``:
+    the game is a challenge's (unrated, on no season's page) — ``{"url"}``: its page, or None
+    for a viewer who may not open it."""
     return page(
         "game.html", f"Game {info['season']} #{info['number']}", links,
         links.api(f"games/{info['id']}"),
-        info=info, seats=replay["seats"], logs=logs, admin=admin, try_here=try_here,
+        info=info, seats=replay["seats"], logs=logs, admin=admin, try_here=try_here, test=test,
         replay_json=Markup(script_json(replay)),  # inert in a <script>: see .embed
     )  # fmt: skip
 
@@ -333,6 +336,12 @@ API_WRITES = [
         "/api/challenges/{id}",
         "one of your challenges: progress, each game with your version's place, each "
         "opponent, and against one opponent the SPRT of the run",
+    ),
+    (
+        "GET",
+        "/api/me/challenges",
+        'your challenges, newest first: {"challenges": [{id, bot, opponents, games, done, '
+        "finished, sprt (its line, against one opponent), url, …}]}. What hegemon me lists",
     ),
 ]
 """The endpoints that need a member's token: (method, path, what)."""

@@ -78,6 +78,7 @@ ROUTES: list[BaseRoute] = [
     # test games on demand (.endpoints.challenges)
     Route("/api/challenges", challenges.api_create, methods=POST),
     Route("/api/challenges/{challenge_id}", challenges.api_challenge, methods=GET),
+    Route("/api/me/challenges", challenges.api_mine, methods=GET),
     Route("/challenge/{challenge_id}", challenges.challenge_page, methods=GET),
     Route("/bot/{bot_id}/challenges", challenges.form_create, methods=POST),
     # the admins' (.endpoints.admin)

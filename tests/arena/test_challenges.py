@@ -8,6 +8,7 @@ line, never a 500; the quotas hold under simultaneous requests (a web server wit
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -129,6 +130,46 @@ def test_a_member_challenges_from_the_command_line_and_alone_sees_the_results(ar
     assert bob.get("/api/notifications").json()["notices"] == []  # nothing of ann's
 
 
+@pytest.mark.slow
+def test_a_members_challenges_are_listed_and_their_games_link_only_they_may_open(arena):
+    carl = env_for(arena.home, XDG_CONFIG_HOME=str(login(arena.home, arena.url, "carl")))
+    numbers = []
+    for games in ("2", "1"):
+        done = hegemon(
+            "challenge", "carlbot", "--vs", "planner", "--games", games, "--wait",
+            env=carl, timeout=900,
+        )  # fmt: skip
+        found = re.search(r"^challenge (\d+):", done.stdout, re.M)
+        assert done.returncode == 0 and found, done.stdout + done.stderr
+        numbers.append(int(found.group(1)))
+    first, second = numbers
+    owner, other, ada = api(arena.url, "carl"), api(arena.url, "dora"), api(arena.url, "ada")
+    anyone = api(arena.url, None)
+    listed = owner.get("/api/me/challenges").json()["challenges"]
+    assert [c["id"] for c in listed] == [second, first]  # newest first
+    full = owner.get(f"/api/challenges/{first}").json()
+    assert listed[1]["done"] == 2 == listed[1]["games"] and listed[1]["finished"]
+    assert listed[1]["opponents"] == ["planner@v1"] and listed[1]["sprt"] == full["sprt"]["line"]
+    assert other.get("/api/me/challenges").json() == {"challenges": []}  # none of carl's
+    assert anyone.get("/api/me/challenges").status_code == 401
+    # hegemon me: the same list, and a table of it
+    shown = hegemon("me", "--json", env=carl)
+    assert shown.returncode == 0 and json.loads(shown.stdout)["challenges"] == listed
+    text = hegemon("me", env=carl).stdout
+    row = next(line for line in text.splitlines() if re.match(rf"│ {first} +│", line))
+    assert "carlbot@v1" in row and "planner@v1" in row and "2 of 2 · finished" in row
+    assert full["sprt"]["line"][:40] in text.split("challenges", 1)[1]
+    # its games' pages: a test game, linked to the challenge for whoever may open it only
+    game = full["results"][0]["id"]
+    for client, linked in ((owner, True), (ada, True), (other, False), (anyone, False)):
+        page = client.get(f"/game/{game}")
+        assert page.status_code == 200 and "a test game (unrated)" in page.text
+        assert 'href="/season/' not in page.text  # a challenge has no season page
+        assert (f'href="/challenge/{first}"' in page.text) is linked
+        if linked:
+            assert client.get(f"/challenge/{first}").status_code == 200
+
+
 BAD = [
     (["nosuch", "--vs", "planner"], "no bot named nosuch"),
     (["bobbot", "--vs", "planner"], "bobbot is not your bot"),
@@ -148,14 +189,17 @@ def test_bad_input_is_one_line_and_stores_nothing(arena, args, said):
     assert said in line and "/tmp" not in line
 
 
+def stored_challenges(arena: Arena) -> int:
+    with using_home(arena.home), Store(create=False) as store, store.session() as s:
+        return len(s.exec(select(ChallengeRow)).all())
+
+
 def test_bad_api_bodies_are_refused_with_one_line(arena):
-    ann = api(arena.url, "ann")
+    ann, before = api(arena.url, "ann"), stored_challenges(arena)
     for body in ("not json", "[1, 2]", '{"bot": "annbot", "games": "many"}', '{"games": 3}'):
         answer = ann.post("/api/challenges", content=body)
         assert answer.status_code == 400 and "\n" not in answer.json()["error"], body
-    with using_home(arena.home), Store(create=False) as store, store.session() as s:
-        stored = s.exec(select(ChallengeRow)).all()
-    assert len(stored) <= 1  # the first test's, if it ran: none of these
+    assert stored_challenges(arena) == before  # none of these stored
 
 
 def test_the_owner_asks_from_the_bots_page_in_a_browser(arena, browser, tmp_path):

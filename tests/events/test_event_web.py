@@ -15,7 +15,13 @@ from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.store import Store
 from hegemon.leaderboard.web.server import make_app
 from tests.helpers.ladder import fake_bots
-from tests.helpers.league import home, store  # noqa: F401  (fixtures)
+from tests.helpers.league import (  # noqa: F401  (home, store: fixtures)
+    SeasonSpec,
+    create_season,
+    hegemon,
+    home,
+    store,
+)
 from tests.helpers.web_server import serving
 
 PASSWORD = "a long password 1"
@@ -85,3 +91,18 @@ def test_an_admin_creates_a_final_on_the_form_and_everyone_sees_its_seed_hash(si
     )
     assert again.status_code == 403
     assert [s.name for s in store.seasons()] == ["cup"]
+
+
+def test_an_events_season_is_shown_as_the_event_not_as_a_season(site, store, home):
+    ada, csrf = signed_in(site, "ada")
+    made = ada.post("/admin/events", data={**FORM, "bots": "bot00,bot01,bot02,bot03", "csrf": csrf})
+    assert made.status_code == 303, made.text
+    create_season(store, SeasonSpec(name="league", games=2), store.bots()[:4])
+    front = httpx.get(f"{site}/").text  # a visitor
+    assert '<a href="/event/cup">cup</a> <span class=kind>(final event)</span>' in front
+    assert 'href="/season/cup"' not in front and 'href="/season/league"' in front
+    listed = hegemon("season", "list", home=home)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "final events (not seasons; hegemon event list): cup" in listed.stdout
+    rows = [line for line in listed.stdout.splitlines() if line.startswith("│")]
+    assert any(" league " in r for r in rows) and not any(" cup " in r for r in rows)

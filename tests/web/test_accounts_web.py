@@ -235,6 +235,7 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
         None,
         (401, 404, 404, 404),
     ),
+    ("GET", "/api/me/challenges"): ("/api/me/challenges", None, (401, 200, 200, 200)),
     ("GET", "/challenge/{challenge_id}"): ("/challenge/999999", None, (303, 404, 404, 404)),
     ("POST", "/bot/{bot_id}/challenges"): (
         "/bot/{bot}/challenges",

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hegemon.leaderboard.accounts.teams import find_team
 from hegemon.leaderboard.accounts.users import add_user
 from hegemon.leaderboard.ladder import fill_queue
 from hegemon.leaderboard.store import BotRow, SeasonRow, Store
@@ -263,3 +264,44 @@ def test_the_owner_pins_from_the_bots_page_in_a_browser(arena: Arena, browser, t
         tab.close()
         run(arena, "mel", "unpin", BOT)
     assert row_of(board(arena)["rows"], BOT)["version"] == 2
+
+
+# ---------------------------------------------------------------------------------- admin's view
+STATE_AND_TEAM = re.compile(
+    r"<tr data-bot=\"(?P<label>[^\"]+)\">.*?<td class='l state'>(?P<state>[^<]*)</td>"
+    r"<td class='l team'>(?P<team>.*?)</td>"
+)
+
+
+def admin_rows(arena: Arena) -> dict[str, tuple[str, str]]:
+    """``/admin/bots`` as ada sees it: each version's label → (state and marks, team cell)."""
+    with signed_in(arena, "ada") as (ada, _):
+        page = ada.get("/admin/bots")
+    assert page.status_code == 200
+    return {m["label"]: (m["state"], m["team"]) for m in STATE_AND_TEAM.finditer(page.text)}
+
+
+def test_the_admins_see_which_version_plays_and_a_team_bots_team(arena: Arena) -> None:
+    with token_client(arena, "olga") as olga:
+        assert olga.post("/api/teams", json={"name": "owls"}).status_code == 201
+    with arena.store.session(write=True) as s:  # olga's team's bot (as uploaded with team=)
+        team_bot = s.get(BotRow, _id(arena.store, "bot03", 1))
+        assert team_bot is not None and team_bot.id is not None
+        owls = find_team(s, "owls")
+        assert owls is not None
+        team_bot.team_id = owls.id
+    rows = admin_rows(arena)
+    assert rows[f"{BOT}@v2"][0] == "active · playing" and rows[f"{BOT}@v1"][0] == "retired"
+    assert rows["bot03@v1"] == ("active · playing", '<a href="/teams/owls">owls</a>')
+    assert rows[f"{BOT}@v2"][1] == ""  # mel's own bot: no team
+    assert run(arena, "mel", "pin", BOT, "v1").returncode == 0
+    try:
+        rows = admin_rows(arena)
+        assert rows[f"{BOT}@v1"][0] == "retired · pinned · playing"
+        assert rows[f"{BOT}@v2"][0] == "active"
+    finally:
+        assert run(arena, "mel", "unpin", BOT).returncode == 0
+    page = httpx.get(f"{arena.url}/bot/{team_bot.id}", timeout=60).text  # a visitor
+    assert 'team <a class=team href="/teams/owls">owls</a>' in page
+    assert httpx.get(f"{arena.url}/teams/owls", timeout=60).status_code == 200  # not dead
+    assert "class=team" not in httpx.get(f"{arena.url}/bot/{arena.ids[2]}", timeout=60).text

@@ -25,6 +25,8 @@ from hegemon.leaderboard.seasons.setup import (
     default_time,
 )
 from hegemon.leaderboard.store import SeasonRow, UserRow
+from hegemon.leaderboard.store.pins import pins_now, playing_now
+from hegemon.leaderboard.store.teams import team_names
 from hegemon.leaderboard.store.versions import ACTIVE, DISABLED, REFUSED, RETIRED
 from hegemon.referee.chance import MAX_SEED
 from hegemon.referee.rules import PRESETS
@@ -33,6 +35,7 @@ from hegemon.referee.timecontrol import CLOCKS
 from ..data import progress_dict
 from ..formats import played
 from ..params import ParamError, seconds, whole_number
+from ..playing import version_marks
 from .common import admin, message, page, path_id, store
 
 ENABLE_STATES = (DISABLED, RETIRED, REFUSED)
@@ -76,13 +79,18 @@ def enable_user(request: Request) -> Response:
 
 # ---------------------------------------------------------------------------------- bot versions
 def bot_versions(request: Request) -> Response:
-    """``GET /admin/bots``: every version with its state."""
+    """``GET /admin/bots``: every version with its state, whether it is pinned or playing
+    (:func:`~hegemon.leaderboard.web.playing.version_marks`) and a team bot's team."""
     user = admin(request)
     if not isinstance(user, UserRow):
         return user
+    playing, pins = playing_now(store(request)), pins_now(store(request))
+    rows = [
+        (b, version_marks(b, playing.get(b.name), pins.get(b.name))) for b in store(request).bots()
+    ]
     return page(
-        request, "admin_bots.html", "Bot versions", bots=store(request).bots(),
-        enable_states=ENABLE_STATES,
+        request, "admin_bots.html", "Bot versions", rows=rows, enable_states=ENABLE_STATES,
+        teams=team_names(store(request)),
     )  # fmt: skip
 
 

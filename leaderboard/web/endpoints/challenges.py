@@ -15,7 +15,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from hegemon.leaderboard.accounts.ownership import allowed, may_act_on
 from hegemon.leaderboard.challenges import Ask, ChallengeError, ChallengeQuotas, make_challenge
-from hegemon.leaderboard.challenges.results import challenge_data, get_challenge
+from hegemon.leaderboard.challenges.results import (
+    challenge_data,
+    challenge_of_season,
+    challenges_of,
+    get_challenge,
+)
 from hegemon.leaderboard.store import ChallengeRow, UserRow
 
 from ..auth import form_token, viewer
@@ -65,6 +70,23 @@ async def api_create(request: Request) -> Response:
     return JSONResponse(data, 201)
 
 
+def _may_open(user: UserRow | None, challenge: ChallengeRow) -> bool:
+    """Whether ``user`` may open ``challenge``'s page: its owner and the admins."""
+    if user is None:
+        return False
+    return allowed(user.id, user.is_admin, challenge.owner_id, None, frozenset())
+
+
+def test_of(request: Request, info: dict[str, Any]) -> dict[str, Any] | None:
+    """For a game page: None if the game (``info``) is not a challenge's, else its challenge's
+    id and page (``url``: None for a viewer who may not open it, so no link is dead)."""
+    found = challenge_of_season(store(request), info["season"])
+    if found is None:
+        return None
+    url = f"/challenge/{found.id}" if _may_open(viewer(request), found) else None
+    return {"id": found.id, "url": url}
+
+
 def _mine(request: Request) -> tuple[UserRow, ChallengeRow | None] | Response:
     """The signed-in viewer and the path's challenge if they may see it (else None)."""
     user = signed_in(request)
@@ -72,7 +94,7 @@ def _mine(request: Request) -> tuple[UserRow, ChallengeRow | None] | Response:
         return user
     challenge_id = path_id(request, "challenge_id")
     found = None if challenge_id is None else get_challenge(store(request), challenge_id)
-    if found is not None and not allowed(user.id, user.is_admin, found.owner_id, None, frozenset()):
+    if found is not None and not _may_open(user, found):
         found = None
     return user, found
 
@@ -96,6 +118,31 @@ def challenge_page(request: Request) -> Response:
         return message(request, "Not found", "No such challenge of yours.", 404)
     data = challenge_data(store(request), found[1])
     return page(request, "challenge.html", f"Challenge {data['id']}", c=data)
+
+
+def api_mine(request: Request) -> Response:
+    """``GET /api/me/challenges``: the signed-in member's own challenges, newest first, each
+    with its progress and (against one opponent) the SPRT line."""
+    user = signed_in(request)
+    if not isinstance(user, UserRow):
+        return user
+    assert user.id is not None
+    rows = challenges_of(store(request), user.id)
+    return JSONResponse({"challenges": [_summary(challenge_data(store(request), r)) for r in rows]})
+
+
+def _summary(data: dict[str, Any]) -> dict[str, Any]:
+    """A challenge's line in a list: its facts and progress, the SPRT line, not each game."""
+    sprt = data["sprt"]
+    kept = ("id", "bot", "chosen", "ladder", "games", "done", "void", "status", "finished")
+    return {
+        **{k: data[k] for k in kept},
+        "opponents": [o["bot"] for o in data["opponents"]],
+        "mean_place": data["mean_place"],
+        "created_at": data["created_at"],
+        "sprt": None if sprt is None else sprt["line"],
+        "url": data["url"],
+    }
 
 
 async def form_create(request: Request) -> Response:

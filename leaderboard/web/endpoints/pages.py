@@ -20,7 +20,7 @@ from ..links import SERVED
 from ..params import clamped
 from ..templating import void_form
 from ..visibility import redact_games
-from .challenges import owner_form
+from .challenges import owner_form, test_of
 from .common import arena, cached, links, not_found, store
 from .live import playing_list
 from .views import GAME_NOT_FOUND, filters, hidden, ids, seen
@@ -144,5 +144,6 @@ def game(request: Request) -> Response:
     logs = [s for s in range(len(replay["seats"])) if s not in secret and s in kept]
     # a signed-in viewer with a seat of their own (an admin: every seat) may try a new version
     try_here = user is not None and len(secret) < len(info["places"])
-    page = html.game_page(replay, info, links(request), admin, logs, try_here)
+    test = test_of(request, info)  # a challenge's: its page, not a season's (it has none)
+    page = html.game_page(replay, info, links(request), admin, logs, try_here, test)
     return HTMLResponse(page)
