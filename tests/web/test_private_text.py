@@ -182,6 +182,9 @@ def urls(arena: Arena) -> list[str]:
         "bot_id": [b["id"] for b in admin.get("/api/bots").json()["bots"]],
         "game_id": [g["id"] for g in admin.get("/api/games").json()["games"]],
         "seat": [0, 1, 2],
+        # the live pages of matches played (a finished one's redirects to its game) and of none
+        "match_id": [1, 2, 3, 999_999],
+        "challenge_id": [1, 999_999],  # none asked here: each a 404 (a member's own otherwise)
     }
     out = ["/api/games?fault=yes", "/games?fault=yes", "/api/games?bot=leaky%40v1"]
     for path in get_routes():
