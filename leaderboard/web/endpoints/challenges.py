@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from hegemon.leaderboard.accounts.ownership import allowed, may_act_on
+from hegemon.leaderboard.accounts.ownership import allowed
 from hegemon.leaderboard.challenges import Ask, ChallengeError, ChallengeQuotas, make_challenge
 from hegemon.leaderboard.challenges.results import (
     challenge_data,
@@ -21,7 +21,7 @@ from hegemon.leaderboard.challenges.results import (
     challenges_of,
     get_challenge,
 )
-from hegemon.leaderboard.store import ChallengeRow, UserRow
+from hegemon.leaderboard.store import BotRow, ChallengeRow, UserRow
 
 from ..auth import form_token, viewer
 from ..challenge_form import challenge_form
@@ -166,14 +166,9 @@ async def form_create(request: Request) -> Response:
     return RedirectResponse(f"/challenge/{row.id}", 303)
 
 
-def owner_form(request: Request) -> Markup | None:
-    """The test games form for the path's bot version, if the viewer owns it and it is
-    active (an admin: any active one); else None."""
-    user = viewer(request)
-    bot_id = path_id(request, "bot_id")
-    bot = None if user is None or bot_id is None else store(request).get_bot(bot_id)
-    if bot is None or bot.id is None or user is None or bot.state != "active":
-        return None
-    if not may_act_on(store(request), user, bot):
+def owner_form(request: Request, bot: BotRow) -> Markup | None:
+    """The test games form for ``bot``, a version the viewer may act on (the caller has
+    checked: :func:`may_act_on`), if it is active; else None."""
+    if bot.id is None or bot.state != "active":
         return None
     return challenge_form(bot.id, form_token(request), ChallengeQuotas.from_env().max_games)

@@ -103,7 +103,8 @@ def bot(request: Request) -> Response:
     user = viewer(request)
     mine = found is not None and may_act_on(store(request), user, found)
     pin = form_token(request) if mine else None  # the owner's form choosing the version
-    page = html.bot_page(data, links(request), ids(request), pin, owner_form(request))
+    tests = owner_form(request, found) if found is not None and mine else None
+    page = html.bot_page(data, links(request), ids(request), pin, tests)
     return HTMLResponse(page)
 
 
