@@ -27,10 +27,13 @@ def line(done: int, total: int, failed: int, elapsed: float) -> str:
     '312/2277 tests (13%) in 1:05'
     >>> line(2277, 2277, 2, 3725)
     '2277/2277 tests (100%) in 62:05, 2 failed'
+    >>> line(0, 0, 0, 61)
+    'collecting the tests in 1:01'
     """
-    share = done * 100 // total if total else 100
     minutes, seconds = divmod(int(elapsed), 60)
-    said = f"{done}/{total} tests ({share}%) in {minutes}:{seconds:02d}"
+    if not total:
+        return f"collecting the tests in {minutes}:{seconds:02d}"
+    said = f"{done}/{total} tests ({done * 100 // total}%) in {minutes}:{seconds:02d}"
     return f"{said}, {failed} failed" if failed else said
 
 
@@ -43,6 +46,7 @@ class Progress:
         self.every = every
         self.start = time.monotonic()
         self.last = self.start
+        self.session: pytest.Session | None = None
         self.failed: set[str] = set()
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -51,8 +55,7 @@ class Progress:
     def write(self) -> None:
         """A line of its own after the dots of the tests finished since the last."""
         with self.lock:
-            session = self.reporter._session
-            total = session.testscollected if session is not None else 0
+            total = self.session.testscollected if self.session is not None else 0
             done = self.reporter.reported_progress
             elapsed = time.monotonic() - self.start
             self.reporter.ensure_newline()
@@ -73,7 +76,8 @@ class Progress:
         if time.monotonic() - self.last >= self.every:
             self.write()
 
-    def pytest_sessionstart(self) -> None:
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
         self.thread.start()
 
     @pytest.hookimpl(tryfirst=True)
