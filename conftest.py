@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 # The package folders are collected once, under their installed names (through the hegemon/
 # links); read from the links, so that a new package cannot be collected twice.
 PACKAGE_FOLDERS = sorted(
@@ -30,20 +28,5 @@ collect_ignore = [
 ]
 
 
-def _length(item: pytest.Item) -> int:
-    """0: given more than the default time limit; 1: marked ``slow``; 2: the rest."""
-    limit = item.get_closest_marker("timeout")
-    if limit is not None and limit.args and float(limit.args[0]) > 600:
-        return 0
-    return 1 if item.get_closest_marker("slow") is not None else 2
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files with the longest tests first, each group in its usual order: spread over
-    workers (``-n``), a minutes-long test started last would finish last on one worker while
-    the others idle; started first, the short ones fill in around it. Whole files move, so a
-    file's shared fixtures are still made once."""
-    files: dict[object, int] = {}
-    for item in items:
-        files[item.path] = min(files.get(item.path, 2), _length(item))
-    items.sort(key=lambda item: files[item.path])
+# the run's order and its shares among pytest-xdist's workers; a line of progress as tests finish
+pytest_plugins = ["tests.helpers.order", "tests.helpers.progress"]

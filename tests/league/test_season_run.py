@@ -1,9 +1,10 @@
 """``hegemon season run``: real bot processes, a real SQLite database, a real runner process.
 
-The reference season (4 sample bots, 4 players, 24 games of at most 25 rounds) is played once
-at concurrency 1 in its own home; other tests replay the *same* season (same name, seed and bot
-files, hence the same game ids and dice) in other homes — at concurrency 4, or killed with
-SIGKILL and resumed — and must give a byte-identical ``leaderboard --csv``.
+The reference season (4 sample bots, 4 players, 24 games of at most 25 rounds, long enough to
+rank them) is played once at concurrency 1 in its own home, and so is a shorter one (12 games of
+at most 10 rounds); other tests replay the *same* shorter season (same name, seed and bot files,
+hence the same game ids and dice) in other homes — at concurrency 4, or killed with SIGKILL and
+resumed — and must give a byte-identical ``leaderboard --csv``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ from tests.helpers.league import (
 pytestmark = pytest.mark.slow
 
 REFERENCE = SeasonSpec(name="ref", games=24, players=4, turn_limit=25, seed=20240601)
+# replayed by the concurrency and SIGKILL tests: what they compare is the board of the same games,
+# however many and long (a replay of the reference season took half a minute each)
+REPLAYED = SeasonSpec(name="replayed", games=12, players=4, turn_limit=10, seed=20240601)
 
 
 def record_differences(home_a: Path, home_b: Path, season: str) -> str:
@@ -76,29 +80,35 @@ def record_differences(home_a: Path, home_b: Path, season: str) -> str:
 class Reference:
     home: Path  # where the reference season was played at concurrency 1
     csv: str  # its leaderboard --csv
-    copies: dict[str, Path]  # homes holding the same season, not played yet
+    replayed: Path  # where the season REPLAYED was played at concurrency 1
+    replayed_csv: str  # its leaderboard --csv
+    copies: dict[str, Path]  # homes holding the season REPLAYED, not played yet
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
-    """The reference season played start to end at concurrency 1, and unplayed copies of it.
+    """The reference season and the season REPLAYED played start to end at concurrency 1, and
+    unplayed copies of the second.
 
     Every home registers the sample bots at the same moment, so they all play with the same
     bot files even while someone edits the sample bots in the working tree."""
     root = tmp_path_factory.mktemp("reference")
-    homes = {name: root / name for name in ("reference", "c4", "killed")}
+    homes = {name: root / name for name in ("reference", "replayed", "c4", "killed")}
     hashes = {}
     with pytest.MonkeyPatch.context() as mp:
         for name, home_dir in homes.items():
-            prepare(home_dir, REFERENCE, mp)
+            prepare(home_dir, REFERENCE if name == "reference" else REPLAYED, mp)
             with Store(home_dir / "arena.db") as store:
                 hashes[name] = sorted((b.name, b.content_hash) for b in store.bots())
     assert len({tuple(h) for h in hashes.values()}) == 1, "the sample bots changed meanwhile"
-    home_dir = homes.pop("reference")
-    out = hegemon("season", "run", REFERENCE.name, "--concurrency", "1", "--quiet", home=home_dir)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "finished" in out.stdout
-    return Reference(home_dir, board_csv(home_dir, REFERENCE.name), homes)
+    played = {}
+    for name, spec in (("reference", REFERENCE), ("replayed", REPLAYED)):
+        home_dir = homes.pop(name)
+        out = hegemon("season", "run", spec.name, "--concurrency", "1", "--quiet", home=home_dir)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "finished" in out.stdout
+        played[name] = (home_dir, board_csv(home_dir, spec.name))
+    return Reference(*played["reference"], *played["replayed"], homes)
 
 
 def test_the_sample_bots_rank_in_their_order_of_strength(reference):
@@ -129,36 +139,36 @@ def test_the_sample_bots_rank_in_their_order_of_strength(reference):
 
 
 def test_concurrency_four_in_two_processes_gives_the_identical_leaderboard(reference):
-    expected, home_dir = reference.csv, reference.copies["c4"]
+    expected, home_dir = reference.replayed_csv, reference.copies["c4"]
     out = hegemon(
-        "season", "run", REFERENCE.name, "-j", "4", "--workers", "2", "--worker", "two",
+        "season", "run", REPLAYED.name, "-j", "4", "--workers", "2", "--worker", "two",
         home=home_dir,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
     assert "4 at once in 2 processes" in out.stdout and "finished" in out.stdout
-    check_played_once(home_dir, REFERENCE)
+    check_played_once(home_dir, REPLAYED)
     with Store(home_dir / "arena.db") as store:
-        season = store.season_by_name(REFERENCE.name)
+        season = store.season_by_name(REPLAYED.name)
         workers = {g.worker for _, g in store.games(saved_id(season))}
     assert workers == {"two/1", "two/2"}, "both worker processes played"
-    assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
-        reference.home, home_dir, REFERENCE.name
+    assert board_csv(home_dir, REPLAYED.name) == expected, record_differences(
+        reference.replayed, home_dir, REPLAYED.name
     )
     # The crosstable and the Elo board are reproducible too.
     for extra in (["--crosstable"], ["--method", "elo"]):
-        a = hegemon("leaderboard", REFERENCE.name, "--csv", *extra, home=home_dir)
-        b = hegemon("leaderboard", REFERENCE.name, "--csv", *extra, home=reference.home)
+        a = hegemon("leaderboard", REPLAYED.name, "--csv", *extra, home=home_dir)
+        b = hegemon("leaderboard", REPLAYED.name, "--csv", *extra, home=reference.replayed)
         assert a.returncode == 0 and a.stdout == b.stdout
 
 
 def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_path):
-    expected, home_dir = reference.csv, reference.copies["killed"]
+    expected, home_dir = reference.replayed_csv, reference.copies["killed"]
     with Store(home_dir / "arena.db") as store:
-        season = store.season_by_name(REFERENCE.name)
+        season = store.season_by_name(REPLAYED.name)
     runner = start_hegemon(
         "season",
         "run",
-        REFERENCE.name,
+        REPLAYED.name,
         "-j",
         "2",
         "--quiet",
@@ -182,7 +192,7 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
             kill_all(sorted(bots))  # a runner killed outright cannot stop its bots
             assert not wait_gone(sorted(bots))
             progress = store.progress(saved_id(season))
-            assert 6 <= progress.done < REFERENCE.games
+            assert 6 <= progress.done < REPLAYED.games
             assert progress.claimed > 0  # the dead runner's claims are still there
             committed = {m.number: (g.id, g.worker) for m, g in store.games(saved_id(season))}
     finally:
@@ -194,7 +204,7 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     out = hegemon(
         "season",
         "run",
-        REFERENCE.name,
+        REPLAYED.name,
         "-j",
         "2",
         "--quiet",
@@ -204,20 +214,21 @@ def test_sigkill_mid_season_then_resume_plays_every_game_once(reference, tmp_pat
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "no longer running" in out.stdout
-    check_played_once(home_dir, REFERENCE)
+    check_played_once(home_dir, REPLAYED)
     with Store(home_dir / "arena.db") as store:
         after = {m.number: (g.id, g.worker) for m, g in store.games(saved_id(season))}
     # Nothing the killed runner committed was touched or played again.
     assert {n: after[n] for n in committed} == committed
     assert len({worker for _, worker in after.values()}) >= 2  # two runs (or their workers)
-    assert board_csv(home_dir, REFERENCE.name) == expected, record_differences(
-        reference.home, home_dir, REFERENCE.name
+    assert board_csv(home_dir, REPLAYED.name) == expected, record_differences(
+        reference.replayed, home_dir, REPLAYED.name
     )
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_abandons_games_in_flight_and_a_later_run_resumes(tmp_path, monkeypatch, workers):
-    spec = SeasonSpec(name="interrupted", games=6, players=4, turn_limit=25, seed=3)
+    # games of 10 rounds: what is tested is the stop between games, not how long they are
+    spec = SeasonSpec(name="interrupted", games=6, players=4, turn_limit=10, seed=3)
     home_dir = tmp_path / "home"
     season = prepare(home_dir, spec, monkeypatch)
     runner = start_hegemon(
