@@ -5,6 +5,7 @@ token) asked over real HTTP."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import urllib.request
@@ -241,6 +242,15 @@ def test_bad_bodies_get_one_line(arena):
     with pytest.raises(ArenaError) as missing:
         client.get("/api/runner/archives/" + "0" * 64)
     assert missing.value.status == 404
+    # a post past the body limit is refused before its body is read
+    host, port = arena.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.putrequest("POST", "/api/runner/result")
+    connection.putheader("Authorization", f"Bearer {arena.token}")
+    connection.putheader("Content-Length", str(65 * 1024 * 1024))
+    connection.endheaders()
+    assert connection.getresponse().status == 413
+    connection.close()
 
 
 # ---------------------------------------------------------------------------------- tokens
