@@ -31,6 +31,7 @@ from tests.helpers.league import (
     hegemon,
     kill_all,
     register_samples,
+    saved_id,
     start_hegemon,
     using_home,
     wait_for,
@@ -92,6 +93,11 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.wait(30)
 
 
+def stored_games(arena: Arena, season: SeasonRow) -> dict[int, int]:
+    """Match number → games stored."""
+    return games_per_match(arena.store, saved_id(season))
+
+
 def finished(arena: Arena, season: SeasonRow) -> bool:
     assert season.id is not None
     found = arena.store.get_season(season.id)
@@ -113,7 +119,7 @@ def test_a_season_played_by_an_http_runner_whose_home_has_no_database(arena, tmp
         wait_for("the season to be played over HTTP", lambda: finished(arena, season))
     finally:
         stop(runner)
-    assert set(games_per_match(arena.store, season.id).values()) == {1}
+    assert set(stored_games(arena, season).values()) == {1}
     assert not list(machine.glob("*.db"))  # it never had a database
     for _, game in arena.store.games(season.id):
         assert game.worker == "probe/far"
@@ -141,7 +147,7 @@ def test_a_runner_killed_mid_game_has_its_match_replayed_by_another_once(arena, 
         wait_for("the second runner to play it", lambda: finished(arena, season))
     finally:
         stop(second)
-    assert games_per_match(arena.store, season.id) == {1: 1}
+    assert stored_games(arena, season) == {1: 1}
     [(_, game)] = arena.store.games(season.id)
     assert game.worker == "probe/heir"
 
@@ -202,7 +208,7 @@ def test_posts_stale_repeated_and_tampered(arena):
     [match] = matches(arena, season)
     assert match.status == PENDING and match.attempts == 1
     assert (match.last_error or "").startswith("runner fault (probe/a)")
-    assert games_per_match(arena.store, season.id) == {1: 0}
+    assert stored_games(arena, season) == {1: 0}
 
     # a stale post: a's lease was given back and b holds the match now
     assert claim(arena, "a").match_id == match.id
@@ -216,26 +222,27 @@ def test_posts_stale_repeated_and_tampered(arena):
     first = post(arena, "b", played)
     assert first[0] == 200 and first[1]["stored"] is True
     assert post(arena, "b", played) == first
-    assert games_per_match(arena.store, season.id) == {1: 1}
+    assert stored_games(arena, season) == {1: 1}
     [match] = matches(arena, season)
     assert match.status == DONE
     # a different post for the stored match, or another runner's: refused, nothing changes
     status, answer = post(arena, "b", bad)
     assert status == 409 and "stored already" in answer["error"]
     assert post(arena, "a", played)[0] == 409
-    assert games_per_match(arena.store, season.id) == {1: 1}
+    assert stored_games(arena, season) == {1: 1}
 
 
 def test_bad_bodies_get_one_line(arena):
     client = ArenaClient(arena.url, arena.token, print, retry_for=0)
-    for path, body in [
+    bodies: list[tuple[str, dict[str, Any]]] = [
         ("/api/runner/claim", {}),
         ("/api/runner/claim", {"worker": "a/b"}),
         ("/api/runner/heartbeat", {"worker": "a"}),
         ("/api/runner/result", {"worker": "a", "match_id": 1, "record": "", "logs": []}),
         ("/api/runner/result", {"worker": "a", "match_id": 999999, "record": "x", "logs": ["%"],
                                 "duration": 1, "decisions": 1}),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for path, body in bodies:
         with pytest.raises(ArenaError) as refused:
             client.post(path, body)
         assert refused.value.status == 400 and "\n" not in str(refused.value), path
@@ -267,7 +274,7 @@ def test_a_revoked_token_is_refused_even_mid_game(arena, tmp_path):
         stop(runner)
     said = (tmp_path / "m" / "r.log").read_text()
     assert "refused the runner token" in said and "Traceback" not in said
-    assert games_per_match(arena.store, season.id) == {1: 0}  # nothing of it stored
+    assert stored_games(arena, season) == {1: 0}  # nothing of it stored
     with pytest.raises(ArenaError) as refused:
         claim(arena, "r", token)
     assert refused.value.status == 401
