@@ -60,7 +60,7 @@ def runner_command(
 
                 async def stop() -> None:
                     async for _ in signals:
-                        say("stopping (the game in play is left to its lease)")
+                        say("stopping (the game in play is given back)")
                         nursery.cancel_scope.cancel()
                         return
 

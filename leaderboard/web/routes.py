@@ -120,6 +120,7 @@ ROUTES: list[BaseRoute] = [
     # runners that join over HTTP, with a runner token (.endpoints.runner_api)
     Route("/api/runner/claim", runner_api.claim, methods=POST),
     Route("/api/runner/heartbeat", runner_api.heartbeat, methods=POST),
+    Route("/api/runner/release", runner_api.release, methods=POST),
     Route("/api/runner/archives/{digest}", runner_api.archive, methods=GET),
     Route(RESULT_PATH, runner_api.result, methods=POST),
     # the stylesheet and scripts
@@ -128,5 +129,6 @@ ROUTES: list[BaseRoute] = [
 ]
 """The web server's routes, in the order Starlette tries them."""
 
-CSRF_EXEMPT = [TOKENS_PATH, "/api/runner/claim", "/api/runner/heartbeat", RESULT_PATH]
+CSRF_EXEMPT = [TOKENS_PATH, RESULT_PATH]
+CSRF_EXEMPT += [f"/api/runner/{name}" for name in ("claim", "heartbeat", "release")]
 """Paths that read no cookie (a password, a runner token): no CSRF check."""

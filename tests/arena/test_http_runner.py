@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import signal
 import subprocess
 import urllib.request
 from collections.abc import Iterator
@@ -152,6 +153,29 @@ def test_a_runner_killed_mid_game_has_its_match_replayed_by_another_once(arena, 
     assert game.worker == "probe/heir"
 
 
+def test_a_stopped_runner_gives_its_match_back_and_a_faulty_one_counts_an_attempt(arena, tmp_path):
+    season = new_season(arena, "given-back", turn_limit=60)
+    runner = start_runner(arena, tmp_path / "m", arena.token, "polite")
+    try:
+        wait_for("its claim", lambda: claimed_by(arena, season, "probe/polite"))
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(60) == 0
+    finally:
+        stop(runner)
+    [match] = matches(arena, season)
+    assert (match.status, match.worker, match.attempts) == (PENDING, None, 0)  # not counted
+    lease = claim(arena, "c")
+    client = ArenaClient(arena.url, arena.token, print, retry_for=0)
+    body = {"worker": "c", "match_id": lease.match_id, "reason": "its disk is full"}
+    assert client.post("/api/runner/release", body) == {"released": True}
+    [match] = matches(arena, season)
+    assert (match.status, match.attempts) == (PENDING, 1)
+    assert match.last_error == "runner fault (probe/c): its disk is full"
+    assert client.post("/api/runner/release", body) == {"released": False}  # not c's now
+    lease = claim(arena, "c")  # the season ends here: no game of it is needed
+    assert arena.store.void_match(lease.match_id, "probe/c", "test over", max_attempts=1)
+
+
 # ---------------------------------------------------------------------------------- posts
 class Capturing(HttpRunner):
     """The HTTP runner's own play (bots in its sandbox), its result kept rather than posted."""
@@ -212,6 +236,7 @@ def test_posts_stale_repeated_and_tampered(arena):
 
     # a stale post: a's lease was given back and b holds the match now
     assert claim(arena, "a").match_id == match.id
+    assert claim(arena, "a").match_id == match.id  # a claim retried: the same match, not two
     assert arena.store.release_claims("probe/a") == 1
     assert claim(arena, "b").match_id == match.id
     status, answer = post(arena, "a", played)

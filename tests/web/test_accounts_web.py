@@ -254,6 +254,7 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     # the runners' API: a runner token's only, never a member's session (nor an admin's)
     ("POST", "/api/runner/claim"): ("/api/runner/claim", {}, RUNNERS),
     ("POST", "/api/runner/heartbeat"): ("/api/runner/heartbeat", {}, RUNNERS),
+    ("POST", "/api/runner/release"): ("/api/runner/release", {}, RUNNERS),
     ("GET", "/api/runner/archives/{digest}"): ("/api/runner/archives/" + "0" * 64, None, RUNNERS),
     ("POST", "/api/runner/result"): ("/api/runner/result", {}, RUNNERS),
 }

@@ -8,11 +8,13 @@ import os
 import threading
 from typing import Any
 
+from sqlmodel import col, select
+
 from hegemon.leaderboard import paths
 from hegemon.leaderboard.challenges.turns import Turns
 from hegemon.leaderboard.registry.archive import store_archive
-from hegemon.leaderboard.seasons.limits import DEFAULT_STALE_AFTER
-from hegemon.leaderboard.store import Store
+from hegemon.leaderboard.seasons.limits import DEFAULT_MAX_ATTEMPTS, DEFAULT_STALE_AFTER
+from hegemon.leaderboard.store import CLAIMED, MatchRow, SeasonRow, Store
 
 from ..runner import waiting_seasons
 from .protocol import lease_body
@@ -42,7 +44,13 @@ class Leases:
 
     def claim(self, store: Store, worker: str) -> dict[str, Any]:
         """The answer to ``worker``'s claim: a lease on the next match waiting (or held by a
-        lapsed lease), or none."""
+        lapsed lease), or none. A claim repeated after its answer was lost gets the match it
+        claimed (renewed), not a second one."""
+        held = _held(store, worker)
+        if held is not None and held.id is not None and store.renew_claim(held.id, worker):
+            season = store.get_season(held.season_id)
+            if season is not None:
+                return self._lease(store, season, held)
         waiting = waiting_seasons(store, held=True)
         while True:
             with self._lock:
@@ -53,11 +61,34 @@ class Leases:
             if match is not None:
                 break
             waiting = [s for s in waiting if s.id != season.id]  # its claims are all live
+        return self._lease(store, season, match)
+
+    def _lease(self, store: Store, season: SeasonRow, match: MatchRow) -> dict[str, Any]:
+        """The lease on ``match`` (its bots' archives put where the runner fetches them)."""
         bots = store.bots_by_id(int(b) for b in match.seats)
         seats = [bots[int(b)] for b in match.seats]
         for bot in {bot.content_hash: bot for bot in seats}.values():
             share_archive(store, bot.content_hash)
         return lease_body(season, match, seats, self.lease)
+
+
+def _held(store: Store, worker: str) -> MatchRow | None:
+    """A match ``worker`` holds, if any (an HTTP runner plays one at a time)."""
+    with store.session() as s:
+        return s.exec(
+            select(MatchRow).where(col(MatchRow.worker) == worker, col(MatchRow.status) == CLAIMED)
+        ).first()
+
+
+def give_back(store: Store, worker: str, match_id: int, reason: str) -> bool:
+    """``worker`` gives its match back: stopped (no ``reason``: pending again, nothing counted)
+    or spoiled by a fault of its own (an arena fault, as a local runner's: an attempt counted,
+    void after :data:`~hegemon.leaderboard.seasons.limits.DEFAULT_MAX_ATTEMPTS`). False: it
+    did not hold the match."""
+    if not reason:
+        return store.release_claims(worker, keep=()) > 0
+    fault = f"runner fault ({worker}): {reason}"
+    return store.void_match(match_id, worker, fault[:500], DEFAULT_MAX_ATTEMPTS)
 
 
 def share_archive(store: Store, digest: str) -> None:

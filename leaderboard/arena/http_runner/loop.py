@@ -8,7 +8,9 @@ the result. It needs no database: the arena checks the lease, verifies the recor
 A lease lost (the heartbeat refused: another runner has the match) abandons the game; a refused
 token (revoked) stops the runner; a network error is retried with backoff (:mod:`.client`), a
 post included (the arena answers a repeated post as the first). A game the referee cannot play
-here, or whose bots cannot start here, is left: its lease lapses and another runner plays it.
+here is given back as a fault of the runner's (an attempt counted, as a local runner's arena
+fault); one whose bots cannot start here, or one in play when the runner is stopped, is given
+back to be played again (nothing counted).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from .protocol import Lease, ProtocolError, Result, read_lease, result_body
 
 POLL = 1.0
 """Seconds between claims while the arena has nothing to play."""
+
+GIVE_BACK_FOR = 5.0
+"""Seconds a stopping runner spends telling the arena it gives its match back."""
 
 
 class TokenRefused(Exception):
@@ -93,33 +98,55 @@ class HttpRunner:
         return self._pool
 
     async def play(self, lease: Lease) -> None:
-        """Play the leased match and post it (see the module's doc for what may go wrong)."""
+        """Play the leased match and post it (see the module's doc for what may go wrong);
+        cancelled (the runner stopped), the match is given back to be played again."""
+        try:
+            await self._play(lease)
+        except trio.Cancelled:
+            with trio.CancelScope(shield=True), trio.move_on_after(GIVE_BACK_FOR):
+                await self._give_back(lease)
+            raise
+
+    async def _play(self, lease: Lease) -> None:
         name = f"{lease.season.name} #{lease.number}"
         try:
             for bot in lease.seats:
                 await self._call(fetch_bot, self.client, bot)
             commands = [bot_command(bot) for bot in lease.seats]
-        except (RunnerError, ArenaError) as exc:
-            self.say(f"{name}: cannot start its bots here ({exc}); left to another runner")
+        except (RunnerError, ArenaError) as exc:  # as a local runner: given back, waited
+            self.say(f"{name}: cannot start its bots here ({exc}); given back")
+            await self._give_back(lease)
             await trio.sleep(self.poll)
             return
         pool = await self._pool_for(lease)
         names = [bot.label for bot in lease.seats]
+        rules = lease.season.rule_set()
         result: Any = None
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._heartbeat, lease, nursery.cancel_scope)
             try:
                 result = await play_game(
-                    pool, commands, lease.season.rule_set(), lease.seed, lease.game_id, None, names
+                    pool, commands, rules, lease.seed, lease.game_id, None, names
                 )
             except Exception as exc:  # the referee itself failed: not the bots' doing
-                self.say(f"{name}: the referee failed ({type(exc).__name__}: {exc}); left")
+                why = f"the referee failed: {type(exc).__name__}: {exc}"
+                self.say(f"{name}: {why}; given back")
+                await self._give_back(lease, why)
             nursery.cancel_scope.cancel()
         if self._refused is not None:
             raise self._refused
         if result is None:
             return
         await self._post(lease, name, result)
+
+    async def _give_back(self, lease: Lease, reason: str = "") -> None:
+        """Give the match back (``reason``: a fault of this runner's, counted as an attempt);
+        if the arena cannot be told, its lease lapses all the same."""
+        body = self._me(match_id=lease.match_id, reason=reason)
+        try:
+            await self._call(self.client.post, "/api/runner/release", body)
+        except (ArenaError, TokenRefused, Unreachable):
+            pass
 
     async def _heartbeat(self, lease: Lease, game: trio.CancelScope) -> None:
         """Renew the lease every ``lease.heartbeat`` seconds; a lost one stops the game."""

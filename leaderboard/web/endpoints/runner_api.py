@@ -5,6 +5,7 @@ member's API token is refused, as a runner token is on every member's route).
 - ``POST /api/runner/claim`` ``{"worker"}``: a lease on the next match waiting, or ``{"match":
   null}`` (:mod:`hegemon.leaderboard.arena.http_runner.protocol`);
 - ``POST /api/runner/heartbeat`` ``{"worker", "match_id"}``: the lease renewed, or 409 (lost);
+- ``POST /api/runner/release`` ``{"worker", "match_id", "reason"}``: the match given back;
 - ``GET /api/runner/archives/{digest}``: a bot's files (the archive whose content hash it is);
 - ``POST /api/runner/result`` ``{"worker", "match_id", "record", "logs", "duration",
   "decisions"}``: the game verified and stored
@@ -24,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from hegemon.leaderboard.arena.http_runner.accept import accept_result
-from hegemon.leaderboard.arena.http_runner.leases import Leases
+from hegemon.leaderboard.arena.http_runner.leases import Leases, give_back
 from hegemon.leaderboard.arena.http_runner.protocol import (
     DIGEST,
     ProtocolError,
@@ -104,6 +105,21 @@ async def heartbeat(request: Request, runner: str) -> Response:
     if await run_in_threadpool(store(request).renew_claim, match_id, worker):
         return JSONResponse({"held": True})
     return _refused(409, f"refused: this runner no longer holds match {match_id}")
+
+
+@runner_route
+async def release(request: Request, runner: str) -> Response:
+    """``POST /api/runner/release``: the runner's match given back, as stopped (no ``reason``:
+    played again, nothing counted) or spoiled by a fault of the runner's (``reason``: an
+    attempt counted, void after the season runner's most)."""
+    body, worker = await _worker(request, runner)
+    match_id, reason = body.get("match_id"), body.get("reason") or ""
+    if not isinstance(match_id, int) or isinstance(match_id, bool):
+        raise ProtocolError('"match_id" must be a match\'s id')
+    if not isinstance(reason, str):
+        raise ProtocolError('"reason" must be a line of text')
+    given = await run_in_threadpool(give_back, store(request), worker, match_id, reason)
+    return JSONResponse({"released": given})
 
 
 @runner_route
