@@ -46,12 +46,11 @@ class Leases:
         """The answer to ``worker``'s claim: a lease on the next match waiting (or held by a
         lapsed lease), or none. A claim repeated after its answer was lost gets the match it
         claimed (renewed), not a second one."""
-        held = _held(store, worker)
-        if held is not None and held.id is not None and store.renew_claim(held.id, worker):
-            season = store.get_season(held.season_id)
-            if season is not None:
-                return self._lease(store, season, held)
         waiting = waiting_seasons(store, held=True)
+        held = _held(store, worker, waiting)
+        if held is not None and held.id is not None and store.renew_claim(held.id, worker):
+            mine = next(s for s in waiting if s.id == held.season_id)
+            return self._lease(store, mine, held)
         while True:
             with self._lock:
                 season = self._turns.next(waiting)
@@ -72,11 +71,19 @@ class Leases:
         return lease_body(season, match, seats, self.lease)
 
 
-def _held(store: Store, worker: str) -> MatchRow | None:
-    """A match ``worker`` holds, if any (an HTTP runner plays one at a time)."""
+def _held(store: Store, worker: str, seasons: list[SeasonRow]) -> MatchRow | None:
+    """A match ``worker`` holds in one of ``seasons`` (those with claims), if any: an HTTP
+    runner plays one at a time. (By season and status: the matches' index answers it.)"""
+    ids = [season.id for season in seasons if season.id is not None]
+    if not ids:
+        return None
     with store.session() as s:
         return s.exec(
-            select(MatchRow).where(col(MatchRow.worker) == worker, col(MatchRow.status) == CLAIMED)
+            select(MatchRow).where(
+                col(MatchRow.season_id).in_(ids),
+                col(MatchRow.status) == CLAIMED,
+                col(MatchRow.worker) == worker,
+            )
         ).first()
 
 
