@@ -74,6 +74,9 @@ def runner_command(
                 nursery.cancel_scope.cancel()  # the signals' watcher too
         return problem
 
+    from hegemon.referee.runner import steady
+
+    steady.settle()  # start-up is over: its objects out of the collector's sight
     say(f"started, playing for {arena}")
     problem = trio.run(main)
     if problem:

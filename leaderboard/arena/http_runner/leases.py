@@ -41,6 +41,7 @@ class Leases:
         self.lease = lease if lease is not None else lease_seconds()
         self._turns = Turns()
         self._lock = threading.Lock()
+        self._shared: set[str] = set()  # archives known to be in the database
 
     def claim(self, store: Store, worker: str) -> dict[str, Any]:
         """The answer to ``worker``'s claim: a lease on the next match waiting (or held by a
@@ -66,8 +67,9 @@ class Leases:
         """The lease on ``match`` (its bots' archives put where the runner fetches them)."""
         bots = store.bots_by_id(int(b) for b in match.seats)
         seats = [bots[int(b)] for b in match.seats]
-        for bot in {bot.content_hash: bot for bot in seats}.values():
-            share_archive(store, bot.content_hash)
+        for digest in {bot.content_hash for bot in seats} - self._shared:
+            share_archive(store, digest)
+            self._shared.add(digest)
         return lease_body(season, match, seats, self.lease)
 
 
