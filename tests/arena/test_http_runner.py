@@ -23,7 +23,7 @@ from hegemon.leaderboard.arena.http_runner.loop import HttpRunner
 from hegemon.leaderboard.arena.http_runner.protocol import Lease, Result, read_lease, result_body
 from hegemon.leaderboard.store import CLAIMED, DONE, FINISHED, PENDING, MatchRow, SeasonRow, Store
 from hegemon.referee.record_check import checked_replay
-from tests.helpers.league import (
+from tests.helpers.league import (  # noqa: F401 (pg_server: the fixture pg_url asks for)
     SeasonSpec,
     create_season,
     descendants,
@@ -31,6 +31,8 @@ from tests.helpers.league import (
     games_per_match,
     hegemon,
     kill_all,
+    pg_server,
+    pg_url,
     register_samples,
     saved_id,
     start_hegemon,
@@ -38,6 +40,8 @@ from tests.helpers.league import (
     wait_for,
 )
 from tests.helpers.web_server import running_web
+
+pytestmark = [pytest.mark.slow]
 
 LEASE = "4"
 """Seconds an HTTP runner's lease lasts here without a heartbeat (the arena's default: 180)."""
@@ -51,8 +55,8 @@ class Arena:
     token: str  # the runner token "probe"
 
 
-def make_token(home: Path, name: str) -> str:
-    made = hegemon("runner-token", "create", name, home=home)
+def make_token(home: Path, name: str, *db: str) -> str:
+    made = hegemon("runner-token", "create", name, *db, home=home)
     assert made.returncode == 0, made.stdout + made.stderr
     return made.stdout.strip().splitlines()[-1]
 
@@ -174,6 +178,30 @@ def test_a_stopped_runner_gives_its_match_back_and_a_faulty_one_counts_an_attemp
     assert client.post("/api/runner/release", body) == {"released": False}  # not c's now
     lease = claim(arena, "c")  # the season ends here: no game of it is needed
     assert arena.store.void_match(lease.match_id, "probe/c", "test over", max_attempts=1)
+
+
+def test_a_season_over_http_on_postgresql(pg_url, tmp_path):
+    home = tmp_path / "arena"
+    home.mkdir()
+    with using_home(home):
+        with Store(pg_url) as store:
+            register_samples(store)
+        token = make_token(home, "pg", "--db", pg_url)
+        with (
+            running_web(
+                home, home / "web.log", HEGEMON_DB=pg_url, HEGEMON_RUNNER_LEASE=LEASE
+            ) as url,
+            Store(pg_url, create=False) as store,
+        ):
+            on_pg = Arena(url, home, store, token)
+            season = new_season(on_pg, "pg-http", games=2)
+            runner = start_runner(on_pg, tmp_path / "machine", token, "far")
+            try:
+                wait_for("the season to be played over HTTP", lambda: finished(on_pg, season))
+            finally:
+                stop(runner)
+            assert set(stored_games(on_pg, season).values()) == {1}
+            assert {game.worker for _, game in store.games(saved_id(season))} == {"pg/far"}
 
 
 # ---------------------------------------------------------------------------------- posts
