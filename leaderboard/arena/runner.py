@@ -19,7 +19,7 @@ from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
 from ..seasons.state import RunnerError
-from ..store import FINISHED, SeasonRow, Store, StoreError
+from ..store import FINISHED, SeasonProgress, SeasonRow, Store, StoreError
 from .checks import Say, check_loop
 
 POLL = 1.0
@@ -31,16 +31,27 @@ waiting: a ladder's queue never empties, so without turns the first ladder would
 runner for ever (and each turn starts the bots afresh, so not one game a turn)."""
 
 
+def waiting_seasons(store: Store, held: bool = False) -> list[SeasonRow]:
+    """The seasons, ladders and challenges with a match waiting (``held``: or claimed, which
+    may be a claim whose runner died and that a claim takes over once stale)."""
+    return [
+        season
+        for season in store.seasons(challenges=True)
+        if season.status != FINISHED
+        and season.id is not None
+        and _waits(store.progress(season.id), held)
+    ]
+
+
+def _waits(progress: SeasonProgress, held: bool) -> bool:
+    return bool(progress.pending or (held and progress.claimed))
+
+
 def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | None:
     """The season, ladder or challenge with a match waiting that this runner serves next
     (:class:`~hegemon.leaderboard.challenges.turns.Turns`: competitions in turn, served
     longest ago first, a member's challenge between them without starving them)."""
-    waiting = [
-        season
-        for season in store.seasons(challenges=True)
-        if season.status != FINISHED and season.id is not None and store.progress(season.id).pending
-    ]
-    return (turns or Turns()).next(waiting)
+    return (turns or Turns()).next(waiting_seasons(store))
 
 
 async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:

@@ -22,6 +22,7 @@ module              commands
 :mod:`.team`        ``team create|invite|accept|leave|remove|show`` (teams over HTTP)
 :mod:`.pin`         ``pin``, ``unpin`` (the version of your bot that plays)
 :mod:`.arena`       ``arena`` (web, runners, matchmaker at once)
+:mod:`.runner`      ``runner`` (over HTTP), ``runner-token create|list|revoke``
 :mod:`.train`       ``train`` (a learned policy, written as a bot folder)
 ==================  ==================================================="""
 
@@ -95,6 +96,12 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ("unpin", ".pin:unpin_command", "Let your bot's newest active version play again"),
     ("challenge", ".challenge:challenge_command", "Unrated test games of your bot"),
     ("arena", ".arena:arena_command", "Run an arena"),
+    ("runner", ".runner:runner_command", "Play an arena's matches over HTTP, with a runner token"),
+    (
+        "runner-token",
+        ".runner:token_app",
+        "Make, list and revoke the tokens runners on other machines join with.",
+    ),
 )
 
 

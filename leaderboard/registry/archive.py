@@ -164,13 +164,20 @@ def materialise(store: Store, bot: BotRow) -> Path:
             "database (registered by a hegemon older than bot archives); run "
             "'hegemon bot add' with its files once on any machine that uses this database"
         )
+    return install_archive(bot, data)
+
+
+def install_archive(bot: BotRow, data: bytes) -> Path:
+    """Unpack ``data``, the archive of ``bot``'s files, into its stored folder on this machine,
+    verified against its content hash first (:class:`RegistryError` if it does not match)."""
+    folder = paths.bot_dir(bot.content_hash)
     staging = new_staging()
     try:
         unpack(data, staging)
         got = content_hash(staging)
         if got != bot.content_hash:
             raise RegistryError(
-                f"{bot.label}: the database's archive does not match its content hash "
+                f"{bot.label}: its archive does not match its content hash "
                 f"(got {got[:12]}, want {bot.content_hash[:12]}); refused"
             )
         try:

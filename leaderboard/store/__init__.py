@@ -80,6 +80,7 @@ from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .pins import PinRow
 from .rating_fits import RatingFitRow
 from .records import StoredLogRow, StoredRecordRow
+from .runner_tokens import RunnerTokenRow
 from .seasons import SeasonStore
 from .teams import TeamMemberRow, TeamRow
 from .versions import VersionStore
@@ -116,6 +117,7 @@ __all__ = [
     "NoticeRow",
     "PinRow",
     "RatingFitRow",
+    "RunnerTokenRow",
     "SeasonBotRow",
     "SeasonProgress",
     "SeasonRow",

@@ -39,6 +39,9 @@ from hegemon.leaderboard.store import Store, UserRow
 SESSION_COOKIE = "hegemon_session"
 PRESESSION_COOKIE = "hegemon_csrf"  # the CSRF secret of a browser not signed in
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+RUNNER_API = "/api/runner/"
+"""The runners' routes: their Bearer token is a runner token, which those routes check
+themselves (:mod:`.endpoints.runner_api`); no member is signed in there."""
 
 
 class Viewer(BaseUser):
@@ -75,6 +78,8 @@ class AccountBackend(AuthenticationBackend):
         self.store = store
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:
+        if conn.url.path.startswith(RUNNER_API):
+            return None
         header = conn.headers.get("authorization")
         if header is not None:
             scheme, _, value = header.partition(" ")

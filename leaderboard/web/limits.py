@@ -41,6 +41,13 @@ UPLOAD_FRAMING = 64 * 1024
 UPLOAD_PATHS = re.compile(r"^/me/bots$|^/api/bots/[^/]+/versions$")
 """The routes that take a bot's archive (:mod:`.endpoints.submissions`): the only large bodies."""
 
+RESULT_PATH = "/api/runner/result"
+"""The route an HTTP runner posts a played game to (its record and logs: a large body)."""
+
+RESULT_BYTES = 64 * 1024 * 1024
+"""The largest posted game: a record of the longest game the decision limit allows, and every
+seat's capped log, in JSON with the logs in base64 (:mod:`.endpoints.runner_api`)."""
+
 DEFAULT_READ_TIMEOUT = 10.0
 DEFAULT_KEEP_ALIVE = 5
 DEFAULT_MAX_CONNECTIONS = 1000
@@ -74,6 +81,7 @@ class WebLimits:
     """Uploads received at once; past them an upload gets a 503 (retry in a moment)."""
     form_bytes: int = FORM_BYTES
     upload_bytes: int = field(default_factory=_upload_budget)
+    result_bytes: int = RESULT_BYTES
 
     def __post_init__(self) -> None:
         if self.read_timeout <= 0 or self.keep_alive < 1:
@@ -83,6 +91,8 @@ class WebLimits:
 
     def body_limit(self, scope: Scope) -> int:
         """The most bytes the body of the request ``scope`` may have."""
+        if scope["path"] == RESULT_PATH:
+            return self.result_bytes
         return self.upload_bytes if UPLOAD_PATHS.match(scope["path"]) else self.form_bytes
 
     def uvicorn_options(self) -> dict[str, Any]:

@@ -18,10 +18,12 @@ from .endpoints import (
     notices,
     pages,
     pins,
+    runner_api,
     submissions,
     teams,
 )
 from .endpoints.accounts import TOKENS_PATH
+from .limits import RESULT_PATH
 from .templating import STATIC_DIR
 
 _VIEWER = ("hegemon.referee.viewer", "static")
@@ -115,11 +117,18 @@ ROUTES: list[BaseRoute] = [
     # choosing the version that plays (.endpoints.pins)
     Route("/api/bots/{name}/pin", pins.api_pin, methods=POST),
     Route("/me/bots/{name}/pin", pins.pin_form, methods=POST),
+    # runners that join over HTTP, with a runner token (.endpoints.runner_api)
+    Route("/api/runner/claim", runner_api.claim, methods=POST),
+    Route("/api/runner/heartbeat", runner_api.heartbeat, methods=POST),
+    Route("/api/runner/release", runner_api.release, methods=POST),
+    Route("/api/runner/archives/{digest}", runner_api.archive, methods=GET),
+    Route(RESULT_PATH, runner_api.result, methods=POST),
     # the stylesheet and scripts
     # the site's own, then the replay viewer's (its script and the stylesheet the site shares)
     Mount("/static", StaticFiles(directory=STATIC_DIR, packages=[_VIEWER]), name="static"),
 ]
 """The web server's routes, in the order Starlette tries them."""
 
-CSRF_EXEMPT = [TOKENS_PATH]
-"""Paths that take a password and read no cookie: no CSRF check."""
+CSRF_EXEMPT = [TOKENS_PATH, RESULT_PATH]
+CSRF_EXEMPT += [f"/api/runner/{name}" for name in ("claim", "heartbeat", "release")]
+"""Paths that read no cookie (a password, a runner token): no CSRF check."""

@@ -136,6 +136,7 @@ SIGNED_IN = (303, 200, 200, 200)  # anonymous: sent to sign in
 ADMINS = (303, 403, 403, 200)
 ADMIN_ACTION = (303, 403, 403, 404)  # on things that do not exist: nothing changes
 ADMIN_REFUSED = (303, 403, 403, 400)  # bad input: nothing changes
+RUNNERS = (401, 401, 401, 401)  # a runner token's routes: nobody signed in may use them
 WRONG_PASSWORD = {"name": "nobody", "password": "not the password"}
 NEW_PASSWORD = {"current": "wrong", "password": "0123456789ab", "again": "0123456789ab"}
 
@@ -250,6 +251,12 @@ TABLE: dict[tuple[str, str], tuple[str, dict[str, Any] | None, tuple[int, int, i
     ("GET", "/api/events"): ("/api/events", None, OK),
     ("GET", "/api/events/{name}"): ("/api/events/league", None, (404, 404, 404, 404)),
     ("POST", "/admin/events"): ("/admin/events", {"name": "no spaces"}, ADMIN_REFUSED),
+    # the runners' API: a runner token's only, never a member's session (nor an admin's)
+    ("POST", "/api/runner/claim"): ("/api/runner/claim", {}, RUNNERS),
+    ("POST", "/api/runner/heartbeat"): ("/api/runner/heartbeat", {}, RUNNERS),
+    ("POST", "/api/runner/release"): ("/api/runner/release", {}, RUNNERS),
+    ("GET", "/api/runner/archives/{digest}"): ("/api/runner/archives/" + "0" * 64, None, RUNNERS),
+    ("POST", "/api/runner/result"): ("/api/runner/result", {}, RUNNERS),
 }
 
 

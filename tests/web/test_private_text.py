@@ -185,6 +185,8 @@ def urls(arena: Arena) -> list[str]:
         # the live pages of matches played (a finished one's redirects to its game) and of none
         "match_id": [1, 2, 3, 999_999],
         "challenge_id": [1, 999_999],  # none asked here: each a 404 (a member's own otherwise)
+        # the runners' archive route: a runner token's only (none here: each a 401)
+        "digest": ["0" * 64, "not-a-digest"],
     }
     out = ["/api/games?fault=yes", "/games?fault=yes", "/api/games?bot=leaky%40v1"]
     for path in get_routes():
