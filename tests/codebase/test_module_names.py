@@ -105,7 +105,5 @@ def test_the_league_is_type_checked_as_strictly_as_the_engine():
     strict = ("hegemon.referee", "hegemon.sdk", "hegemon.leaderboard", "hegemon.env")
     generated = {"hegemon.referee.wire.bot_pb2", "hegemon.referee.wire.bot_pb2_grpc"}
     for override in mypy["overrides"]:
-        relaxed = [
-            m for m in override["module"] if m.startswith(strict) and m not in generated
-        ]
+        relaxed = [m for m in override["module"] if m.startswith(strict) and m not in generated]
         assert not relaxed, f"{relaxed}: {override}"
