@@ -55,9 +55,9 @@ def test_compare_examples(attack, defend, losses):
     assert compare(list(attack), list(defend)) == losses
 
 
-def battle_position(seed: int = 3):
-    """A classic game at the current seat's attack: Ukraine (10 armies, the current seat's)
-    beside Ural (the next seat's, 10 armies). Returns (game, attacker, defender, source,
+def battle_position(seed: int = 3, armies_each: int = 10):
+    """A classic game at the current seat's attack: Ukraine (``armies_each`` armies, the current
+    seat's) beside Ural (the next seat's, as many). Returns (game, attacker, defender, source,
     target)."""
     game = setup_done("classic", seed=seed)
     me = game.current
@@ -68,11 +68,12 @@ def battle_position(seed: int = 3):
     owner[src], owner[dst] = me, foe
     owner[board.index("Alaska")] = (me + 3) % 4
     armies = [1] * board.size
-    armies[src] = armies[dst] = 10
+    armies[src] = armies[dst] = armies_each
     arrange(game, owner, armies)
+    # place the turn's reinforcements, then attack
     while pending(game).kind is not Kind.ATTACK:
         game.apply(game.default_action())
-    game.armies[src] = 10
+    game.armies[src] = armies_each
     return game, me, foe, src, dst
 
 
@@ -195,21 +196,7 @@ def test_the_chi_square_test_catches_a_wrong_tie_rule():
 @pytest.mark.parametrize("attack, defend", [(1, 1), (2, 1), (3, 1), (1, 2), (2, 2), (3, 2)])
 def test_the_games_own_battles_follow_the_exact_odds(attack, defend):
     """Battles driven through Game.apply with the engine's seeded dice."""
-    game = setup_done("classic", seed=attack * 10 + defend)
-    me = game.current
-    foe = (me + 1) % 4
-    board = game.board
-    src, dst = board.index("Ukraine"), board.index("Ural")
-    owner = [(me + 2) % 4] * board.size
-    owner[src], owner[dst] = me, foe
-    owner[board.index("Alaska")] = (me + 3) % 4
-    big = 10**6
-    armies = [1] * board.size
-    armies[src] = armies[dst] = big
-    arrange(game, owner, armies)
-    # place the turn's reinforcements, then attack again and again
-    while pending(game).kind is not Kind.ATTACK:
-        game.apply(game.default_action())
+    game, _me, foe, src, dst = battle_position(seed=attack * 10 + defend, armies_each=10**6)
     start_src, start_dst = game.armies[src], game.armies[dst]
     n = 6000
     observed: Counter = Counter()
