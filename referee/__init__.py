@@ -5,9 +5,10 @@ the SDK both speak; in :mod:`hegemon.referee.runner`, the match runner that play
 The rules engine does no I/O and imports nothing from the rest of hegemon.
 """
 
-# First, before any engine module is imported: the compiled engine (mypyc) is used only if it is
-# in place before the first of its modules loads, so that a process never mixes compiled and pure
-# copies. It is used only when built from exactly these sources (hegemon.referee.native). So the
+# First, before any engine module is imported: a checkout's compiled engine (mypyc) is used only
+# if it is in place before the first of its modules loads, so that a process never mixes compiled
+# and pure copies, and only when built from exactly these sources (hegemon.referee.native; an
+# installed wheel carries its compiled modules beside the sources and needs none of it). So the
 # imports below follow a statement:
 # ruff: noqa: E402
 from . import native

@@ -36,6 +36,7 @@ import hashlib
 import itertools
 import random
 import secrets
+from collections.abc import Iterable, Mapping
 from typing import Protocol, TypeVar
 
 from . import dice
@@ -243,6 +244,11 @@ class Chance:
         """An independent copy that continues every stream identically."""
         # made through __init__ (a compiled class has no other way), then every field replaced
         other = Chance(0)
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: Chance) -> None:
+        """Make ``other``'s streams independent copies of this one's."""
         other._key = self._key
         other.setup = _copy(self.setup)
         other.deck = _copy(self.deck)
@@ -250,7 +256,6 @@ class Chance:
         other._dice = {k: s.copy() for k, s in self._dice.items()}
         other._attack = {seat: other._dice[("attack", seat)] for seat in self._attack}
         other._defend = {seat: other._dice[("defend", seat)] for seat in self._defend}
-        return other
 
 
 def _copy(stream: Stream) -> Stream:
@@ -308,3 +313,132 @@ class LegacyChance(Chance):
         rng = random.Random()
         rng.setstate(self._rng.getstate())
         return LegacyChance(0, rng)
+
+
+Rolls = Mapping[int, Iterable[Iterable[int]]]
+"""Given dice: seat -> the rolls it makes next, in order, each the faces of one roll."""
+
+
+class GivenStream:
+    """A seat's dice whose next rolls are given: each roll drawn is the next given one (sorted
+    high to low, as rolled dice are), then the seat's own stream goes on (:class:`GivenDice`)."""
+
+    __slots__ = ("_given", "_then")
+
+    def __init__(self, given: list[tuple[int, ...]], then: KeyedStream):
+        self._given = given
+        self._then = then
+
+    def below(self, n: int) -> int:
+        return self._then.below(n)
+
+    def shuffle(self, items: list[T]) -> None:
+        self._then.shuffle(items)
+
+    def roll(self, count: int) -> list[int]:
+        return list(self.dice(count))
+
+    def dice(self, count: int) -> tuple[int, ...]:
+        if not self._given:
+            return self._then.dice(count)
+        faces = self._given.pop(0)
+        if len(faces) != count:
+            raise ValueError(f"the next given roll is {list(faces)}, but {count} dice are rolled")
+        return faces
+
+    def left(self) -> list[tuple[int, ...]]:
+        """The given rolls not drawn yet."""
+        return list(self._given)
+
+
+def _faces(roll: Iterable[int]) -> tuple[int, ...]:
+    faces = tuple(sorted(roll, reverse=True))
+    if not 1 <= len(faces) <= 3 or not all(1 <= face <= 6 for face in faces):
+        raise ValueError(f"a given roll is one to three dice of 1 to 6, not {list(faces)}")
+    return faces
+
+
+class GivenDice(Chance):
+    """A game's chance with the next battle dice given, for tests and worked examples (the
+    compiled engine calls its own classes directly, so patching a stream's methods or
+    subclassing :class:`Chance` outside the engine cannot reach its dice; this class can).
+
+    ``attack``, ``defend`` and ``neutral`` map a seat to the rolls it makes next attacking,
+    defending, and for neutrals (two-player games), each roll the faces of one roll in any
+    order. Everything else — the set-up, the deck, every roll after the given ones — comes from
+    ``seed``'s streams, as in a plain game. :func:`give_dice` gives dice to a game under way.
+
+    >>> chance = GivenDice(7, attack={0: [(2, 3), (6, 6, 6)]})
+    >>> chance.attack(0).roll(2), chance.attack(0).dice(3)
+    ([3, 2], (6, 6, 6))
+    >>> chance.attack(0).roll(3) == Chance(7).attack(0).roll(3)  # then the seed's own dice
+    True
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        attack: Rolls | None = None,
+        defend: Rolls | None = None,
+        neutral: Rolls | None = None,
+    ):
+        super().__init__(seed)
+        self._given: dict[tuple[str, int], GivenStream] = {}
+        self.give(attack, defend, neutral)
+
+    def give(
+        self, attack: Rolls | None = None, defend: Rolls | None = None, neutral: Rolls | None = None
+    ) -> None:
+        """Give more rolls: after those already given to the same seat and role."""
+        for role, rolls in (("attack", attack), ("defend", defend), ("neutral", neutral)):
+            for seat, seat_rolls in (rolls or {}).items():
+                faces = [_faces(roll) for roll in seat_rolls]
+                given = self._given.get((role, seat))
+                if given is None:
+                    given = GivenStream([], self._seat_stream(role, seat))
+                    self._given[(role, seat)] = given
+                given._given.extend(faces)
+
+    def attack(self, seat: int) -> Stream:
+        given = self._given.get(("attack", seat))
+        return given if given is not None else super().attack(seat)
+
+    def defend(self, seat: int) -> Stream:
+        given = self._given.get(("defend", seat))
+        return given if given is not None else super().defend(seat)
+
+    def neutral(self, seat: int) -> Stream:
+        given = self._given.get(("neutral", seat))
+        return given if given is not None else super().neutral(seat)
+
+    def getstate(self) -> object:
+        left = sorted((key, tuple(given.left())) for key, given in self._given.items())
+        return (super().getstate(), tuple(left))
+
+    def copy(self) -> Chance:
+        other = GivenDice(0)
+        self._copy_into(other)
+        for (role, seat), given in self._given.items():
+            other._given[(role, seat)] = GivenStream(given.left(), other._seat_stream(role, seat))
+        return other
+
+
+def give_dice(
+    chance: Chance,
+    attack: Rolls | None = None,
+    defend: Rolls | None = None,
+    neutral: Rolls | None = None,
+) -> GivenDice:
+    """A :class:`GivenDice` that continues ``chance`` (a game's ``rng``) exactly, with the rolls
+    given first: ``game.rng = give_dice(game.rng, attack={0: [(6, 5, 1)]}, defend={1: [(5, 5)]})``
+    gives the game's next battle between seats 0 and 1 those dice. Rolls given to a
+    :class:`GivenDice` come after those it holds already."""
+    if isinstance(chance, GivenDice):
+        chance.give(attack, defend, neutral)
+        return chance
+    if isinstance(chance, LegacyChance):
+        raise ValueError("a format-1 record's chance takes no given dice")
+    given = GivenDice(0)
+    chance._copy_into(given)
+    given.give(attack, defend, neutral)
+    return given

@@ -1,5 +1,6 @@
-"""``python -m hegemon.referee.native build|status``: compile the rules engine with mypyc, or
-say which engine this interpreter runs (and why)."""
+"""``python -m hegemon.referee.native build|status``: compile the rules engine of this checkout
+(its wheel's build, kept in the environment), or say which engine this interpreter runs (and
+why)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import BUILD_DIR, NativeBuildError, build, matching_build, status
+from . import BUILD_DIR, matching_build, status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,9 +19,9 @@ def main(argv: list[str] | None = None) -> int:
         description="The rules engine compiled with mypyc: build it, or show which one runs.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    make = commands.add_parser("build", help=f"compile the engine into {BUILD_DIR}")
-    make.add_argument("--log", type=Path, help="the compiler's output (default: build.log)")
-    make.add_argument("--verbose", action="store_true", help="show the compiler's output")
+    make = commands.add_parser("build", help=f"build the wheel, its engine into {BUILD_DIR}")
+    make.add_argument("--log", type=Path, help="the build's output (default: build.log)")
+    make.add_argument("--verbose", action="store_true", help="show the build's output")
     show = commands.add_parser("status", help="which engine runs here, and why")
     show.add_argument(
         "--check",
@@ -29,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "build":
+        from .build import NativeBuildError, build
+
         started = time.perf_counter()
         try:
             folder = build(quiet=not args.verbose, log=args.log)

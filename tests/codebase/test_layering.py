@@ -133,12 +133,6 @@ def installed_modules() -> list[str]:
     return list(module_files())
 
 
-def installed_name(name: str) -> str:
-    """``name`` as installed: the checkout's top-level folders are ``hegemon.<folder>``."""
-    top = name.split(".", maxsplit=1)[0]
-    return f"hegemon.{name}" if top in PACKAGES else name
-
-
 def imports_of(module: str, source: str, package: bool = False) -> list[tuple[int, str]]:
     """``(line, installed name)`` of everything ``module``'s source imports, wherever the
     statement stands (module level, functions, ``TYPE_CHECKING`` blocks), relative imports
@@ -147,13 +141,13 @@ def imports_of(module: str, source: str, package: bool = False) -> list[tuple[in
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, installed_name(alias.name)) for alias in node.names]
+            found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = home[: len(home) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
-                target = installed_name(node.module or "")
+                target = node.module or ""
             found.append((node.lineno, target))
             found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
     return found
@@ -239,6 +233,21 @@ def test_no_import_statement_points_up():
     packages = frozenset(name for name, path in files.items() if path.name == "__init__.py")
     sources = {name: path.read_text(encoding="utf-8") for name, path in files.items()}
     assert statements_up(sources, packages) == []
+
+
+def test_every_import_names_a_module_by_its_installed_name():
+    """One name per module: no import spells a package by the checkout's folder (``import
+    leaderboard.cli``), which would run only from the checkout and be another module there."""
+    files = module_files()
+    packages = frozenset(name for name, path in files.items() if path.name == "__init__.py")
+    wrong = [
+        f"{module}:{line} -> {target}"
+        for module, path in files.items()
+        for line, target in imports_of(module, path.read_text(encoding="utf-8"), module in packages)
+        if target.split(".")[0] in PACKAGES
+    ]
+    assert wrong == []
+    assert imports_of("hegemon.sdk.bot", "import referee.game\n") == [(1, "referee.game")]
 
 
 def test_the_statement_check_sees_an_import_inside_a_function():

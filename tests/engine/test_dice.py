@@ -1,5 +1,6 @@
-"""Battle dice: exact outcome counts against docs/map-data.md §4, the rulebooks' examples, and a
-seeded chi-square test of the dice the engine really rolls (keyed streams: referee/chance.py)."""
+"""Battle dice: exact outcome counts against docs/map-data.md §4, the rulebooks' examples (played
+through a game with the dice given: GivenDice, on either engine), and a seeded chi-square test of
+the dice the engine really rolls (keyed streams: referee/chance.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from collections import Counter
 import pytest
 
 from hegemon.referee import Attack, Defend
-from hegemon.referee.chance import Chance
+from hegemon.referee.chance import Chance, GivenDice, give_dice
 from hegemon.referee.decisions import Kind
 from hegemon.referee.dice import compare, outcome_counts, roll
-from hegemon.referee.events import Battle
+from hegemon.referee.events import Battle, Conquered
 from tests.helpers.game import arrange, pending, setup_done
 
 # docs/map-data.md §4: (attacker dice, defender dice) -> {(attacker loses, defender loses): count}
@@ -27,6 +28,16 @@ TABLE = {
     (2, 3): {(0, 2): 979, (1, 1): 1981, (2, 0): 4816},
     (3, 3): {(0, 3): 6420, (1, 2): 10017, (2, 1): 12348, (3, 0): 17871},
 }
+EXAMPLES = [
+    ((3, 2), (6, 2), (2, 0)),  # seed 000: blue 3,2 against red 6,2 -> blue loses two
+    ((6,), (6,), (1, 0)),  # ties go to the defender
+    ((6, 6, 6), (5,), (0, 1)),  # one die of defence: one comparison
+    ((2,), (6, 1), (1, 0)),  # one die of attack: one comparison
+    ((5, 5, 1), (5, 4), (1, 1)),  # highest with highest, second with second
+    ((6, 5, 4), (6, 5), (2, 0)),
+    ((6, 6, 1), (5, 5), (0, 2)),
+]
+"""(attacker's dice, defender's dice, (attacker loses, defender loses)): the rulebooks' battles."""
 # chi-square critical values at 99.9 % for 1..5 degrees of freedom
 CRITICAL_999 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515}
 
@@ -38,21 +49,85 @@ def test_enumerated_outcomes_match_the_table(attack, defend):
     assert sum(counts.values()) == 6 ** (attack + defend)
 
 
-@pytest.mark.parametrize(
-    "attack, defend, losses",
-    [
-        ((3, 2), (6, 2), (2, 0)),  # seed 000: blue 3,2 against red 6,2 -> blue loses two
-        ((6,), (6,), (1, 0)),  # ties go to the defender
-        ((6, 6, 6), (5,), (0, 1)),  # one die of defence: one comparison
-        ((2,), (6, 1), (1, 0)),  # one die of attack: one comparison
-        ((5, 5, 1), (5, 4), (1, 1)),  # highest with highest, second with second
-        ((6, 5, 4), (6, 5), (2, 0)),
-        ((6, 6, 1), (5, 5), (0, 2)),
-    ],
-)
+@pytest.mark.parametrize("attack, defend, losses", EXAMPLES)
 def test_compare_examples(attack, defend, losses):
     assert compare(attack, defend) == losses
     assert compare(list(attack), list(defend)) == losses
+
+
+def battle_position(seed: int = 3, armies_each: int = 10):
+    """A classic game at the current seat's attack: Ukraine (``armies_each`` armies, the current
+    seat's) beside Ural (the next seat's, as many). Returns (game, attacker, defender, source,
+    target)."""
+    game = setup_done("classic", seed=seed)
+    me = game.current
+    foe = (me + 1) % 4
+    board = game.board
+    src, dst = board.index("Ukraine"), board.index("Ural")
+    owner = [(me + 2) % 4] * board.size
+    owner[src], owner[dst] = me, foe
+    owner[board.index("Alaska")] = (me + 3) % 4
+    armies = [1] * board.size
+    armies[src] = armies[dst] = armies_each
+    arrange(game, owner, armies)
+    # place the turn's reinforcements, then attack
+    while pending(game).kind is not Kind.ATTACK:
+        game.apply(game.default_action())
+    game.armies[src] = armies_each
+    return game, me, foe, src, dst
+
+
+@pytest.mark.parametrize("attack, defend, losses", EXAMPLES)
+def test_the_rulebooks_battles_played_with_their_dice(attack, defend, losses):
+    """Each example's dice given to a real game (GivenDice): the battle it records and the
+    armies it takes are the rulebook's, on whichever engine runs (tests/engine/test_native.py
+    runs this file on the Python sources too)."""
+    game, me, foe, src, dst = battle_position()
+    game.rng = give_dice(game.rng, attack={me: [attack]}, defend={foe: [defend]})
+    events = game.apply(Attack(src, dst, len(attack)))
+    if pending(game).kind is Kind.DEFEND:
+        events += game.apply(Defend(len(defend)))
+    (battle,) = [e for e in events if type(e) is Battle]
+    assert (battle.attack_dice, battle.defend_dice) == (attack, defend)
+    assert (10 - game.armies[src], 10 - game.armies[dst]) == losses
+
+
+def test_given_dice_come_first_then_the_seeds_own():
+    """After the given rolls the game rolls what the seed rolls; a clone continues both; a
+    roll of the wrong size or faces is refused with one line."""
+    game, me, foe, src, dst = battle_position()
+    plain = game.clone()
+    game.rng = give_dice(game.rng, attack={me: [(1, 1, 1)]}, defend={foe: [(6, 6)]})
+    game.apply(Attack(src, dst, 3))
+    if pending(game).kind is Kind.DEFEND:
+        game.apply(Defend(2))
+    assert (game.armies[src], game.armies[dst]) == (8, 10)
+    rolled = []
+    for g in (game, game.clone(), plain):  # the seed's first rolls, not used up by the given
+        g.armies[src] = g.armies[dst] = 10
+        events = g.apply(Attack(src, dst, 3))
+        if pending(g).kind is Kind.DEFEND:
+            events += g.apply(Defend(2))
+        rolled.append([(e.attack_dice, e.defend_dice) for e in events if type(e) is Battle])
+    assert rolled[0] == rolled[1] == rolled[2] and len(rolled[0]) == 1
+
+    with pytest.raises(ValueError, match="1 to 6"):
+        GivenDice(1, attack={0: [(7, 1)]})
+    with pytest.raises(ValueError, match="one to three"):
+        GivenDice(1, defend={0: [()]})
+    short = GivenDice(1, attack={0: [(6, 6)]})
+    with pytest.raises(ValueError, match=r"the next given roll is \[6, 6\], but 3 dice"):
+        short.attack(0).dice(3)
+
+
+def test_given_dice_conquer_at_once():
+    game, me, foe, src, dst = battle_position()
+    game.armies[dst] = 2
+    game.rng = give_dice(game.rng, attack={me: [(6, 6, 2)]}, defend={foe: [(5, 5)]})
+    events = game.apply(Attack(src, dst, 3))
+    if pending(game).kind is Kind.DEFEND:
+        events += game.apply(Defend(2))
+    assert [e.territory for e in events if type(e) is Conquered] == [dst]
 
 
 def test_roll_is_sorted_six_sided_and_uniform():
@@ -121,21 +196,7 @@ def test_the_chi_square_test_catches_a_wrong_tie_rule():
 @pytest.mark.parametrize("attack, defend", [(1, 1), (2, 1), (3, 1), (1, 2), (2, 2), (3, 2)])
 def test_the_games_own_battles_follow_the_exact_odds(attack, defend):
     """Battles driven through Game.apply with the engine's seeded dice."""
-    game = setup_done("classic", seed=attack * 10 + defend)
-    me = game.current
-    foe = (me + 1) % 4
-    board = game.board
-    src, dst = board.index("Ukraine"), board.index("Ural")
-    owner = [(me + 2) % 4] * board.size
-    owner[src], owner[dst] = me, foe
-    owner[board.index("Alaska")] = (me + 3) % 4
-    big = 10**6
-    armies = [1] * board.size
-    armies[src] = armies[dst] = big
-    arrange(game, owner, armies)
-    # place the turn's reinforcements, then attack again and again
-    while pending(game).kind is not Kind.ATTACK:
-        game.apply(game.default_action())
+    game, _me, foe, src, dst = battle_position(seed=attack * 10 + defend, armies_each=10**6)
     start_src, start_dst = game.armies[src], game.armies[dst]
     n = 6000
     observed: Counter = Counter()

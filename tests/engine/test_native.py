@@ -1,9 +1,9 @@
-"""The mypyc-compiled engine (hegemon.referee.native) is used only when it was built from exactly
-the sources on disk: a stale build is refused and the pure Python sources run instead;
-``HEGEMON_NATIVE=0`` turns it off; a current build (CI's ``scripts/bootstrap`` makes one) is
-what a plain process loads.
+"""A checkout's mypyc-compiled engine (hegemon.referee.native) is used only when it was built
+from exactly the sources on disk: a stale build is refused and the pure Python sources run
+instead; ``HEGEMON_NATIVE=0`` turns it off; a current build (CI's ``scripts/bootstrap`` makes
+one) is what a plain process loads. (The installed wheel: tests/cli/test_wheel.py.)
 
-Real processes, no compile here (a build takes a minute): the staleness rules are checked on a
+Real processes, no compile here (a build takes minutes): the staleness rules are checked on a
 copy of the sources against a hand-made build folder, and the loading on the environment's own
 build.
 """
@@ -82,9 +82,9 @@ def fake_build(folder: Path, sources: Path) -> None:
     """A build folder laid out as ``build()`` makes one, stamped for ``sources``, whose
     extension modules are empty files (only their presence is judged)."""
     for name in native.COMPILED:
-        native.module_file(folder, name).parent.mkdir(parents=True, exist_ok=True)
-        native.module_file(folder, name).write_bytes(b"")
-    (folder / f"0123abcd{native.GROUP_MARK}{native.SUFFIX}").write_bytes(b"")
+        Path(native.module_file(folder, name)).parent.mkdir(parents=True, exist_ok=True)
+        Path(native.module_file(folder, name)).write_bytes(b"")
+    (folder / f"{native.GROUP}{native.SUFFIX}").write_bytes(b"")
     (folder / native.STAMP).write_text(native.source_digest(sources) + "\n", encoding="ascii")
 
 
@@ -117,24 +117,22 @@ def test_the_command_line_says_which_engine_runs_without_a_warning():
 # ------------------------------------------------------------------------ staleness
 def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path):
     sources = tmp_path / "referee"
-    sources.mkdir()
-    for path in (ROOT / "hegemon" / "referee").glob("*.py"):
-        shutil.copy2(path, sources / path.name)
+    shutil.copytree(
+        ROOT / "hegemon" / "referee", sources, ignore=shutil.ignore_patterns("__pycache__", "data")
+    )
     assert native.source_digest(sources) == native.source_digest()  # bytes, not where they are
     folder = tmp_path / "build"
     fake_build(folder, sources)
 
     state = native.matching_build(folder, sources)
     assert state.usable and state.problem is None
-    assert set(state.files) == {f"hegemon.referee.{m}" for m in native.COMPILED} | {
-        f"0123abcd{native.GROUP_MARK}"
-    }
-    assert state.files["hegemon.referee.game"] == folder / "hegemon" / "referee" / (
-        "game" + native.SUFFIX
+    assert set(state.files) == {f"hegemon.referee.{m}" for m in native.COMPILED} | {native.GROUP}
+    assert state.files["hegemon.referee.game"] == str(
+        folder / "hegemon" / "referee" / ("game" + native.SUFFIX)
     )
-    assert all(path.is_file() for path in state.files.values())
+    assert all(Path(path).is_file() for path in state.files.values())
 
-    # any module of the package, compiled or not: mypyc may inline what the compiled ones import
+    # any module of the engine, compiled or not: mypyc may inline what the compiled ones import
     with open(sources / "board.py", "a", encoding="utf-8") as f:
         f.write("# an edit\n")
     stale = native.matching_build(folder, sources)
@@ -147,12 +145,36 @@ def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path)
     assert native.matching_build(folder, sources).problem == "the build is older than the sources"
     (sources / "added.py").unlink()
     assert native.matching_build(folder, sources).usable
+    # a new subpackage of the engine counts; the I/O around it (the match runner) does not
+    (sources / "rooms").mkdir()
+    (sources / "rooms" / "__init__.py").write_text("", encoding="utf-8")
+    assert native.matching_build(folder, sources).problem == "the build is older than the sources"
+    shutil.rmtree(sources / "rooms")
+    with open(sources / "runner" / "arbiter.py", "a", encoding="utf-8") as f:
+        f.write("# an edit\n")
+    assert native.matching_build(folder, sources).usable
 
-    native.module_file(folder, "dice").unlink()
+    Path(native.module_file(folder, "dice")).unlink()
     assert native.matching_build(folder, sources).problem == "the build is incomplete"
     (folder / native.STAMP).unlink()
     assert native.matching_build(folder, sources).problem == "no build"
     assert native.matching_build(tmp_path / "nowhere", sources).problem == "no build"
+
+
+def test_a_compiled_module_of_a_subpackage_is_built_and_judged_in_its_folder(tmp_path, monkeypatch):
+    """``COMPILED`` names a subpackage's module with a dot: the wheel's build compiles it at its
+    place in the package, and the digest reads its folder even when that folder is otherwise
+    left out (a module of the match runner, compiled)."""
+    assert native.module_path("editions.teams") == "hegemon/referee/editions/teams.py"
+    assert native.module_file(tmp_path, "runner.clock") == str(
+        tmp_path / "hegemon" / "referee" / "runner" / f"clock{native.SUFFIX}"
+    )
+    sources = str(ROOT / "hegemon" / "referee")
+    before = native.source_digest(sources)
+    assert not [rel for rel, _ in native._engine_files(sources) if rel.startswith("runner/")]
+    monkeypatch.setattr(native, "COMPILED", (*native.COMPILED, "runner.clock"))
+    assert [rel for rel, _ in native._engine_files(sources) if rel.startswith("runner/")]
+    assert native.source_digest(sources) != before
 
 
 def test_an_edited_copy_of_the_sources_runs_pure_python(tmp_path):
@@ -165,7 +187,7 @@ def test_an_edited_copy_of_the_sources_runs_pure_python(tmp_path):
     for name, file in out["files"].items():
         assert file == str(tmp_path / "hegemon" / "referee" / f"{name}.py")
     assert not out["active"]
-    has_a_build = (native.BUILD_DIR / native.STAMP).is_file()
+    has_a_build = (Path(native.BUILD_DIR) / native.STAMP).is_file()
     reason = "the build is older than the sources" if has_a_build else "no build"
     assert out["status"] == f"pure Python: {reason}"
 
@@ -214,8 +236,14 @@ def test_a_missing_compiler_is_one_line_that_names_it(tmp_path):
 # ------------------------------------------------------------------------ both engines
 def test_the_pure_engine_passes_the_hostile_input_and_record_tests_too():
     """CI's run uses the compiled engine (the rest of the suite); these files run again on the
-    Python sources, so both engines refuse bad actions alike and write the same records."""
-    files = ["test_engine_hostile.py", "test_record_digests.py", "test_quick_paths.py"]
+    Python sources, so both engines refuse bad actions alike, write the same records and play
+    the rulebooks' battles with their given dice."""
+    files = [
+        "test_engine_hostile.py",
+        "test_record_digests.py",
+        "test_quick_paths.py",
+        "test_dice.py",
+    ]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
         + [str(ROOT / "tests" / "engine" / f) for f in files],
