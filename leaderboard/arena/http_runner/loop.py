@@ -34,8 +34,10 @@ from .protocol import Lease, ProtocolError, Result, read_lease, result_body
 POLL = 1.0
 """Seconds between claims while the arena has nothing to play."""
 
-GIVE_BACK_FOR = 5.0
-"""Seconds a stopping runner spends telling the arena it gives its match back."""
+GIVE_BACK_FOR = 20.0
+"""Seconds a stopping runner spends telling the arena it gives its match back: long enough
+for a busy arena to answer (5 s was not, at a load of 30 on two cores), short enough that a
+runner told to stop does stop; if the arena never hears, the lease lapses all the same."""
 
 
 class TokenRefused(Exception):
