@@ -28,7 +28,7 @@ from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 from .sandbox.ceiling import freeze_deferred
-from .stream import DecideStream, StreamEnded
+from .stream import DecideStream, StreamEnded, open_stream
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
@@ -418,7 +418,8 @@ class BotLink:
     def _stream(self, game_id: str) -> DecideStream:
         stream = self._streams.get(game_id)
         if stream is None:
-            stream = self._streams[game_id] = DecideStream(self.stub.DecideStream)
+            assert self.channel is not None  # it said Hello: the link is open
+            stream = self._streams[game_id] = open_stream(self.channel, self.stub)
         return stream
 
     def _end_stream(self, game_id: str) -> None:
