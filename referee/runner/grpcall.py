@@ -109,8 +109,9 @@ def status_ok(operation: Any) -> bool:
     return bool(operation.code() == _cygrpc.StatusCode.ok)
 
 
-class CallError(grpc.RpcError):
-    """A call's error status, read as the public API's ``grpc.RpcError`` would give it."""
+class CallError(Exception):
+    """A call's error status, read as the public API's ``grpc.RpcError`` gives it (its
+    ``code()`` and ``details()``)."""
 
     def __init__(self, code: grpc.StatusCode, details: str) -> None:
         super().__init__(details)

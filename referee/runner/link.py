@@ -23,7 +23,7 @@ from ..timecontrol import SETTLE_SECONDS, TimeControl
 from ..wire import bot_pb2, bot_pb2_grpc, codec
 from ..wire.legal import legal_answers
 from ..wire.notes import notes_from_reply
-from . import botlog, bridge
+from . import botlog, bridge, lull
 from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
@@ -295,7 +295,7 @@ class BotLink:
         pause = getattr(self.process, "pause", None)
         if pause is not None:
             await _maybe(functools.partial(pause, soon=True))
-            trio.lowlevel.current_trio_token().run_sync_soon(freeze_deferred)
+            lull.at_next_wait(freeze_deferred)
 
     @property
     def view_deltas(self) -> bool:

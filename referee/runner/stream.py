@@ -164,7 +164,7 @@ class CallStream(DecideStream):
         self._sending = False  # a batch with a send in it is outstanding
         self._reading = False  # a batch with a read in it is outstanding
         self._unsent: deque[bytes] = deque()
-        self._call = grpcall.call(channel, METHOD, self._finished)
+        self._call: Any = grpcall.call(channel, METHOD, self._finished)
         self.started = self._call is not None
 
     def _send(self, request: Any) -> None:
