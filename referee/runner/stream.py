@@ -151,11 +151,12 @@ class CallStream(DecideStream):
     """A stream on grpcio's integrated call (:mod:`.grpcall`): trio's thread starts each send
     and each read, and the channel's polling thread reports them (:meth:`_finished`).
 
-    One request is in flight at a time (grpc allows one send per call at once): a request
-    made while the previous is still being sent waits in :attr:`_unsent` and goes out when
-    that one is. While no read is outstanding, a request is sent in one batch with the read
-    of its reply (the bot answers each request after reading it, so that batch ends with the
-    reply). ``started`` is False where grpcio's internals are not as expected."""
+    A request is sent in one batch with the read of its reply (one event a decision, not
+    two), and grpc allows one send per call at once, until its batch ends: so a request made
+    while the previous one's batch is outstanding (its decision timed out, the answer has not
+    come) waits in :attr:`_unsent` and goes out when that answer comes; a bot answering in
+    order reads it then anyway (docs/protocol.md). ``started`` is False where grpcio's
+    internals are not as expected."""
 
     def __init__(self, channel: grpc.Channel) -> None:
         super().__init__()
