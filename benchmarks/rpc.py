@@ -43,7 +43,7 @@ from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
 from hegemon.referee.runner.process import python_command  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
-from hegemon.referee.runner.stream import DecideStream  # noqa: E402
+from hegemon.referee.runner.stream import CallStream, ThreadedStream  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
@@ -63,9 +63,11 @@ BRIDGE: list[float] = []
 BRIDGE_CPU: list[float] = []
 """Per game: this process's CPU seconds per call through the trio bridge alone."""
 
-STREAM_CPU: list[float] = []
+STREAM_CPU: dict[str, list[float]] = {"grpcio's call": [], "threads": []}
 """Per game: this process's CPU seconds per decision through a DecideStream alone (the same
-requests from trio, one stream per bot; only when the bots offer the stream)."""
+requests from trio, one stream per bot; only when the bots offer the stream), on grpcio's
+integrated call (:class:`CallStream`, what the referee uses) and on its public streaming call
+(:class:`ThreadedStream`, the fallback)."""
 
 SWITCHES: list[tuple[float, float]] = []
 """Per game: this process's voluntary context switches (a thread going to sleep: each hand-off
@@ -86,7 +88,7 @@ async def measure() -> tuple[list[float], list[float]]:
         if UNARY:  # as to a bot that does not offer DecideStream
             link.hello.decide_stream = False
     referee_costs, bare_costs = [], []
-    sent: list[tuple[BotLink, object]] = []
+    sent: list[tuple[BotLink, Any]] = []
     for link in links:
         build = link.decide_request
 
@@ -122,17 +124,29 @@ async def measure() -> tuple[list[float], list[float]]:
             BRIDGE.append((time.perf_counter() - started) / len(sent))
             BRIDGE_CPU.append((time.process_time() - cpu) / len(sent))
             if all(link.streams for link in links):
-                streams = {id(link): DecideStream(link.stub.DecideStream) for link in links}
-                cpu = time.process_time()
-                for link, request in sent:
-                    await streams[id(link)].ask(request)
-                STREAM_CPU.append((time.process_time() - cpu) / len(sent))
-                for stream in streams.values():
-                    stream.close()
+                for kind, figures in STREAM_CPU.items():
+                    figures.append(await stream_alone(links, sent, kind))
     finally:
         for link in links:
             await link.close()
     return referee_costs, bare_costs
+
+
+async def stream_alone(links: list[BotLink], sent: list[tuple[BotLink, Any]], kind: str) -> float:
+    """CPU seconds per decision of ``sent`` asked again through streams of ``kind`` alone."""
+    streams = {
+        id(link): CallStream(link.channel)
+        if kind == "grpcio's call"
+        else ThreadedStream(link.stub.DecideStream)
+        for link in links
+    }
+    cpu = time.process_time()
+    for link, request in sent:
+        await streams[id(link)].ask(request)
+    used = (time.process_time() - cpu) / len(sent)
+    for stream in streams.values():
+        stream.close()
+    return used
 
 
 def report() -> None:
@@ -157,8 +171,9 @@ def report() -> None:
         f"per call: ratio {statistics.median(r / b for r, b in CPU):.2f} (load-robust)"
     )
     transports = f"the trio bridge alone {statistics.median(BRIDGE_CPU) * 1e3:.3f} ms per call"
-    if STREAM_CPU:
-        transports += f", a DecideStream alone {statistics.median(STREAM_CPU) * 1e3:.3f} ms"
+    for kind, figures in STREAM_CPU.items():
+        if figures:
+            transports += f", a DecideStream ({kind}) {statistics.median(figures) * 1e3:.3f} ms"
     print(f"CPU time of this process, the transport alone: {transports}")
     ref_waits = statistics.median(r for r, _ in SWITCHES)
     bare_waits = statistics.median(b for _, b in SWITCHES)

@@ -23,12 +23,12 @@ from ..timecontrol import SETTLE_SECONDS, TimeControl
 from ..wire import bot_pb2, bot_pb2_grpc, codec
 from ..wire.legal import legal_answers
 from ..wire.notes import notes_from_reply
-from . import botlog, bridge
+from . import botlog, bridge, lull
 from .patience import CpuPatience
 from .process import ADDRESS_ENV, BotCommand, BotProcess, spawn
 from .sandbox import SandboxLimits
 from .sandbox.ceiling import freeze_deferred
-from .stream import DecideStream, StreamEnded
+from .stream import DecideStream, StreamEnded, open_stream
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 REFEREE_VERSION = "hegemon 0.1"
@@ -295,7 +295,7 @@ class BotLink:
         pause = getattr(self.process, "pause", None)
         if pause is not None:
             await _maybe(functools.partial(pause, soon=True))
-            trio.lowlevel.current_trio_token().run_sync_soon(freeze_deferred)
+            lull.at_next_wait(freeze_deferred)
 
     @property
     def view_deltas(self) -> bool:
@@ -418,7 +418,8 @@ class BotLink:
     def _stream(self, game_id: str) -> DecideStream:
         stream = self._streams.get(game_id)
         if stream is None:
-            stream = self._streams[game_id] = DecideStream(self.stub.DecideStream)
+            assert self.channel is not None  # it said Hello: the link is open
+            stream = self._streams[game_id] = open_stream(self.channel, self.stub)
         return stream
 
     def _end_stream(self, game_id: str) -> None:
