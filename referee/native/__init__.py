@@ -37,6 +37,7 @@ COMPILED: tuple[str, ...] = (
     "formulas",
     "policies",
     "cards",
+    "observation",
 )
 """The modules of ``hegemon.referee`` that mypyc compiles: where a game spends its time."""
 
