@@ -866,6 +866,15 @@ class SeatObserver:
         ``view``: :meth:`view`'s answer just now, if at hand."""
         return self._encoder.observe(view if view is not None else self.view(), decision, partial)
 
+    def look(self, partial: Partial) -> tuple[View, np.ndarray, np.ndarray]:
+        """The seat's view now, its observation (a new array) and its mask, facing the view's
+        pending decision at ``partial``'s step (none: no decision, no progress)."""
+        view = self.view()
+        decision = view.pending
+        progress = partial if decision is not None else None
+        observation = self._encoder.observe(view, decision, progress)
+        return view, observation, action_mask(view, decision, progress)
+
 
 def _differing(
     owner: tuple[int, ...],
