@@ -304,8 +304,9 @@ def action_mask(
 ) -> np.ndarray:
     """The legal action indices of the next step (an int8 vector, 1 = legal), all 0 without
     a decision."""
-    layout = layout_of(view.board)
-    mask = np.zeros(layout.actions, dtype=np.int8)
+    static = _static(view.board)
+    layout = static.layout
+    mask = static.no_action.copy()
     if decision is None:
         return mask
     legal_now = _legal(view, decision, partial if partial is not None else _NO_PROGRESS, layout)
@@ -520,7 +521,9 @@ class Sections:
         # each territory's owner relative to the observer (MAX_SEATS: none), and per
         # continent how many territories each relative owner holds
         # the decision shown and its cells, and the flat indices of the progress shown
-        self._shown: tuple[Decision | None, dict[int, float]] | None = None
+        self._shown: Decision | None = None
+        self._shown_any = False  # (whether a decision, maybe None, was shown yet)
+        self._shown_cells: list[int] = []
         self._progress: list[int] = []
         self.relative = [MAX_SEATS] * size
         self.held = [[0] * MAX_SEATS + [n] for n in static.sizes]
@@ -670,75 +673,87 @@ class Sections:
 
     def decision(self, decision: Decision | None, partial: Partial | None) -> None:
         """The pending decision and the partial answer's progress."""
-        # a few scattered numbers, gathered by flat index: the last ones are cleared. The
+        # a few scattered numbers, written by flat index: the last ones are cleared. The
         # decision's own cells stay written while it is the same decision (the steps of one
         # compound answer), only the progress's are rewritten.
-        if self._shown is None or self._shown[0] is not decision:
-            cells = self._decision_cells(decision)
-            self._overwrite(self._shown[1] if self._shown is not None else (), cells)
-            self._shown = (decision, cells)
-        progress = self._progress_cells(decision, partial)
-        self._overwrite(self._progress, progress)
-        self._progress = list(progress)
-
-    def _overwrite(self, cleared: Iterable[int], cells: dict[int, float]) -> None:
-        """Clear the flat indices ``cleared``, then write ``cells``."""
         flat = self.flat
-        for i in cleared:
+        if not self._shown_any or self._shown is not decision:
+            for i in self._shown_cells:
+                flat[i] = 0.0
+            self._shown_cells = self._write(self._decision_cells(decision))
+            self._shown, self._shown_any = decision, True
+        for i in self._progress:
             flat[i] = 0.0
-        for i, x in cells.items():
-            flat[i] = x
+        self._progress = self._write(self._progress_cells(decision, partial))
+
+    def _write(self, cells: tuple[list[int], list[float]]) -> list[int]:
+        """Write the values at the flat indices ``cells`` gives; those indices."""
+        flat = self.flat
+        at, values = cells
+        for j in range(len(at)):
+            flat[at[j]] = values[j]
+        return at
 
     def _progress_cells(
         self, decision: Decision | None, partial: Partial | None
-    ) -> dict[int, float]:
-        """The cells of the partial answer's progress (the decision's own apart)."""
-        cells: dict[int, float] = {}
+    ) -> tuple[list[int], list[float]]:
+        """The cells of the partial answer's progress (the decision's own apart): their flat
+        indices and values."""
+        at: list[int] = []
+        values: list[float] = []
         row, c = _TERRITORY_FEATURES, _MARKS
         if partial is not None:
             for t in (partial.source, partial.territory):
                 if t >= 0:
-                    cells[t * row + c + 9] = 1.0
+                    at.append(t * row + c + 9)
+                    values.append(1.0)
             if partial.target >= 0:
-                cells[partial.target * row + c + 10] = 1.0
+                at.append(partial.target * row + c + 10)
+                values.append(1.0)
             for t, n in partial.placed.items():
-                cells[t * row + c + 11] = _scaled(n, 10.0)
+                at.append(t * row + c + 11)
+                values.append(_scaled(n, 10.0))
         if decision is not None:
             partial = partial if partial is not None else _NO_PROGRESS
             k = self.pending_at + len(KINDS) + 1
             if decision.kind in _PLACING:
                 left = _scaled(_left(decision, partial), 10.0)
                 if left:
-                    cells[k + 5] = left
-            cells[k + 6 + _STEPS.index(partial.step)] = 1.0
-        return cells
+                    at.append(k + 5)
+                    values.append(left)
+            at.append(k + 6 + _STEPS.index(partial.step))
+            values.append(1.0)
+        return at, values
 
-    def _decision_cells(self, decision: Decision | None) -> dict[int, float]:
-        """The cells ``decision`` itself sets, whatever the partial answer."""
-        cells: dict[int, float] = {}
-        row, c, at = _TERRITORY_FEATURES, _MARKS, self.pending_at
+    def _decision_cells(self, decision: Decision | None) -> tuple[list[int], list[float]]:
+        """The cells ``decision`` itself sets, whatever the partial answer: their flat indices
+        and values."""
+        row, c, pending = _TERRITORY_FEATURES, _MARKS, self.pending_at
         if decision is None:
-            cells[at + len(KINDS)] = 1.0
-        else:
-            for t in decision.territories:
-                cells[t * row + c + 6] = 1.0
-            if decision.source >= 0:
-                cells[decision.source * row + c + 7] = 1.0
-            if decision.target >= 0:
-                cells[decision.target * row + c + 8] = 1.0
-            cells[at + _KIND_INDEX[decision.kind]] = 1.0
-            k = at + len(KINDS) + 1
-            numbers = (
-                _scaled(decision.armies, 10.0),
-                _scaled(decision.minimum, 10.0),
-                _scaled(decision.maximum, 10.0),
-                decision.attack_dice / 3.0,
-                float(decision.forced),
-            )
-            for i, x in enumerate(numbers):
-                if x:
-                    cells[k + i] = x
-        return cells
+            return [pending + len(KINDS)], [1.0]
+        at = [t * row + c + 6 for t in decision.territories]
+        values = [1.0] * len(at)
+        if decision.source >= 0:
+            at.append(decision.source * row + c + 7)
+            values.append(1.0)
+        if decision.target >= 0:
+            at.append(decision.target * row + c + 8)
+            values.append(1.0)
+        at.append(pending + _KIND_INDEX[decision.kind])
+        values.append(1.0)
+        k = pending + len(KINDS) + 1
+        numbers = (
+            _scaled(decision.armies, 10.0),
+            _scaled(decision.minimum, 10.0),
+            _scaled(decision.maximum, 10.0),
+            decision.attack_dice / 3.0,
+            float(decision.forced),
+        )
+        for i, x in enumerate(numbers):
+            if x:
+                at.append(k + i)
+                values.append(x)
+        return at, values
 
 
 class ViewEncoder:
@@ -899,6 +914,7 @@ class _Static:
     sizes: tuple[int, ...]  # territories per continent
     bonus: np.ndarray  # each continent's bonus / 10
     insignia: tuple[int, ...]  # each card's insignia: its index in INSIGNIA, or 3 (wild)
+    no_action: np.ndarray  # an all-0 mask, copied for each mask (quicker than np.zeros)
 
 
 _STATIC: dict[int, tuple[Board, _Static]] = {}
@@ -910,9 +926,10 @@ def _static(board: Board) -> _Static:
     if found is not None and found[0] is board:
         return found[1]
     continent_of = tuple(t.continent for t in board.territories)
+    layout = Layout(board.size, len(board.continents))
     static = _Static(
         board=board,
-        layout=Layout(board.size, len(board.continents)),
+        layout=layout,
         rows=range(board.size),
         values=np.asarray([t.value / 3.0 for t in board.territories], dtype=np.float32),
         continent_of=continent_of,
@@ -921,6 +938,7 @@ def _static(board: Board) -> _Static:
         insignia=tuple(
             len(INSIGNIA) if i == WILD else INSIGNIA.index(i) for i in board.card_insignia
         ),
+        no_action=np.zeros(layout.actions, dtype=np.int8),
     )
     _STATIC[id(board)] = (board, static)
     return static
