@@ -93,8 +93,9 @@ class LearnerTransport:
     startup_error = ""
 
     def __init__(self) -> None:
-        self.asks: queue.Queue[_Asked | _Over | BaseException] = queue.Queue()
-        self.answers: queue.Queue[Action | _Illegal | None] = queue.Queue()
+        # (SimpleQueue: a hand-over in C, a fraction of Queue's locks and conditions in Python)
+        self.asks: queue.SimpleQueue[_Asked | _Over | BaseException] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[Action | _Illegal | None] = queue.SimpleQueue()
 
     def encode_event(self, event: Event) -> Event:
         return event
