@@ -24,29 +24,6 @@ from hegemon.referee.game import Game
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import SeatInfo, View, public_seats, view_for
 
-__all__ = [
-    "BUCKETS",
-    "KINDS",
-    "MAX_HAND",
-    "MAX_MISSIONS",
-    "MAX_SEATS",
-    "MAX_SETS",
-    "OBSERVATION_HIGH",
-    "PASS",
-    "Layout",
-    "Partial",
-    "PublicSeats",
-    "SeatObserver",
-    "Sections",
-    "ViewEncoder",
-    "action_mask",
-    "amount",
-    "answer",
-    "encode",
-    "layout_of",
-    "to_action",
-]
-
 MAX_SEATS = 6
 """Seats (players and neutral colours) a game has at most."""
 MAX_SETS = 32
