@@ -12,7 +12,8 @@ import functools
 import math
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from operator import index as plain
+from typing import SupportsIndex, SupportsInt, TypeVar, cast
 
 import numpy as np
 
@@ -81,7 +82,8 @@ def amount(bucket: int, least: int, most: int) -> int:
 
 @dataclass(frozen=True)
 class Layout:
-    """The sizes and index ranges of the action space and the observation for one map."""
+    """The sizes and index ranges of the action space and the observation for one map. Its
+    methods take any integer (a policy's numpy ones too: compiled code checks the types)."""
 
     territories: int
     continents: int
@@ -116,25 +118,25 @@ class Layout:
         """The size of the ``Discrete`` action space."""
         return self.card_base + MAX_HAND
 
-    def territory(self, t: int) -> int:
+    def territory(self, t: SupportsIndex) -> int:
         """The index that picks territory ``t``."""
-        return 1 + t
+        return 1 + plain(t)
 
-    def amount(self, bucket: int) -> int:
+    def amount(self, bucket: SupportsIndex) -> int:
         """The index of amount bucket ``bucket``."""
-        return self.amount_base + bucket
+        return self.amount_base + plain(bucket)
 
-    def card_set(self, k: int) -> int:
+    def card_set(self, k: SupportsIndex) -> int:
         """The index that trades the ``k``-th set."""
-        return self.set_base + k
+        return self.set_base + plain(k)
 
-    def seat(self, relative: int) -> int:
+    def seat(self, relative: SupportsIndex) -> int:
         """The index that picks the seat ``relative`` places after the observer."""
-        return self.seat_base + relative
+        return self.seat_base + plain(relative)
 
-    def card(self, slot: int) -> int:
+    def card(self, slot: SupportsIndex) -> int:
         """The index that gives the hand's card ``slot``."""
-        return self.card_base + slot
+        return self.card_base + plain(slot)
 
     @property
     def features(self) -> int:
@@ -341,7 +343,7 @@ def _amount_indices(base: int, least: int, most: int) -> list[int]:
 
 
 def to_action(
-    index: int,
+    index: SupportsInt,
     view: View,
     decision: Decision,
     partial: Partial | None = None,
