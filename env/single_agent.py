@@ -164,7 +164,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         self.players = len(opponents) + 1
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not one of the {self.players} players' seats")
-        self.seat = seat
+        self.seat = int(seat)  # (a numpy integer too: the compiled observer takes an int)
         self.opponents = [bot_factory(o) for o in opponents]
         self.reward_mode = reward
         self.metadata = {"render_modes": ["ansi"]}

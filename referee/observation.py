@@ -433,7 +433,7 @@ def _placing_action(kind: Kind, partial: Partial) -> act.PlayerAction:
 def answer(
     view: View,
     decision: Decision,
-    choose: Callable[[np.ndarray, np.ndarray], int],
+    choose: Callable[[np.ndarray, np.ndarray], SupportsInt],
 ) -> act.PlayerAction:
     """The complete answer to ``decision``: ``choose(observation, mask)`` picks each step's
     index (a policy), as many times as the decision has steps."""
