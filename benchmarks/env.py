@@ -1,6 +1,7 @@
 """Learning-environment throughput: steps per second with uniformly random masked actions.
 
     python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4]
+    python benchmarks/env.py --against ../main [--rounds 5] [--figure aec]
 
 Four figures, each a step being one atomic step of ``hegemon.referee.encoding`` with its
 observation encoded (the observation and mask of the next step are part of the step):
@@ -16,12 +17,21 @@ observation encoded (the observation and mask of the next step are part of the s
 Games are cut at a turn limit of 30 rounds so that every figure mixes set-up and play. The
 last line is ``env: N steps/s`` for the AEC environment. The machines are shared: the one-process
 figures are also given per CPU second of the process, which other load does not change.
+
+``--against CHECKOUT`` compares this checkout with another (e.g. main's) in one sitting: one
+figure (``--figure``: ``aec`` or ``single`` steps per CPU second), measured ``--rounds`` times
+in each, the two alternating, each run a fresh process of that checkout's own ``.venv``
+(``python`` when it has none) with that checkout first on its path; it prints every run, the
+machine's load average, and the medians and their ratio. The other checkout's ``benchmarks/env.py``
+only needs ``bench_aec`` and ``bench_single``, which every version has.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -114,12 +124,53 @@ def memory_per_env(preset: str, players: int, count: int = 10) -> float:
     return grown / count
 
 
+RUN_ONE = """
+import runpy, sys
+bench = runpy.run_path("benchmarks/env.py", run_name="env_bench")
+_, cpu = bench["bench_" + sys.argv[1]](sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+print(cpu)
+"""
+
+
+def run_in(checkout: Path, figure: str, preset: str, players: int, steps: int) -> float:
+    """One measurement of ``figure`` (steps per CPU second) by ``checkout``'s own code, in a
+    fresh process of its interpreter."""
+    venv = checkout / ".venv" / "bin" / "python"
+    python = str(venv) if venv.exists() else sys.executable
+    args = [python, "-c", RUN_ONE, figure, preset, str(players), str(steps)]
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    out = subprocess.run(args, cwd=checkout, env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def compare(other: Path, figure: str, preset: str, players: int, steps: int, rounds: int) -> None:
+    """Alternate this checkout and ``other`` ``rounds`` times on ``figure``; print the runs,
+    the load and the medians."""
+    here = Path(__file__).resolve().parent.parent
+    runs: dict[Path, list[float]] = {here: [], other: []}
+    for round_ in range(rounds):
+        for checkout in (other, here) if round_ % 2 else (here, other):
+            runs[checkout].append(run_in(checkout, figure, preset, players, steps))
+            print(f"{checkout.name}: {runs[checkout][-1]:,.0f} steps per CPU second", flush=True)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    mine, theirs = statistics.median(runs[here]), statistics.median(runs[other])
+    print(f"load average (1, 5, 15 min): {load}")
+    print(f"{figure}: median {mine:,.0f} here, {theirs:,.0f} in {other.name}: {mine / theirs:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--against", type=Path, help="another checkout to alternate with")
+    parser.add_argument("--rounds", type=int, default=5, help="runs of each, alternated")
+    parser.add_argument("--figure", choices=("aec", "single"), default="aec")
     args = parser.parse_args()
+    if args.against is not None:
+        steps = args.steps if args.figure == "aec" else args.steps // 4
+        compare(args.against.resolve(), args.figure, args.preset, args.players, steps, args.rounds)
+        return
     cores = min(2, os.cpu_count() or 1)
     memory = memory_per_env(args.preset, args.players)
     print(f"memory: {memory / 1024:,.0f} KiB per AEC environment")

@@ -36,7 +36,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from hegemon.referee.encoding import Partial, action_mask, layout_of, to_action
+from hegemon.referee.encoding import Partial, layout_of, to_action
 from hegemon.referee.game import Game, IllegalAction
 from hegemon.referee.limits import CUT_SHORT, DEFAULT_DECISION_LIMIT, bounded
 from hegemon.referee.rules import RuleSet, make_rules
@@ -126,17 +126,10 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observer = self._observer(self._seat_of[agent])
-        view = observer.view()
-        decision = view.pending
-        partial = self.partial if decision is not None else None
-        mask = action_mask(view, decision, partial)
+        view, observation, mask = self._observer(self._seat_of[agent]).look(self.partial)
         if agent == self.agent_selection:
             self._asked = (view, mask)
-        return {
-            "observation": observer.observe(decision, partial, view),
-            "action_mask": mask.copy(),
-        }
+        return {"observation": observation, "action_mask": mask.copy()}
 
     def _observer(self, seat: int) -> SeatObserver:
         """``seat``'s observer of the game being played."""
@@ -151,7 +144,8 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             if self.agents and not self._skip_dead():
                 self._select()
             return
-        game = self.game
+        game = self._current
+        assert game is not None  # (an agent is selected only once a game was reset)
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -166,20 +160,25 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             self.infos[agent] = {"illegal": str(illegal)}
             self.partial = Partial()
             answer = game.default_action()
-        if answer is not None:
-            self.partial = Partial()
-            try:
-                game.apply(answer)
-            except IllegalAction as refused:
-                self.infos[agent] = {"refused": str(refused)}
-                game.apply(game.default_action())
-            self._score()
-        self._accumulate_rewards()
+        if answer is None:  # one step of a compound answer: nothing happened in the game
+            return
+        self.partial = Partial()
+        try:
+            game.apply(answer)
+        except IllegalAction as refused:
+            self.infos[agent] = {"refused": str(refused)}
+            game.apply(game.default_action())
+        if self._score():
+            self._accumulate_rewards()
         self._select()
 
-    def _score(self) -> None:
+    def _score(self) -> bool:
+        """Reward and end the agents the last action concerned; whether any was (else every
+        reward is 0 and no agent's state changed)."""
         game = self.game
+        scored = False
         if self.reward_mode == "share":
+            scored = True
             shares = territory_shares(game)
             for seat, agent in enumerate(self.possible_agents):
                 if agent in self.rewards:
@@ -195,10 +194,12 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             self.rewards[agent] += final_reward(
                 self.reward_mode, self._final_place(seat), self.players
             )
+            scored = True
             if game.over and game.finish_reason in CUT_SHORT and game.players[seat].active:
                 self.truncations[agent] = True
             else:
                 self.terminations[agent] = True
+        return scored
 
     def _final_place(self, seat: int) -> int:
         """``seat``'s place: the game's once over; a seat out before then, the place it will
@@ -215,10 +216,11 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
 
     def _select(self) -> None:
         game = self.game
-        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
-        if dead:
-            self.agent_selection = dead[0]
-            return
+        terminations, truncations = self.terminations, self.truncations
+        for agent in self.agents:
+            if terminations[agent] or truncations[agent]:
+                self.agent_selection = agent
+                return
         if game.pending is not None:
             self.agent_selection = self.possible_agents[game.pending.player]
 

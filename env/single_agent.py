@@ -93,8 +93,9 @@ class LearnerTransport:
     startup_error = ""
 
     def __init__(self) -> None:
-        self.asks: queue.Queue[_Asked | _Over | BaseException] = queue.Queue()
-        self.answers: queue.Queue[Action | _Illegal | None] = queue.Queue()
+        # (SimpleQueue: a hand-over in C, a fraction of Queue's locks and conditions in Python)
+        self.asks: queue.SimpleQueue[_Asked | _Over | BaseException] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[Action | _Illegal | None] = queue.SimpleQueue()
 
     def encode_event(self, event: Event) -> Event:
         return event
@@ -163,7 +164,7 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
         self.players = len(opponents) + 1
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not one of the {self.players} players' seats")
-        self.seat = seat
+        self.seat = int(seat)  # (a numpy integer too: the compiled observer takes an int)
         self.opponents = [bot_factory(o) for o in opponents]
         self.reward_mode = reward
         self.metadata = {"render_modes": ["ansi"]}

@@ -39,6 +39,7 @@ COMPILED: tuple[str, ...] = (
     "formulas",
     "policies",
     "cards",
+    "observation",
 )
 """The modules of ``hegemon.referee`` that mypyc compiles, where a game spends its time: the one
 list, read by the wheel's build (``setup.py``) and the checkout's loader. A module of a

@@ -61,6 +61,13 @@ def test_observations_have_the_layouts_size_and_bounds():
     assert not action_mask(view, None).any(), "nothing is legal without a decision"
 
 
+def test_the_layouts_indices_take_a_policys_numpy_integers_and_give_plain_ones():
+    layout = layout_of(Game(make_rules("classic"), 3, seed=1).board)
+    for index in (layout.territory, layout.amount, layout.card_set, layout.seat, layout.card):
+        got = index(np.int64(2))  # (the compiled encoding checks its arguments' types)
+        assert got == index(2) and type(got) is int, index
+
+
 def test_every_bucket_is_within_its_bounds():
     rng = random.Random(0)
     for _ in range(500):
