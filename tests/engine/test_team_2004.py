@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hegemon.referee import Attack, Defend, Fortify, Game, IllegalAction, Kind, Pass, make_rules
-from hegemon.referee import teams as teamlib
+from hegemon.referee.editions import teams as teamlib
 from hegemon.referee.events import Battle, Claimed, Placed, Traded, redact
 from hegemon.referee.game import GameSetupError
 from hegemon.referee.record import replay
