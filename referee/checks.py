@@ -187,10 +187,7 @@ def attack(game: Game, action: Attack) -> tuple[int, int, int]:
             f"you may roll {least} to {most}"
         )
     if limits.protected(game, dst):
-        raise IllegalAction(
-            f"attack: {name(dst)} is its owner's last territory; no one may be eliminated "
-            f"before round {game.rules.eliminate_from_round}"
-        )
+        raise IllegalAction(f"attack: {name(dst)} {limits.why_protected(game, dst)}")
     return src, dst, dice
 
 

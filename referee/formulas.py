@@ -19,6 +19,7 @@ Card set values live with the cards (:func:`hegemon.referee.cards.set_value`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from .board import Board
 
 #: Set-up armies per player by player count (the classic deal and claim)

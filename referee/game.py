@@ -271,12 +271,14 @@ class Game:
     @property
     def set_aside(self) -> list[int]:
         """The capitals' territory cards, set aside face down for the whole game."""
-        return self._shown("set_aside") or []
+        cards: list[int] | None = self._shown("set_aside")
+        return cards if cards is not None else []
 
     @property
     def centres(self) -> list[int]:
         """The production centres (territories) under Risiko! Master's rules."""
-        return self._shown("centres") or []
+        centres: list[int] | None = self._shown("centres")
+        return centres if centres is not None else []
 
     @property
     def stacks(self) -> dict[int, dict[int, int]]:

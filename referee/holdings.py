@@ -18,12 +18,20 @@ from .formulas import MAX_ATTACK_DICE, MAX_DEFENCE_DICE, attack_dice, defence_di
 from .position import Position
 
 if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+
     from .game import Game
+else:  # mypyc reads the decorator when it compiles this module; at run time it is a no-op
+
+    def mypyc_attr(*_: object, **__: object) -> object:
+        return lambda cls: cls
+
 
 #: A view's stacks: (territory, seat, armies) of every seat but the controller on a territory.
 Stacks = tuple[tuple[int, int, int], ...]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an edition's, in its own (Python) module
 class AttackLimits:
     """What limits an attack and a move beyond the classic rules: none."""
 
@@ -42,7 +50,12 @@ class AttackLimits:
         """Armies a move out of ``territory`` must leave there."""
         return 1
 
+    def why_protected(self, state: Position, target: int) -> str:
+        """Why a :meth:`protected` ``target`` may not be attacked (after its name)."""
+        return "may not be attacked now"
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Holdings:
     """Where a seat's armies are: each territory holds one seat's armies (``owner``,
     ``armies``), and a seat commands only its own."""

@@ -36,6 +36,7 @@ from .neutrals import placed_per_seat
 if TYPE_CHECKING:
     from ..game import Game
     from ..position import Position
+    from ..rules import RuleSet
 
 MODE = "2004_active"
 BRIBE_LIMIT = 5  # seed 000: "ET VOI antaa korttia puolueettomalle, jolla on jo viisi korttia"
@@ -96,6 +97,10 @@ class AlliancesPart(Edition):
 
     def copy(self) -> AlliancesPart:
         return AlliancesPart(list(self.ally_todo), self.attempt)
+
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        return AlliedHoldings() if rules.two_player == MODE else None
 
     # -------------------------------------------------------------- 1. bribes
     def reinforcing(self, game: Game) -> bool:

@@ -25,6 +25,8 @@ from ..decisions import Kind
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..holdings import AttackLimits, Holdings
+    from ..rules import RuleSet
 
 #: An action handler: check ``action`` against the pending decision (raising
 #: :class:`hegemon.referee.errors.IllegalAction` with nothing changed) and, unless ``dry``,
@@ -51,6 +53,21 @@ class Edition(ABC):
     @abstractmethod
     def copy(self) -> Self:
         """An independent copy of the part's state (for :meth:`Game.clone`)."""
+
+    # ------------------------------------------------------------------ the board rules
+    # Asked once per rule set (editions.parts.board_rules), for a game and its views alike:
+    # the first part in PARTS that answers chooses.
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        """Where armies sit under ``rules`` if this edition changes it (shared territories,
+        allies' armies), else None."""
+        return None
+
+    @classmethod
+    def limits_for(cls, rules: RuleSet) -> AttackLimits | None:
+        """What limits an attack or a move under ``rules`` if this edition does (least dice,
+        protected territories, garrisons), else None."""
+        return None
 
     # ------------------------------------------------------------------ set-up
     def deal(self, game: Game) -> bool:

@@ -121,6 +121,12 @@ class MasterLimits(AttackLimits):
     def garrison(self, state: Position, territory: int, seat: int) -> int:
         return garrison(state, territory, seat)
 
+    def why_protected(self, state: Position, target: int) -> str:
+        return (
+            "is its owner's last territory; no one may be eliminated "
+            f"before round {state.rules.eliminate_from_round}"
+        )
+
 
 def limits_on(rules: RuleSet) -> bool:
     """Whether ``rules`` limits attacks or moves beyond the classic rules."""
@@ -176,6 +182,10 @@ class MasterPart(Edition):
         rules = game.rules
         on = rules.centre_production or rules.must_attack_after or rules.victory != "conquest"
         return cls() if on else None
+
+    @classmethod
+    def limits_for(cls, rules: RuleSet) -> AttackLimits | None:
+        return MasterLimits(rules) if limits_on(rules) else None
 
     def copy(self) -> MasterPart:
         return MasterPart(

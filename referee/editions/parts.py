@@ -15,14 +15,13 @@ from ..formulas import STARTING_ARMIES
 from ..holdings import AttackLimits, Holdings
 from ..rules import RuleSet
 from . import master, neutrals, teams
-from .alliances import MODE as ALLIED
-from .alliances import AlliancesPart, AlliedHoldings
+from .alliances import AlliancesPart
 from .capitals import CapitalsPart
 from .contract import Edition
-from .master import MasterLimits, MasterPart
+from .master import MasterPart
 from .missions import MissionsPart
 from .neutrals import NeutralsPart
-from .teams import TeamHoldings, TeamsPart
+from .teams import TeamsPart
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -66,29 +65,25 @@ CLASSIC = BoardRules(Holdings(), AttackLimits())
 
 
 @lru_cache(maxsize=64)
-def _choose(rules: RuleSet) -> BoardRules:
-    if teams.on(rules):
-        holdings: Holdings = TeamHoldings()
-    elif rules.two_player == ALLIED:
-        holdings = AlliedHoldings()
-    else:
-        holdings = CLASSIC.holdings
-    limits = MasterLimits(rules) if master.limits_on(rules) else CLASSIC.limits
-    if holdings is CLASSIC.holdings and limits is CLASSIC.limits:
+def _choose(rules: RuleSet, kinds: tuple[type[Edition], ...]) -> BoardRules:
+    holdings = next((h for k in kinds if (h := k.holdings_for(rules)) is not None), None)
+    limits = next((x for k in kinds if (x := k.limits_for(rules)) is not None), None)
+    if holdings is None and limits is None:
         return CLASSIC
-    return BoardRules(holdings, limits)
+    return BoardRules(holdings or CLASSIC.holdings, limits or CLASSIC.limits)
 
 
-_last: list[tuple[RuleSet, BoardRules]] = []
+_last: list[tuple[RuleSet, tuple[type[Edition], ...], BoardRules]] = []
 
 
 def board_rules(rules: RuleSet) -> BoardRules:
     """The board rules ``rules`` plays on (for a game or any seat's view of it), chosen once
-    per rule set."""
-    if _last and _last[0][0] is rules:  # most calls ask for the rule set of the last
-        return _last[0][1]
-    chosen = _choose(rules)
-    _last[:] = [(rules, chosen)]
+    per rule set by the parts in :data:`PARTS` (:meth:`Edition.holdings_for`,
+    :meth:`Edition.limits_for`; the classic ones when none answers)."""
+    if _last and _last[0][0] is rules and _last[0][1] is PARTS:  # most ask for the last's
+        return _last[0][2]
+    chosen = _choose(rules, PARTS)
+    _last[:] = [(rules, PARTS, chosen)]
     return chosen
 
 

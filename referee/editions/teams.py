@@ -531,6 +531,10 @@ class TeamsPart(Edition):
     def copy(self) -> TeamsPart:
         return TeamsPart({t: dict(s) for t, s in self.stacks.items()})
 
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        return TeamHoldings() if on(rules) else None
+
     def reinforcements(self, game: Game, player: int, due: tuple[int, int]) -> tuple[int, int]:
         return reinforcements(game.board, controllers(game), player)
 

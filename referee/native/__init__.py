@@ -37,6 +37,8 @@ COMPILED: tuple[str, ...] = (
     "formulas",
     "policies",
     "cards",
+    "holdings",
+    "seats",
 )
 """The modules of ``hegemon.referee`` that mypyc compiles: where a game spends its time."""
 
@@ -93,8 +95,9 @@ def mypy_version() -> str:
 def source_digest(sources: Path = SOURCES) -> str:
     """The sha256 of what a build depends on: mypy's version (mypyc's code generation and
     runtime), this interpreter's cache tag, :data:`COMPILED`, and the name and bytes of every
-    ``*.py`` file directly in ``sources`` (mypyc compiles some and may inline facts of the
-    others they import, so a change to any of them makes a build stale).
+    ``*.py`` file directly in ``sources`` and in its ``editions`` package (mypyc compiles some
+    and may inline facts of the others they import, so a change to any of them makes a build
+    stale).
 
     >>> len(source_digest())
     64
@@ -102,9 +105,10 @@ def source_digest(sources: Path = SOURCES) -> str:
     digest = hashlib.sha256()
     for part in (mypy_version(), sys.implementation.cache_tag, ",".join(COMPILED)):
         digest.update(part.encode() + b"\0")
-    for path in sorted(sources.glob("*.py"), key=lambda p: p.name):
+    paths = [*sources.glob("*.py"), *sources.glob("editions/*.py")]
+    for path in sorted(paths, key=lambda p: p.relative_to(sources).as_posix()):
         data = path.read_bytes()
-        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(f"{path.relative_to(sources).as_posix()}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()
 
