@@ -11,19 +11,21 @@ armies take the game.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from .formulas import MAX_ATTACK_DICE, MAX_DEFENCE_DICE, attack_dice, defence_dice, movable_armies
 from .position import Position
 
 if TYPE_CHECKING:
-    from mypy_extensions import mypyc_attr
-
     from .game import Game
-else:  # mypyc reads the decorator when it compiles this module; at run time it is a no-op
 
-    def mypyc_attr(*_: object, **__: object) -> object:
+try:  # mypyc reads the decorator as it compiles this module; at run time it changes nothing
+    from mypy_extensions import mypyc_attr
+except ImportError:  # an installation without mypy (and so without a compiled engine)
+    _C = TypeVar("_C")
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:
         return lambda cls: cls
 
 
