@@ -35,10 +35,14 @@ Stacks = tuple[tuple[int, int, int], ...]
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # an edition's, in its own (Python) module
 class AttackLimits:
-    """What limits an attack and a move beyond the classic rules: none."""
+    """What limits an attack and a move beyond the classic rules: none.
 
-    #: Whether an attack may be refused for its dice or its target (the attack lists check it).
-    strict = False
+    ``strict``: whether an attack may be refused for its dice or its target (the attack lists
+    then check :meth:`least_dice` and :meth:`protected`). An edition's subclass passes its
+    facts to this constructor (a compiled class keeps them per instance, not per class)."""
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
 
     def least_dice(self, state: Position, target: int) -> int:
         """Fewest dice an attack on ``target`` may roll."""
@@ -60,15 +64,20 @@ class AttackLimits:
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Holdings:
     """Where a seat's armies are: each territory holds one seat's armies (``owner``,
-    ``armies``), and a seat commands only its own."""
+    ``armies``), and a seat commands only its own.
 
-    #: Whether several seats' armies may share a territory (then the methods below that change
-    #: armies, and those that read a seat's own armies, are the edition's).
-    shared = False
-    #: Whether a seat may command other seats' armies (:meth:`commanded`).
-    allied = False
-    #: A shared board: the game's end reason when a battle eliminates a seat ("": none).
-    elimination_ends = ""
+    ``shared``: whether several seats' armies may share a territory (then the methods below
+    that change armies, and those that read a seat's own armies, are the edition's);
+    ``allied``: whether a seat may command other seats' armies (:meth:`commanded`);
+    ``elimination_ends``: on a shared board, the game's end reason when a battle eliminates a
+    seat ("": none). An edition's subclass passes them to this constructor."""
+
+    def __init__(
+        self, shared: bool = False, allied: bool = False, elimination_ends: str = ""
+    ) -> None:
+        self.shared = shared
+        self.allied = allied
+        self.elimination_ends = elimination_ends
 
     # ------------------------------------------------------------------ reading a position
     def commanded(self, state: Position, seat: int) -> Sequence[int]:

@@ -62,7 +62,8 @@ class AlliedHoldings(Holdings):
     """Active neutrals' board: a player also commands its allies' armies (it attacks from
     their territories onto any other colour; its own are moved as in the classic game)."""
 
-    allied = True
+    def __init__(self) -> None:
+        super().__init__(allied=True)
 
     def commanded(self, state: Position, seat: int) -> Sequence[int]:
         return (seat, *cast(_Allied, state).allies(seat))

@@ -110,7 +110,7 @@ class MasterLimits(AttackLimits):
     ``attacker_dice``, ``eliminate_from_round`` or ``garrison`` option asks for them)."""
 
     def __init__(self, rules: RuleSet) -> None:
-        self.strict = rules.attacker_dice != "any" or rules.eliminate_from_round > 1
+        super().__init__(strict=rules.attacker_dice != "any" or rules.eliminate_from_round > 1)
 
     def least_dice(self, state: Position, target: int) -> int:
         return least_attack_dice(state, target)

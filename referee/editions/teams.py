@@ -445,10 +445,10 @@ class TeamHoldings(Holdings):
     """Team play's board: the seats of a team share territories (``game.stacks``), a seat
     moves and fights with its own armies there, a shared territory defends as one."""
 
-    shared = True
-    # seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun vastapuolen
-    # pelaajan joukot": the first elimination ends the game
-    elimination_ends = "team conquest"
+    def __init__(self) -> None:
+        # seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun
+        # vastapuolen pelaajan joukot": the first elimination ends the game
+        super().__init__(shared=True, elimination_ends="team conquest")
 
     def own_territories(self, state: Position, seat: int) -> list[int]:
         return own_territories(state, seat)

@@ -31,7 +31,8 @@ SANCTUARY = 0  # the territory no one may attack
 class SanctuaryLimits(AttackLimits):
     """The toy's board rules: territory 0 is a sanctuary, never attacked."""
 
-    strict = True
+    def __init__(self) -> None:
+        super().__init__(strict=True)
 
     def protected(self, state: Position, target: int) -> bool:
         return target == SANCTUARY
