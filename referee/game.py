@@ -162,7 +162,7 @@ class Game:
         # a battle may go on while its source has 2+ armies (not so under least dice or
         # protected last territories)
         self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
-        # the later editions' parts (edition.py): only those the rule set plays
+        # the later editions' parts (editions/contract.py): only those the rule set plays
         self._parts = parts_for(self)
         # Per game, not per decision: whether an attack is the classic one (no part, shared
         # territory or limit has a say in it: _on_attack's quick path), and each seat's
@@ -287,7 +287,7 @@ class Game:
         return stacks if stacks is not None else {}
 
     # ------------------------------------------------------------------ the parts' engine API
-    # What an edition part may do to the game besides its public state (edition.py).
+    # What an edition part may do to the game besides its public state (editions/contract.py).
     def emit(self, event: Event) -> None:
         """Add ``event`` to those the action being applied causes."""
         self._pending_events.append(event)

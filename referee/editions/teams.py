@@ -424,17 +424,6 @@ def fortify_error(game: TeamState, seat: int, src: int, dst: int) -> tuple[int, 
     return (0, f"fortify: {why}") if why else (formulas.movable_armies(mine), "")
 
 
-def can_fortify(game: TeamState, seat: int) -> bool:
-    """Whether ``seat`` has a fortify move."""
-    return next(fortifies(game, seat, game.rules.fortify == "adjacent"), None) is not None
-
-
-def move(game: TeamState, seat: int, src: int, dst: int, n: int) -> None:
-    """Move ``n`` of ``seat``'s armies from ``src`` to ``dst``."""
-    add(game, seat, src, -n)
-    add(game, seat, dst, n)
-
-
 def team_left(game: TeamState) -> bool:
     """Whether a team has no seat still playing (all its members forfeited)."""
     return len({team_of(s) for s in game.active_players()}) < TEAMS
@@ -472,7 +461,7 @@ class TeamHoldings(Holdings):
         return fortifies(state, seat, state.rules.fortify == "adjacent")
 
     def can_fortify(self, state: Position, seat: int, limits: AttackLimits) -> bool:
-        return next(fortifies(state, seat, state.rules.fortify == "adjacent"), None) is not None
+        return next(self.fortifies(state, seat, limits), None) is not None
 
     def defence_dice(self, state: Position, territory: int) -> int:
         return defence_dice(state, state.rules, territory)
