@@ -120,6 +120,7 @@ def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path)
     sources.mkdir()
     for path in (ROOT / "hegemon" / "referee").glob("*.py"):
         shutil.copy2(path, sources / path.name)
+    shutil.copytree(ROOT / "hegemon" / "referee" / "editions", sources / "editions")
     assert native.source_digest(sources) == native.source_digest()  # bytes, not where they are
     folder = tmp_path / "build"
     fake_build(folder, sources)
@@ -146,6 +147,12 @@ def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path)
     (sources / "added.py").write_text("X = 1\n", encoding="utf-8")  # a new module
     assert native.matching_build(folder, sources).problem == "the build is older than the sources"
     (sources / "added.py").unlink()
+    assert native.matching_build(folder, sources).usable
+    # the editions' modules too: the compiled engine calls their parts and board rules
+    with open(sources / "editions" / "teams.py", "a", encoding="utf-8") as f:
+        f.write("# an edit\n")
+    assert native.matching_build(folder, sources).problem == "the build is older than the sources"
+    fake_build(folder, sources)
     assert native.matching_build(folder, sources).usable
 
     native.module_file(folder, "dice").unlink()
