@@ -134,9 +134,11 @@ def test_a_clone_copies_the_toy_part(toy):
     rng = random.Random(8)
     while game.round < 3:
         game.apply(attack_happy_action(game, rng))
-    before = (list(game.part(BountyPart).bounty), list(game.owner), list(game.armies))
+    part = game.part(BountyPart)
+    assert part is not None
+    before = (list(part.bounty), list(game.owner), list(game.armies))
     play(game.clone(), 8)
-    assert (list(game.part(BountyPart).bounty), list(game.owner), list(game.armies)) == before
+    assert (list(part.bounty), list(game.owner), list(game.armies)) == before
 
 
 # ------------------------------------------------------------------ the checklist
