@@ -1,5 +1,6 @@
 """The engine's refusals (an action, a game set-up), in a module of their own so that the
-edition parts (:mod:`hegemon.referee.edition`) can raise them without importing the game."""
+edition parts (:mod:`hegemon.referee.editions.contract`) can raise them without importing the
+game."""
 
 from __future__ import annotations
 

@@ -14,26 +14,22 @@ minimum is its maximum, a single defence die, an attack or fortify phase with no
 are applied without asking.
 The state is plain lists of integers, so the hot path copies nothing.
 
-The game plays the classic rules; each later edition is a part (:mod:`hegemon.referee.edition`)
-holding its own state and rules, called at the moments its hooks name. A game holds only the
-parts its rule set plays (:attr:`Game.parts`). The classic actions' checks are
+The game plays the classic rules; each later edition is a part
+(:mod:`hegemon.referee.editions.contract`) holding its own state and rules, called at the moments
+its hooks name, and may choose how the board works (:attr:`Game.holdings`, :attr:`Game.limits`:
+:mod:`hegemon.referee.holdings`). A game holds only the parts its rule set plays
+(:attr:`Game.parts`) and names no edition. The classic actions' handlers and checks are
 :mod:`hegemon.referee.checks`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from . import alliances as alliancelib
 from . import cards as cardlib
-from . import checks, legal
-from . import master as masterlib
-from . import neutrals as neutrallib
-from . import teams as teamlib
+from . import checks, legal, seats
 from .actions import (
     Action,
     Attack,
@@ -47,77 +43,44 @@ from .actions import (
     PlayerAction,
     Trade,
 )
-from .alliances import AlliancesPart
 from .board import Board
-from .capitals import CapitalsPart
 from .chance import Chance
 from .compose import map_board
 from .decisions import Decision, Kind, Kinds, Phase, Phases, shared
 from .dice import compare
-from .edition import Edition
+from .editions.contract import Edition
+from .editions.parts import EDITION_ACTIONS, board_problem, board_rules, parts_for, seating
 from .errors import GameSetupError as GameSetupError  # noqa: PLC0414  (re-exported)
 from .errors import IllegalAction as IllegalAction  # noqa: PLC0414  (re-exported)
 from .events import (
     Battle,
     CardDrawn,
-    Claimed,
     Conquered,
-    Dealt,
     DeckReshuffled,
     Eliminated,
     Event,
     FirstPlayer,
-    Forfeited,
-    Fortified,
     GameOver,
     Occupied,
-    Placed,
     Reinforced,
-    Traded,
     TurnStarted,
 )
 from .formulas import (
-    MAX_ATTACK_DICE,
     MAX_DEFENCE_DICE,
+    claimable,
     continent_reinforcements,
+    minimum_reinforcements,
     territory_reinforcements,
 )
-from .master import MasterPart
-from .missions import MissionsPart
-from .parts import EDITION_ACTIONS, parts_for
 from .rules import RuleSet
+from .seats import Player
 from .shapes import CHECKERS as SHAPE_CHECKERS
-from .teams import TeamsPart
 
 _P = TypeVar("_P", bound=Edition)
 
-STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 #: :func:`compare`, remembered: a game sees only a few hundred distinct rolls, over and over
 _losses = functools.cache(compare)
 ELIMINATION_HAND = 4  # an immediate elimination trade goes on until this many cards or fewer
-
-
-@dataclass(slots=True)
-class Player:
-    """One seat. ``neutral`` seats never take a turn (a neutral colour, or a forfeited bot)."""
-
-    seat: int
-    cards: list[int] = field(default_factory=list)
-    reserve: int = 0  # set-up armies not yet placed
-    eliminated: bool = False
-    forfeited: bool = False
-    neutral: bool = False
-    # The later editions' per-seat facts (docs/rules.md §2–§5), which views show; the rest of an
-    # edition's state is its part's (edition.py).
-    team: int = -1  # team game: seats of one team share a number
-    ally_of: int = -1  # two-player active neutrals: the seat this neutral is allied to
-    missions: list[int] = field(default_factory=list)
-    capital: int = -1
-
-    @property
-    def active(self) -> bool:
-        """Still playing: takes turns and can win."""
-        return not (self.eliminated or self.forfeited or self.neutral)
 
 
 class Game:
@@ -145,31 +108,30 @@ class Game:
         if _original is not None:  # clone(): the state is copied, not set up
             self._copy(_original)
             return
-        neutrals = neutrallib.neutral_count(rules.two_player)
-        if neutrals and players != neutrallib.PLAYERS:
-            raise GameSetupError(f"rule set '{rules.preset}' is for 2 players, not {players}")
-        if not neutrals and players not in STARTING_ARMIES:
-            hint = "; for two use two-player-capital-2000" if rules.capitals == "on" else ""
-            raise GameSetupError(
-                f"rule set '{rules.preset}' is for 3 to 6 players, not {players}{hint}"
-            )
-        self._players_seated = players  # the players' seats; neutral colours' seats follow
-        seats = players + neutrals
-        if teamlib.on(rules) and players not in teamlib.TEAM_PLAYERS:
-            raise GameSetupError(f"rule set '{rules.preset}' is for 4 to 6 players, not {players}")
-        self.rules = rules
-        self.board = board if board is not None else map_board(rules.map)
-        problem = masterlib.setup_problem(rules, self.board, players)
+        neutral_seats, problem = seating(rules, players)
         if problem:
             raise GameSetupError(problem)
+        self._players_seated = players  # the players' seats; neutral colours' seats follow
+        seat_count = players + neutral_seats
+        self.rules = rules
+        self.board = board if board is not None else map_board(rules.map)
+        problem = board_problem(rules, self.board, players)
+        if problem:
+            raise GameSetupError(problem)
+        chosen = board_rules(rules)
+        # where armies sit and what limits an attack (holdings.py: an edition's own, chosen
+        # once per rule set)
+        self.holdings = chosen.holdings
+        self.limits = chosen.limits
+        self._shared = chosen.holdings.shared  # several seats' armies on one territory
         self.seed = seed
         # every chance event; see chance.py (``chance``: e.g. an old record's LegacyChance)
         self.rng = chance if chance is not None else Chance(seed)
-        self.players = [Player(i, neutral=i >= players) for i in range(seats)]
+        self.players = [Player(i, neutral=i >= players) for i in range(seat_count)]
         size = self.board.size
         self.owner: list[int] = [-1] * size
         self.armies: list[int] = [0] * size
-        self.territory_count: list[int] = [0] * seats
+        self.territory_count: list[int] = [0] * seat_count
         self.deck: list[int] = []  # the top of the deck is the end of the list
         self.discard: list[int] = []
         self.trade_count = 0
@@ -189,7 +151,7 @@ class Game:
         self._trade_until = 0  # trading is forced while holding at least this many cards
         self._eliminated_now = False
         self._moved_from: list[int] = []  # sources of this turn's many-into-one move
-        self._last_claimed = -1  # Risiko! Master: its quadrant is claimed first
+        self._last_claimed = -1  # claiming by quadrants: its quadrant is claimed first
         self._battle: tuple[int, int, int] = (-1, -1, 0)  # source, target, attack dice
         self._setup_next = 0
         self._phase = Phases.SETUP
@@ -197,23 +159,23 @@ class Game:
         # False: apply returns no events, and the battle path builds none (a simulation that
         # never reads them: the benchmarks, the learning environment); a record needs them
         self._events = events
-        # a battle may go on while its source has 2+ armies (not so under Risiko! Master's
-        # least dice or protected last territories)
+        # a battle may go on while its source has 2+ armies (not so under least dice or
+        # protected last territories)
         self._battles_go_on = rules.attacker_dice == "any" and not rules.eliminate_from_round
-        # the later editions' parts (edition.py): only those the rule set plays
-        self._adopt(parts_for(self))
-        # Per game, not per decision: whether an attack is the classic one (no part, team or
-        # Risiko! Master limit has a say in it: _on_attack's quick path), and each seat's
+        # the later editions' parts (editions/contract.py): only those the rule set plays
+        self._parts = parts_for(self)
+        # Per game, not per decision: whether an attack is the classic one (no part, shared
+        # territory or limit has a say in it: _on_attack's quick path), and each seat's
         # ATTACK decision, as ``shared`` would answer it
         self._classic_attacks = (
             not self._parts
-            and not teamlib.on(rules)
+            and not self._shared
             and rules.attacker_dice == "any"
             and rules.eliminate_from_round <= 1
             and rules.defender_most_dice <= MAX_DEFENCE_DICE
         )
         self._defender_chooses = rules.defender_dice == "choice"
-        self._attack_asks = [shared(Kinds.ATTACK, s, forced=False) for s in range(seats)]
+        self._attack_asks = [shared(Kinds.ATTACK, s, forced=False) for s in range(seat_count)]
         self._setup()
         self.opening_events: list[Event] = self._pending_events
 
@@ -228,17 +190,19 @@ class Game:
         return self._players_seated
 
     def allies(self, player: int) -> list[int]:
-        """The neutral colours allied to ``player`` (two-player-2004-active), else none."""
-        return alliancelib.allies(self, player) if self.part(AlliancesPart) else []
+        """The neutral colours allied to ``player`` that still hold territory (active
+        neutrals), else none."""
+        players, count = self.players, self.territory_count
+        return [
+            s
+            for s in range(self._players_seated, len(players))
+            if players[s].ally_of == player and count[s] > 0
+        ]
 
     def commands(self, player: int, seat: int) -> bool:
-        """Whether ``player`` moves ``seat``'s armies: its own, or an ally's (active
-        neutrals)."""
-        return seat == player or (
-            seat >= self.player_count
-            and self.players[seat].ally_of == player
-            and self.part(AlliancesPart) is not None
-        )
+        """Whether ``player`` moves ``seat``'s armies: its own, or (its holdings say) an
+        ally's."""
+        return seat == player or seat in self.holdings.commanded(self, player)
 
     def active_players(self) -> list[int]:
         return [p.seat for p in self.players if p.active]
@@ -255,7 +219,7 @@ class Game:
         due = (
             territory_reinforcements(count)
             if minimum == "three"
-            else masterlib.territory_reinforcements(minimum, count),
+            else minimum_reinforcements(minimum, count),
             continent_reinforcements(self.board, self.owner, player),
         )
         for part in self._parts:
@@ -265,8 +229,6 @@ class Game:
     def next_trade_value(
         self, insignia: Iterable[str] = ("infantry", "cavalry", "artillery")
     ) -> int:
-        if self.rules.card_values == "master":
-            return masterlib.set_value(list(insignia))
         return cardlib.set_value(self.rules.card_values, self.trade_count, list(insignia))
 
     def public_capital(self, seat: int) -> int:
@@ -286,41 +248,46 @@ class Game:
                 return part
         return None
 
+    def _shown(self, name: str) -> Any:
+        """The public state ``name`` of the part holding it (None if no part does)."""
+        for part in self._parts:
+            value = getattr(part, name, None)
+            if value is not None:
+                return value
+        return None
+
     @property
     def declared(self) -> list[list[int]]:
         """Per seat: the missions it showed as done."""
-        missions = self.part(MissionsPart)
-        return missions.declared if missions else [[] for _ in self.players]
+        declared: list[list[int]] | None = self._shown("declared")
+        return declared if declared is not None else [[] for _ in self.players]
 
     @property
     def capital_known(self) -> list[bool]:
         """Per seat: whether its capital is public (it was captured)."""
-        capitals = self.part(CapitalsPart)
-        return capitals.known if capitals else [False] * len(self.players)
+        known: list[bool] | None = self._shown("known")
+        return known if known is not None else [False] * len(self.players)
 
     @property
     def set_aside(self) -> list[int]:
         """The capitals' territory cards, set aside face down for the whole game."""
-        capitals = self.part(CapitalsPart)
-        return capitals.set_aside if capitals else []
+        cards: list[int] | None = self._shown("set_aside")
+        return cards if cards is not None else []
 
     @property
     def centres(self) -> list[int]:
-        """Risiko! Master's production centres (territories)."""
-        master = self.part(MasterPart)
-        return master.centres if master else []
+        """The production centres (territories) under Risiko! Master's rules."""
+        centres: list[int] | None = self._shown("centres")
+        return centres if centres is not None else []
 
     @property
     def stacks(self) -> dict[int, dict[int, int]]:
-        """Team play: the armies of seats other than a territory's primary (docs/rules.md §4)."""
-        return self._team.stacks if self._team else {}
-
-    def _adopt(self, parts: list[Edition]) -> None:
-        self._parts = parts
-        self._team = next((p for p in parts if isinstance(p, TeamsPart)), None)
+        """A shared board: the armies of seats other than a territory's primary."""
+        stacks: dict[int, dict[int, int]] | None = self._shown("stacks")
+        return stacks if stacks is not None else {}
 
     # ------------------------------------------------------------------ the parts' engine API
-    # What an edition part may do to the game besides its public state (edition.py).
+    # What an edition part may do to the game besides its public state (editions/contract.py).
     def emit(self, event: Event) -> None:
         """Add ``event`` to those the action being applied causes."""
         self._pending_events.append(event)
@@ -364,45 +331,17 @@ class Game:
     def _setup(self) -> None:
         if any(part.deal(self) for part in self._parts):
             return
-        n = len(self.players)
-        events = self._pending_events
-        for p in self.players:
-            p.reserve = masterlib.starting_armies(self.rules, self.board, n) or STARTING_ARMIES[n]
-        rng = self.rng.setup
-        if self.rules.setup == "deal":
-            dealer = rng.below(n)
-            first = (dealer + 1) % n
-            territory_cards = list(range(self.board.size))
-            rng.shuffle(territory_cards)
-            dealt: list[list[int]] = [[] for _ in range(n)]
-            for i, card in enumerate(territory_cards):
-                dealt[(first + i) % n].append(card)
-            for seat in range(n):
-                for t in sorted(dealt[seat]):
-                    self.take(seat, t, 1)
-                self.players[seat].reserve -= len(dealt[seat])
-                events.append(Dealt(seat, tuple(sorted(dealt[seat]))))
-            self.first_player = first
-            events.append(FirstPlayer(first, "play"))
-            self._phase = Phases.SETUP_PLACE
-        else:
-            first = rng.below(n)
-            events.append(FirstPlayer(first, "place"))
-            self.first_player = first
-            self._phase = Phases.CLAIM
-        self.deck = list(range(self.board.card_count))
-        self.rng.deck.shuffle(self.deck)
+        phase, first = seats.deal(self)
         for part in self._parts:
             part.dealt(self)
-        self._setup_next = first
-        self.ask_setup()
+        self.start_setup(phase, first)
 
     def ask_setup(self) -> None:
         """Pose the next set-up decision, or begin play when set-up is done."""
         n = len(self.players)
         if self._phase is Phases.CLAIM:
             if self.rules.setup == "quadrants":
-                free = masterlib.claimable(self.board, self.owner, self._last_claimed)
+                free = claimable(self.board, self.owner, self._last_claimed)
             else:
                 free = tuple(t for t in range(self.board.size) if self.owner[t] < 0)
             if free:
@@ -554,233 +493,6 @@ class Game:
             self.expect(*EDITION_ACTIONS[type(action)])  # raises: no part poses its decision
         raise IllegalAction(f"not an action: {type(action).__name__}")
 
-    def _on_claim(self, action: Claim, dry: bool) -> None:
-        d, t = checks.claim(self, action)
-        if dry:
-            return
-        armies = masterlib.claim_armies(self.rules)
-        self._last_claimed = t
-        self.take(d.player, t, armies)
-        self.players[d.player].reserve -= armies
-        self._pending_events.append(Claimed(d.player, t))
-        self._setup_next = (d.player + 1) % len(self.players)
-        self.ask_setup()
-
-    def _on_place(self, action: Place, dry: bool) -> None:
-        d = checks.place(self, action)
-        if dry:
-            return
-        placements = action.placements
-        armies = self.armies
-        for t, n in placements:
-            if self._team:
-                teamlib.add(self, d.player, t, n)
-            else:
-                armies[t] += n
-        if self._events:
-            self._pending_events.append(Placed(d.player, placements))
-        if self._phase is Phases.SETUP_PLACE:
-            self.players[d.player].reserve -= d.armies
-            self._setup_next = (d.player + 1) % len(self.players)
-            if not any(part.after_setup_place(self, d.player) for part in self._parts):
-                self.ask_setup()
-        else:
-            self.reserve = 0
-            if not (self._parts and any(part.after_place(self, d.armies) for part in self._parts)):
-                self.ask_attack()
-
-    def _on_trade(self, action: Trade, dry: bool) -> None:
-        d, chosen, insignia, pictured = checks.trade(self, action)
-        if dry:
-            return
-        hand, bonus_at = self.players[d.player].cards, action.bonus_territory
-        value = self.next_trade_value(insignia)
-        value += sum(self.board.extra_armies(c) for c in chosen)  # Risiko! Master cards
-        self.trade_count += 1
-        for c in chosen:
-            hand.remove(c)
-        if self.rules.traded_cards == "bottom":
-            self.deck[0:0] = sorted(chosen)
-        else:
-            self.discard.extend(sorted(chosen))
-        bonus = 0
-        where = -1
-        mode = self.rules.card_territory_bonus
-        if pictured and (mode == "per_set" or (mode == "per_turn" and self.bonus_this_turn < 2)):
-            bonus = 2
-            where = bonus_at if bonus_at != -1 else pictured[0]
-            self.armies[where] += bonus
-            self.bonus_this_turn += bonus
-        self.reserve += value
-        self._pending_events.append(Traded(d.player, tuple(chosen), value, where, bonus))
-        if d.forced and self._phase is Phases.REINFORCE:
-            # docs/rules.md §1: a full hand obliges one set (000, 001, 004); 002 also the second
-            self._trade_until = 3 if self.rules.forced_trade == "every_set" else 1 << 30
-        self._ask_trade_or_place()
-
-    def _on_attack(self, action: Attack, dry: bool) -> None:
-        src, dst, dice = action.source, action.target, action.dice
-        d, owner, armies = self.pending, self.owner, self.armies
-        if (
-            self._classic_attacks
-            and d is not None
-            and d.kind is Kinds.ATTACK
-            and type(src) is int
-            and type(dst) is int
-            and type(dice) is int
-            and 0 <= src < len(owner)
-            and dst in self.board.adjacency[src]
-            and owner[src] == d.player != owner[dst]
-            and 0 < dice < armies[src]
-            and dice <= MAX_ATTACK_DICE
-        ):
-            # the classic game's legal attack, told at a glance (every battle passes here);
-            # the full checks below accept exactly these and say what is wrong with the rest.
-            # No part has a say: the defender chooses if still in, with the classic dice
-            if dry:
-                return
-            defender = owner[dst]
-            chooser = defender if self.players[defender].active else -1
-            two = armies[dst] >= self.rules.defender_two_dice_from
-            def_most = MAX_DEFENCE_DICE if two else 1
-        else:
-            src, dst, dice = checks.attack(self, action)
-            if dry:
-                return
-            for part in self._parts:
-                if not part.attack_starts(self, src, dst):
-                    self.ask_attack()  # e.g. the attempt's die turned that ally away: ask again
-                    return
-            chooser = self._defence_chooser(owner[dst])
-            def_most = legal.defence_dice(self, dst)
-        self._battle = (src, dst, dice)
-        if def_most > 1 and self._defender_chooses and chooser >= 0:
-            self.pending = shared(
-                Kinds.DEFEND, chooser, maximum=def_most, source=src, target=dst, attack_dice=dice
-            )
-            return
-        self._fight(def_most)
-
-    def _defence_chooser(self, defender: int) -> int:
-        """The seat that chooses ``defender``'s defence dice (-1: nobody, the most dice)."""
-        chooser = defender if self.players[defender].active else -1
-        for part in self._parts:
-            chooser = part.defence_chooser(self, defender, chooser)
-        return chooser
-
-    def _on_defend(self, action: Defend, dry: bool) -> None:
-        d = self.expect(Kinds.DEFEND, "defend")
-        dice = action.dice
-        if not 1 <= dice <= d.maximum:
-            raise IllegalAction(f"defend: {dice!r} dice; you may roll 1 to {d.maximum}")
-        if not dry:
-            self._fight(dice)
-
-    def _on_occupy(self, action: Occupy, dry: bool) -> None:
-        d = self.expect(Kinds.OCCUPY, "occupy")
-        n = action.armies
-        if not d.minimum <= n <= d.maximum:
-            raise IllegalAction(f"occupy: {n!r} armies; move {d.minimum} to {d.maximum}")
-        if not dry:
-            self._occupy(n)
-
-    def _on_fortify(self, action: Fortify, dry: bool) -> None:
-        d, src, dst, n = checks.fortify(self, action)
-        if dry:
-            return
-        p = d.player
-        if self._team:
-            teamlib.move(self, p, src, dst, n)
-        else:
-            self.armies[src] -= n
-            self.armies[dst] += n
-        self._pending_events.append(Fortified(p, src, dst, n))
-        if self.rules.fortify == "many_into_one":
-            self._moved_from.append(src)
-            sources = tuple(
-                sorted({s for s, _, _ in legal.fortifies(self, p, dst, self._moved_from)})
-            )
-            if sources:
-                self.pending = Decision(Kinds.FORTIFY, p, target=dst, territories=sources)
-                return
-        self.end_turn()
-
-    def _on_pass(self, action: Pass, dry: bool) -> None:
-        d = self.pending
-        kind = d.kind if d is not None else None
-        for part in self._parts:
-            if kind in part.passes:
-                if not dry:
-                    part.passed(self, kind)
-                return
-        if kind is Kinds.TRADE and d is not None and d.forced:
-            raise IllegalAction("pass is not allowed now: a trade is forced")
-        if kind is Kinds.ATTACK and d is not None and d.forced:
-            master = self.part(MasterPart)
-            placed = master.placed_this_turn if master else 0
-            raise IllegalAction(
-                f"pass is not allowed now: you placed {placed} armies, so you "
-                "must attack at least once this turn (Risiko! Master Expert)"
-            )
-        if kind not in (Kinds.TRADE, Kinds.ATTACK, Kinds.FORTIFY):
-            asked = kind.value if kind is not None else "nothing"
-            raise IllegalAction(f"pass is not allowed now: the pending decision is {asked}")
-        if dry:
-            return
-        if kind is Kinds.TRADE:
-            self._trade_until = 1 << 30
-            self.ask_place()
-        elif kind is Kinds.ATTACK:
-            self._ask_fortify()
-        else:
-            self.end_turn()
-
-    def _on_forfeit(self, action: Forfeit, dry: bool) -> None:
-        seat = action.player
-        if not 0 <= seat < len(self.players) or not self.players[seat].active:
-            raise IllegalAction(f"forfeit: seat {seat!r} is not in the game")
-        if not dry:
-            self._forfeit(seat, action.reason)
-
-    def _forfeit(self, seat: int, reason: str) -> None:
-        player = self.players[seat]
-        player.forfeited = True
-        player.neutral = True
-        for part in self._parts:
-            part.seat_left(self, seat)
-        self.discard.extend(player.cards)
-        player.cards.clear()
-        player.missions = []
-        player.reserve = 0
-        self.out_order.append(seat)
-        events = self._pending_events
-        events.append(Forfeited(seat, str(reason)[:200]))
-        if len(self.active_players()) <= 1 or any(part.decided(self) for part in self._parts):
-            if self.pending is not None and self.pending.kind is Kinds.OCCUPY:
-                self._move_in(self._battle[2])
-            self.finish("last player standing")
-            return
-        d = self.pending
-        if d is None:
-            return
-        if self._phase is Phases.CAPITALS:
-            if d.player == seat:
-                self.ask_before_play()
-            return
-        if self._phase in (Phases.CLAIM, Phases.SETUP_PLACE):
-            if d.player == seat:
-                self._setup_next = (seat + 1) % len(self.players)
-                self.ask_setup()
-            return
-        if d.kind is Kinds.DEFEND and d.player == seat:
-            self._fight(d.maximum)
-        elif self.current == seat:
-            if d.kind is Kinds.OCCUPY:
-                self._move_in(self._battle[2])
-            self.reserve = 0
-            self.conquered_this_turn = False
-            self.end_turn()
-
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:
         self.current = seat
@@ -863,33 +575,23 @@ class Game:
             and self._battles_go_on
         ):
             return True  # the usual case, found without a scan: the last battle can go on
-        return next(legal.iter_attacks(self, p), None) is not None
+        return next(self.holdings.attacks(self, p, self.limits), None) is not None
 
     def _can_fortify(self, p: int) -> bool:
-        if self._team:
-            return teamlib.can_fortify(self, p)
-        if self.rules.garrison > 1:
-            return any(True for _ in legal.fortifies(self, p))
-        owner, armies, neighbours = self.owner, self.armies, self.board.neighbours
-        for t in range(len(owner)):
-            if owner[t] == p and armies[t] > 1:
-                for n in neighbours[t]:
-                    if owner[n] == p:
-                        return True
-        return False
+        return self.holdings.can_fortify(self, p, self.limits)
 
     def _fight(self, defend_dice: int) -> None:
         src, dst, attack_dice = self._battle
-        # team game: the attacker's own armies, maybe on a team-mate's land (docs/rules.md §4)
-        attacker = self.current if self._team else self.owner[src]
+        # a shared board: the attacker's own armies, maybe on a team-mate's land
+        attacker = self.current if self._shared else self.owner[src]
         defender = self.owner[dst]
         a = self.rng.attack(attacker).dice(attack_dice)
         d = self.rng.defend(defender).dice(defend_dice)
         lost_a, lost_d = _losses(a, d)
         hit: list[int] = []
-        if self._team:
-            teamlib.add(self, attacker, src, -lost_a)
-            hit = teamlib.lose_defenders(self, dst, lost_d)
+        if self._shared:
+            self.holdings.add(self, attacker, src, -lost_a)
+            hit = self.holdings.lose(self, dst, lost_d)
         else:
             self.armies[src] -= lost_a
             self.armies[dst] -= lost_d
@@ -897,7 +599,7 @@ class Game:
         if self._events:
             events.append(Battle(attacker, defender, src, dst, a, d, lost_a, lost_d))
         if self.armies[dst] > 0:
-            if not (self._team and self._team_destroyed(hit, attacker, 0)):
+            if not (self._shared and self._hit_out(hit, attacker, 0)):
                 self.ask_attack()
             return
         self.take(attacker, dst, 0)
@@ -907,7 +609,7 @@ class Game:
         if self._events:
             events.append(Conquered(attacker, defender, src, dst))
         self._eliminated_now = False
-        if self._team and self._team_destroyed(hit, attacker, attack_dice):
+        if self._shared and self._hit_out(hit, attacker, attack_dice):
             return
         for part in self._parts:
             part.after_conquest(self, attacker, defender, dst)
@@ -923,8 +625,8 @@ class Game:
                 self._move_in(attack_dice)
                 self.finish("conquest")
                 return
-        own = teamlib.own_armies(self, attacker, src) if self._team else self.armies[src]
-        most = own - masterlib.garrison(self, src, attacker)
+        own = self.holdings.own_armies(self, attacker, src) if self._shared else self.armies[src]
+        most = own - self.limits.garrison(self, src, attacker)
         if most <= attack_dice:
             self._occupy(attack_dice)
         else:
@@ -937,12 +639,11 @@ class Game:
                 target=dst,
             )
 
-    def _team_destroyed(self, hit: list[int], attacker: int, dice: int) -> bool:
-        """A team game's battle: eliminate each seat ``hit`` that has no armies left (on a
-        shared territory it may lose its last one without a conquest); the first elimination
-        ends the game (seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan
-        jonkun vastapuolen pelaajan joukot"), the conqueror's ``dice`` armies moved in first.
-        Whether it ended."""
+    def _hit_out(self, hit: list[int], attacker: int, dice: int) -> bool:
+        """A battle on a shared board: eliminate each seat ``hit`` that has no armies left (on
+        a shared territory it may lose its last one without a conquest); an elimination ends
+        the game (the holdings' ``elimination_ends`` reason: team play's first elimination
+        wins), the conqueror's ``dice`` armies moved in first. Whether it ended."""
         self._eliminated_now = False
         for seat in hit:
             if self.territory_count[seat] == 0 and not self.players[seat].forfeited:
@@ -950,13 +651,13 @@ class Game:
         if self._eliminated_now:
             if dice:
                 self._move_in(dice)
-            self.finish("team conquest", winner=attacker)
+            self.finish(self.holdings.elimination_ends, winner=attacker)
         return self._eliminated_now
 
     def _move_in(self, n: int) -> None:
         src, dst, _ = self._battle
-        if self._team:
-            teamlib.move(self, self.current, src, dst, n)
+        if self._shared:
+            self.holdings.move(self, self.current, src, dst, n)
             self._pending_events.append(Occupied(self.current, src, dst, n))
             return
         self.armies[src] -= n
@@ -988,7 +689,8 @@ class Game:
         self.players[by].cards.extend(taken)
         self._pending_events.append(Eliminated(loser, by, len(taken)))
         victim.cards = []
-        victim.missions = []  # seeds 000, 001: missions go back unseen, never to the conqueror
+        for part in self._parts:
+            part.eliminated(self, loser)
         if not victim.neutral:  # a neutral colour destroyed has no place in the result
             self.out_order.append(loser)
         self._eliminated_now = True
@@ -1042,32 +744,14 @@ class Game:
         return self.deck.pop() if self.deck else -1
 
     def finish(self, reason: str, winner: int = -1) -> None:
-        """End the game: ``winner`` (a mission's) first, the other players still in by
-        territories (Risiko! Master Expert: territory values) then armies, then those who
-        left, the last to leave first (or as a part ranks them: a team game)."""
+        """End the game: the places as a part ranks them, else the classic ranking
+        (:func:`hegemon.referee.seats.places`; ``winner``: a mission's, -1 for none)."""
         for part in self._parts:
             ranked_by_part = part.places(self, winner)
             if ranked_by_part is not None:
                 self._end(ranked_by_part, reason)
                 return
-        active = self.active_players()
-        key = {
-            p: (
-                masterlib.score(self.board, self.owner, p, self.rules.victory)
-                if self.rules.victory == "values"
-                else self.territory_count[p],
-                sum(a for t, a in enumerate(self.armies) if self.owner[t] == p),
-            )
-            for p in active
-        }
-        ranked = sorted(active, key=lambda p: (p == winner, key[p]), reverse=True)
-        places = [0] * self.player_count
-        for i, p in enumerate(ranked):
-            tied = i and key[p] == key[ranked[i - 1]] and ranked[i - 1] != winner
-            places[p] = places[ranked[i - 1]] if tied else i + 1
-        for i, p in enumerate(reversed(self.out_order)):
-            places[p] = len(active) + i + 1
-        self._end(tuple(places), reason)
+        self._end(seats.places(self, winner), reason)
 
     def _end(self, places: tuple[int, ...], reason: str) -> None:
         self.places = places
@@ -1087,11 +771,8 @@ class Game:
         for name in names:
             value = getattr(original, name)
             setattr(self, name, list(value) if isinstance(value, list) else value)
-        self.players = [
-            dataclasses.replace(p, cards=list(p.cards), missions=list(p.missions))
-            for p in original.players
-        ]
-        self._adopt([part.copy() for part in original._parts])
+        self.players = [p.copy() for p in original.players]
+        self._parts = [part.copy() for part in original._parts]
         self.rng = original.rng.copy()
 
 
@@ -1104,13 +785,13 @@ def _refuse_misshapen(action: object) -> None:
 
 _Handler = Callable[[Game, Any, bool], None]
 _HANDLERS: dict[type, _Handler] = {
-    Claim: Game._on_claim,
-    Place: Game._on_place,
-    Trade: Game._on_trade,
-    Attack: Game._on_attack,
-    Defend: Game._on_defend,
-    Occupy: Game._on_occupy,
-    Fortify: Game._on_fortify,
-    Pass: Game._on_pass,
-    Forfeit: Game._on_forfeit,
+    Claim: checks.on_claim,
+    Place: checks.on_place,
+    Trade: checks.on_trade,
+    Attack: checks.on_attack,
+    Defend: checks.on_defend,
+    Occupy: checks.on_occupy,
+    Fortify: checks.on_fortify,
+    Pass: checks.on_pass,
+    Forfeit: checks.on_forfeit,
 }

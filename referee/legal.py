@@ -9,11 +9,8 @@ decision in the canonical order :meth:`hegemon.referee.game.Game.legal_actions` 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol, cast
 
 from . import cards as cardlib
-from . import formulas, master
-from . import teams as teamlib
 from .actions import (
     Attack,
     Bribe,
@@ -33,64 +30,24 @@ from .actions import (
 )
 from .board import Board
 from .decisions import Decision, Kinds
-from .formulas import MAX_ATTACK_DICE, attack_dice, movable_armies
+from .editions.parts import BoardRules, board_rules
 from .position import Position
 
 
-class _Allied(Protocol):
-    def allies(self, player: int) -> list[int]: ...
+def _chosen(state: Position) -> BoardRules:
+    return board_rules(state.rules)
 
 
 def allies(state: Position, seat: int) -> list[int]:
-    """The neutral colours whose armies ``seat`` also commands (two-player-2004-active: its
-    allies), else none."""
-    if state.rules.two_player != "2004_active":
-        return []
-    return cast(_Allied, state).allies(seat)
+    """The other colours whose armies ``seat`` also commands (its allies), else none."""
+    return [s for s in _chosen(state).holdings.commanded(state, seat) if s != seat]
 
 
 def iter_attacks(state: Position, seat: int) -> Iterator[tuple[int, int, int]]:
     """Every (source, target, most dice) attack ``seat`` may make now, lazily: from its own
-    territories, and (active neutrals) from its allies' onto any other colour but its own."""
-    rules = state.rules
-    if teamlib.on(rules):
-        return teamlib.iter_attacks(state, seat)
-    strict = rules.attacker_dice != "any" or rules.eliminate_from_round > 1  # Risiko! Master
-    if strict or rules.two_player == "2004_active":
-        return _edition_attacks(state, seat, strict)
-    return _own_attacks(state.owner, state.armies, state.board.neighbours, seat)
-
-
-def _own_attacks(
-    owner: Sequence[int], armies: Sequence[int], neighbours: Sequence[Sequence[int]], seat: int
-) -> Iterator[tuple[int, int, int]]:
-    """The attacks of the classic rules: from each own territory of 2+ armies to each enemy
-    neighbour (the hot path of every game, so no edition test inside the loop)."""
-    for t, colour in enumerate(owner):
-        if colour == seat:
-            most = armies[t] - 1
-            if most > 0:
-                most = min(most, MAX_ATTACK_DICE)
-                for n in neighbours[t]:
-                    if owner[n] != seat:
-                        yield (t, n, most)
-
-
-def _edition_attacks(state: Position, seat: int, strict: bool) -> Iterator[tuple[int, int, int]]:
-    """The attacks with allies' armies (active neutrals) or Risiko! Master's limits."""
-    owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
-    commanded = {seat, *allies(state, seat)}
-    for t in range(len(owner)):
-        colour = owner[t]
-        if colour in commanded and armies[t] > 1:
-            most = attack_dice(armies[t])
-            for n in neighbours[t]:
-                if owner[n] != seat and owner[n] != colour:
-                    if strict and (
-                        master.least_attack_dice(state, n) > most or master.protected(state, n)
-                    ):
-                        continue
-                    yield (t, n, most)
+    territories, and (allies) from its allies' onto any other colour but its own."""
+    chosen = _chosen(state)
+    return chosen.holdings.attacks(state, seat, chosen.limits)
 
 
 def attacks(state: Position, seat: int) -> list[tuple[int, int, int]]:
@@ -99,42 +56,15 @@ def attacks(state: Position, seat: int) -> list[tuple[int, int, int]]:
 
 
 def own_territories(state: Position, seat: int) -> list[int]:
-    """The territories ``seat`` holds (ascending); a team game: where it has armies."""
-    if teamlib.on(state.rules):
-        return teamlib.own_territories(state, seat)
-    return [t for t, p in enumerate(state.owner) if p == seat]
+    """The territories where ``seat`` may place (ascending): those it holds; on a shared board,
+    where it has armies."""
+    return _chosen(state).holdings.own_territories(state, seat)
 
 
 def border_territories(state: Position, seat: int) -> list[int]:
-    """Own territories with at least one enemy neighbour (a team game: where ``seat`` has
-    armies, bordering the other team)."""
-    if teamlib.on(state.rules):
-        return teamlib.border_territories(state, seat)
-    owner, neighbours = state.owner, state.board.neighbours
-    return [
-        t for t, p in enumerate(owner) if p == seat and any(owner[n] != seat for n in neighbours[t])
-    ]
-
-
-def regions(state: Position, seat: int) -> list[list[int]]:
-    """Own territories grouped into chains joined by own borders (connected components)."""
-    owner, neighbours = state.owner, state.board.neighbours
-    seen: set[int] = set()
-    groups = []
-    for start, p in enumerate(owner):
-        if p != seat or start in seen:
-            continue
-        group, stack = [], [start]
-        seen.add(start)
-        while stack:
-            t = stack.pop()
-            group.append(t)
-            for n in neighbours[t]:
-                if owner[n] == seat and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        groups.append(sorted(group))
-    return groups
+    """Own territories with at least one enemy neighbour (on a shared board: where ``seat``
+    has armies, bordering another side's)."""
+    return _chosen(state).holdings.border_territories(state, seat)
 
 
 def fortifies(
@@ -143,32 +73,8 @@ def fortifies(
     """Every (source, target, most armies) fortify move under the rule set's ``fortify`` and
     ``garrison`` options; ``into``: only moves into that territory, none from ``used``
     (the rest of a many-into-one strategic move)."""
-    if teamlib.on(state.rules):
-        yield from teamlib.fortifies(state, seat, state.rules.fortify == "adjacent")
-        return
-    owner, armies, neighbours = state.owner, state.armies, state.board.neighbours
-    if state.rules.garrison > 1 or into >= 0:
-        for t in range(len(owner)):
-            if owner[t] == seat and t not in used:
-                most = armies[t] - master.garrison(state, t, seat)
-                if most > 0:
-                    for n in neighbours[t]:
-                        if owner[n] == seat and (into < 0 or n == into):
-                            yield (t, n, most)
-        return
-    if state.rules.fortify in ("adjacent", "many_into_one"):
-        for t in range(len(owner)):
-            if owner[t] == seat and armies[t] > 1:
-                for n in neighbours[t]:
-                    if owner[n] == seat:
-                        yield (t, n, movable_armies(armies[t]))
-        return
-    for group in regions(state, seat):
-        for t in group:
-            if armies[t] > 1:
-                for n in group:
-                    if n != t:
-                        yield (t, n, movable_armies(armies[t]))
+    chosen = _chosen(state)
+    return chosen.holdings.fortifies(state, seat, chosen.limits, into, used)
 
 
 def trades(hand: Iterable[int], board: Board, card_values: str = "") -> list[tuple[int, int, int]]:
@@ -179,13 +85,12 @@ def trades(hand: Iterable[int], board: Board, card_values: str = "") -> list[tup
 
 def defence_dice(state: Position, territory: int) -> int:
     """Most dice the defender of ``territory`` may roll under the rule set."""
-    if teamlib.on(state.rules):
-        return teamlib.defence_dice(state, state.rules, territory)
-    rules = state.rules
-    dice = formulas.defence_dice(state.armies[territory], rules.defender_two_dice_from)
-    if rules.defender_most_dice > formulas.MAX_DEFENCE_DICE:  # Risiko!: up to 3, one per army
-        return min(rules.defender_most_dice, state.armies[territory])
-    return dice
+    return _chosen(state).holdings.defence_dice(state, territory)
+
+
+def least_dice(state: Position, target: int) -> int:
+    """Fewest dice an attack on ``target`` may roll under the rule set."""
+    return _chosen(state).limits.least_dice(state, target)
 
 
 def neutral_placements(state: Position, decision: Decision) -> Iterator[PlaceNeutral]:
@@ -249,8 +154,10 @@ def actions(
     elif kind is Kinds.ATTACK:
         if not decision.forced:
             yield Pass()
-        for s, t, most in iter_attacks(state, decision.player):
-            least = master.least_attack_dice(state, t)
+        chosen = _chosen(state)
+        limits = chosen.limits
+        for s, t, most in chosen.holdings.attacks(state, decision.player, limits):
+            least = limits.least_dice(state, t)
             yield from (Attack(s, t, n) for n in range(least, most + 1))
     elif kind is Kinds.DEFEND:
         yield from (Defend(n) for n in range(decision.maximum, 0, -1))

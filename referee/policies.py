@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from . import legal, master
+from . import legal
 from .actions import (
     Attack,
     BuildCentre,
@@ -58,7 +58,7 @@ def random_action(game: Game, rng: random.Random) -> PlayerAction:
         if not d.forced and rng.random() < 0.5:
             return Pass()
         source, target, most = rng.choice(legal.attacks(game, d.player))
-        return Attack(source, target, rng.randint(master.least_attack_dice(game, target), most))
+        return Attack(source, target, rng.randint(legal.least_dice(game, target), most))
     if kind is Kinds.DEFEND:
         return Defend(rng.randint(1, d.maximum))
     if kind is Kinds.OCCUPY:

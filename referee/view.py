@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import teams as teamlib
 from .board import Board
 from .decisions import Decision
 from .quickinit import quick_init
@@ -116,10 +115,10 @@ def view_for(game: Game, seat: int, seats: tuple[SeatInfo, ...] | None = None) -
     owner: Sequence[int] = game.owner
     armies: Sequence[int] = game.armies
     stacks: tuple[tuple[int, int, int], ...] = ()
-    hand = tuple(game.players[seat].cards)
-    if teamlib.on(game.rules):
-        owner, armies, stacks = teamlib.public_board(game)
-        hand = team_hand(game, seat)
+    holdings = game.holdings
+    if holdings.shared:
+        owner, armies, stacks = holdings.public_board(game)
+    hand = holdings.hand(game, seat)
     me = game.players[seat]
     pending = game.pending if game.pending is not None and game.pending.player == seat else None
     return View(
@@ -144,14 +143,7 @@ def view_for(game: Game, seat: int, seats: tuple[SeatInfo, ...] | None = None) -
 
 def public_seats(game: Game) -> tuple[SeatInfo, ...]:
     """Every seat's public facts, as every view shows them."""
-    if teamlib.on(game.rules):
-        territories, totals = teamlib.seat_totals(game)
-    else:
-        territories = game.territory_count
-        totals = [0] * len(game.players)  # neutral colours' seats too
-        for p, n in zip(game.owner, game.armies, strict=True):
-            if p >= 0:
-                totals[p] += n
+    territories, totals = game.holdings.seat_totals(game)
     known, shown = game.capital_known, shown_missions_of(game)
     return tuple(
         SeatInfo(
@@ -176,13 +168,3 @@ def shown_missions_of(game: Game) -> list[tuple[int, ...]]:
     if game.rules.missions == "none":
         return [()] * len(game.players)
     return [shown_missions(game, p.seat) for p in game.players]
-
-
-def team_hand(game: Game, seat: int) -> tuple[int, ...]:
-    """A team game's shared hand, which every member of ``seat``'s team sees (seed 000:
-    "Joukkue jakaa aluekortit keskenään"): the cards its team-mates hold; nothing once
-    ``seat`` has left the game."""
-    if not game.players[seat].active:
-        return tuple(game.players[seat].cards)
-    team = teamlib.team_of(seat)
-    return tuple(c for p in game.players if teamlib.team_of(p.seat) == team for c in p.cards)

@@ -36,9 +36,9 @@ import random
 import time
 
 from hegemon.referee import legal
-from hegemon.referee import teams as teamlib
 from hegemon.referee.actions import Attack, Defend, Occupy, Pass, Place, Trade
 from hegemon.referee.decisions import Kind
+from hegemon.referee.editions import teams as teamlib
 from hegemon.referee.game import Game
 from hegemon.sdk import run
 from hegemon.sdk.forward import CannotSample, sample_game

@@ -31,9 +31,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hegemon.referee import teams as teamlib
-from hegemon.referee.capitals import CapitalsPart
 from hegemon.referee.decisions import Kind, Phase
+from hegemon.referee.editions import teams as teamlib
+from hegemon.referee.editions.capitals import CapitalsPart
+from hegemon.referee.editions.master import MasterPart
+from hegemon.referee.editions.missions import MissionsPart
+from hegemon.referee.editions.neutrals import neutral_count
+from hegemon.referee.editions.teams import TeamsPart
 from hegemon.referee.events import (
     Battle,
     CapitalChosen,
@@ -50,10 +54,6 @@ from hegemon.referee.events import (
     TurnStarted,
 )
 from hegemon.referee.game import ELIMINATION_HAND, Game
-from hegemon.referee.master import MasterPart
-from hegemon.referee.missions import MissionsPart
-from hegemon.referee.neutrals import neutral_count
-from hegemon.referee.teams import TeamsPart
 from hegemon.referee.view import View
 
 from .context import BotView

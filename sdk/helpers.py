@@ -16,17 +16,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from hegemon.referee import legal, master
+from hegemon.referee import legal
 from hegemon.referee.actions import PlayerAction
 from hegemon.referee.board import Board
-from hegemon.referee.capitals import capitals_needed, replaced_on_capture
 from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.editions import master
+from hegemon.referee.editions.capitals import capitals_needed, replaced_on_capture
+from hegemon.referee.editions.missions import Progress, deck_of, progress
 from hegemon.referee.formulas import (
     continent_reinforcements,
     continents_held,
+    minimum_reinforcements,
     territory_reinforcements,
 )
-from hegemon.referee.missions import Progress, deck_of, progress
 from hegemon.referee.view import View
 
 from .odds import BattleOdds, attack_dice, battle_odds, conquest_probability, defence_dice
@@ -188,7 +190,7 @@ def reinforcements(view: View, seat: int | None = None) -> int:
     if rules.reinforcement_minimum == "three":
         due = territory_reinforcements(territories)
     else:  # Risiko! Master: its minimums, and production centres
-        due = master.territory_reinforcements(rules.reinforcement_minimum, territories)
+        due = minimum_reinforcements(rules.reinforcement_minimum, territories)
         due += master.centre_armies(rules, view.owner, view.centres, seat)
     return due + continent_reinforcements(view.board, view.owner, seat)
 

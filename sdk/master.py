@@ -2,15 +2,15 @@
 points race.
 
 Everything here reads a :class:`~hegemon.referee.view.View` (what a bot is sent) and computes
-with the referee's own formulas (:mod:`hegemon.referee.master`), so a bot's arithmetic is the
-referee's.
+with the referee's own formulas (:mod:`hegemon.referee.editions.master`), so a bot's arithmetic
+is the referee's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hegemon.referee import master as rules
+from hegemon.referee.editions import master as rules
 from hegemon.referee.formulas import continents_held
 from hegemon.referee.view import View
 

@@ -7,8 +7,9 @@ rules, ``defender_most_dice=3``, one die per army up to three), until the territ
 the attacker is down to one army, or, under the Expert rule ``attacker_dice=at_least_defender``,
 may no longer roll as many dice as the defender would. These are the engine's own rules
 (:mod:`hegemon.referee.formulas`, :func:`hegemon.referee.legal.defence_dice`,
-:func:`hegemon.referee.master.least_attack_dice`). Pass the rule set (e.g. ``view.rules``) as the
-third argument to follow it; a bare integer is just its ``defender_two_dice_from``.
+:func:`hegemon.referee.editions.master.least_attack_dice`). Pass the rule set (e.g.
+``view.rules``) as the third argument to follow it; a bare integer is just its
+``defender_two_dice_from``.
 
 Each roll's outcome probabilities are the exact counts of
 :func:`hegemon.referee.dice.outcome_counts`, so the results are exact up to float rounding (or
@@ -60,7 +61,7 @@ class DiceRule(NamedTuple):
 
     def can_attack(self, attackers: int, defenders: int) -> bool:
         """Whether ``attackers`` armies may still attack ``defenders`` (as
-        :func:`hegemon.referee.master.least_attack_dice`)."""
+        :func:`hegemon.referee.editions.master.least_attack_dice`)."""
         most = attack_dice(attackers)
         if self.at_least_defender:
             return most >= max(1, min(self.defender_most_dice, defenders))

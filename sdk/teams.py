@@ -19,7 +19,7 @@ The legal options (``attack_options``, ``fortify_options``, ``own_territories``,
 
 from __future__ import annotations
 
-from hegemon.referee import teams as teamlib
+from hegemon.referee.editions import teams as teamlib
 from hegemon.referee.view import View
 
 __all__ = [

@@ -40,6 +40,8 @@ COMPILED: tuple[str, ...] = (
     "policies",
     "cards",
     "observation",
+    "holdings",
+    "seats",
 )
 """The modules of ``hegemon.referee`` that mypyc compiles, where a game spends its time: the one
 list, read by the wheel's build (``setup.py``) and the checkout's loader. A module of a

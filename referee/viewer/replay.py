@@ -33,9 +33,11 @@ from typing import Any
 from markupsafe import Markup
 
 from hegemon.referee.actions import Bribe, Capital, action_from_list
+from hegemon.referee.editions.master import victory_threshold
+from hegemon.referee.editions.teams import on as team_game
+from hegemon.referee.editions.teams import team_of
 from hegemon.referee.events import EVENT_TYPES, Event, Forfeited, fault_kind, private_to, redact
 from hegemon.referee.game import Game, IllegalAction
-from hegemon.referee.master import victory_threshold
 from hegemon.referee.notes import read_line
 from hegemon.referee.record import (
     RecordError,
@@ -44,8 +46,6 @@ from hegemon.referee.record import (
     parse,
     record_seed,
 )
-from hegemon.referee.teams import on as team_game
-from hegemon.referee.teams import team_of
 
 from .embed import script_json
 from .layout import map_data

@@ -41,8 +41,8 @@ from hegemon.referee.actions import (
 )
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
 from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.editions.missions import deck_of
 from hegemon.referee.events import EVENT_TYPES, Event, redact
-from hegemon.referee.missions import deck_of
 from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
 from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View

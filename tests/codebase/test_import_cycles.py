@@ -122,19 +122,22 @@ def test_no_import_cycles():
 TYPED_AGAINST_THE_ENGINE = frozenset(
     f"hegemon.referee.{name}"
     for name in (
-        "alliances",
-        "capitals",
         "checks",
-        "edition",
-        "master",
-        "missions",
-        "neutrals",
-        "parts",
-        "teams",
+        "editions.alliances",
+        "editions.capitals",
+        "editions.contract",
+        "editions.master",
+        "editions.missions",
+        "editions.neutrals",
+        "editions.parts",
+        "editions.teams",
+        "holdings",
+        "seats",
     )
 )
-"""The edition parts and the engine's checks: the engine imports them, and they name the
-engine's type (``Game``) in their hooks' signatures under ``TYPE_CHECKING`` only — the one
+"""The edition parts, the board rules, the seats and the engine's checks and handlers: the
+engine imports them, and they name the engine's type (``Game``) in their hooks' signatures
+under ``TYPE_CHECKING`` only — the one
 reverse reference allowed, as python-chess's variants name ``chess.Board``. Any other import of
 ``hegemon.referee.game`` from them, at load time or in a function, is still a cycle."""
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hegemon.referee import Attack, Capital, Game, IllegalAction, Occupy, Pass, Place, make_rules
-from hegemon.referee.capitals import capitals_needed
 from hegemon.referee.decisions import Kind
+from hegemon.referee.editions.capitals import capitals_needed
 from hegemon.referee.events import (
     Battle,
     CapitalChosen,

@@ -1,4 +1,4 @@
-"""The later editions are parts plugged into the engine (``hegemon.referee.edition``): a game
+"""The later editions are parts plugged into the engine (``hegemon.referee.editions``): a game
 holds only the parts its rule set plays, a clone copies them, and no edition module reaches
 into the engine's private members."""
 
@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 
 from hegemon.referee import Game, make_rules
-from hegemon.referee.alliances import AlliancesPart
-from hegemon.referee.capitals import CapitalsPart
-from hegemon.referee.master import MasterPart
-from hegemon.referee.missions import MissionsPart
-from hegemon.referee.neutrals import NeutralsPart
+from hegemon.referee.editions.alliances import AlliancesPart
+from hegemon.referee.editions.capitals import CapitalsPart
+from hegemon.referee.editions.master import MasterPart
+from hegemon.referee.editions.missions import MissionsPart
+from hegemon.referee.editions.neutrals import NeutralsPart
+from hegemon.referee.editions.teams import TeamsPart
 from hegemon.referee.policies import random_action
-from hegemon.referee.teams import TeamsPart
 
 REFEREE = Path(__file__).resolve().parent.parent.parent / "referee"
+EDITIONS = REFEREE / "editions"
 EDITION_MODULES = (
-    "edition",
+    "contract",
     "parts",
     "missions",
     "capitals",
@@ -72,7 +73,7 @@ def test_the_scan_finds_a_private_member():
 
 @pytest.mark.parametrize("module", EDITION_MODULES)
 def test_no_edition_module_uses_a_private_member_of_the_game(module):
-    source = (REFEREE / f"{module}.py").read_text(encoding="utf-8")
+    source = (EDITIONS / f"{module}.py").read_text(encoding="utf-8")
     assert private_game_members(source) == []
 
 

@@ -17,8 +17,8 @@ from hegemon.referee import (
     legal,
     make_rules,
 )
-from hegemon.referee.capitals import has_won
 from hegemon.referee.decisions import Kind, Phase
+from hegemon.referee.editions.capitals import has_won
 from hegemon.referee.events import (
     Battle,
     CapitalConquered,

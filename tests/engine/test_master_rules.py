@@ -25,6 +25,7 @@ from hegemon.referee.actions import BuildCentre
 from hegemon.referee.compose import compose, draw_layout
 from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.dice import compare
+from hegemon.referee.editions.master import victory_threshold
 from hegemon.referee.events import (
     Battle,
     CardDrawn,
@@ -35,7 +36,6 @@ from hegemon.referee.events import (
     Traded,
     TurnStarted,
 )
-from hegemon.referee.master import victory_threshold
 from tests.helpers.game import arrange, give_cards, of, pending, refused, setup_done
 
 BASE, EXPERT, MASTER = "risiko-master-base", "risiko-master-expert", "risiko-master-master"
@@ -553,7 +553,7 @@ def test_master_production_centres():
     other = (me + 1) % 4
     game.owner[site] = other
     assert game.reinforcements(other)[0] >= 1
-    from hegemon.referee.master import centre_armies
+    from hegemon.referee.editions.master import centre_armies
 
     assert centre_armies(game.rules, game.owner, game.centres, other) == 1
 
@@ -565,12 +565,12 @@ def test_master_centre_production_is_an_option_and_at_most_fifteen():
     me = game.current
     own = [t for t in range(game.board.size) if game.owner[t] == me]
     game.centres[:] = own[:1]
-    from hegemon.referee.master import centre_armies
+    from hegemon.referee.editions.master import centre_armies
 
     assert centre_armies(game.rules, game.owner, game.centres, me) == 2
     game.centres[:] = list(range(15))
     game.reserve = 10
-    from hegemon.referee.master import centre_sites
+    from hegemon.referee.editions.master import centre_sites
 
     assert centre_sites(game.rules, game.owner, game.centres, game.reserve, me) == ()
     assert not make_rules(EXPERT).centre_production

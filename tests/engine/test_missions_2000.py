@@ -7,8 +7,8 @@ import pytest
 
 from hegemon.referee import Attack, Game, Occupy, Pass, Place, make_rules
 from hegemon.referee.decisions import Kind
+from hegemon.referee.editions.missions import builtin_deck
 from hegemon.referee.events import GameOver, MissionShown
-from hegemon.referee.missions import builtin_deck
 from hegemon.referee.view import view_for
 from tests.helpers.game import arrange, pass_turn, pending, setup_done
 

@@ -9,14 +9,14 @@ import json
 import pytest
 
 from hegemon.referee import Game, make_rules
-from hegemon.referee.events import MissionShown
-from hegemon.referee.missions import (
+from hegemon.referee.editions.missions import (
     RANKS_2004,
     MissionDataError,
     builtin_deck,
     load_deck,
     parse_deck,
 )
+from hegemon.referee.events import MissionShown
 from hegemon.referee.view import view_for
 from hegemon.sdk.helpers import mission_progress
 from tests.helpers.game import arrange, pass_turn, setup_done

@@ -145,6 +145,11 @@ def test_a_build_is_used_only_for_exactly_the_sources_it_was_made_from(tmp_path)
     assert native.matching_build(folder, sources).problem == "the build is older than the sources"
     (sources / "added.py").unlink()
     assert native.matching_build(folder, sources).usable
+    # the editions' modules too: the compiled engine calls their parts and board rules
+    with open(sources / "editions" / "teams.py", "a", encoding="utf-8") as f:
+        f.write("# an edit\n")
+    assert native.matching_build(folder, sources).problem == "the build is older than the sources"
+    fake_build(folder, sources)
     # a new subpackage of the engine counts; the I/O around it (the match runner) does not
     (sources / "rooms").mkdir()
     (sources / "rooms" / "__init__.py").write_text("", encoding="utf-8")

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hegemon.referee import Attack, Defend, Fortify, Game, IllegalAction, Kind, Pass, make_rules
-from hegemon.referee import teams as teamlib
+from hegemon.referee.editions import teams as teamlib
 from hegemon.referee.events import Battle, Claimed, Placed, Traded, redact
 from hegemon.referee.game import GameSetupError
 from hegemon.referee.record import replay
@@ -265,7 +265,7 @@ def test_the_first_team_to_destroy_an_opposing_player_wins():
 def test_a_shared_territory_defends_with_all_its_armies():
     """Seed 000 lets team-mates share a territory ("Pelaajat voivat jakaa alueita oman
     joukkueensa jäsenien kesken"); it is silent on battles, so hegemon's reading (see
-    referee/teams.py): all the armies there defend, losses come off the largest holding."""
+    referee/editions/teams.py): all the armies there defend, losses come off the largest holding."""
     game = turn_of(setup_done(PRESET, players=4, seed=15), 0, Kind.ATTACK)
     board_of(game, {2: 1}, India={0: 30}, Siam={1: 1, 3: 1}, China={1: 1})
     india, siam = t(game, "India"), t(game, "Siam")

@@ -13,8 +13,8 @@ import pytest
 
 from hegemon.referee import Attack, Fortify, Game, Pass, Place
 from hegemon.referee.decisions import Kind
+from hegemon.referee.editions.missions import builtin_deck
 from hegemon.referee.events import Conquered, Fortified, GameOver, TurnStarted
-from hegemon.referee.missions import builtin_deck
 from tests.helpers.game import arrange, pending, setup_done
 
 EIGHTEEN, OCCUPY_24 = 6, 7

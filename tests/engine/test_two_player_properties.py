@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hegemon.referee import Game, IllegalAction, Kind, make_rules
-from hegemon.referee.alliances import BRIBE_LIMIT
+from hegemon.referee.editions.alliances import BRIBE_LIMIT
+from hegemon.referee.editions.neutrals import ARMIES
 from hegemon.referee.events import AllegianceChanged, CardDrawn, Conquered, TurnStarted
-from hegemon.referee.neutrals import ARMIES
 from hegemon.referee.record import Recorder, replay
 from tests.helpers.two_player import PRESETS
 

@@ -24,10 +24,10 @@ from hegemon.referee import (
 )
 from hegemon.referee.chance import Chance
 from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.editions.missions import Deck, MissionsPart
 from hegemon.referee.events import (
     TurnStarted,
 )
-from hegemon.referee.missions import Deck, MissionsPart
 from hegemon.referee.policies import random_action
 from hegemon.referee.view import view_for
 from hegemon.referee.wire import codec

@@ -15,7 +15,8 @@ import pytest
 from hegemon.leaderboard.store import Store
 from hegemon.referee import Game, make_rules
 from hegemon.referee.actions import action_from_list
-from hegemon.referee.master import score, victory_threshold
+from hegemon.referee.editions.master import victory_threshold
+from hegemon.referee.formulas import score
 from hegemon.referee.policies import random_action
 from hegemon.referee.record import Recorder, game_from_record, parse, replay
 from tests.helpers.web import (  # noqa: F401 (browser, tab: fixtures)

@@ -26,12 +26,12 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
-from .edition import Edition
-from .events import MissionShown
+from ..board import Board
+from ..events import MissionShown
+from .contract import Edition
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 RANKS_2004 = ("captain", "major", "colonel", "general")
 MOMENTS = ("turn_start", "turn_end")
@@ -134,7 +134,7 @@ def builtin_deck(edition: str) -> Deck:
     name = _FILES.get(edition)
     if name is None:
         raise MissionDataError(f"no mission deck for {edition!r} (available: {', '.join(_FILES)})")
-    text = resources.files(__package__).joinpath("data", "missions", name).read_text("utf-8")
+    text = resources.files("hegemon.referee").joinpath("data", "missions", name).read_text("utf-8")
     return parse_deck(json.loads(text), name)
 
 
@@ -295,6 +295,13 @@ class MissionsPart(Edition):
         for p in game.players:
             if p.seat != by and p.missions and deck.missions[p.missions[0]].destroy == loser:
                 p.missions[0] = fallback  # the card text: "... your mission is: occupy 24"
+
+    def eliminated(self, game: Game, loser: int) -> None:
+        # seeds 000, 001: missions go back unseen, never to the conqueror
+        game.players[loser].missions = []
+
+    def seat_left(self, game: Game, seat: int) -> None:
+        game.players[seat].missions = []
 
     def check_end(self, game: Game) -> None:
         """2000: the player whose turn it is wins as soon as its mission is fulfilled; a

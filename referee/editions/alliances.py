@@ -20,20 +20,23 @@ no longer the player's to command) and the player is asked again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
-from . import legal
-from .actions import Bribe, FortifyAlly, ReinforceAlly
-from .decisions import Decision, Kind, Phase
-from .edition import Edition, Handler
-from .errors import IllegalAction
-from .events import AllegianceChanged, AllyFortified, AllyReinforced, Bribed
-from .formulas import movable_armies
+from ..actions import Bribe, FortifyAlly, ReinforceAlly
+from ..decisions import Decision, Kind, Phase
+from ..errors import IllegalAction
+from ..events import AllegianceChanged, AllyFortified, AllyReinforced, Bribed
+from ..formulas import movable_armies
+from ..holdings import Holdings
+from .contract import Edition, Handler
 from .neutrals import placed_per_seat
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
+    from ..position import Position
+    from ..rules import RuleSet
 
 MODE = "2004_active"
 BRIBE_LIMIT = 5  # seed 000: "ET VOI antaa korttia puolueettomalle, jolla on jo viisi korttia"
@@ -53,6 +56,21 @@ def allies(game: Game, player: int) -> list[int]:
         for s in _neutrals(game)
         if game.players[s].ally_of == player and game.territory_count[s] > 0
     ]
+
+
+class AlliedHoldings(Holdings):
+    """Active neutrals' board: a player also commands its allies' armies (it attacks from
+    their territories onto any other colour; its own are moved as in the classic game)."""
+
+    def __init__(self) -> None:
+        super().__init__(allied=True)
+
+    def commanded(self, state: Position, seat: int) -> Sequence[int]:
+        return (seat, *cast(_Allied, state).allies(seat))
+
+
+class _Allied(Protocol):
+    def allies(self, player: int) -> list[int]: ...
 
 
 def _step(game: Game, neutral: int, toward: int, roll: int = 0) -> None:
@@ -80,6 +98,10 @@ class AlliancesPart(Edition):
 
     def copy(self) -> AlliancesPart:
         return AlliancesPart(list(self.ally_todo), self.attempt)
+
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        return AlliedHoldings() if rules.two_player == MODE else None
 
     # -------------------------------------------------------------- 1. bribes
     def reinforcing(self, game: Game) -> bool:
@@ -224,7 +246,9 @@ class AlliancesPart(Edition):
         seat = game.current
         while self.ally_todo:
             ally = self.ally_todo.pop(0)
-            if game.players[ally].ally_of == seat and next(legal.fortifies(game, ally), None):
+            if game.players[ally].ally_of == seat and game.holdings.can_fortify(
+                game, ally, game.limits
+            ):
                 game.ask(Decision(Kind.FORTIFY_ALLY, seat, seats=(ally,)))
                 return True
         self.ally_todo = list(_DONE)  # this turn's ally moves are done
@@ -248,7 +272,9 @@ class AlliancesPart(Edition):
         most = movable_armies(game.armies[src])
         if not 1 <= n <= most:
             raise IllegalAction(f"fortify_ally: {n!r} armies; from {name(src)} move 1 to {most}")
-        if not any(t == dst for s, t, _ in legal.fortifies(game, ally) if s == src):
+        if not any(
+            t == dst for s, t, _ in game.holdings.fortifies(game, ally, game.limits) if s == src
+        ):
             raise IllegalAction(f"fortify_ally: {name(dst)} cannot be reached from {name(src)}")
         if dry:
             return

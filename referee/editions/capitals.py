@@ -11,16 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from . import legal
-from .actions import Capital
-from .board import Board
-from .decisions import Decision, Kind, Phase
-from .edition import Edition, Handler
-from .errors import IllegalAction
-from .events import CapitalChosen, CapitalConquered
+from ..actions import Capital
+from ..board import Board
+from ..decisions import Decision, Kind, Phase
+from ..errors import IllegalAction
+from ..events import CapitalChosen, CapitalConquered
+from .contract import Edition, Handler
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 # seed 001: "Antall spillere 2-3 4-5 6 / Antall hovedsteder 2 3 4"
 _NEEDED = {2: 2, 3: 2, 4: 3, 5: 3, 6: 4}
@@ -80,7 +79,7 @@ class CapitalsPart(Edition):
         for step in range(n):
             player = game.players[(game.first_player + step) % n]
             if player.active and player.capital < 0:
-                own = tuple(legal.own_territories(game, player.seat))
+                own = tuple(game.holdings.own_territories(game, player.seat))
                 game.ask(Decision(Kind.CAPITAL, player.seat, territories=own), Phase.CAPITALS)
                 return True
         return False

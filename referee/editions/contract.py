@@ -5,7 +5,7 @@ later edition — secret missions, capitals, Risiko! Master, teams, neutrals, ac
 an :class:`Edition` *part*: one object holding that edition's state (its fields; :meth:`copy`
 makes an independent copy for :meth:`Game.clone <hegemon.referee.game.Game.clone>`) and its
 rules (the hooks below). A game holds only the parts its rule set turns on
-(:func:`hegemon.referee.parts.parts_for`), so a classic game runs no hook at all.
+(:func:`hegemon.referee.editions.parts.parts_for`), so a classic game runs no hook at all.
 
 The engine calls each hook at one moment of the game, on every part in order; the default of
 each hook does nothing. A hook returning ``bool`` returns True when it took over (posed a
@@ -21,10 +21,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from .decisions import Kind
+from ..decisions import Kind
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
+    from ..holdings import AttackLimits, Holdings
+    from ..rules import RuleSet
 
 #: An action handler: check ``action`` against the pending decision (raising
 #: :class:`hegemon.referee.errors.IllegalAction` with nothing changed) and, unless ``dry``,
@@ -51,6 +53,21 @@ class Edition(ABC):
     @abstractmethod
     def copy(self) -> Self:
         """An independent copy of the part's state (for :meth:`Game.clone`)."""
+
+    # ------------------------------------------------------------------ the board rules
+    # Asked once per rule set (editions.parts.board_rules), for a game and its views alike:
+    # the first part in PARTS that answers chooses.
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        """Where armies sit under ``rules`` if this edition changes it (shared territories,
+        allies' armies), else None."""
+        return None
+
+    @classmethod
+    def limits_for(cls, rules: RuleSet) -> AttackLimits | None:
+        """What limits an attack or a move under ``rules`` if this edition does (least dice,
+        protected territories, garrisons), else None."""
+        return None
 
     # ------------------------------------------------------------------ set-up
     def deal(self, game: Game) -> bool:
@@ -105,6 +122,11 @@ class Edition(ABC):
         """A legal attack is about to be rolled. False cancels it (the player is asked again)."""
         return True
 
+    def forced_why(self, game: Game) -> str:
+        """Why a forced attack may not be declined (the refusal of a ``Pass``), "" if the part
+        did not force it."""
+        return ""
+
     def defence_chooser(self, game: Game, defender: int, chooser: int) -> int:
         """Who chooses ``defender``'s defence dice (-1: nobody, the most dice are rolled)."""
         return chooser
@@ -114,6 +136,9 @@ class Edition(ABC):
 
     def colour_destroyed(self, game: Game, loser: int, by: int) -> None:
         """``by``'s turn took ``loser``'s last territory."""
+
+    def eliminated(self, game: Game, loser: int) -> None:
+        """``loser`` was eliminated (its cards went to its conqueror)."""
 
     def attempt_over(self, game: Game) -> None:
         """The player stopped attacking, or its attack ended in a conquest."""

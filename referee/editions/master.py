@@ -1,15 +1,15 @@
 """Risiko! Master rules (seed 003; docs/rules.md §7): the Base, Expert and Master levels.
 
-Pure functions on a game or a view (:class:`hegemon.referee.position.Position`), called from
-:mod:`hegemon.referee.game` and :mod:`hegemon.referee.legal`. Each reads one rule-set option, so
-under the classic presets each one is the identity (or a no-op). The part
+Pure functions on a game or a view (:class:`hegemon.referee.position.Position`). Each reads one
+rule-set option, so under the classic presets each one is the identity (or a no-op). The part
 :class:`MasterPart` plays the production centres, the obligation to attack and the points
-victory in a game.
+victory in a game; :class:`MasterLimits` are the board rules limiting an attack and a move
+(least dice, protected last territories, garrisons), which the engine asks as ``game.limits``.
 
->>> territory_reinforcements("none", 8), territory_reinforcements("none", 2)
-(2, 0)
->>> territory_reinforcements("expert", 2), territory_reinforcements("expert", 12)
-(2, 4)
+Its set-up, reinforcement and ranking formulas read only rule-set options, and live with the
+classic ones in :mod:`hegemon.referee.formulas` (``starting_armies``, ``claim_armies``,
+``claimable``, ``minimum_reinforcements``, ``score``).
+
 >>> victory_threshold(175)
 88
 """
@@ -20,21 +20,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from .actions import BuildCentre
-from .board import Board
-from .cards import master_value
-from .decisions import Decision, Kind
-from .edition import Edition, Handler
-from .errors import IllegalAction
-from .events import CentreBuilt
-from .formulas import MIN_REINFORCEMENT, TERRITORIES_PER_ARMY, continents_held
-from .position import Position
-from .rules import RuleSet
+from ..actions import BuildCentre
+from ..board import Board
+from ..cards import master_value
+from ..decisions import Decision, Kind
+from ..errors import IllegalAction
+from ..events import CentreBuilt
+from ..formulas import continents_held
+from ..holdings import AttackLimits
+from ..position import Position
+from ..rules import RuleSet
+from .contract import Edition, Handler
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
-CLAIM_ARMIES = 2  # seed 003: "occupa un territorio a sua scelta con DUE carri"
 CENTRE_COST = 3  # seed 003: "Un Centro di Produzione costa come 3 carri"
 MAX_CENTRES = 15  # seed 003: "15 segnalini semisferici ... le 'Coperture'"
 
@@ -51,39 +51,7 @@ def setup_problem(rules: RuleSet, board: Board, players: int) -> str:
     return ""
 
 
-def starting_armies(rules: RuleSet, board: Board, players: int) -> int:
-    """Set-up armies per player, 0 to use the classic table: 2 per territory claimed."""
-    return CLAIM_ARMIES * board.size // players if rules.setup == "quadrants" else 0
-
-
-def claim_armies(rules: RuleSet) -> int:
-    return CLAIM_ARMIES if rules.setup == "quadrants" else 1
-
-
-def claimable(board: Board, owner: Sequence[int], last_claim: int) -> tuple[int, ...]:
-    """The territories the next claim may take: the free ones of the last claim's quadrant while
-    it has any, else every free territory (seed 003 "OCCUPAZIONE INIZIALE": "purchè facente
-    parte dello stesso Quadrante ... quindi, si può passare ad un altro Quadrante")."""
-    if last_claim >= 0:
-        quadrant = board.continents[board.territories[last_claim].continent]
-        free = tuple(t for t in quadrant.territories if owner[t] < 0)
-        if free:
-            return free
-    return tuple(t for t in range(board.size) if owner[t] < 0)
-
-
 # ------------------------------------------------------------------------ reinforcements
-def territory_reinforcements(minimum: str, territories: int) -> int:
-    """Armies due for ``territories`` under the ``reinforcement_minimum`` option. Base: a third,
-    none under 3; Expert: at least 3 while holding 3 or more, else 2 with 2 and 1 with 1."""
-    third = territories // TERRITORIES_PER_ARMY
-    if minimum == "none":
-        return third
-    if minimum == "expert":
-        return max(MIN_REINFORCEMENT, third) if territories >= 3 else territories
-    return max(MIN_REINFORCEMENT, third)
-
-
 def centre_armies(rules: RuleSet, owner: Sequence[int], centres: Sequence[int], seat: int) -> int:
     """hegemon's rule for what a production centre produces (the rulebook does not say): each
     centre adds ``centre_production`` armies to its owner's reinforcements."""
@@ -137,19 +105,38 @@ def must_attack(rules: RuleSet, placed: int, attacked: bool) -> bool:
     return bool(rules.must_attack_after) and placed >= rules.must_attack_after and not attacked
 
 
+class MasterLimits(AttackLimits):
+    """Risiko! Master Expert's limits on an attack and a move (chosen for a rule set whose
+    ``attacker_dice``, ``eliminate_from_round`` or ``garrison`` option asks for them)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(strict=rules.attacker_dice != "any" or rules.eliminate_from_round > 1)
+
+    def least_dice(self, state: Position, target: int) -> int:
+        return least_attack_dice(state, target)
+
+    def protected(self, state: Position, target: int) -> bool:
+        return protected(state, target)
+
+    def garrison(self, state: Position, territory: int, seat: int) -> int:
+        return garrison(state, territory, seat)
+
+    def why_protected(self, state: Position, target: int) -> str:
+        return (
+            "is its owner's last territory; no one may be eliminated "
+            f"before round {state.rules.eliminate_from_round}"
+        )
+
+
+def limits_on(rules: RuleSet) -> bool:
+    """Whether ``rules`` limits attacks or moves beyond the classic rules."""
+    return rules.attacker_dice != "any" or rules.eliminate_from_round > 1 or rules.garrison > 1
+
+
 # ------------------------------------------------------------------------ victory
 def victory_threshold(total: int) -> int:
     """Expert "VITTORIA": half the scenario's value plus one, rounded down (175 -> 88)."""
     return total // 2 + 1
-
-
-def score(board: Board, owner: Sequence[int], seat: int, victory: str) -> int:
-    """``seat``'s standing in the points race: its territory values under ``victory=values``,
-    else its territory count (it ranks the players when a game ends without a winner)."""
-    held = [t for t, p in enumerate(owner) if p == seat]
-    if victory == "values":
-        return sum(board.territories[t].value for t in held)
-    return len(held)
 
 
 def has_won(board: Board, owner: Sequence[int], seat: int, rules: RuleSet) -> bool:
@@ -195,6 +182,10 @@ class MasterPart(Edition):
         rules = game.rules
         on = rules.centre_production or rules.must_attack_after or rules.victory != "conquest"
         return cls() if on else None
+
+    @classmethod
+    def limits_for(cls, rules: RuleSet) -> AttackLimits | None:
+        return MasterLimits(rules) if limits_on(rules) else None
 
     def copy(self) -> MasterPart:
         return MasterPart(
@@ -245,6 +236,12 @@ class MasterPart(Edition):
 
     def attack_forced(self, game: Game) -> bool:
         return must_attack(game.rules, self.placed_this_turn, self.attacked_this_turn)
+
+    def forced_why(self, game: Game) -> str:
+        return (
+            f"pass is not allowed now: you placed {self.placed_this_turn} armies, so you "
+            "must attack at least once this turn (Risiko! Master Expert)"
+        )
 
     def attack_starts(self, game: Game, source: int, target: int) -> bool:
         self.attacked_this_turn = True

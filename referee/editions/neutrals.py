@@ -5,7 +5,7 @@ A two-player game has seats 0 and 1 for the players and, after them, one seat pe
 colour (``Player.neutral``, never a turn, never a place in the result): one in
 ``two-player-2000`` (seed 001) and ``two-player-classic`` (seed 002), four in the 2004
 editions (seed 000). :class:`NeutralsPart` plugs these rules into a game; the active
-neutrals' alliances are :mod:`hegemon.referee.alliances`.
+neutrals' alliances are :mod:`hegemon.referee.editions.alliances`.
 
 Readings where the seeds are silent (each documented in docs/rules.md §5 and docs/editions.md
 "Two players"):
@@ -29,14 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from .actions import PlaceNeutral
-from .decisions import Decision, Kind, Phase
-from .edition import Edition, Handler
-from .errors import IllegalAction
-from .events import Dealt, FirstPlayer, NeutralPlaced
+from ..actions import PlaceNeutral
+from ..decisions import Decision, Kind, Phase
+from ..errors import IllegalAction
+from ..events import Dealt, FirstPlayer, NeutralPlaced
+from .contract import Edition, Handler
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 
 #: Per ``two_player`` option: each player's starting armies, and each neutral's.

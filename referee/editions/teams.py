@@ -47,13 +47,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import formulas
-from .edition import Edition
+from .. import formulas
+from ..holdings import AttackLimits, Holdings, Stacks
+from .contract import Edition
 
 if TYPE_CHECKING:
-    from .board import Board
-    from .game import Game
-    from .rules import RuleSet
+    from ..board import Board
+    from ..game import Game
+    from ..position import Position
+    from ..rules import RuleSet
 
 TEAM_PLAYERS = (4, 5, 6)  # seed 000: "4 6 pelaajaa kahdessa joukkueessa"
 TEAMS = 2
@@ -422,20 +424,80 @@ def fortify_error(game: TeamState, seat: int, src: int, dst: int) -> tuple[int, 
     return (0, f"fortify: {why}") if why else (formulas.movable_armies(mine), "")
 
 
-def can_fortify(game: TeamState, seat: int) -> bool:
-    """Whether ``seat`` has a fortify move."""
-    return next(fortifies(game, seat, game.rules.fortify == "adjacent"), None) is not None
-
-
-def move(game: TeamState, seat: int, src: int, dst: int, n: int) -> None:
-    """Move ``n`` of ``seat``'s armies from ``src`` to ``dst``."""
-    add(game, seat, src, -n)
-    add(game, seat, dst, n)
-
-
 def team_left(game: TeamState) -> bool:
     """Whether a team has no seat still playing (all its members forfeited)."""
     return len({team_of(s) for s in game.active_players()}) < TEAMS
+
+
+# ------------------------------------------------------------------ the board rules
+class TeamHoldings(Holdings):
+    """Team play's board: the seats of a team share territories (``game.stacks``), a seat
+    moves and fights with its own armies there, a shared territory defends as one."""
+
+    def __init__(self) -> None:
+        # seed 000: "Se joukkue voittaa, joka ensimmäisenä onnistuu tuhoamaan jonkun
+        # vastapuolen pelaajan joukot": the first elimination ends the game
+        super().__init__(shared=True, elimination_ends="team conquest")
+
+    def own_territories(self, state: Position, seat: int) -> list[int]:
+        return own_territories(state, seat)
+
+    def border_territories(self, state: Position, seat: int) -> list[int]:
+        return border_territories(state, seat)
+
+    def attacks(
+        self, state: Position, seat: int, limits: AttackLimits
+    ) -> Iterator[tuple[int, int, int]]:
+        return iter_attacks(state, seat)
+
+    def fortifies(
+        self,
+        state: Position,
+        seat: int,
+        limits: AttackLimits,
+        into: int = -1,
+        used: Sequence[int] = (),
+    ) -> Iterator[tuple[int, int, int]]:
+        return fortifies(state, seat, state.rules.fortify == "adjacent")
+
+    def can_fortify(self, state: Position, seat: int, limits: AttackLimits) -> bool:
+        return next(self.fortifies(state, seat, limits), None) is not None
+
+    def defence_dice(self, state: Position, territory: int) -> int:
+        return defence_dice(state, state.rules, territory)
+
+    def own_armies(self, game: Game, seat: int, territory: int) -> int:
+        return own_armies(game, seat, territory)
+
+    def add(self, game: Game, seat: int, territory: int, n: int) -> None:
+        add(game, seat, territory, n)
+
+    def lose(self, game: Game, territory: int, losses: int) -> list[int]:
+        return lose_defenders(game, territory, losses)
+
+    def place_error(self, game: Game, seat: int, placements: Sequence[tuple[int, int]]) -> str:
+        return place_error(game, seat, placements)
+
+    def attack_error(self, game: Game, seat: int, src: int, dst: int) -> tuple[int, str]:
+        return attack_error(game, seat, src, dst)
+
+    def fortify_error(self, game: Game, seat: int, src: int, dst: int) -> tuple[int, str]:
+        return fortify_error(game, seat, src, dst)
+
+    def public_board(self, game: Game) -> tuple[Sequence[int], Sequence[int], Stacks]:
+        return public_board(game)
+
+    def seat_totals(self, game: Game) -> tuple[list[int], list[int]]:
+        return seat_totals(game)
+
+    def hand(self, game: Game, seat: int) -> tuple[int, ...]:
+        """The team's shared hand, which every member of ``seat``'s team sees (seed 000:
+        "Joukkue jakaa aluekortit keskenään"): the cards its team-mates hold; nothing once
+        ``seat`` has left the game."""
+        if not game.players[seat].active:
+            return tuple(game.players[seat].cards)
+        team = team_of(seat)
+        return tuple(c for p in game.players if team_of(p.seat) == team for c in p.cards)
 
 
 # ------------------------------------------------------------------ the part in a game
@@ -457,6 +519,10 @@ class TeamsPart(Edition):
 
     def copy(self) -> TeamsPart:
         return TeamsPart({t: dict(s) for t, s in self.stacks.items()})
+
+    @classmethod
+    def holdings_for(cls, rules: RuleSet) -> Holdings | None:
+        return TeamHoldings() if on(rules) else None
 
     def reinforcements(self, game: Game, player: int, due: tuple[int, int]) -> tuple[int, int]:
         return reinforcements(game.board, controllers(game), player)
