@@ -117,7 +117,8 @@ class Progress:
     seconds: float  # wall time since the run started (resumed runs: in total)
     wins: float  # the latest batch's games won by a learner seat, as a fraction
     score: float  # the latest batch's mean return of the learner's seats (place, -1 to +1)
-    agreement: float  # imitation: the share of the teacher's steps the policy would take
+    agreement: float | None  # the share of the teacher's steps the policy would take (None:
+    # no teacher)
     evaluation: float | None  # the latest evaluation's score (0 to 1)
     best: float | None
 
@@ -129,9 +130,10 @@ class Progress:
         """One line for a terminal: games, updates, steps per second, latest evaluation."""
         text = (
             f"games {self.games} · updates {self.updates} · "
-            f"{self.steps_per_second:,.0f} steps/s · won {self.wins:.0%} · "
-            f"teacher agreement {self.agreement:.0%}"
+            f"{self.steps_per_second:,.0f} steps/s · won {self.wins:.0%}"
         )
+        if self.agreement is not None:
+            text += f" · teacher agreement {self.agreement:.0%}"
         if self.evaluation is None:
             return f"{text} · not evaluated yet"
         assert self.best is not None
@@ -275,8 +277,17 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
     evaluations: list[Evaluation] = []
     past = [Network.load(config.out / name) for name in state.pool] if config.out else []
     start, cpu = time.monotonic() - state.seconds, cpu_seconds() - state.cpu_seconds
+    agreement = 0.0 if config.teacher else None
     last = Progress(
-        state.games, state.updates, state.steps, 0.0, 0.0, 0.0, 0.0, state.evaluation, state.best
+        state.games,
+        state.updates,
+        state.steps,
+        0.0,
+        0.0,
+        0.0,
+        agreement,
+        state.evaluation,
+        state.best,
     )
     with ExitStack() as stack:
         play: Callable[..., Any] = map
@@ -306,7 +317,7 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
                     report(last)
             for game in played:
                 buffer.add(game.labels)
-            agreement = _update(network, optimiser, config, state.updates, played, buffer)
+            agreed = _update(network, optimiser, config, state.updates, played, buffer)
             state.updates += 1
             last = replace(
                 last,
@@ -314,7 +325,7 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
                 seconds=time.monotonic() - start,
                 wins=sum(g.won for g in played) / len(played),
                 score=float(np.mean([o for g in played for o in g.outcomes])),
-                agreement=agreement,
+                agreement=agreed if config.teacher else None,
             )
             if config.snapshot_every and config.out and state.updates % config.snapshot_every == 0:
                 past = _snapshot(config, network, state, past)

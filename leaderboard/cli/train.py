@@ -173,11 +173,13 @@ def train_command(
         f"{total} games in {result.seconds / 60:.1f} min ({result.cpu_seconds / 60:.1f} "
         f"CPU-min) · {_kept(result, against)}",
         highlight=False,
+        soft_wrap=True,
     )
+    kept = ", ".join(sorted(p.name for p in run.iterdir()))
     console.print(
-        f"wrote {out}/ (bot.py, policy.npz, learning-curve.png) and {run}/ (checkpoint.npz"
-        f"{', evaluations.csv' if evaluate_every else ''})",
+        f"wrote {out}/ (bot.py, policy.npz, learning-curve.png) and {run}/ ({kept})",
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -221,7 +223,7 @@ def _curve(result: Any, run: Path, path: Path, title: str) -> None:
         for e in dict.fromkeys(r.opponent for r in evaluations)
     }
     series["share of games won (training)"] = [(p.games, p.wins) for p in result.curve]
-    if any(p.agreement for p in result.curve):
+    if any(p.agreement is not None for p in result.curve):
         series["teacher's steps it would take"] = [(p.games, p.agreement) for p in result.curve]
     draw_curve(
         series,
