@@ -11,6 +11,7 @@ evaluations differ by the policy alone, not by the luck of the deals.
 from __future__ import annotations
 
 import csv
+import time
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
@@ -60,9 +61,10 @@ def pair_score(
     seed: int,
     deal: int,
     max_decisions: int,
-) -> float:
+) -> tuple[float, float]:
     """The policy's mean score over the two games of deal ``deal`` against ``opponent`` (a bot
-    class), the seats swapped between them."""
+    class), the seats swapped between them; and the CPU seconds they took."""
+    cpu = time.process_time()
     game_seed = int(np.random.default_rng([seed, _DEALS, deal]).integers(2**63))
     total = 0.0
     for leg in (0, 1):
@@ -78,7 +80,7 @@ def pair_score(
             if not mine[b]
         ]
         total += sum(couples) / len(couples)
-    return total / 2
+    return total / 2, time.process_time() - cpu
 
 
 def append_row(path: Path, evaluation: Evaluation) -> None:

@@ -61,7 +61,6 @@ __all__ = [
     "Progress",
     "TrainConfig",
     "Training",
-    "cpu_seconds",
     "keep_best",
     "learner_seats",
     "play_game",
@@ -171,6 +170,7 @@ class GameSteps:
     labels: Batch
     won: bool
     outcomes: tuple[float, ...]
+    cpu: float  # the CPU seconds the game took in its process
 
 
 def play_game(
@@ -184,6 +184,7 @@ def play_game(
     come from ``(config.seed, game)`` alone, so the worker that plays it does not matter).
     ``lead``: the chance the teacher plays its own answer; ``past``: past checkpoints that may
     take the other seats."""
+    cpu = time.process_time()
     rng = np.random.default_rng([config.seed, game])
     teacher = _bot(config.teacher)() if config.teacher else None
     sample = not _imitating(config, game)  # imitation: the policy's likeliest action
@@ -213,7 +214,8 @@ def play_game(
         ]
         labels += [(*row, outcome) for row in learner.labels.get(seat, [])]
     won = any(result.places[s] == 1 for s in seats)
-    return GameSteps(_stack(rows), _stack(labels), won, tuple(outcomes))
+    cpu = time.process_time() - cpu
+    return GameSteps(_stack(rows), _stack(labels), won, tuple(outcomes), cpu)
 
 
 def _imitating(config: TrainConfig, game: int) -> bool:
@@ -276,7 +278,7 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
     curve: list[Progress] = []
     evaluations: list[Evaluation] = []
     past = [Network.load(config.out / name) for name in state.pool] if config.out else []
-    start, cpu = time.monotonic() - state.seconds, cpu_seconds() - state.cpu_seconds
+    clock = _Clock(state, away=config.workers > 1)
     agreement = 0.0 if config.teacher else None
     last = Progress(
         state.games,
@@ -294,7 +296,7 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
         if config.workers > 1:
             pool = ProcessPoolExecutor(config.workers, mp_context=get_context("spawn"))
             play = stack.enter_context(pool).map
-        while not _done(config, state.games, start):
+        while not _done(config, state.games, clock.start):
             first = state.games
             lead = _lead(config, state.updates)
             played: list[GameSteps] = []
@@ -308,11 +310,10 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
                 [past] * config.batch,
             ):
                 played.append(game)
+                clock.played(game.cpu)
                 state.games += 1
                 state.steps += len(game.steps) + len(game.labels)
-                last = replace(
-                    last, games=state.games, steps=state.steps, seconds=time.monotonic() - start
-                )
+                last = replace(last, games=state.games, steps=state.steps, seconds=clock.wall())
                 if report is not None:
                     report(last)
             for game in played:
@@ -322,7 +323,7 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
             last = replace(
                 last,
                 updates=state.updates,
-                seconds=time.monotonic() - start,
+                seconds=clock.wall(),
                 wins=sum(g.won for g in played) / len(played),
                 score=float(np.mean([o for g in played for o in g.outcomes])),
                 agreement=agreed if config.teacher else None,
@@ -330,16 +331,16 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
             if config.snapshot_every and config.out and state.updates % config.snapshot_every == 0:
                 past = _snapshot(config, network, state, past)
             if config.evaluate_every and state.updates % config.evaluate_every == 0:
-                state.seconds, state.cpu_seconds = time.monotonic() - start, cpu_seconds() - cpu
-                evaluations.append(_evaluate(config, network, optimiser, state, play))
+                clock.stamp(state)
+                evaluations.append(_evaluate(config, network, optimiser, state, play, clock))
                 last = replace(last, evaluation=state.evaluation, best=state.best)
             elif config.out is not None:  # (an evaluation writes it too)
-                state.seconds, state.cpu_seconds = time.monotonic() - start, cpu_seconds() - cpu
+                clock.stamp(state)
                 save_checkpoint(config.out / CHECKPOINT, network, optimiser, state)
             curve.append(last)
             if report is not None:
                 report(last)
-    state.seconds, state.cpu_seconds = time.monotonic() - start, cpu_seconds() - cpu
+    clock.stamp(state)
     network.meta.update(games=state.games)
     if config.out is not None:
         save_checkpoint(config.out / CHECKPOINT, network, optimiser, state)
@@ -440,6 +441,7 @@ def _evaluate(
     optimiser: Adam,
     state: RunState,
     play: Callable[..., Any],
+    clock: _Clock,
 ) -> Evaluation:
     """Evaluate, keep the network if it is the best so far, write the CSV row and the
     checkpoint."""
@@ -458,7 +460,9 @@ def _evaluate(
             [config.max_decisions] * n,
         )
     )
-    score = float(np.mean(scores))
+    for _, cpu in scores:
+        clock.played(cpu)
+    score = float(np.mean([score for score, _ in scores]))
     keep_best(config.out / BEST, network, score, state)
     evaluation = Evaluation(
         state.updates,
@@ -486,14 +490,28 @@ def keep_best(path: Path, network: Network, score: float, state: RunState) -> bo
     return True
 
 
-def cpu_seconds() -> float:
-    """The CPU time used by this process and by its children that ended (the workers, once
-    their pool closed)."""
-    import resource
+class _Clock:
+    """A run's wall and CPU time, a resumed run's earlier time included. The CPU time is this
+    process's and, with ``away``, that of every game and evaluation played in a worker (as
+    the worker measured it: a pool's workers are counted by the system only once they end)."""
 
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    def __init__(self, state: RunState, away: bool):
+        self.start = time.monotonic() - state.seconds
+        self.cpu = time.process_time() - state.cpu_seconds
+        self.away, self.elsewhere = away, 0.0
+
+    def played(self, cpu: float) -> None:
+        """Count the CPU seconds of a game or an evaluation pair."""
+        if self.away:
+            self.elsewhere += cpu
+
+    def wall(self) -> float:
+        return time.monotonic() - self.start
+
+    def stamp(self, state: RunState) -> None:
+        """Write the times into ``state``."""
+        state.seconds = self.wall()
+        state.cpu_seconds = time.process_time() - self.cpu + self.elsewhere
 
 
 def _done(config: TrainConfig, games: int, start: float) -> bool:
