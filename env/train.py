@@ -93,7 +93,7 @@ class TrainConfig:
     teacher: str | None = None  # a bot whose answers the learner imitates
     imitation: int = 0  # updates of imitation before the policy gradient
     teacher_weight: float = 1.0  # the imitation loss's weight during the policy gradient
-    minibatches: int = 128  # imitation: minibatches per update …
+    minibatches: int = 256  # imitation: minibatches per update …
     minibatch: int = 256  # … of this many labelled steps …
     buffer: int = 60_000  # … drawn from the latest this many
     snapshot_every: int = 0  # a past checkpoint joins the pool every N updates (0: never)
@@ -104,6 +104,7 @@ class TrainConfig:
     evaluate_against: str = "aggressive"
     out: Path | None = None  # the run's folder: checkpoints and evaluations.csv
     resume: bool = False  # continue from out/checkpoint.npz
+    start: Path | None = None  # begin from this policy file's network (a warm start)
 
 
 @dataclass(frozen=True)
@@ -363,7 +364,7 @@ def _check(config: TrainConfig) -> None:
 
 
 def _start(config: TrainConfig) -> tuple[Network, Adam, RunState]:
-    """A fresh network, or the checkpoint to resume."""
+    """A fresh network (or the ``start`` policy's), or the checkpoint to resume."""
     from hegemon.referee.encoding import layout_of
     from hegemon.referee.game import Game
 
@@ -372,6 +373,12 @@ def _start(config: TrainConfig) -> tuple[Network, Adam, RunState]:
         if config.resume and (config.out / CHECKPOINT).exists():
             return load_checkpoint(config.out / CHECKPOINT, config.rate)
     layout = layout_of(Game(config.rules, config.players, seed=0).board)
+    if config.start is not None:
+        network = Network.load(config.start)
+        if (network.observations, network.actions) != (layout.features, layout.actions):
+            raise ValueError(f"{config.start}: a policy for another map")
+        network.meta = {**config.meta, "start": config.start.name}
+        return network, Adam(parameters(network), config.rate), RunState()
     network = Network.initial(
         layout.features,
         layout.actions,

@@ -87,6 +87,12 @@ def train_command(
         show_default=False,
     ),
     resume: bool = typer.Option(False, "--resume", help="Continue from the run's checkpoint."),
+    start: Path | None = typer.Option(
+        None,
+        "--start",
+        help="Begin from this policy file's network (e.g. one trained for other rules).",
+        show_default=False,
+    ),
     name: str | None = typer.Option(
         None, "--name", help="The bot's name (default: the folder's).", show_default=False
     ),
@@ -129,6 +135,8 @@ def train_command(
         fail("--imitation, --self-play and --evaluate-every must not be negative")
     if (games is not None and games < 1) or minutes <= 0 or rate <= 0:
         fail("--games, --minutes and --rate must be positive")
+    if start is not None:
+        _check_start(start, rule_set, players)
     run = run or out.with_name(f"{out.name}-run")
     for folder, flag in ((out, "--out"), (run, "--run")):
         if folder.exists() and not folder.is_dir():
@@ -157,6 +165,7 @@ def train_command(
         evaluate_against=against,
         out=run,
         resume=resume,
+        start=start,
     )
     console.print(f"[bold]train[/] {summary}", highlight=False)
     result = _run(config, against, quiet)
@@ -181,6 +190,21 @@ def train_command(
         highlight=False,
         soft_wrap=True,
     )
+
+
+def _check_start(start: Path, rules: Any, players: int) -> None:
+    """Fail with one line unless ``start`` is a policy file for this map."""
+    from hegemon.referee.encoding import layout_of
+    from hegemon.referee.game import Game
+    from hegemon.sdk.network import Network, PolicyFileError
+
+    try:
+        network = Network.load(start)
+    except PolicyFileError as exc:
+        fail(f"{exc} (--start)")
+    layout = layout_of(Game(rules, players, seed=0).board)
+    if (network.observations, network.actions) != (layout.features, layout.actions):
+        fail(f"{start}: a policy for another map or encoding (--start)")
 
 
 def _kept(result: Any, against: str) -> str:

@@ -120,3 +120,25 @@ def test_the_trainer_prints_a_progress_line_from_the_first_game(tmp_path):
     assert "kept the best evaluation" in done.stdout
     assert {p.name for p in out.iterdir()} == {"bot.py", "policy.npz", "learning-curve.png"}
     assert {CHECKPOINT, BEST, EVALUATIONS} <= {p.name for p in run.iterdir()}
+
+
+def test_a_run_can_start_from_another_runs_policy(straight, tmp_path):
+    begun = train(config(tmp_path, 1, start=straight / BEST, evaluate_every=0, snapshot_every=0))
+    before = Network.load(straight / BEST)
+    assert begun.network.meta["start"] == BEST
+    moved = [
+        float(np.abs(a - b).max())
+        for (a, _), (b, _) in zip(begun.network.weights, before.weights, strict=True)
+    ]
+    assert max(moved) <= 2 * 3e-3  # one Adam step of the default rate away, not a fresh network
+
+
+def test_a_policy_for_another_map_cannot_start_a_run(tmp_path):
+    other = Network.initial(7, 5, (3,), np.random.default_rng(0)).save(tmp_path / "other.npz")
+    short = ("--rules", "two-player-classic", "--set", "turn_limit=3", "--players", "2")
+    done = hegemon(
+        "train", *short, "--games", "1", "--start", str(other), "--out", str(tmp_path / "x")
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("a policy for another map or encoding (--start)")
+    assert "Traceback" not in done.stderr
