@@ -36,6 +36,7 @@ file, whatever ``workers``. A time budget (``minutes``) stops after the update t
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -298,18 +299,8 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
             pool = ProcessPoolExecutor(config.workers, mp_context=get_context("spawn"))
             play = stack.enter_context(pool).map
         while not _done(config, state.games, clock.start):
-            first = state.games
-            lead = _lead(config, state.updates)
             played: list[GameSteps] = []
-            numbers = range(first, first + config.batch)
-            for game in play(
-                play_game,
-                [network] * config.batch,
-                [config] * config.batch,
-                numbers,
-                [lead] * config.batch,
-                [past] * config.batch,
-            ):
+            for game in _play_batch(play, network, config, state, past):
                 played.append(game)
                 clock.played(game.cpu)
                 state.games += 1
@@ -345,9 +336,22 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
     network.meta.update(games=state.games)
     if config.out is not None:
         save_checkpoint(config.out / CHECKPOINT, network, optimiser, state)
-        if (config.out / BEST).exists():
+        if state.best is not None:
             network = Network.load(config.out / BEST)
     return Training(network, curve, evaluations, state.seconds, state.cpu_seconds)
+
+
+def _play_batch(
+    play: Callable[..., Any],
+    network: Network,
+    config: TrainConfig,
+    state: RunState,
+    past: Sequence[Network],
+) -> Any:
+    """The next update's games (an iterator of :class:`GameSteps`, in order, as they end)."""
+    n, lead = config.batch, _lead(config, state.updates)
+    numbers = range(state.games, state.games + n)
+    return play(play_game, [network] * n, [config] * n, numbers, [lead] * n, [past] * n)
 
 
 def _check(config: TrainConfig) -> None:
@@ -372,6 +376,9 @@ def _start(config: TrainConfig) -> tuple[Network, Adam, RunState]:
         config.out.mkdir(parents=True, exist_ok=True)
         if config.resume and (config.out / CHECKPOINT).exists():
             return load_checkpoint(config.out / CHECKPOINT, config.rate)
+        for name in (CHECKPOINT, BEST, EVALUATIONS):  # a new run: not an earlier run's files
+            (config.out / name).unlink(missing_ok=True)
+        shutil.rmtree(config.out / "pool", ignore_errors=True)
     layout = layout_of(Game(config.rules, config.players, seed=0).board)
     if config.start is not None:
         network = Network.load(config.start)

@@ -142,3 +142,13 @@ def test_a_policy_for_another_map_cannot_start_a_run(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip().endswith("a policy for another map or encoding (--start)")
     assert "Traceback" not in done.stderr
+
+
+def test_a_new_run_in_a_used_folder_does_not_give_the_old_runs_network(tmp_path):
+    train(config(tmp_path, 1))
+    assert (tmp_path / BEST).exists()
+    again = train(config(tmp_path, 1, seed=6, evaluate_every=0, snapshot_every=0))
+    assert not (tmp_path / BEST).exists() and not (tmp_path / EVALUATIONS).exists()
+    assert not (tmp_path / "pool").exists()
+    _, _, state = load_checkpoint(tmp_path / CHECKPOINT, 3e-3)
+    assert (state.games, state.best) == (1, None) and again.network.meta["games"] == 1
