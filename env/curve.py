@@ -8,12 +8,13 @@ small batches.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-__all__ = ["draw_curve", "moving_average"]
+__all__ = ["draw_curve", "moving_average", "ticks"]
 
 COLOURS = ((31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189))
 WIDTH, HEIGHT, MARGIN = 720, 420, 56
@@ -34,6 +35,27 @@ def moving_average(values: Sequence[float], window: int) -> list[float]:
     return out
 
 
+def ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round values from ``low`` to ``high`` for an axis: steps of 1, 2 or 5 times a power of
+    ten, at most ``most`` + 1 of them.
+
+    >>> ticks(0, 1)
+    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> ticks(0, 1300)
+    [0.0, 500.0, 1000.0]
+    """
+    span = high - low
+    if span <= 0:
+        return [float(low)]
+    power = 10 ** math.floor(math.log10(span / most))
+    step = next(m * power for m in (1, 2, 5, 10) if span / (m * power) <= most)
+    values, k = [], math.ceil(low / step - 1e-9)
+    while k * step <= high + 1e-9 * step:
+        values.append(float(round(k * step, 10)))
+        k += 1
+    return values
+
+
 def draw_curve(
     series: Mapping[str, Sequence[tuple[float, float]]],
     path: str | Path,
@@ -41,8 +63,11 @@ def draw_curve(
     x_label: str,
     y_range: tuple[float, float] = (-1.0, 1.0),
     window: int = 5,
+    y_label: str = "",
 ) -> Path:
-    """Write the PNG of ``series`` (name → points) to ``path``; returns the path."""
+    """Write the PNG of ``series`` (name → points) to ``path``; returns the path. Both axes
+    have a labelled tick at every round step (:func:`ticks`); ``window`` 1 draws the points
+    as they are."""
     image = Image.new("RGB", (WIDTH, HEIGHT), "white")
     draw = ImageDraw.Draw(image)
     left, top, right, bottom = MARGIN, MARGIN // 2 + 8, WIDTH - MARGIN // 2, HEIGHT - MARGIN
@@ -58,14 +83,20 @@ def draw_curve(
         )
 
     draw.rectangle((left, top, right, bottom), outline="black")
+    for x in ticks(0.0, x_max):  # a grid line and a label at every tick of both axes
+        draw.line((*at(x, y_low), *at(x, y_high)), fill=(230, 230, 230))
+        label = f"{x:g}"
+        draw.text((at(x, y_low)[0] - 3 * len(label), bottom + 6), label, fill="black")
+    for y in ticks(y_low, y_high):
+        draw.line((*at(0, y), *at(x_max, y)), fill=(230, 230, 230))
+        draw.text((8, at(0, y)[1] - 6), f"{y:g}", fill="black")
     if y_low < 0 < y_high:  # the zero line: better than even, or worse
-        draw.line((*at(0, 0), *at(x_max, 0)), fill=(200, 200, 200))
+        draw.line((*at(0, 0), *at(x_max, 0)), fill=(160, 160, 160))
+    draw.rectangle((left, top, right, bottom), outline="black")
     draw.text((left, 8), title, fill="black")
-    draw.text((left, bottom + 8), "0", fill="black")
-    draw.text((right - 40, bottom + 8), f"{x_max:g}", fill="black")
-    draw.text(((left + right) // 2 - 30, bottom + 24), x_label, fill="black")
-    draw.text((8, top), f"{y_high:g}", fill="black")
-    draw.text((8, bottom - 10), f"{y_low:g}", fill="black")
+    draw.text(((left + right) // 2 - 3 * len(x_label), bottom + 24), x_label, fill="black")
+    if y_label:
+        draw.text((8, 8 + 12), y_label, fill="black")
     for i, (name, data) in enumerate(series.items()):
         colour = COLOURS[i % len(COLOURS)]
         smooth = moving_average([y for _, y in data], window)

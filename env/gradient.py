@@ -48,21 +48,56 @@ def gradients(
 ) -> tuple[list[Floats], StepStats]:
     """The loss's gradient for every array of :func:`parameters`, and the batch's stats."""
     n = len(batch)
-    layers = network.hidden(batch.observations)
-    top = layers[-1]
-    w_out, b_out = network.weights[-1]
-    p = masked_softmax(top @ w_out + b_out, batch.masks)
-    values = (top @ network.value[0] + network.value[1])[:, 0]
+    layers, p, values, chosen = _forward(network, batch)
     advantage = batch.returns - values
     advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
 
     log_p = np.log(np.where(p > 0, p, 1.0))
     h = -(p * log_p).sum(axis=1)
-    chosen = np.zeros_like(p)
-    chosen[np.arange(n), batch.actions] = 1.0
     d_logits = (-advantage[:, None] * (chosen - p) + entropy * p * (log_p + h[:, None])) / n
     d_values = (2.0 * value / n) * (values - batch.returns)[:, None]
 
+    stats = StepStats(float(h.mean()), float(np.mean((values - batch.returns) ** 2)))
+    return backward(network, layers, d_logits, d_values), stats
+
+
+def imitation_gradients(
+    network: Network, batch: Batch, value: float = 0.5
+) -> tuple[list[Floats], float, float]:
+    """The gradient of behaviour cloning's loss, ``mean(-log π(a|x)) + c · mean((V(x) - G)²)``
+    (``batch.actions``: the teacher's steps; ``batch.returns``: the outcomes), for every array
+    of :func:`parameters`; with the loss's first term and the share of steps where the
+    policy's likeliest action is the teacher's."""
+    n = len(batch)
+    layers, p, values, chosen = _forward(network, batch)
+    rows = np.arange(n)
+    d_logits = (p - chosen) / n
+    d_values = (2.0 * value / n) * (values - batch.returns)[:, None]
+    cross_entropy = float(-np.log(np.maximum(p[rows, batch.actions], 1e-12)).mean())
+    agreement = float((p.argmax(axis=1) == batch.actions).mean())
+    return backward(network, layers, d_logits, d_values), cross_entropy, agreement
+
+
+def _forward(network: Network, batch: Batch) -> tuple[list[Floats], Floats, Floats, Floats]:
+    """The batch's layers, policy, values, and the one-hot rows of its actions."""
+    layers = network.hidden(batch.observations)
+    top = layers[-1]
+    w_out, b_out = network.weights[-1]
+    p = masked_softmax(top @ w_out + b_out, batch.masks)
+    values = (top @ network.value[0] + network.value[1])[:, 0]
+    chosen = np.zeros_like(p)
+    chosen[np.arange(len(batch)), batch.actions] = 1.0
+    return layers, p, values, chosen
+
+
+def backward(
+    network: Network, layers: list[Floats], d_logits: Floats, d_values: Floats
+) -> list[Floats]:
+    """Back-propagate the loss's gradient at the logits and at the value head through the
+    network (``layers``: :meth:`Network.hidden` of the batch), for every array of
+    :func:`parameters`."""
+    top = layers[-1]
+    w_out = network.weights[-1][0]
     grads: list[Floats] = [top.T @ d_values, d_values.sum(axis=0)]  # the value head
     d_top = d_logits @ w_out.T + d_values @ network.value[0].T
     grads[:0] = [top.T @ d_logits, d_logits.sum(axis=0)]
@@ -70,8 +105,7 @@ def gradients(
         d_pre = d_top * (1.0 - layers[i + 1] ** 2)
         grads[:0] = [layers[i].T @ d_pre, d_pre.sum(axis=0)]
         d_top = d_pre @ network.weights[i][0].T
-    stats = StepStats(float(h.mean()), float(np.mean((values - batch.returns) ** 2)))
-    return grads, stats
+    return grads
 
 
 class Adam:

@@ -8,6 +8,7 @@ TOUR = ("random", "aggressive", "continental", "planner")
 """The four of clearly different strength, weakest first: the demo's season and the test
 suite's fixtures seat these."""
 
-NAMES = (*TOUR, "mcts")
+NAMES = (*TOUR, "mcts", "trained")
 """Every sample bot; each is the module ``hegemon.sample_bots.NAME``. ``mcts`` is planner with
-a search on top, which does not beat planner yet (docs/strong-bots.md)."""
+a search on top, which does not beat planner yet (docs/strong-bots.md); ``trained`` plays a
+policy network trained by ``hegemon train`` (docs/training.md)."""

@@ -115,7 +115,8 @@ class BotSource:
 
 
 def _sample_modules(name: str) -> dict[str, Path]:
-    """The sample bot's module file and the sample modules it imports (transitively)."""
+    """The sample bot's module file and the sample modules it imports (transitively), each
+    with its policy files (``NAME.npz``, ``NAME-*.npz``) if it has any."""
     package = importlib.util.find_spec("hegemon.sample_bots")
     if package is None or package.origin is None:
         raise RegistryError("the sample bots are not installed")
@@ -131,6 +132,8 @@ def _sample_modules(name: str) -> dict[str, Path]:
         if rel in files:
             continue
         files[rel] = path
+        for data in sorted([*base.glob(f"{module}.npz"), *base.glob(f"{module}-*.npz")]):
+            files[f"sample_bots/{data.name}"] = data  # a trained sample's policy files
         for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
             if isinstance(node, ast.ImportFrom):
                 if (
