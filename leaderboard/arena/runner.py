@@ -19,7 +19,8 @@ from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
 from ..seasons.state import RunnerError
-from ..store import FINISHED, SeasonRow, Store, StoreError
+from ..store import SeasonRow, Store, StoreError
+from ..store.database import RUNNER_POOL
 from .checks import Say, check_loop
 
 POLL = 1.0
@@ -35,12 +36,7 @@ def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | Non
     """The season, ladder or challenge with a match waiting that this runner serves next
     (:class:`~hegemon.leaderboard.challenges.turns.Turns`: competitions in turn, served
     longest ago first, a member's challenge between them without starving them)."""
-    waiting = [
-        season
-        for season in store.seasons(challenges=True)
-        if season.status != FINISHED and season.id is not None and store.progress(season.id).pending
-    ]
-    return (turns or Turns()).next(waiting)
+    return (turns or Turns()).next(store.seasons_waiting(challenges=True))
 
 
 async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
@@ -95,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.parent is not None:  # given, not read: it may be gone before this line runs
         die_with_parent(args.parent)
     try:
-        with Store(args.db, create=False) as store:
+        with Store(args.db, create=False, pool_size=RUNNER_POOL) as store:
             from hegemon.referee.runner import steady  # this entry point alone settles
 
             steady.settle()  # start-up is over: its objects out of the collector's sight

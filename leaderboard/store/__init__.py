@@ -78,6 +78,7 @@ from .models import (
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .pins import PinRow
+from .progress import SeasonProgressRow
 from .rating_fits import RatingFitRow
 from .records import StoredLogRow, StoredRecordRow
 from .seasons import SeasonStore
@@ -118,6 +119,7 @@ __all__ = [
     "RatingFitRow",
     "SeasonBotRow",
     "SeasonProgress",
+    "SeasonProgressRow",
     "SeasonRow",
     "SessionRow",
     "Store",

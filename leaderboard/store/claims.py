@@ -9,16 +9,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from .database import Database, StoreError
 from .models import (
     CLAIMED,
     CREATED,
     DONE,
-    EVENT,
-    FINISHED,
-    LADDER,
     PENDING,
     RUNNING,
     VOID,
@@ -28,7 +25,8 @@ from .models import (
     SeasonRow,
     utcnow,
 )
-from .records import add_game_files
+from .progress import finish_if_complete
+from .records import game_file_rows
 
 HEARTBEAT_MAX = 30.0
 """A runner renews its claims at least this often (seconds), whatever its ``stale_after``."""
@@ -50,6 +48,10 @@ def as_utc(value: datetime | str | None) -> datetime | None:
     return value
 
 
+class _NotHeld(Exception):
+    """The claim is not the finisher's (any more): its transaction is rolled back."""
+
+
 def claimable(status: Any, claimed_at: Any, waiting: str, held: str, cutoff: datetime) -> Any:
     """The SQL condition of a row a runner may claim: ``waiting``, or ``held`` by a claim made
     before ``cutoff`` (its runner stopped renewing it)."""
@@ -66,34 +68,42 @@ class ClaimStore(Database):
         left to claim. A match claimed more than ``stale_after_s`` seconds ago (by a worker that
         died, or one that forgot to :meth:`renew_claim`) is claimed again. The season becomes
         ``running``. Safe under concurrency: two workers never hold the same match.
+
+        One statement on PostgreSQL (the match's ``UPDATE … RETURNING`` over a ``SELECT … FOR
+        UPDATE SKIP LOCKED``, the season's status in the same statement), then the commit.
         """
         now = utcnow()
         cutoff = now - timedelta(seconds=stale_after_s)
+        next_id = self._skip_locked(
+            select(col(MatchRow.id))
+            .where(
+                col(MatchRow.season_id) == season_id,
+                claimable(col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff),
+            )
+            .order_by(col(MatchRow.number))
+            .limit(1)
+        ).scalar_subquery()
+        claim = (
+            sa.update(MatchRow)
+            .where(col(MatchRow.id) == next_id)
+            .values(status=CLAIMED, worker=worker, claimed_at=now)
+            .returning(*MatchRow.__table__.columns)  # type: ignore[attr-defined]
+        )
+        running = (
+            sa.update(SeasonRow)
+            .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
+            .values(status=RUNNING)
+        )
         with self.session(write=True) as s:
-            query = (
-                select(MatchRow)
-                .where(
-                    col(MatchRow.season_id) == season_id,
-                    claimable(
-                        col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff
-                    ),
-                )
-                .order_by(col(MatchRow.number))
-                .limit(1)
-            )
-            match = s.exec(self._skip_locked(query)).first()
-            if match is None:
-                return None
-            match.status = CLAIMED
-            match.worker = worker
-            match.claimed_at = now
-            s.exec(
-                sa.update(SeasonRow)
-                .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
-                .values(status=RUNNING)
-            )
-            s.flush()
-            return match
+            if self.is_postgres:  # both in one round trip: the season's only if a match was
+                claimed = claim.cte("claimed")
+                started = running.where(sa.exists(select(claimed.c.id))).cte("started")
+                row = s.execute(select(claimed).add_cte(started)).first()
+            else:
+                row = s.execute(claim).first()
+                if row is not None:
+                    s.execute(running)
+        return None if row is None else MatchRow.model_validate(dict(row._mapping))
 
     def renew_claim(self, match_id: int, worker: str) -> bool:
         """Refresh the claim's time (a heartbeat for long games); False if the claim was lost."""
@@ -109,48 +119,59 @@ class ClaimStore(Database):
             )
             return result.rowcount == 1
 
-    def _held_claim(self, s: Session, match_id: int, worker: str) -> MatchRow | None:
-        """The match, locked with its season, if ``worker`` holds its claim; else None."""
-        match = s.exec(self._lock(select(MatchRow).where(col(MatchRow.id) == match_id))).first()
-        if match is None:
-            return None
-        self._lock_season(s, match.season_id)
-        if match.status != CLAIMED or match.worker != worker:
-            return None
-        return match
-
     def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
         """Store the game and mark the match done, in one transaction — only if ``worker`` still
         holds the claim. Returns False (writing nothing) if the match is done already or now
         claimed by someone else (:meth:`stored_by` tells whether it was this worker's own
         earlier commit, whose answer was lost). The season becomes ``finished`` with its last
-        match."""
+        match.
+
+        On PostgreSQL the game, its record and logs, and the match's move are one statement
+        (data-modifying CTEs), the season's end another, then the commit: the season's counter
+        row, which orders its finishers, is locked for those last two round trips only."""
+        game = GameRow(
+            match_id=match_id,
+            record_path=str(outcome.record_path),
+            places=[int(p) for p in outcome.places],
+            faults=[dict(f) for f in outcome.faults],
+            finish_reason=outcome.finish_reason,
+            duration=float(outcome.duration),
+            decisions=int(outcome.decisions),
+            worker=worker,
+        )
+        rows: list[SQLModel] = [game, *game_file_rows(match_id, outcome.record, outcome.logs)]
+        inserts = [_insert(row) for row in rows]
+        done = (
+            sa.update(MatchRow)
+            .where(*_held(match_id, worker))
+            .values(status=DONE)
+            .returning(col(MatchRow.season_id))
+        )
         try:
             with self.session(write=True) as s:
-                match = self._held_claim(s, match_id, worker)
-                if match is None:
-                    return False
-                add_game_files(s, match_id, outcome.record, outcome.logs)
-                s.add(
-                    GameRow(
-                        match_id=match_id,
-                        record_path=str(outcome.record_path),
-                        places=[int(p) for p in outcome.places],
-                        faults=[dict(f) for f in outcome.faults],
-                        finish_reason=outcome.finish_reason,
-                        duration=float(outcome.duration),
-                        decisions=int(outcome.decisions),
-                        worker=worker,
-                    )
-                )
-                match.status = DONE
-                s.flush()
-                self._finish_season_if_complete(s, match.season_id)
+                season_id = self._run_together(s, inserts, done)
+                if season_id is None:
+                    raise _NotHeld  # what was written with it is rolled back
+                s.execute(finish_if_complete(season_id))
                 return True
+        except _NotHeld:
+            return False
         except StoreError as exc:
             if isinstance(exc.__cause__, IntegrityError):
                 return False  # a game for this match exists already
             raise
+
+    def _run_together(self, s: Session, first: Sequence[sa.Insert], last: sa.Update) -> Any:
+        """Run the ``first`` statements, then ``last``, returning ``last``'s one value (None: no
+        row): on PostgreSQL as one statement (each of ``first`` a data-modifying CTE), on SQLite
+        one by one (no round trips there)."""
+        if self.is_postgres:
+            for n, statement in enumerate(first):
+                last = last.add_cte(statement.cte(f"w{n}"))
+            return s.execute(last).scalar()
+        for statement in first:
+            s.execute(statement)
+        return s.execute(last).scalar()
 
     def stored_by(self, match_id: int, worker: str) -> bool:
         """Whether the match's game is stored, stored by ``worker``."""
@@ -166,19 +187,24 @@ class ClaimStore(Database):
         """An arena fault spoiled the game (not the bots' doing): give the match back to
         pending with ``attempts`` + 1 and the reason; with ``max_attempts`` reached it becomes
         void instead (never played, never scored). False if ``worker`` no longer holds it."""
+        attempts = col(MatchRow.attempts) + 1
+        give_up = sa.false() if max_attempts is None else attempts >= max_attempts
         with self.session(write=True) as s:
-            match = self._held_claim(s, match_id, worker)
-            if match is None:
+            season_id = s.execute(
+                sa.update(MatchRow)
+                .where(*_held(match_id, worker))
+                .values(
+                    attempts=attempts,
+                    last_error=reason[:2000],
+                    worker=None,
+                    claimed_at=None,
+                    status=sa.case((give_up, VOID), else_=PENDING),
+                )
+                .returning(col(MatchRow.season_id))
+            ).scalar()
+            if season_id is None:
                 return False
-            match.attempts += 1
-            match.last_error = reason[:2000]
-            match.worker = None
-            match.claimed_at = None
-            give_up = max_attempts is not None and match.attempts >= max_attempts
-            match.status = VOID if give_up else PENDING
-            s.flush()
-            if give_up:
-                self._finish_season_if_complete(s, match.season_id)
+            s.execute(finish_if_complete(season_id))
             return True
 
     def release_claims(
@@ -197,32 +223,6 @@ class ClaimStore(Database):
             result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
             return int(result.rowcount or 0)
 
-    def _lock_season(self, s: Session, season_id: int) -> None:
-        # Serialises the finishers of one season on PostgreSQL, so that the one finishing the
-        # last match sees every other and marks the season finished (SQLite: one writer anyway).
-        if self.is_postgres:
-            s.exec(
-                select(col(SeasonRow.id)).where(col(SeasonRow.id) == season_id).with_for_update()
-            ).first()
-
-    def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
-        kind = s.exec(select(col(SeasonRow.kind)).where(col(SeasonRow.id) == season_id)).first()
-        if kind in (LADDER, EVENT):  # a ladder never ends; an event's next round is made
-            return  # when a round finishes (hegemon.leaderboard.events.progress)
-        left = s.exec(
-            select(func.count())
-            .select_from(MatchRow)
-            .where(
-                col(MatchRow.season_id) == season_id, col(MatchRow.status).in_((PENDING, CLAIMED))
-            )
-        ).one()
-        if left == 0:
-            s.exec(
-                sa.update(SeasonRow)
-                .where(col(SeasonRow.id) == season_id)
-                .values(status=FINISHED, finished_at=utcnow())
-            )
-
     def claim_holders(self, season_id: int) -> dict[str, tuple[int, datetime | None]]:
         """Each worker holding claims in the season → (how many, its oldest claim's last
         renewal)."""
@@ -237,3 +237,21 @@ class ClaimStore(Database):
                 .group_by(col(MatchRow.worker))
             ).all()
         return {str(worker): (int(n), as_utc(oldest)) for worker, n, oldest in rows}
+
+
+def _held(match_id: int, worker: str) -> tuple[Any, ...]:
+    """The SQL conditions of ``match_id`` while ``worker`` holds its claim."""
+    return (
+        col(MatchRow.id) == match_id,
+        col(MatchRow.worker) == worker,
+        col(MatchRow.status) == CLAIMED,
+    )
+
+
+def _insert(row: SQLModel) -> sa.Insert:
+    """A Core ``INSERT`` of ``row`` with every value it holds (its defaults made already)."""
+    table: sa.Table = row.__table__  # type: ignore[attr-defined]
+    values = {c.name: getattr(row, c.name) for c in table.columns}
+    return sa.insert(table).values(
+        {k: v for k, v in values.items() if v is not None or not table.c[k].primary_key}
+    )
