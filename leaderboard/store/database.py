@@ -245,6 +245,16 @@ class Database:
         writer at a time anyway)."""
         return query.with_for_update(skip_locked=True) if self.is_postgres else query
 
+    def try_lock(self, s: Session, key: str) -> bool:
+        """Take the lock named ``key`` for the rest of ``s``'s transaction, if nobody holds it;
+        False if someone does (PostgreSQL: a transaction-level advisory lock, which works
+        through a pooler in transaction mode; SQLite: True, a write transaction holds the
+        file's one write lock already)."""
+        if not self.is_postgres:
+            return True
+        taken = s.execute(sa.select(sa.func.pg_try_advisory_xact_lock(sa.func.hashtext(key))))
+        return bool(taken.scalar())
+
     def revision(self) -> str | None:
         """The database's schema revision (alembic)."""
         from alembic.runtime.migration import MigrationContext

@@ -88,11 +88,12 @@ def pgbouncer(server_url: str, server_pool: int = 20) -> Iterator[int]:
         pw = pwd.getpwnam("postgres")
         for path in (folder, *folder.iterdir()):
             os.chown(path, pw.pw_uid, pw.pw_gid)
-    proc = subprocess.Popen(
-        _as_postgres([binary, str(folder / "pgbouncer.ini")]),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    with open(folder / "stderr.txt", "wb") as said:  # the child keeps its own copy
+        proc = subprocess.Popen(
+            _as_postgres([binary, str(folder / "pgbouncer.ini")]),
+            stdout=subprocess.DEVNULL,
+            stderr=said,
+        )
     try:
         _wait_listening(listen, proc, folder)
         yield listen
@@ -111,10 +112,12 @@ def _wait_listening(port: int, proc: subprocess.Popen[bytes], folder: Path) -> N
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            log = folder / "pgbouncer.log"
-            said = (proc.stderr.read() if proc.stderr else b"").decode(errors="replace")
-            tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
-            raise BouncerMissing(f"pgbouncer exited: {said.strip()} {tail.strip()}")
+            said = [
+                (folder / name).read_text(errors="replace")[-500:].strip()
+                for name in ("stderr.txt", "pgbouncer.log")
+                if (folder / name).exists()
+            ]
+            raise BouncerMissing(f"pgbouncer exited: {' '.join(said)}")
         with socket.socket() as sock:
             if sock.connect_ex(("127.0.0.1", port)) == 0:
                 return
