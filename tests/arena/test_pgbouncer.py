@@ -29,7 +29,7 @@ from tests.helpers.pgbouncer import pgbouncer, through
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-SERVER_POOL = 4
+SERVER_POOL = 2
 """Server connections the bouncer may open: fewer than the runners' clients."""
 
 
@@ -87,3 +87,21 @@ def test_one_matchmaker_fills_a_ladder_at_a_time_through_pgbouncer(home, bounced
         assert store.progress(saved_id(ladder)).pending == 0
         assert fill_queue(store, ladder) > 0  # the lock ended with its transaction
         assert store.progress(saved_id(ladder)).pending > 0
+
+
+def test_stores_sharing_one_server_connection_through_pgbouncer_keep_working(home, pg_url):
+    # one server connection for every client: a statement one client left prepared on it
+    # would meet another client's of the same name (or be missing on another connection)
+    with pgbouncer(pg_url, server_pool=1) as port:
+        stores = [Store(through(pg_url, port), pool_size=1) for _ in range(2)]
+        try:
+            season = create_season(
+                stores[0], SeasonSpec(name="shared", games=4), register_samples(stores[0])
+            )
+            for _ in range(8):  # past psycopg's prepare threshold (5) on every client
+                for store in stores:
+                    assert store.progress(saved_id(season)).pending == 4
+                    assert store.get_season(saved_id(season)) is not None
+        finally:
+            for store in stores:
+                store.close()
