@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy import event, func
+from sqlalchemy import func
 from sqlmodel import col, select
 
 from hegemon.leaderboard.accounts.games import void_game
@@ -27,6 +27,7 @@ from hegemon.leaderboard.store import (
     Store,
 )
 from tests.helpers.league import pg_server, pg_url, saved_id  # noqa: F401
+from tests.helpers.round_trips import count_round_trips
 
 LOG = b"thinking about Kamchatka\n" * 200
 
@@ -175,30 +176,15 @@ def test_progress_reads_the_claims_in_play_not_every_match(pg_url):
 def test_a_game_costs_a_runner_at_most_eight_round_trips(pg_url):
     with Store(pg_url, pool_size=1) as store:
         sid = saved_id(new_season(store, games=3))
-        trips = [0]
-
-        def count(*_: object) -> None:
-            trips[0] += 1
-
-        # each statement, each BEGIN (psycopg sends it before a transaction's first statement)
-        # and each COMMIT is one round trip; so is a ping of a pooled connection
-        for name in ("before_cursor_execute", "begin", "commit", "rollback"):
-            event.listen(store.engine, name, count)
-        ping = store.engine.dialect.do_ping
-
-        def counted_ping(dbapi: object) -> bool:
-            trips[0] += 1
-            return bool(ping(dbapi))
-
-        store.engine.dialect.do_ping = counted_ping  # type: ignore[method-assign]
+        trips = count_round_trips(store.engine)
         per_game = []
         while True:
-            before = trips[0]
+            before = trips.total()
             match = store.claim_match(sid, "runner")
             if match is None:
                 break
             assert store.finish_match(saved_id(match), "runner", played())
-            per_game.append(trips[0] - before)
+            per_game.append(trips.total() - before)
         with store.session() as s:
             stored = s.exec(select(func.count()).select_from(MatchRow)).one()
     assert stored == 3 and len(per_game) == 3
