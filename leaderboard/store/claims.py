@@ -18,6 +18,7 @@ from .models import (
     DONE,
     PENDING,
     RUNNING,
+    UNFINISHED_SQL,
     VOID,
     GameOutcome,
     GameRow,
@@ -78,6 +79,7 @@ class ClaimStore(Database):
             select(col(MatchRow.id))
             .where(
                 col(MatchRow.season_id) == season_id,
+                sa.text(UNFINISHED_SQL),  # the partial index of the unfinished matches
                 claimable(col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff),
             )
             .order_by(col(MatchRow.number))

@@ -104,6 +104,15 @@ def upgrade() -> None:
         ),
         *(sa.Column(c, sa.Integer(), nullable=False, server_default="0") for c in COUNTS),
     )
+    # a claim finds the next match among the unfinished ones, not past every finished one
+    unfinished = sa.text("status IN ('pending', 'claimed')")
+    op.create_index(
+        "ix_matches_unfinished",
+        "matches",
+        ["season_id", "number"],
+        sqlite_where=unfinished,
+        postgresql_where=unfinished,
+    )
     dialect = op.get_bind().dialect.name
     for ddl in triggers(dialect):
         op.execute(ddl)
@@ -119,3 +128,4 @@ def downgrade() -> None:
     for ddl in _drop(op.get_bind().dialect.name):
         op.execute(ddl)
     op.drop_table("season_progress")
+    op.drop_index("ix_matches_unfinished", table_name="matches")
