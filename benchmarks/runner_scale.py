@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import multiprocessing
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -35,6 +34,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 LOG = (b"thinking about Kamchatka: 7 armies, 3 dice\n" * 500)[: 20 * 1024]
@@ -44,26 +44,23 @@ WARM_UP = 2.0
 
 
 # ---------------------------------------------------------------------------------- a runner
-def child(url: str, season_id: int, worker: str, record_file: str) -> None:
-    """One runner process's claim → store cycles: it says ``ready`` once connected, starts at
-    the first line on its stdin and stops at the next (or its end), then prints one JSON line:
-    games, claim latencies, errors, the longest gap between two games."""
+def child(url: str, season_id: int, worker: str, record: str, sync: Sync) -> None:
+    """One runner process's claim → store cycles from ``sync.go`` to ``sync.stop``; it says
+    it is ready once connected, and reports its games, claim latencies, errors and the
+    longest gap between two games on ``sync.results``."""
     from hegemon.leaderboard.store import GameOutcome, Store, StoreError
     from hegemon.leaderboard.store.database import RUNNER_POOL
 
-    record = Path(record_file).read_text()
     outcome = GameOutcome("", [1, 2, 3, 4], [], "turn limit", record=record, logs=(LOG,) * 4)
     latencies: list[float] = []
     errors: list[str] = []
     games, gap = 0, 0.0
-    stop = threading.Event()
     with Store(url, create=False, pool_size=RUNNER_POOL) as store:
         store.progress(season_id)  # connected before the start
-        print("ready", flush=True)
-        sys.stdin.readline()
-        threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+        sync.results.put("ready")
+        sync.go.wait()
         last = next_progress = time.monotonic()
-        while not stop.is_set():
+        while not sync.stop.is_set():
             try:
                 t0 = time.monotonic()
                 match = store.claim_match(season_id, worker)
@@ -83,7 +80,26 @@ def child(url: str, season_id: int, worker: str, record_file: str) -> None:
             except StoreError as exc:
                 errors.append(str(exc))
                 time.sleep(0.1)
-    print(json.dumps({"games": games, "latencies": latencies, "errors": errors, "gap": gap}))
+    sync.results.put(Result(games, latencies, errors, gap))
+
+
+@dataclass
+class Result:
+    """What one runner process did."""
+
+    games: int
+    latencies: list[float]
+    errors: list[str]
+    gap: float
+
+
+@dataclass
+class Sync:
+    """The runners' start and stop, and their reports."""
+
+    go: Any
+    stop: Any
+    results: Any
 
 
 # ---------------------------------------------------------------------------------- measuring
@@ -191,35 +207,33 @@ def one_run(
                 s.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar() or 0
             )
         postmaster = int(Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    argv = [sys.executable, __file__, "--child", runner_url, str(season.id)]
+    # forked after the imports: 80 interpreters need not each import hegemon on a busy machine;
+    # each opens its own store, as a runner process does
+    ctx = multiprocessing.get_context("fork")
+    sync = Sync(ctx.Event(), ctx.Event(), ctx.Queue())
+    text = record.read_text()
     procs = [
-        subprocess.Popen(
-            [*argv, f"bench-{i}", str(record)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        ctx.Process(target=child, args=(runner_url, season.id, f"bench-{i}", text, sync))
         for i in range(runners)
     ]
-    for proc in procs:  # every process imported and connected before the start
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    _tell(procs, "go")
+    for proc in procs:
+        proc.start()
+    for _ in procs:  # every process connected before the start
+        assert sync.results.get() == "ready"
+    sync.go.set()
     time.sleep(WARM_UP)
     with Store(store_url) as store:
         done0, cpu0 = store.progress(season.id).done, server_cpu(postmaster)
         with Connections(admin_url) as connections:
             time.sleep(seconds)
             done1, cpu1 = store.progress(season.id).done, server_cpu(postmaster)
-    results = []
+    sync.stop.set()
+    results: list[Result] = [sync.results.get() for _ in procs]
     for proc in procs:
-        out, _ = proc.communicate("stop\n")
-        lines = out.strip().splitlines()
-        results.append(
-            json.loads(lines[-1])
-            if proc.returncode == 0 and lines
-            else {"games": 0, "latencies": [], "errors": [f"exit {proc.returncode}"], "gap": 0}
-        )
-    latencies = sorted(x for r in results for x in r["latencies"])
+        proc.join()
+        if proc.exitcode:
+            results.append(Result(0, [], [f"exit {proc.exitcode}"], 0.0))
+    latencies = sorted(x for r in results for x in r.latencies)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] if latencies else 0.0
     return Run(
         runners,
@@ -228,16 +242,9 @@ def one_run(
         p99,
         connections.most,
         cpu1 - cpu0,
-        [e for r in results for e in r["errors"]],
-        max((r["gap"] for r in results), default=0.0),
+        [e for r in results for e in r.errors],
+        max((r.gap for r in results), default=0.0),
     )
-
-
-def _tell(procs: list[subprocess.Popen[str]], line: str) -> None:
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
 
 
 @contextlib.contextmanager
@@ -284,9 +291,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--child"]:
-        sys.path.insert(0, str(HERE))
-        url, season, worker, record = sys.argv[2:6]
-        child(url, int(season), worker, record)
-    else:
-        main()
+    main()

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import SQLModel, col, select
 
 from .database import Database, StoreError
 from .models import (
@@ -47,10 +47,6 @@ def as_utc(value: datetime | str | None) -> datetime | None:
     if isinstance(value, datetime) and value.utcoffset() is None:
         value = value.replace(tzinfo=UTC)
     return value
-
-
-class _NotHeld(Exception):
-    """The claim is not the finisher's (any more): its transaction is rolled back."""
 
 
 def claimable(status: Any, claimed_at: Any, waiting: str, held: str, cutoff: datetime) -> Any:
@@ -96,12 +92,13 @@ class ClaimStore(Database):
             .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
             .values(status=RUNNING)
         )
-        with self.session(write=True) as s:
-            if self.is_postgres:  # both in one round trip: the season's only if a match was
-                claimed = claim.cte("claimed")
-                started = running.where(sa.exists(select(claimed.c.id))).cte("started")
-                row = s.execute(select(claimed).add_cte(started)).first()
-            else:
+        if self.is_postgres:  # one statement, committed by itself: the season's status too
+            claimed = claim.cte("claimed")
+            started = running.where(sa.exists(select(claimed.c.id))).cte("started")
+            with self.autocommit() as conn:
+                row = conn.execute(sa.select(claimed).add_cte(started)).first()
+        else:
+            with self.session(write=True) as s:
                 row = s.execute(claim).first()
                 if row is not None:
                     s.execute(running)
@@ -128,9 +125,10 @@ class ClaimStore(Database):
         earlier commit, whose answer was lost). The season becomes ``finished`` with its last
         match.
 
-        On PostgreSQL the game, its record and logs, and the match's move are one statement
-        (data-modifying CTEs), the season's end another, then the commit: the season's counter
-        row, which orders its finishers, is locked for those last two round trips only."""
+        On PostgreSQL the match's move, and the game with its record and logs if it moved, are
+        one statement committed by itself (data-modifying CTEs), and the season's end another:
+        no lock is held while the runner waits for an answer (the season's counter row, which
+        the move updates, is shared by every runner of the season)."""
         game = GameRow(
             match_id=match_id,
             record_path=str(outcome.record_path),
@@ -142,38 +140,34 @@ class ClaimStore(Database):
             worker=worker,
         )
         rows: list[SQLModel] = [game, *game_file_rows(match_id, outcome.record, outcome.logs)]
-        inserts = [_insert(row) for row in rows]
         done = (
             sa.update(MatchRow)
             .where(*_held(match_id, worker))
             .values(status=DONE)
-            .returning(col(MatchRow.season_id))
+            .returning(col(MatchRow.id), col(MatchRow.season_id))
         )
         try:
-            with self.session(write=True) as s:
-                season_id = self._run_together(s, inserts, done)
-                if season_id is None:
-                    raise _NotHeld  # what was written with it is rolled back
-                s.execute(finish_if_complete(season_id))
-                return True
-        except _NotHeld:
-            return False
+            if self.is_postgres:
+                moved = done.cte("done")
+                query = select(moved.c.season_id)
+                for n, row in enumerate(rows):
+                    query = query.add_cte(_insert(row, moved).cte(f"w{n}"))
+                with self.autocommit() as conn:
+                    season_id = conn.execute(query).scalar()
+                    if season_id is not None:
+                        conn.execute(finish_if_complete(season_id))
+            else:
+                with self.session(write=True) as s:
+                    season_id = s.execute(done).scalar()
+                    if season_id is not None:
+                        for row in rows:
+                            s.execute(_insert(row))
+                        s.execute(finish_if_complete(season_id))
         except StoreError as exc:
             if isinstance(exc.__cause__, IntegrityError):
                 return False  # a game for this match exists already
             raise
-
-    def _run_together(self, s: Session, first: Sequence[sa.Insert], last: sa.Update) -> Any:
-        """Run the ``first`` statements, then ``last``, returning ``last``'s one value (None: no
-        row): on PostgreSQL as one statement (each of ``first`` a data-modifying CTE), on SQLite
-        one by one (no round trips there)."""
-        if self.is_postgres:
-            for n, statement in enumerate(first):
-                last = last.add_cte(statement.cte(f"w{n}"))
-            return s.execute(last).scalar()
-        for statement in first:
-            s.execute(statement)
-        return s.execute(last).scalar()
+        return season_id is not None
 
     def stored_by(self, match_id: int, worker: str) -> bool:
         """Whether the match's game is stored, stored by ``worker``."""
@@ -250,10 +244,14 @@ def _held(match_id: int, worker: str) -> tuple[Any, ...]:
     )
 
 
-def _insert(row: SQLModel) -> sa.Insert:
-    """A Core ``INSERT`` of ``row`` with every value it holds (its defaults made already)."""
+def _insert(row: SQLModel, moved: Any = None) -> sa.Insert:
+    """A Core ``INSERT`` of ``row`` with every value it holds (its defaults made already); with
+    ``moved`` (a CTE), only if that returns a row."""
     table: sa.Table = row.__table__  # type: ignore[attr-defined]
-    values = {c.name: getattr(row, c.name) for c in table.columns}
-    return sa.insert(table).values(
-        {k: v for k, v in values.items() if v is not None or not table.c[k].primary_key}
-    )
+    columns = [c for c in table.columns if getattr(row, c.name) is not None or not c.primary_key]
+    if moved is None:
+        return sa.insert(table).values({c.name: getattr(row, c.name) for c in columns})
+    values = sa.select(
+        *(sa.literal(getattr(row, c.name), c.type).label(c.name) for c in columns)
+    ).select_from(moved)
+    return sa.insert(table).from_select([c.name for c in columns], values)

@@ -237,6 +237,18 @@ class Database:
         finally:
             session.close()
 
+    @contextmanager
+    def autocommit(self) -> Iterator[sa.Connection]:
+        """A connection each statement of which commits by itself (PostgreSQL): for a job
+        done in one statement, which then holds its locks only while the server runs it, never
+        while the client waits for the answer, and costs no BEGIN or COMMIT round trip.
+        Database errors raise :class:`StoreError`."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn.execution_options(isolation_level="AUTOCOMMIT")
+        except SQLAlchemyError as exc:
+            raise self._error(exc) from exc
+
     def _lock(self, query: _Query) -> _Query:
         return query.with_for_update() if self.is_postgres else query
 
