@@ -97,6 +97,8 @@ class ClaimStore(Database):
             started = running.where(sa.exists(select(claimed.c.id))).cte("started")
             with self.autocommit() as conn:
                 row = conn.execute(sa.select(claimed).add_cte(started)).first()
+                if row is None:  # a finisher stopped between its game and the season's end
+                    conn.execute(finish_if_complete(season_id))
         else:
             with self.session(write=True) as s:
                 row = s.execute(claim).first()
