@@ -160,7 +160,8 @@ class ClaimStore(Database):
                         conn.execute(finish_if_complete(season_id))
             else:
                 with self.session(write=True) as s:
-                    season_id = s.execute(done).scalar()
+                    moved_row = s.execute(done).first()
+                    season_id = None if moved_row is None else moved_row.season_id
                     if season_id is not None:
                         for row in rows:
                             s.execute(_insert(row))
