@@ -19,7 +19,8 @@ from ..seasons.child import die_with_parent
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
 from ..seasons.state import RunnerError
-from ..store import FINISHED, SeasonProgress, SeasonRow, Store, StoreError
+from ..store import SeasonRow, Store, StoreError
+from ..store.database import RUNNER_POOL
 from .checks import Say, check_loop
 
 POLL = 1.0
@@ -34,17 +35,7 @@ runner for ever (and each turn starts the bots afresh, so not one game a turn)."
 def waiting_seasons(store: Store, held: bool = False) -> list[SeasonRow]:
     """The seasons, ladders and challenges with a match waiting (``held``: or claimed, which
     may be a claim whose runner died and that a claim takes over once stale)."""
-    return [
-        season
-        for season in store.seasons(challenges=True)
-        if season.status != FINISHED
-        and season.id is not None
-        and _waits(store.progress(season.id), held)
-    ]
-
-
-def _waits(progress: SeasonProgress, held: bool) -> bool:
-    return bool(progress.pending or (held and progress.claimed))
+    return store.seasons_waiting(challenges=True, held=held)
 
 
 def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | None:
@@ -106,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.parent is not None:  # given, not read: it may be gone before this line runs
         die_with_parent(args.parent)
     try:
-        with Store(args.db, create=False) as store:
+        with Store(args.db, create=False, pool_size=RUNNER_POOL) as store:
             from hegemon.referee.runner import steady  # this entry point alone settles
 
             steady.settle()  # start-up is over: its objects out of the collector's sight

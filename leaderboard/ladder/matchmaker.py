@@ -10,8 +10,10 @@ and brought up to date with the games finished since, which are all a call reads
 
 Deterministic: the table numbered N is drawn with a random stream keyed by the season's secret
 seed and N, and its dice seed is :func:`~hegemon.leaderboard.seasons.schedule.match_seed` of the
-same (secret, as every unfinished game's is). Several runners may call it at once: the matches
-are written in one transaction that first checks nobody else wrote the same numbers.
+same (secret, as every unfinished game's is). Several runners may call it at once: one fills a
+ladder at a time (its reads and writes are one transaction holding the ladder's lock,
+:meth:`~hegemon.leaderboard.store.database.Database.try_lock`); the others find the lock taken
+and return at once, instead of reading the same and throwing their tables away.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -58,18 +61,27 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
     """Create the ladder's next pending matches, up to ``depth`` pending; returns how many
     were created (0: a season that is not a ladder, a full queue, fewer entrants than seats,
     or another runner filled it meanwhile)."""
-    from ..seasons.schedule import match_seed
-
     if not season.is_ladder or season.id is None:
         return 0
     season_id = season.id
-    with store.session() as s:  # one read of what the tables depend on
-        wanted = depth - _pending(s, season_id)
-        bots = entrant_ids(s) if wanted > 0 else []
-        if wanted <= 0 or len(bots) < season.players:
-            return 0
-        ratings, kept = ladder_ratings(s, season_id)
-        unfinished, first = _unfinished(s, season_id)
+    with store.session(write=True) as s:
+        if not store.try_lock(s, f"hegemon-ladder:{season_id}"):
+            return 0  # another matchmaker is filling this ladder now
+        return _fill(s, season, depth)
+
+
+def _fill(s: Session, season: SeasonRow, depth: int) -> int:
+    """:func:`fill_queue` inside its transaction ``s``, the ladder's lock held."""
+    from ..seasons.schedule import match_seed
+
+    assert season.id is not None
+    season_id = season.id
+    wanted = depth - _pending(s, season_id)
+    bots = entrant_ids(s) if wanted > 0 else []
+    if wanted <= 0 or len(bots) < season.players:
+        return 0
+    ratings, kept = ladder_ratings(s, season_id)
+    unfinished, first = _unfinished(s, season_id)
     tables = []
     for number in range(first, first + wanted):
         entrants = _entrants(bots, ratings, unfinished, season.players)
@@ -83,7 +95,7 @@ def fill_queue(store: Store, season: SeasonRow, depth: int = QUEUE_DEPTH) -> int
         )
         unfinished.append((number, seats))
         tables.append(made)
-    return _store_tables(store, season_id, first, tables, bots, kept)
+    return _store_tables(s, season_id, tables, bots, kept)
 
 
 Kept = tuple[str, Coverage, dict[str, Any]] | None
@@ -227,36 +239,28 @@ def _entrants(
 
 
 def _store_tables(
-    store: Store,
+    s: Session,
     season_id: int,
-    first: int,
     tables: list[MatchRow],
     bots: Sequence[int],
     kept: Kept,
 ) -> int:
-    """Write the tables (and any entrant new to the ladder) unless another runner wrote
-    matches numbered from ``first`` meanwhile, and the ratings ``kept`` either way; how many
-    tables were written."""
-    with store.session(write=True) as s:
-        if kept is not None:
-            put_fit(s, *kept)
-        newest = s.exec(
-            select(func.max(col(MatchRow.number))).where(col(MatchRow.season_id) == season_id)
-        ).one()
-        if (newest or 0) >= first:
-            return 0
-        known = set(
-            s.exec(
-                select(col(SeasonBotRow.bot_id)).where(col(SeasonBotRow.season_id) == season_id)
-            ).all()
-        )
-        position = len(known)
-        for b in bots:
-            if b not in known:
-                s.add(SeasonBotRow(season_id=season_id, bot_id=b, position=position))
-                position += 1
-        s.add_all(tables)
-        season = s.get(SeasonRow, season_id)
-        if season is not None:
-            season.games = tables[-1].number
-        return len(tables)
+    """Write the tables (and any entrant new to the ladder) and the ratings ``kept``; how many
+    tables were written. The ladder's lock is held: nobody else numbers its tables."""
+    if kept is not None:
+        put_fit(s, *kept)
+    known = set(
+        s.exec(
+            select(col(SeasonBotRow.bot_id)).where(col(SeasonBotRow.season_id) == season_id)
+        ).all()
+    )
+    position = len(known)
+    for b in bots:
+        if b not in known:
+            s.add(SeasonBotRow(season_id=season_id, bot_id=b, position=position))
+            position += 1
+    s.add_all(tables)
+    s.exec(
+        sa.update(SeasonRow).where(col(SeasonRow.id) == season_id).values(games=tables[-1].number)
+    )
+    return len(tables)

@@ -20,6 +20,7 @@ from typing import Any
 import trio
 
 from ..store import Store, StoreError
+from ..store.database import RUNNER_POOL
 from .runner import SeasonRunner
 from .signals import run_until_signalled
 
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> int:
     if spec.get("parent"):
         die_with_parent(int(spec["parent"]))
     try:
-        store = Store(create=False)
+        store = Store(create=False, pool_size=RUNNER_POOL)
     except StoreError as exc:
         say(error=str(exc))
         return 1

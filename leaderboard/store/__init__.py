@@ -78,6 +78,7 @@ from .models import (
 )
 from .notices import DeliveryRow, NoticePrefsRow, NoticeRow, WebhookRow
 from .pins import PinRow
+from .progress import SeasonProgressRow
 from .rating_fits import RatingFitRow
 from .records import StoredLogRow, StoredRecordRow
 from .runner_tokens import RunnerTokenRow
@@ -120,6 +121,7 @@ __all__ = [
     "RunnerTokenRow",
     "SeasonBotRow",
     "SeasonProgress",
+    "SeasonProgressRow",
     "SeasonRow",
     "SessionRow",
     "Store",

@@ -9,18 +9,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import SQLModel, col, select
 
 from .database import Database, StoreError
 from .models import (
     CLAIMED,
     CREATED,
     DONE,
-    EVENT,
-    FINISHED,
-    LADDER,
     PENDING,
     RUNNING,
+    UNFINISHED_SQL,
     VOID,
     GameOutcome,
     GameRow,
@@ -28,7 +26,8 @@ from .models import (
     SeasonRow,
     utcnow,
 )
-from .records import add_game_files
+from .progress import finish_if_complete
+from .records import game_file_rows
 
 HEARTBEAT_MAX = 30.0
 """A runner renews its claims at least this often (seconds), whatever its ``stale_after``."""
@@ -66,34 +65,46 @@ class ClaimStore(Database):
         left to claim. A match claimed more than ``stale_after_s`` seconds ago (by a worker that
         died, or one that forgot to :meth:`renew_claim`) is claimed again. The season becomes
         ``running``. Safe under concurrency: two workers never hold the same match.
+
+        One statement on PostgreSQL (the match's ``UPDATE … RETURNING`` over a ``SELECT … FOR
+        UPDATE SKIP LOCKED``, the season's status in the same statement), then the commit.
         """
         now = utcnow()
         cutoff = now - timedelta(seconds=stale_after_s)
-        with self.session(write=True) as s:
-            query = (
-                select(MatchRow)
-                .where(
-                    col(MatchRow.season_id) == season_id,
-                    claimable(
-                        col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff
-                    ),
-                )
-                .order_by(col(MatchRow.number))
-                .limit(1)
+        next_id = self._skip_locked(
+            select(col(MatchRow.id))
+            .where(
+                col(MatchRow.season_id) == season_id,
+                sa.text(UNFINISHED_SQL),  # the partial index of the unfinished matches
+                claimable(col(MatchRow.status), col(MatchRow.claimed_at), PENDING, CLAIMED, cutoff),
             )
-            match = s.exec(self._skip_locked(query)).first()
-            if match is None:
-                return None
-            match.status = CLAIMED
-            match.worker = worker
-            match.claimed_at = now
-            s.exec(
-                sa.update(SeasonRow)
-                .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
-                .values(status=RUNNING)
-            )
-            s.flush()
-            return match
+            .order_by(col(MatchRow.number))
+            .limit(1)
+        ).scalar_subquery()
+        claim = (
+            sa.update(MatchRow)
+            .where(col(MatchRow.id) == next_id)
+            .values(status=CLAIMED, worker=worker, claimed_at=now)
+            .returning(*MatchRow.__table__.columns)  # type: ignore[attr-defined]
+        )
+        running = (
+            sa.update(SeasonRow)
+            .where(col(SeasonRow.id) == season_id, col(SeasonRow.status) == CREATED)
+            .values(status=RUNNING)
+        )
+        if self.is_postgres:  # one statement, committed by itself: the season's status too
+            claimed = claim.cte("claimed")
+            started = running.where(sa.exists(select(claimed.c.id))).cte("started")
+            with self.autocommit() as conn:
+                row = conn.execute(sa.select(claimed).add_cte(started)).first()
+                if row is None:  # a finisher stopped between its game and the season's end
+                    conn.execute(finish_if_complete(season_id))
+        else:
+            with self.session(write=True) as s:
+                row = s.execute(claim).first()
+                if row is not None:
+                    s.execute(running)
+        return None if row is None else MatchRow.model_validate(dict(row._mapping))
 
     def renew_claim(self, match_id: int, worker: str) -> bool:
         """Refresh the claim's time (a heartbeat for long games); False if the claim was lost."""
@@ -109,48 +120,57 @@ class ClaimStore(Database):
             )
             return result.rowcount == 1
 
-    def _held_claim(self, s: Session, match_id: int, worker: str) -> MatchRow | None:
-        """The match, locked with its season, if ``worker`` holds its claim; else None."""
-        match = s.exec(self._lock(select(MatchRow).where(col(MatchRow.id) == match_id))).first()
-        if match is None:
-            return None
-        self._lock_season(s, match.season_id)
-        if match.status != CLAIMED or match.worker != worker:
-            return None
-        return match
-
     def finish_match(self, match_id: int, worker: str, outcome: GameOutcome) -> bool:
         """Store the game and mark the match done, in one transaction — only if ``worker`` still
         holds the claim. Returns False (writing nothing) if the match is done already or now
         claimed by someone else (:meth:`stored_by` tells whether it was this worker's own
         earlier commit, whose answer was lost). The season becomes ``finished`` with its last
-        match."""
+        match.
+
+        On PostgreSQL the match's move, and the game with its record and logs if it moved, are
+        one statement committed by itself (data-modifying CTEs), and the season's end another:
+        no lock is held while the runner waits for an answer (the season's counter row, which
+        the move updates, is shared by every runner of the season)."""
+        game = GameRow(
+            match_id=match_id,
+            record_path=str(outcome.record_path),
+            places=[int(p) for p in outcome.places],
+            faults=[dict(f) for f in outcome.faults],
+            finish_reason=outcome.finish_reason,
+            duration=float(outcome.duration),
+            decisions=int(outcome.decisions),
+            worker=worker,
+        )
+        rows: list[SQLModel] = [game, *game_file_rows(match_id, outcome.record, outcome.logs)]
+        done = (
+            sa.update(MatchRow)
+            .where(*_held(match_id, worker))
+            .values(status=DONE)
+            .returning(col(MatchRow.id), col(MatchRow.season_id))
+        )
         try:
-            with self.session(write=True) as s:
-                match = self._held_claim(s, match_id, worker)
-                if match is None:
-                    return False
-                add_game_files(s, match_id, outcome.record, outcome.logs)
-                s.add(
-                    GameRow(
-                        match_id=match_id,
-                        record_path=str(outcome.record_path),
-                        places=[int(p) for p in outcome.places],
-                        faults=[dict(f) for f in outcome.faults],
-                        finish_reason=outcome.finish_reason,
-                        duration=float(outcome.duration),
-                        decisions=int(outcome.decisions),
-                        worker=worker,
-                    )
-                )
-                match.status = DONE
-                s.flush()
-                self._finish_season_if_complete(s, match.season_id)
-                return True
+            if self.is_postgres:
+                moved = done.cte("done")
+                query = select(moved.c.season_id)
+                for n, row in enumerate(rows):
+                    query = query.add_cte(_insert(row, moved).cte(f"w{n}"))
+                with self.autocommit() as conn:
+                    season_id = conn.execute(query).scalar()
+                    if season_id is not None:
+                        conn.execute(finish_if_complete(season_id))
+            else:
+                with self.session(write=True) as s:
+                    moved_row = s.execute(done).first()
+                    season_id = None if moved_row is None else moved_row.season_id
+                    if season_id is not None:
+                        for row in rows:
+                            s.execute(_insert(row))
+                        s.execute(finish_if_complete(season_id))
         except StoreError as exc:
             if isinstance(exc.__cause__, IntegrityError):
                 return False  # a game for this match exists already
             raise
+        return season_id is not None
 
     def stored_by(self, match_id: int, worker: str) -> bool:
         """Whether the match's game is stored, stored by ``worker``."""
@@ -166,19 +186,24 @@ class ClaimStore(Database):
         """An arena fault spoiled the game (not the bots' doing): give the match back to
         pending with ``attempts`` + 1 and the reason; with ``max_attempts`` reached it becomes
         void instead (never played, never scored). False if ``worker`` no longer holds it."""
+        attempts = col(MatchRow.attempts) + 1
+        give_up = sa.false() if max_attempts is None else attempts >= max_attempts
         with self.session(write=True) as s:
-            match = self._held_claim(s, match_id, worker)
-            if match is None:
+            season_id = s.execute(
+                sa.update(MatchRow)
+                .where(*_held(match_id, worker))
+                .values(
+                    attempts=attempts,
+                    last_error=reason[:2000],
+                    worker=None,
+                    claimed_at=None,
+                    status=sa.case((give_up, VOID), else_=PENDING),
+                )
+                .returning(col(MatchRow.season_id))
+            ).scalar()
+            if season_id is None:
                 return False
-            match.attempts += 1
-            match.last_error = reason[:2000]
-            match.worker = None
-            match.claimed_at = None
-            give_up = max_attempts is not None and match.attempts >= max_attempts
-            match.status = VOID if give_up else PENDING
-            s.flush()
-            if give_up:
-                self._finish_season_if_complete(s, match.season_id)
+            s.execute(finish_if_complete(season_id))
             return True
 
     def release_claims(
@@ -197,32 +222,6 @@ class ClaimStore(Database):
             result = s.exec(query.values(status=PENDING, worker=None, claimed_at=None))
             return int(result.rowcount or 0)
 
-    def _lock_season(self, s: Session, season_id: int) -> None:
-        # Serialises the finishers of one season on PostgreSQL, so that the one finishing the
-        # last match sees every other and marks the season finished (SQLite: one writer anyway).
-        if self.is_postgres:
-            s.exec(
-                select(col(SeasonRow.id)).where(col(SeasonRow.id) == season_id).with_for_update()
-            ).first()
-
-    def _finish_season_if_complete(self, s: Session, season_id: int) -> None:
-        kind = s.exec(select(col(SeasonRow.kind)).where(col(SeasonRow.id) == season_id)).first()
-        if kind in (LADDER, EVENT):  # a ladder never ends; an event's next round is made
-            return  # when a round finishes (hegemon.leaderboard.events.progress)
-        left = s.exec(
-            select(func.count())
-            .select_from(MatchRow)
-            .where(
-                col(MatchRow.season_id) == season_id, col(MatchRow.status).in_((PENDING, CLAIMED))
-            )
-        ).one()
-        if left == 0:
-            s.exec(
-                sa.update(SeasonRow)
-                .where(col(SeasonRow.id) == season_id)
-                .values(status=FINISHED, finished_at=utcnow())
-            )
-
     def claim_holders(self, season_id: int) -> dict[str, tuple[int, datetime | None]]:
         """Each worker holding claims in the season → (how many, its oldest claim's last
         renewal)."""
@@ -237,3 +236,25 @@ class ClaimStore(Database):
                 .group_by(col(MatchRow.worker))
             ).all()
         return {str(worker): (int(n), as_utc(oldest)) for worker, n, oldest in rows}
+
+
+def _held(match_id: int, worker: str) -> tuple[Any, ...]:
+    """The SQL conditions of ``match_id`` while ``worker`` holds its claim."""
+    return (
+        col(MatchRow.id) == match_id,
+        col(MatchRow.worker) == worker,
+        col(MatchRow.status) == CLAIMED,
+    )
+
+
+def _insert(row: SQLModel, moved: Any = None) -> sa.Insert:
+    """A Core ``INSERT`` of ``row`` with every value it holds (its defaults made already); with
+    ``moved`` (a CTE), only if that returns a row."""
+    table: sa.Table = row.__table__  # type: ignore[attr-defined]
+    columns = [c for c in table.columns if getattr(row, c.name) is not None or not c.primary_key]
+    if moved is None:
+        return sa.insert(table).values({c.name: getattr(row, c.name) for c in columns})
+    values = sa.select(
+        *(sa.literal(getattr(row, c.name), c.type).label(c.name) for c in columns)
+    ).select_from(moved)
+    return sa.insert(table).from_select([c.name for c in columns], values)

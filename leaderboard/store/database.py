@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlmodel import Session
 
@@ -37,6 +38,31 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 class StoreError(Exception):
     """A database problem, said in one line (``str(exc)``) fit for the user."""
+
+
+POOL_ENV = "HEGEMON_DB_POOL"
+"""Environment variable setting the connections a process keeps open to PostgreSQL (a burst
+may open as many again, closed once used); it overrides the process's own choice."""
+
+RUNNER_POOL = 2
+"""Connections a runner process keeps open (:data:`POOL_ENV` overrides): its claims, commits,
+heartbeats and progress are short transactions, and none holds a connection across a game."""
+
+PING_AFTER_IDLE = 10.0
+"""Seconds a pooled connection may sit unused before it is checked (a round trip) as it is
+handed out: a busy process never pays for the check, and a connection idle long enough for the
+server or a pooler to have dropped it is replaced before the caller's statement fails on it."""
+
+
+def pool_setting(chosen: int | None = None) -> int | None:
+    """The pool size to use: :data:`POOL_ENV` if set, else ``chosen`` (None: SQLAlchemy's
+    default, 5 kept and 10 more for a burst)."""
+    value = os.environ.get(POOL_ENV, "").strip()
+    if not value:
+        return chosen
+    if not value.isdigit() or int(value) < 1:
+        raise StoreError(f"{POOL_ENV} must be a whole number of connections, 1 or more: {value!r}")
+    return int(value)
 
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -105,6 +131,7 @@ class Database:
         *,
         create: bool = True,
         echo: bool = False,
+        pool_size: int | None = None,
     ):
         self.url = database_url(target)
         self.display = _display(self.url)
@@ -112,7 +139,7 @@ class Database:
         self.is_postgres = self.url.get_backend_name() == "postgresql"
         if self.is_sqlite:
             self._prepare_sqlite_file(create)
-        self.engine = self._make_engine(echo)
+        self.engine = self._make_engine(echo, pool_size)
         try:
             if not _at_head(self.engine):
                 upgrade(self.engine, "head")
@@ -143,7 +170,7 @@ class Database:
         if path.parent.resolve() == paths.home().resolve():
             path.parent.mkdir(parents=True, exist_ok=True)
 
-    def _make_engine(self, echo: bool) -> Engine:
+    def _make_engine(self, echo: bool, pool_size: int | None) -> Engine:
         if self.is_sqlite:
             kwargs: dict[str, Any] = {"connect_args": {"timeout": 30}}
             if (self.url.database or ":memory:") == ":memory:":
@@ -152,16 +179,23 @@ class Database:
             engine = sa.create_engine(self.url, echo=echo, **kwargs)
             _sqlite_transactions(engine)
             return engine
-        connect_args = {"connect_timeout": 10} if self.is_postgres else {}
+        options: dict[str, Any] = {}
+        if self.is_postgres:
+            # no server-side prepared statements: a pooler in transaction mode (PgBouncer) may
+            # run the next statement on another server connection, which never saw them
+            options["connect_args"] = {"connect_timeout": 10, "prepare_threshold": None}
+            size = pool_setting(pool_size)
+            if size is not None:
+                options.update(pool_size=size, max_overflow=size)
         try:
-            return sa.create_engine(
-                self.url, echo=echo, pool_pre_ping=True, connect_args=connect_args
-            )
+            engine = sa.create_engine(self.url, echo=echo, **options)
         except ModuleNotFoundError as exc:
             raise StoreError(
                 f"cannot open database {self.display}: the driver is not installed "
                 f"({exc.name}); for PostgreSQL: pip install 'hegemon[postgres]'"
             ) from None
+        _ping_after_idle(engine, PING_AFTER_IDLE)
+        return engine
 
     def _error(self, exc: BaseException) -> StoreError:
         return StoreError(f"database {self.display}: {_one_line(exc)}")
@@ -203,6 +237,18 @@ class Database:
         finally:
             session.close()
 
+    @contextmanager
+    def autocommit(self) -> Iterator[sa.Connection]:
+        """A connection each statement of which commits by itself (PostgreSQL): for a job
+        done in one statement, which then holds its locks only while the server runs it, never
+        while the client waits for the answer, and costs no BEGIN or COMMIT round trip.
+        Database errors raise :class:`StoreError`."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn.execution_options(isolation_level="AUTOCOMMIT")
+        except SQLAlchemyError as exc:
+            raise self._error(exc) from exc
+
     def _lock(self, query: _Query) -> _Query:
         return query.with_for_update() if self.is_postgres else query
 
@@ -210,6 +256,16 @@ class Database:
         """``query`` passing over rows another runner holds locked (PostgreSQL; SQLite has one
         writer at a time anyway)."""
         return query.with_for_update(skip_locked=True) if self.is_postgres else query
+
+    def try_lock(self, s: Session, key: str) -> bool:
+        """Take the lock named ``key`` for the rest of ``s``'s transaction, if nobody holds it;
+        False if someone does (PostgreSQL: a transaction-level advisory lock, which works
+        through a pooler in transaction mode; SQLite: True, a write transaction holds the
+        file's one write lock already)."""
+        if not self.is_postgres:
+            return True
+        taken = s.execute(sa.select(sa.func.pg_try_advisory_xact_lock(sa.func.hashtext(key))))
+        return bool(taken.scalar())
 
     def revision(self) -> str | None:
         """The database's schema revision (alembic)."""
@@ -220,6 +276,29 @@ class Database:
                 return MigrationContext.configure(conn).get_current_revision()
         except SQLAlchemyError as exc:
             raise self._error(exc) from exc
+
+
+def _ping_after_idle(engine: Engine, idle_s: float) -> None:
+    """Check a pooled connection as it is handed out only if it sat unused ``idle_s`` seconds
+    or more (``pool_pre_ping`` checks every one: a round trip on every session); a dead one is
+    replaced (the pool connects afresh). A connection that died in use fails its statement,
+    and SQLAlchemy then drops the whole pool's connections of that time."""
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi: Any, record: ConnectionPoolEntry) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < idle_s:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi)
+        except Exception as exc:
+            raise DisconnectionError(str(exc)) from exc
+        if not alive:
+            raise DisconnectionError("the pooled connection is gone")
 
 
 def _sqlite_transactions(engine: Engine) -> None:

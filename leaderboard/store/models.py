@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 CREATED, RUNNING, FINISHED = "created", "running", "finished"
 # Match status
 PENDING, CLAIMED, DONE, VOID = "pending", "claimed", "done", "void"
+UNFINISHED_SQL = "status IN ('pending', 'claimed')"
+"""The matches not finished yet, as SQL (the claims' partial index and their query)."""
 # Season kind: a season plays its fixed schedule and finishes; a ladder never ends (its
 # matchmaker, hegemon.leaderboard.ladder, keeps adding matches as games finish)
 SEASON, LADDER = "season", "ladder"
@@ -213,6 +215,14 @@ class MatchRow(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("season_id", "number"),
         sa.Index("ix_matches_season_id_status", "season_id", "status"),
+        # the next match to claim, in order, over the unfinished ones only (migration 0019)
+        sa.Index(
+            "ix_matches_unfinished",
+            "season_id",
+            "number",
+            sqlite_where=sa.text(UNFINISHED_SQL),
+            postgresql_where=sa.text(UNFINISHED_SQL),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -76,13 +76,21 @@ def log_rows(match_id: int, logs: Sequence[bytes | None]) -> list[StoredLogRow]:
     ]
 
 
+def game_file_rows(
+    match_id: int, record: str | None, logs: Sequence[bytes | None]
+) -> list[StoredRecordRow | StoredLogRow]:
+    """The rows storing a game's record (if any) and logs."""
+    found: list[StoredRecordRow | StoredLogRow] = (
+        [] if record is None else [record_row(match_id, record)]
+    )
+    return found + list(log_rows(match_id, logs))
+
+
 def add_game_files(
     s: Session, match_id: int, record: str | None, logs: Sequence[bytes | None]
 ) -> None:
     """Add a game's record and logs to the session ``s`` (the caller's transaction)."""
-    if record is not None:
-        s.add(record_row(match_id, record))
-    s.add_all(log_rows(match_id, logs))
+    s.add_all(game_file_rows(match_id, record, logs))
 
 
 def stored_record(store: Database, match_id: int) -> str | None:

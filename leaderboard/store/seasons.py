@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from .database import Database, StoreError, _one_line
 from .models import (
     CHALLENGE,
-    CLAIMED,
-    DONE,
-    PENDING,
-    VOID,
+    FINISHED,
     BotRow,
     GameRow,
     MatchRow,
@@ -23,6 +19,7 @@ from .models import (
     SeasonProgress,
     SeasonRow,
 )
+from .progress import SeasonProgressRow, season_progress
 
 if TYPE_CHECKING:
     from ..seasons.schedule import ScheduledMatch
@@ -92,37 +89,29 @@ class SeasonStore(Database):
             return [(m, g) for m, g in rows]
 
     def progress(self, season_id: int) -> SeasonProgress:
-        """How far the season is: match counts by status, attempts, current claims."""
+        """How far the season is: match counts by status, attempts, current claims (its
+        counter row and the claims in play: the same cost at any length of the season)."""
         with self.session() as s:
-            counts = dict(
-                s.exec(
-                    select(col(MatchRow.status), func.count())
-                    .where(col(MatchRow.season_id) == season_id)
-                    .group_by(col(MatchRow.status))
-                ).all()
-            )
-            attempts = s.exec(
-                select(func.coalesce(func.sum(col(MatchRow.attempts)), 0)).where(
-                    col(MatchRow.season_id) == season_id
+            return season_progress(s, season_id)
+
+    def seasons_waiting(self, challenges: bool = False, held: bool = False) -> list[SeasonRow]:
+        """The seasons and ladders (and members' challenges with ``challenges``) with a match
+        waiting to be claimed (``held``: or claimed, which may be a claim whose runner died and
+        that a claim takes over once stale), by id: one read of the counter rows, however long
+        the seasons."""
+        with self.session() as s:
+            query = (
+                select(SeasonRow)
+                .join(SeasonProgressRow, col(SeasonProgressRow.season_id) == col(SeasonRow.id))
+                .where(
+                    or_(col(SeasonProgressRow.pending) > 0, held and col(SeasonProgressRow.claimed) > 0),
+                    col(SeasonRow.status) != FINISHED,
                 )
-            ).one()
-            workers = dict(
-                s.exec(
-                    select(col(MatchRow.worker), func.count())
-                    .where(col(MatchRow.season_id) == season_id, col(MatchRow.status) == CLAIMED)
-                    .group_by(col(MatchRow.worker))
-                ).all()
+                .order_by(col(SeasonRow.id))
             )
-        return SeasonProgress(
-            season_id,
-            sum(counts.values()),
-            counts.get(PENDING, 0),
-            counts.get(CLAIMED, 0),
-            counts.get(DONE, 0),
-            counts.get(VOID, 0),
-            int(attempts or 0),
-            {str(k): int(v) for k, v in workers.items()},
-        )
+            if not challenges:
+                query = query.where(col(SeasonRow.kind) != CHALLENGE)
+            return list(s.exec(query).all())
 
 
 def add_season(
