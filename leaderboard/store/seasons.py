@@ -104,7 +104,10 @@ class SeasonStore(Database):
                 select(SeasonRow)
                 .join(SeasonProgressRow, col(SeasonProgressRow.season_id) == col(SeasonRow.id))
                 .where(
-                    or_(col(SeasonProgressRow.pending) > 0, held and col(SeasonProgressRow.claimed) > 0),
+                    or_(
+                        col(SeasonProgressRow.pending) > 0,
+                        held and col(SeasonProgressRow.claimed) > 0,
+                    ),
                     col(SeasonRow.status) != FINISHED,
                 )
                 .order_by(col(SeasonRow.id))
