@@ -104,7 +104,9 @@ class HttpRunner:
         cancelled (the runner stopped), the match is given back to be played again."""
         try:
             await self._play(lease)
-        except trio.Cancelled:
+        except BaseException:
+            # Cancelled reaches here alone or inside an ExceptionGroup (the game's nursery
+            # wraps it), so not ``except trio.Cancelled``; a match already stored refuses it
             with trio.CancelScope(shield=True), trio.move_on_after(GIVE_BACK_FOR):
                 await self._give_back(lease)
             raise
