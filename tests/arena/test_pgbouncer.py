@@ -6,11 +6,13 @@ prepared statements, session advisory locks, LISTEN."""
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from hegemon.leaderboard.ladder import fill_queue
+from hegemon.leaderboard.ladder import QUEUE_DEPTH, fill_queue
 from hegemon.leaderboard.store import FINISHED, Store
 from tests.helpers.ladder import fake_bots, make_ladder
 from tests.helpers.league import (  # noqa: F401
@@ -87,6 +89,30 @@ def test_one_matchmaker_fills_a_ladder_at_a_time_through_pgbouncer(home, bounced
         assert store.progress(saved_id(ladder)).pending == 0
         assert fill_queue(store, ladder) > 0  # the lock ended with its transaction
         assert store.progress(saved_id(ladder)).pending > 0
+
+
+@pytest.mark.parametrize("path", ["direct", "bounced"])
+def test_simultaneous_matchmakers_never_overfill_a_ladder(home, pg_url, bounced_url, path):
+    """Six runners refilling one ladder at the same instant (a barrier, real threads, each its
+    own store and connections): the queue ends exactly full, never over its depth, and every
+    match number is made once."""
+    url = pg_url if path == "direct" else bounced_url
+    with Store(url) as store:
+        fake_bots(store, 6)
+        ladder = make_ladder(store, f"ladder-{secrets.token_hex(3)}")
+    start = threading.Barrier(6)
+
+    def refill(_: int) -> int:
+        with Store(url) as mine:
+            start.wait()
+            return fill_queue(mine, ladder)
+
+    with ThreadPoolExecutor(6) as pool:
+        made = list(pool.map(refill, range(6)))
+    with Store(url) as store:
+        assert store.progress(saved_id(ladder)).pending == QUEUE_DEPTH
+        numbers = [m.number for m in store.matches(saved_id(ladder))]
+    assert sum(made) == len(numbers) == len(set(numbers)) == QUEUE_DEPTH, made
 
 
 def test_stores_sharing_one_server_connection_through_pgbouncer_keep_working(home, pg_url):
