@@ -346,9 +346,42 @@ API_WRITES = [
 ]
 """The endpoints that need a member's token: (method, path, what)."""
 
-API_DOC = API_READS + API_WRITES
+API_RUNNER = [
+    (
+        "POST",
+        "/api/runner/claim",
+        'JSON {"worker"} → a lease on the next match waiting (its season\'s rules and clock, the '
+        "seats' bots and their archive digests, the seed, the lease's seconds), or none; a "
+        "retried claim gets the match it holds",
+    ),
+    (
+        "POST",
+        "/api/runner/heartbeat",
+        'JSON {"worker", "match_id"} → the lease renewed; 409 when it was lost',
+    ),
+    (
+        "POST",
+        "/api/runner/release",
+        'JSON {"worker", "match_id", "reason"} → the match given back (no reason: nothing '
+        "counted; a reason: a runner fault, one attempt)",
+    ),
+    ("GET", "/api/runner/archives/{digest}", "a bot's files by their content digest (gzip'd tar)"),
+    (
+        "POST",
+        "/api/runner/result",
+        "the played game (record, logs, notes): the lease checked, the record re-verified, "
+        "stored once; a stale post 409, one that does not verify 422, the same post again its "
+        "first answer",
+    ),
+]
+"""The endpoints that need a runner token (``hegemon runner-token create``): (method, path,
+what)."""
+
+API_DOC = API_READS + API_WRITES + API_RUNNER
 """Every endpoint ``/api`` documents (a test checks it against the route table)."""
 
 
 def api_page(links: Links) -> str:
-    return page("api.html", "JSON API", links, reads=API_READS, writes=API_WRITES)
+    return page(
+        "api.html", "JSON API", links, reads=API_READS, writes=API_WRITES, runner=API_RUNNER
+    )

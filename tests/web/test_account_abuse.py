@@ -309,11 +309,12 @@ BAD_NUMBERS = ["9" * 23, "-1", "x", "1e3", "\N{SUPERSCRIPT TWO}"]
 
 
 def numeric_routes(app: Any) -> list[tuple[str, str, list[str]]]:
-    """(method, path, its numeric parameters) of every route with one (ids and seats)."""
+    """(method, path, its numeric parameters) of every route with one (ids and seats): every
+    parameter but a bot's name and an archive's content digest (a runner's, hex)."""
     found = []
     for route in app.routes:
         if isinstance(route, Route) and route.param_convertors:
-            numeric = [p for p in route.param_convertors if p != "name"]
+            numeric = [p for p in route.param_convertors if p not in ("name", "digest")]
             if numeric:
                 found += [
                     (m, route.path, numeric) for m in sorted(route.methods or ()) if m != "HEAD"
