@@ -28,9 +28,7 @@ from tests.helpers.processes import spinners
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BOTS = Path(__file__).resolve().parent.parent / "bots"
-# one round: the setup's forty-odd decisions a seat are plenty (the tests ask for more than ten);
-# more rounds only made each game, and the spinners beside it, last longer
-RULES = make_rules("classic", {"turn_limit": 1})
+RULES = make_rules("classic", {"turn_limit": 4})
 TIME = TimeControl(startup=20, decision=0.5, bank=60.0, max_strikes=2)
 
 
