@@ -57,8 +57,9 @@ def organise(home: Path, *args: str) -> None:
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    """A running arena playing a season of three slow bots, one game at a time (more games
-    than the tests watch: each test finds one in play)."""
+    """A running arena playing a season of three slow bots, one game at a time (far more games
+    than the tests watch, so that however slowly the module's tests run — 8 ran out once, on
+    a quiet machine — each test still finds one in play; the arena stops with the module)."""
     root = tmp_path_factory.mktemp("live")
     home = root / "home"
     home.mkdir()
@@ -68,7 +69,7 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
         organise(home, "bot", "add", name, str(bot))
     organise(
         home, "season", "create", "watched", "--bots", "slow-a,slow-b,slow-c",
-        "--players", "3", "--games", "8", "--clock", "wall", "--set", "turn_limit=6",
+        "--players", "3", "--games", "40", "--clock", "wall", "--set", "turn_limit=20",
     )  # fmt: skip
     with running_web(home, root / "arena.log", ("arena", "--workers", "1")) as url:
         yield Arena(url, home)
