@@ -22,6 +22,7 @@ protocol fault.
 
 from __future__ import annotations
 
+import abc
 import queue
 import threading
 from collections import deque
@@ -62,7 +63,7 @@ def open_stream(channel: grpc.Channel, stub: Any) -> DecideStream:
     return ThreadedStream(stub.DecideStream)
 
 
-class DecideStream:
+class DecideStream(abc.ABC):
     """One bot's stream of decisions for one game: ``await ask(request)`` for each; then
     :meth:`close`. Made on trio's thread (it keeps that run's token). Its transports send
     with :meth:`_send` and, from their own thread, give each reply to :meth:`_read_reply`
@@ -106,12 +107,13 @@ class DecideStream:
         self._reply = None
         return reply
 
+    @abc.abstractmethod
     def _send(self, request: Any) -> None:
-        raise NotImplementedError
+        """Hand ``request`` to grpcio (each transport its own way)."""
 
+    @abc.abstractmethod
     def close(self) -> None:
         """End the call (the bot sees it cancelled)."""
-        raise NotImplementedError
 
     # ------------------------------------------------------------- the reading thread
     def _read_reply(self, reply: Any) -> StreamEnded | None:
