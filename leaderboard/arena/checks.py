@@ -17,6 +17,7 @@ from ..registry import RegistryError, materialise
 from ..registry.check import check_command_async
 from ..registry.sources import command_in
 from ..store import BotRow, Store, StoreError
+from .idle import Idle
 
 Say = Callable[[str], None]
 
@@ -54,8 +55,9 @@ async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRo
     return stored
 
 
-async def check_loop(store: Store, worker: str, poll: float, say: Say | None = None) -> None:
-    """Check queued versions as they come, forever (polling every ``poll`` seconds)."""
+async def check_loop(store: Store, worker: str, idle: Idle, say: Say | None = None) -> None:
+    """Check queued versions as they come, forever (waiting on ``idle`` while none is)."""
     while True:
+        mark = idle.mark()
         if await check_next(store, worker, say) is None:
-            await trio.sleep(poll)
+            await idle.wait(mark)

@@ -8,6 +8,7 @@ adds more); it prints one line per event and stops on SIGTERM or Ctrl-C, giving 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 
@@ -22,9 +23,12 @@ from ..seasons.state import RunnerError
 from ..store import SeasonRow, Store, StoreError
 from ..store.database import RUNNER_POOL
 from .checks import Say, check_loop
+from .idle import Idle
+from .wakeup import Listener
 
 POLL = 1.0
-"""Seconds between looks at an empty queue."""
+"""Seconds between looks at an empty queue on SQLite (on PostgreSQL an idle runner waits for
+the database's notification: :mod:`.wakeup`)."""
 
 TURN_GAMES = 4
 """Games a runner plays of one season or ladder before it turns to the next with a match
@@ -45,11 +49,12 @@ def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | Non
     return (turns or Turns()).next(waiting_seasons(store))
 
 
-async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
+async def match_loop(store: Store, worker: str, idle: Idle, say: Say) -> None:
     """Play the seasons', ladders' and challenges' matches as they wait, forever, in turns of
-    :data:`TURN_GAMES` games each."""
+    :data:`TURN_GAMES` games each (waiting on ``idle`` while none waits)."""
     turns = Turns()
     while True:
+        mark = idle.mark()  # before the look: work announced during it ends the wait at once
         for step in await trio.to_thread.run_sync(advance_events, store):  # a round is over
             say(
                 f"{step.season.name}: "
@@ -57,29 +62,38 @@ async def match_loop(store: Store, worker: str, poll: float, say: Say) -> None:
             )
         season = await trio.to_thread.run_sync(playable_season, store, turns)
         if season is None:
-            await trio.sleep(poll)
+            await idle.wait(mark)
             continue
         try:
             state = await run_season(store, season, worker=worker, log=say, stop_after=TURN_GAMES)
         except (StoreError, RunnerError) as exc:  # its bots cannot run here, or the database
             say(f"{season.name}: {exc}")
-            await trio.sleep(poll)
+            await trio.sleep(idle.poll)
             continue
         say(f"{season.name}: {state.done} games played")
 
 
 async def run_runner(store: Store, worker: str | None = None, poll: float = POLL) -> None:
-    """Check games and matches, one of each at a time, until cancelled."""
+    """Check games and matches, one of each at a time, until cancelled; idle, wait for the
+    database's notification (PostgreSQL: one listening connection, :mod:`.wakeup`) or look
+    again every ``poll`` seconds (SQLite)."""
     name = worker or default_worker_id()
 
     def say(line: str) -> None:
         print(f"runner {name}: {line}", flush=True)
 
     say("started")
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    with (
+        trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
+        contextlib.ExitStack() as stack,
+    ):
+        listener = Listener.for_store(store, say)
+        if listener is not None:
+            stack.enter_context(listener)
+        idle = Idle(listener, poll)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(check_loop, store, name, poll, say)
-            nursery.start_soon(match_loop, store, name, poll, say)
+            nursery.start_soon(check_loop, store, name, idle, say)
+            nursery.start_soon(match_loop, store, name, idle, say)
             async for _ in signals:  # stopped: games and checks in flight are given back
                 say("stopping")
                 nursery.cancel_scope.cancel()
