@@ -4,6 +4,7 @@ stops the server at its next check — even one made before it listens."""
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import uvicorn
@@ -25,3 +26,12 @@ class StoppableServer(uvicorn.Server):
     def should_exit(self, value: bool) -> None:
         if value:  # uvicorn's __init__ writes False: it never clears a stop already asked for
             self.stop.set()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """First answer the requests that wait for something to happen (runners' long-poll
+        claims: the app's ``runner_waiting`` room, if one was made), which uvicorn's own
+        shutdown would otherwise wait for; then shut down as uvicorn does."""
+        room = getattr(getattr(self.config.app, "state", None), "runner_waiting", None)
+        if room is not None:
+            room.close()
+        await super().shutdown(sockets)

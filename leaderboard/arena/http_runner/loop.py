@@ -32,7 +32,12 @@ from .client import ArenaClient, ArenaError, Unreachable
 from .protocol import Lease, ProtocolError, Result, read_lease, result_body
 
 POLL = 1.0
-"""Seconds between claims while the arena has nothing to play."""
+"""Seconds between claims while the arena has nothing to play and did not wait (an arena
+without long-poll claims, or one with too many claims waiting already)."""
+
+CLAIM_WAIT = 25.0
+"""Seconds a claim asks the arena to wait for a match before it answers none (a long poll:
+:mod:`.waiting`; the arena caps it); well inside the client's own timeout."""
 
 GIVE_BACK_FOR = 20.0
 """Seconds a stopping runner spends telling the arena it gives its match back: long enough
@@ -69,14 +74,19 @@ class HttpRunner:
     async def run(self) -> None:
         async with self._pools:
             while True:
+                waited = False
                 try:
-                    body = await self._call(self.client.post, "/api/runner/claim", self._me())
+                    body = await self._call(
+                        self.client.post, "/api/runner/claim", self._me(wait=CLAIM_WAIT)
+                    )
                     lease = read_lease(body)
+                    waited = lease is None and body.get("waited") is True
                 except (ArenaError, ProtocolError) as exc:
                     self.say(f"claim refused: {exc}")
                     lease = None
                 if lease is None:
-                    await trio.sleep(self.poll)
+                    if not waited:  # the arena answered at once: no claim storm against it
+                        await trio.sleep(self.poll)
                     continue
                 await self.play(lease)
 

@@ -161,6 +161,14 @@ def read_result(body: Any) -> Result:
     return Result(match_id, record, raw, float(duration), decisions)
 
 
+def wait_of(body: Any) -> float:
+    """The seconds a claim may wait for a match (``wait``; none given: 0, answer at once)."""
+    wait = body.get("wait", 0) if isinstance(body, dict) else 0
+    if not isinstance(wait, (int, float)) or isinstance(wait, bool) or not 0 <= wait < 1e6:
+        raise ProtocolError('"wait" must be the seconds the claim may wait (0 or more)')
+    return float(wait)
+
+
 def worker_of(body: Any) -> str:
     """The runner's own id in a request's body (checked: it is stored in the claims)."""
     worker = body.get("worker") if isinstance(body, dict) else None

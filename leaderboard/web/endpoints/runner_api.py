@@ -2,8 +2,10 @@
 carries a runner token as ``Authorization: Bearer …``, and nothing else is accepted here (a
 member's API token is refused, as a runner token is on every member's route).
 
-- ``POST /api/runner/claim`` ``{"worker"}``: a lease on the next match waiting, or ``{"match":
-  null}`` (:mod:`hegemon.leaderboard.arena.http_runner.protocol`);
+- ``POST /api/runner/claim`` ``{"worker", "wait"}``: a lease on the next match waiting, or
+  ``{"match": null}`` (:mod:`hegemon.leaderboard.arena.http_runner.protocol`); with ``wait``
+  (seconds, capped by the server) the claim waits for a match to become claimable before it
+  answers none (:mod:`hegemon.leaderboard.arena.http_runner.waiting`; 503 when too many wait);
 - ``POST /api/runner/heartbeat`` ``{"worker", "match_id"}``: the lease renewed, or 409 (lost);
 - ``POST /api/runner/release`` ``{"worker", "match_id", "reason"}``: the match given back;
 - ``GET /api/runner/archives/{digest}``: a bot's files (the archive whose content hash it is);
@@ -17,6 +19,7 @@ refusal is one line, ``{"error": …}``."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -30,8 +33,10 @@ from hegemon.leaderboard.arena.http_runner.protocol import (
     DIGEST,
     ProtocolError,
     read_result,
+    wait_of,
     worker_of,
 )
+from hegemon.leaderboard.arena.http_runner.waiting import MAX_WAIT, WaitingRoom
 from hegemon.leaderboard.store import StoreError
 from hegemon.leaderboard.store.runner_tokens import runner_of
 
@@ -88,11 +93,42 @@ async def _worker(request: Request, runner: str) -> tuple[Any, str]:
     return body, f"{runner}/{worker_of(body)}"
 
 
+def waiting_room(request: Request) -> WaitingRoom:
+    """The web server's waiting room of long-poll claims (made on the first claim)."""
+    state = request.app.state
+    room = getattr(state, "runner_waiting", None)
+    if room is None:
+        room = state.runner_waiting = WaitingRoom(store(request), _leases(request).lease)
+    return cast(WaitingRoom, room)
+
+
 @runner_route
 async def claim(request: Request, runner: str) -> Response:
-    """``POST /api/runner/claim``: a lease on the next match waiting, or none."""
-    _, worker = await _worker(request, runner)
-    return JSONResponse(await run_in_threadpool(_leases(request).claim, store(request), worker))
+    """``POST /api/runner/claim``: a lease on the next match waiting, or none (after waiting
+    up to the body's ``wait`` seconds for one)."""
+    body, worker = await _worker(request, runner)
+    wait = min(wait_of(body), MAX_WAIT)
+    leases, room = _leases(request), waiting_room(request)
+    mark = room.mark()  # before the claim: a match made during it ends the wait at once
+    answer = await run_in_threadpool(leases.claim, store(request), worker)
+    if answer["match"] is not None or wait <= 0:
+        return JSONResponse(answer)
+    if not room.enter():
+        refused = _refused(503, "busy: too many runners are waiting for work here; retry soon")
+        refused.headers["retry-after"] = "5"
+        return refused
+    deadline = time.monotonic() + wait
+    try:
+        while not room.closed and (left := deadline - time.monotonic()) > 0:
+            if not await room.wait(mark, left, request.receive()):
+                return Response(status_code=204)  # the runner hung up: nobody reads this
+            mark = room.mark()
+            answer = await run_in_threadpool(leases.claim, store(request), worker)
+            if answer["match"] is not None:
+                return JSONResponse(answer)
+    finally:
+        room.leave()
+    return JSONResponse({**answer, "waited": True})
 
 
 @runner_route
