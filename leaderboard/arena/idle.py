@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import trio
 
-from .wakeup import Listener
+from .wakeup import Hearing
 
 
 class Idle:
     """Waits of an idle runner's loops. Take :meth:`mark` *before* looking for work, then
     :meth:`wait` with it: work announced in between ends the wait at once."""
 
-    def __init__(self, listener: Listener | None, poll: float) -> None:
+    def __init__(self, listener: Hearing | None, poll: float) -> None:
         self.listener, self.poll = listener, poll
 
     def mark(self) -> int:
         return self.listener.bell.rings if self.listener is not None else 0
 
     async def wait(self, mark: int) -> None:
-        """Until work is announced (or the listener's timeout: :meth:`Listener.timeout`)."""
+        """Until work is announced (or the listener's timeout: :func:`.wakeup.wait_limit`)."""
         if self.listener is None:
             await trio.sleep(self.poll)
             return

@@ -24,7 +24,8 @@ from ..store import SeasonRow, Store, StoreError
 from ..store.database import RUNNER_POOL
 from .checks import Say, check_loop
 from .idle import Idle
-from .wakeup import Listener
+from .relay import Relayed
+from .wakeup import Hearing, Listener
 
 POLL = 1.0
 """Seconds between looks at an empty queue on SQLite (on PostgreSQL an idle runner waits for
@@ -73,10 +74,14 @@ async def match_loop(store: Store, worker: str, idle: Idle, say: Say) -> None:
         say(f"{season.name}: {state.done} games played")
 
 
-async def run_runner(store: Store, worker: str | None = None, poll: float = POLL) -> None:
+async def run_runner(
+    store: Store, worker: str | None = None, poll: float = POLL, wake_fd: int | None = None
+) -> None:
     """Check games and matches, one of each at a time, until cancelled; idle, wait for the
-    database's notification (PostgreSQL: one listening connection, :mod:`.wakeup`) or look
-    again every ``poll`` seconds (SQLite)."""
+    database's notification — heard on a listening connection of its own (PostgreSQL,
+    :mod:`.wakeup`), or through the pipe ``wake_fd`` from the arena that started it, which
+    listens once for all its runners (:mod:`.relay`) — or look again every ``poll`` seconds
+    (SQLite)."""
     name = worker or default_worker_id()
 
     def say(line: str) -> None:
@@ -87,11 +92,17 @@ async def run_runner(store: Store, worker: str | None = None, poll: float = POLL
         trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
         contextlib.ExitStack() as stack,
     ):
-        listener = Listener.for_store(store, say)
-        if listener is not None:
-            stack.enter_context(listener)
-        idle = Idle(listener, poll)
         async with trio.open_nursery() as nursery:
+            listener: Hearing | None
+            if wake_fd is not None:
+                relayed = Relayed(wake_fd)
+                nursery.start_soon(relayed.run)
+                listener = relayed
+            else:
+                listener = Listener.for_store(store, say)
+                if listener is not None:
+                    stack.enter_context(listener)
+            idle = Idle(listener, poll)
             nursery.start_soon(check_loop, store, name, idle, say)
             nursery.start_soon(match_loop, store, name, idle, say)
             async for _ in signals:  # stopped: games and checks in flight are given back
@@ -107,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--parent", type=int, default=None, help="stop when this process (its starter) is gone"
     )
+    parser.add_argument(
+        "--wake-fd", type=int, default=None, help="a pipe its starter writes to when work appears"
+    )
     args = parser.parse_args(argv)
     if args.parent is not None:  # given, not read: it may be gone before this line runs
         die_with_parent(args.parent)
@@ -115,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             from hegemon.referee.runner import steady  # this entry point alone settles
 
             steady.settle()  # start-up is over: its objects out of the collector's sight
-            trio.run(run_runner, store, args.worker)
+            trio.run(run_runner, store, args.worker, POLL, args.wake_fd)
     except StoreError as exc:
         print(f"hegemon arena runner: {exc}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from ..notify.loop import notifier
 from ..store import Store, StoreError
 from .matchmaking import fill_ladders
+from .relay import Relay
 
 MATCHMAKER_POLL = 1.0
 """Seconds between two top-ups of the ladders' queues."""
@@ -22,17 +23,29 @@ STOP_GRACE = 30.0
 """Seconds a runner has to give back its claims once told to stop."""
 
 
-def runner_argv(db: str, worker: str | None = None) -> list[str]:
+def runner_argv(db: str, worker: str | None = None, wake_fd: int | None = None) -> list[str]:
     """The command of one runner process over the database ``db`` (it stops when this process
-    is gone, however it went)."""
+    is gone, however it went; ``wake_fd``: the pipe it is woken through, :mod:`.relay`)."""
     # -P: not the working folder first on the path (a checkout there would shadow the install)
     argv = [sys.executable, "-P", "-m", "hegemon.leaderboard.arena.runner", "--db", db]
     argv += ["--parent", str(os.getpid())]
+    argv += ["--wake-fd", str(wake_fd)] if wake_fd is not None else []
     return argv + (["--worker", worker] if worker else [])
 
 
-def start_runners(db: str, count: int) -> list[subprocess.Popen[bytes]]:
-    return [subprocess.Popen(runner_argv(db)) for _ in range(count)]
+def start_runners(db: str, count: int, relay: Relay | None = None) -> list[subprocess.Popen[bytes]]:
+    """``count`` runner processes; with a ``relay``, each woken through a pipe of its own."""
+    procs = []
+    for _ in range(count):
+        if relay is None:
+            procs.append(subprocess.Popen(runner_argv(db)))
+            continue
+        fd = relay.pipe()
+        try:
+            procs.append(subprocess.Popen(runner_argv(db, wake_fd=fd), pass_fds=(fd,)))
+        finally:
+            os.close(fd)  # the runner's end: it has its own copy
+    return procs
 
 
 def stop_runners(procs: Sequence[subprocess.Popen[bytes]]) -> None:
@@ -75,7 +88,10 @@ def run_arena(
     start-up, ``stop`` still stops it: nothing more is started once it is set."""
     if stop.is_set():
         return
-    procs = start_runners(db, workers)
+    relay = Relay.for_db(db, say)  # one listening connection for them all
+    procs = start_runners(db, workers, relay)
+    if relay is not None:
+        relay.start()
     try:
         with Store(db, create=False) as store:
             jobs = {"hegemon-matchmaker": matchmaker, "hegemon-notifier": notifier}
@@ -96,6 +112,8 @@ def run_arena(
     finally:
         stop.set()
         stop_runners(procs)
+        if relay is not None:
+            relay.close()
 
 
 def _wait_for_stop(stop: threading.Event, procs: Sequence[subprocess.Popen[bytes]]) -> None:

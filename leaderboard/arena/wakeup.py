@@ -22,7 +22,7 @@ import os
 import secrets
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..store import StoreError
 from ..store.database import database_url
@@ -97,15 +97,29 @@ def _conninfo(text: str) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def listen_target(store: Store) -> tuple[str, str] | None:
-    """Where ``store``'s process listens, as (psycopg URL, URL as shown): :data:`LISTEN_ENV`
-    if set, else the database's own URL; None on SQLite (no server to notify through)."""
-    if not store.is_postgres:
+def listen_target(db: str) -> tuple[str, str] | None:
+    """Where a process of the database ``db`` (its full URL) listens, as (psycopg URL, URL as
+    shown): :data:`LISTEN_ENV` if set, else ``db``; None on SQLite (no server to notify
+    through)."""
+    if database_url(db).get_backend_name() != "postgresql":
         return None
-    given = os.environ.get(LISTEN_ENV, "").strip()
-    text = given or store.secret_url()
+    text = os.environ.get(LISTEN_ENV, "").strip() or db
     shown = database_url(text).set(drivername="postgresql").render_as_string(hide_password=True)
     return _conninfo(text), shown
+
+
+def wait_limit(state: str, poll: float) -> float:
+    """How long a waiter may wait for the bell of a listener in ``state``: :data:`SAFETY_WAIT`
+    while listening, :data:`SLOW_POLL` when deaf, ``poll`` while (re)connecting."""
+    return {LISTENING: SAFETY_WAIT, DEAF: SLOW_POLL}.get(state, poll)
+
+
+class Hearing(Protocol):
+    """What a waiter needs of a listener: its bell, and how long to wait for it."""
+
+    bell: Bell
+
+    def timeout(self, poll: float) -> float: ...
 
 
 class Listener:
@@ -126,10 +140,15 @@ class Listener:
     @classmethod
     def for_store(cls, store: Store, say: Callable[[str], None]) -> Listener | None:
         """A listener for ``store``'s database (None on SQLite)."""
-        target = listen_target(store)
+        return cls.for_url(store.secret_url(), say)
+
+    @classmethod
+    def for_url(cls, db: str, say: Callable[[str], None]) -> Listener | None:
+        """A listener for the database ``db`` (its full URL; None on SQLite)."""
+        target = listen_target(db)
         if target is None:
             return None
-        return cls(target[0], _conninfo(store.secret_url()), target[1], say)
+        return cls(target[0], _conninfo(db), target[1], say)
 
     def start(self) -> Listener:
         self._thread.start()
@@ -153,9 +172,8 @@ class Listener:
         self.close()
 
     def timeout(self, poll: float) -> float:
-        """How long a waiter may wait for the bell: :data:`SAFETY_WAIT` while listening,
-        :data:`SLOW_POLL` when deaf, ``poll`` while (re)connecting."""
-        return {LISTENING: SAFETY_WAIT, DEAF: SLOW_POLL}.get(self.state, poll)
+        """How long a waiter may wait for the bell now (:func:`wait_limit`)."""
+        return wait_limit(self.state, poll)
 
     def _set(self, state: str) -> None:
         self.state = state

@@ -32,6 +32,7 @@ from tests.helpers.league import (  # noqa: F401 (pg_server: the fixture pg_url 
     pg_url,
     register_samples,
     saved_id,
+    start_hegemon,
     wait_for,
 )
 from tests.helpers.pgbouncer import pgbouncer, through
@@ -106,6 +107,21 @@ def idle_then_woken(home: Path, pg_url: str, db: str, log: Path) -> None:
     match is claimed promptly after the season is made."""
     wait_for("the runner to listen", lambda: said(log, "waiting for work on notifications"), 60)
     wait_for(f"every connection quiet for {QUIET:g} s", lambda: quiet(pg_url), 60, every=0.5)
+    claimed_promptly(pg_url)
+
+
+def listening(pg_url: str) -> int:
+    """The connections to the database that LISTEN (their last statement)."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND query = 'LISTEN hegemon_work'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def claimed_promptly(pg_url: str) -> None:
+    """A new season's first match is claimed within :data:`PROMPT` seconds of its making."""
     with Store(pg_url, create=False) as store:
         spec = SeasonSpec(name=f"woken-{secrets.token_hex(3)}", games=2, turn_limit=4)
         season = create_season(store, spec, store.bots())
@@ -154,3 +170,22 @@ def test_through_pgbouncer_without_a_direct_url_a_runner_says_it_polls(
         lines = [line for line in log.read_text().splitlines() if "do not reach" in line]
         assert len(lines) == 1 and LISTEN_ENV in lines[0], lines
         stop(stopped.pop())
+
+
+def test_an_arenas_runners_share_its_one_listening_connection(home, pg_url, tmp_path):
+    with Store(pg_url) as store:
+        register_samples(store)
+    log = tmp_path / "arena.log"
+    args = ("arena", "--no-web", "--workers", "2", "--db", pg_url)
+    arena = start_hegemon(*args, home=home, log=log)
+    try:
+
+        def ready() -> bool:
+            text = log.read_text()
+            return "waiting for work on notifications" in text and text.count(" started") >= 2
+
+        wait_for("the arena and its two runners", ready, 60)
+        claimed_promptly(pg_url)
+        assert listening(pg_url) == 1, log.read_text()
+    finally:
+        stop(arena)
