@@ -2,6 +2,7 @@
 
     nice -n 10 python benchmarks/runner_scale.py [--runners 1,8,32,80] [--seconds 15]
         [--server-pool 20]
+    nice -n 10 python benchmarks/runner_scale.py --idle [--runners 1,8,80] [--seconds 60]
 
 Starts a private PostgreSQL cluster (Debian's ``postgresql``, as the tests do) and, for the
 second half, a PgBouncer in transaction mode in front of it (Debian's ``pgbouncer``, at most
@@ -19,6 +20,22 @@ storing a game (a stall).
 
 On a shared machine the runners' own Python competes with the database for the CPU: read the
 database's CPU per game, not the games per second, as its cost.
+
+``--idle``: runners with nothing to do. Each process runs the arena runner's own two loops
+(:func:`~hegemon.leaderboard.arena.runner.match_loop` and
+:func:`~hegemon.leaderboard.arena.checks.check_loop`) over an arena with no work, waiting as
+main did (``poll``: a look every second) or on the database's notification (``notify``: one
+listening connection each, :mod:`hegemon.leaderboard.arena.wakeup`; ``relay``: one for them
+all, passed on through a pipe each, as ``hegemon arena`` does: :mod:`hegemon.leaderboard.arena
+.relay`). Printed per run: the
+statements the runners sent per second (counted exactly, in each process, by SQLAlchemy's
+``before_cursor_execute``), the server's committed transactions per second
+(``pg_stat_database``, every database, the benchmark's own three reads included; its
+statistics lag by up to a few seconds), CPU per second over the window and the client
+connections at its end (on a server allowing :data:`IDLE_MAX_CONNECTIONS`); then a
+season is made and the wake latency is how long each runner took to see it
+from the season's commit (its season runner is replaced by a stub that notes the time: the
+games are not the point): median and slowest.
 """
 
 from __future__ import annotations
@@ -247,12 +264,152 @@ def one_run(
     )
 
 
+# ---------------------------------------------------------------------------------- idle runners
+def idle_child(
+    url: str, worker: str, mode: str, counter: Any, sync: Sync, wake_fd: int | None
+) -> None:
+    """An arena runner's two loops with nothing to do (``mode``: ``poll`` as main, ``notify``
+    on a listening connection of its own, ``relay`` through the pipe ``wake_fd`` from one
+    listener in the benchmark's process, as ``hegemon arena`` does), counting its statements in
+    ``counter``; once a season appears its season runner (a stub) reports the moment it was
+    reached on ``sync.results``."""
+    import trio
+    from sqlalchemy import event
+
+    from hegemon.leaderboard.arena import runner
+    from hegemon.leaderboard.arena.checks import check_loop
+    from hegemon.leaderboard.arena.idle import Idle
+    from hegemon.leaderboard.arena.relay import Relayed
+    from hegemon.leaderboard.arena.wakeup import LISTENING, Hearing, Listener
+    from hegemon.leaderboard.store import Store
+    from hegemon.leaderboard.store.database import RUNNER_POOL
+
+    async def reached(*_: Any, **__: Any) -> Any:
+        sync.results.put(("woken", time.time()))
+        await trio.sleep_forever()
+
+    runner.run_season = reached  # type: ignore[attr-defined]  # the games are not measured
+
+    def count(*_: Any) -> None:
+        with counter.get_lock():
+            counter.value += 1
+
+    with Store(url, create=False, pool_size=RUNNER_POOL) as store:
+        event.listen(store.engine, "before_cursor_execute", count)
+        listener = Listener.for_store(store, lambda line: None) if mode == "notify" else None
+        if listener is not None:
+            listener.start()
+            while listener.state != LISTENING:
+                time.sleep(0.05)
+        relayed = Relayed(wake_fd) if wake_fd is not None else None
+        hearing: Hearing | None = listener or relayed
+        idle = Idle(hearing, runner.POLL)
+
+        async def main() -> None:
+            sync.results.put("ready")
+            async with trio.open_nursery() as nursery:
+                if relayed is not None:
+                    nursery.start_soon(relayed.run)
+                nursery.start_soon(check_loop, store, worker, idle)
+                nursery.start_soon(runner.match_loop, store, worker, idle, lambda line: None)
+
+        trio.run(main)
+
+
+def scalar(admin_url: str, sql: str) -> int:
+    """The whole number ``sql`` answers (0 for none), on a connection of its own."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        row = conn.execute(sql).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def connections_now(admin_url: str) -> int:
+    """The client connections the server has open now (the asker's own left out)."""
+    return scalar(
+        admin_url,
+        "SELECT count(*) FROM pg_stat_activity "
+        "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    )
+
+
+def xacts(admin_url: str) -> int:
+    """The server's committed and rolled-back transactions so far, every database."""
+    return scalar(admin_url, "SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database")
+
+
+IDLE_HEADER = (
+    "| waiting | runners | statements/s | server xacts/s | DB CPU ms/s | connections |"
+    " wake p50 ms | wake max ms |\n"
+    "|---------|---------|--------------|----------------|-------------|-------------|"
+    "-------------|-------------|"
+)
+
+IDLE_MAX_CONNECTIONS = 300
+"""The idle runs' server limit: 80 runner processes hold 80 listening connections beside their
+pools (PostgreSQL's default of 100 would refuse some)."""
+
+
+def idle_run(url: str, admin_url: str, mode: str, runners: int, seconds: float) -> str:
+    """One idle run (see the module's doc): its table row."""
+    from hegemon.leaderboard.arena.relay import Relay
+    from hegemon.leaderboard.store import Store
+    from tests.helpers.league import SeasonSpec, create_season
+
+    with Store(url) as store, store.session() as s:
+        backend = int(s.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar() or 0)
+        postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    ctx = multiprocessing.get_context("fork")
+    sync = Sync(ctx.Event(), ctx.Event(), ctx.Queue())
+    counter = ctx.Value("q", 0)
+    relay = Relay.for_db(url, lambda line: None) if mode == "relay" else None
+    procs = []
+    for i in range(runners):
+        fd = relay.pipe() if relay is not None else None
+        args = (url, f"idle-{i}", mode, counter, sync, fd)
+        procs.append(ctx.Process(target=idle_child, args=args))
+        procs[-1].start()
+        if fd is not None:
+            os.close(fd)  # the child's end: it has its copy
+    if relay is not None:
+        relay.start()
+    try:
+        for _ in procs:
+            assert sync.results.get(timeout=120) == "ready"
+        time.sleep(WARM_UP + 12)  # every loop waiting, the server's statistics of the start in
+        sent0, xacts0, cpu0 = counter.value, xacts(admin_url), server_cpu(postmaster)
+        time.sleep(seconds)
+        sent1, xacts1, cpu1 = counter.value, xacts(admin_url), server_cpu(postmaster)
+        held = connections_now(admin_url)  # idle: steady (sampling would add queries)
+        with Store(url) as store:
+            spec = SeasonSpec(name=f"wake-{mode}-{runners}-{time.time_ns()}", games=4)
+            create_season(store, spec, store.bots())
+            made = time.time()  # committed: from here a runner may see it
+        woken = sorted(sync.results.get(timeout=120)[1] - made for _ in procs)
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join()
+        if relay is not None:
+            relay.close()
+    with Store(url) as store, store.session() as s:  # the next run starts with no work
+        s.connection().exec_driver_sql("UPDATE matches SET status = 'void'")
+    return (
+        f"| {mode:7} | {runners:7} | {(sent1 - sent0) / seconds:12.2f} | "
+        f"{(xacts1 - xacts0) / seconds:14.1f} | {1000 * (cpu1 - cpu0) / seconds:11.1f} | "
+        f"{held:11} | {1000 * woken[len(woken) // 2]:11.1f} | "
+        f"{1000 * woken[-1]:11.1f} |"
+    )
+
+
 @contextlib.contextmanager
-def cluster() -> Iterator[str]:
+def cluster(max_connections: int = 100) -> Iterator[str]:
     """A fresh database on a private cluster (removed afterwards); its URL."""
     from tests.helpers.league import private_cluster
 
-    with private_cluster() as server:
+    with private_cluster(max_connections) as server:
         yield server.create_database()
 
 
@@ -262,6 +419,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--server-pool", type=int, default=20)
     parser.add_argument("--only", choices=["direct", "pgbouncer"])
+    parser.add_argument("--idle", action="store_true", help="idle runners: poll or notify")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     from hegemon.leaderboard.store import Store
@@ -269,7 +427,8 @@ def main() -> None:
     from tests.helpers.web import play_record
 
     counts = [int(n) for n in args.runners.split(",")]
-    with tempfile.TemporaryDirectory() as folder, cluster() as url:
+    limit = IDLE_MAX_CONNECTIONS if args.idle else 100
+    with tempfile.TemporaryDirectory() as folder, cluster(limit) as url:
         os.environ["HEGEMON_HOME"] = folder
         record = Path(folder) / "record.jsonl"
         record.write_text(play_record(7, ["a", "b", "c", "d"], 12))
@@ -277,6 +436,13 @@ def main() -> None:
             for i in range(4):
                 store.add_bot(f"bot{i}", ["python", "bot.py"], f"{i:064x}", "python")
         admin = url.replace("postgresql+psycopg://", "postgresql://")
+        if args.idle:
+            print(IDLE_HEADER, flush=True)
+            for n in counts:
+                for mode in ("poll", "notify", "relay"):
+                    print(idle_run(url, admin, mode, n, args.seconds), flush=True)
+            print(f"(each window {args.seconds:g} s)")
+            return
         print(HEADER, flush=True)
         if args.only != "pgbouncer":
             for n in counts:

@@ -88,13 +88,18 @@ def stopped() -> Iterator[list[subprocess.Popen[bytes]]]:
         stop(proc)
 
 
+def asked(pg_url: str, sql: str, *params: object) -> tuple:
+    """The one row ``sql`` answers, on a connection of the test's own."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        row = conn.execute(sql, params).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
 def quiet(pg_url: str) -> bool:
     """Whether every other connection to the database has been quiet for :data:`QUIET` s
     (and there is one at least: the runner's listening connection)."""
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        row = conn.execute(QUIET_SQL, (QUIET,)).fetchone()
-    assert row is not None
-    busy, connections = row
+    busy, connections = asked(pg_url, QUIET_SQL, QUIET)
     return busy == 0 and connections >= 1
 
 
@@ -112,12 +117,8 @@ def idle_then_woken(home: Path, pg_url: str, db: str, log: Path) -> None:
 
 def listening(pg_url: str) -> int:
     """The connections to the database that LISTEN (their last statement)."""
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND query = 'LISTEN hegemon_work'"
-        ).fetchone()
-    return int(row[0]) if row else 0
+    sql = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query = %s"
+    return int(asked(pg_url, sql, "LISTEN hegemon_work")[0])
 
 
 def claimed_promptly(pg_url: str) -> None:

@@ -377,8 +377,9 @@ def own_pg_server(pg_server: PgServer) -> Iterator[PgServer]:
 
 
 @contextlib.contextmanager
-def private_cluster() -> Iterator[PgServer]:
-    """A private PostgreSQL cluster from Debian's ``postgresql`` package, removed afterwards."""
+def private_cluster(max_connections: int = 100) -> Iterator[PgServer]:
+    """A private PostgreSQL cluster from Debian's ``postgresql`` package, removed afterwards
+    (``max_connections``: the server's limit, PostgreSQL's default unless a benchmark asks)."""
     bindir = _pg_bindir()
     if bindir is None:
         pytest.fail(
@@ -433,7 +434,8 @@ def private_cluster() -> Iterator[PgServer]:
             )
         options = (
             f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
+            "-c synchronous_commit=off -c full_page_writes=off "
+            f"-c max_connections={max_connections}"
         )
         start = subprocess.run(
             _as_postgres(

@@ -3,9 +3,10 @@ may wait up to ``wait`` seconds (at most :data:`MAX_WAIT`) for a match to become
 instead of claiming again every second.
 
 Every waiting claim waits on one :class:`~..wakeup.Bell`, rung by the server's one reader of the
-database: its :class:`~..wakeup.Listener` (PostgreSQL: the database's notification), or, while
-nobody can notify it (SQLite, a deaf or lost listener), one check every :data:`CHECK_EVERY`
-seconds — made only while a claim waits, whatever the number waiting. At most ``capacity``
+database: its :class:`~..wakeup.Listener` (PostgreSQL: the database's notification, and a
+timer at the earliest held lease's lapse, which no write announces), or, while nobody can
+notify it (SQLite, a deaf or lost listener), one check every :data:`CHECK_EVERY` seconds —
+made only while a claim waits, whatever the number waiting. At most ``capacity``
 claims wait at once (a flood of long polls holds no more of the server: the rest are refused
 with a 503 that runners retry with backoff); a claim whose runner hung up stops waiting; a web
 server shutting down answers every waiting claim at once (:meth:`WaitingRoom.close`)."""
