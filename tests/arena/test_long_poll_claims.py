@@ -20,6 +20,7 @@ import pytest
 import uvicorn
 
 from hegemon.leaderboard.arena.http_runner.waiting import CAPACITY_ENV, WaitingRoom
+from hegemon.leaderboard.arena.wakeup import LISTENING
 from hegemon.leaderboard.store import CLAIMED, Store
 from hegemon.leaderboard.store.runner_tokens import create_runner_token
 from hegemon.leaderboard.web.server import make_app
@@ -130,7 +131,7 @@ def test_waiting_claims_get_the_matches_of_a_season_made_while_they_wait(web):
         answers = list(pool.map(answer, conns))  # well before their 30 s: woken by the match
     assert [status for status, _ in answers] == [200, 200]
     ids = {body["match"]["id"] for _, body in answers}
-    assert len(ids) == 2, answers
+    assert len(ids) == 2 and all(body["waited"] for _, body in answers), answers
     held = {m.id: m.worker for m in web.store.matches(saved_id(season)) if m.status == CLAIMED}
     assert held == {body["match"]["id"]: f"t/w{i}" for i, (_, body) in enumerate(answers)}
     assert web.waiting() == 0
@@ -181,3 +182,30 @@ def test_a_stopping_web_server_answers_its_waiting_claims_at_once(web):
     answers = [answer(conn) for conn in conns]
     assert answers == [(200, {"match": None, "waited": True})] * 2
     assert web.room.closed
+
+
+@pytest.mark.parametrize(
+    "web", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+def test_a_waiting_claim_takes_over_a_lease_that_lapses_though_no_write_announces_it(
+    web, monkeypatch
+):
+    monkeypatch.setenv("HEGEMON_RUNNER_LEASE", "5")  # read at the server's first claim
+    assert claim(web, "first", 0.5)[1]["waited"] is True  # the room and its listener made
+    listener = web.room.listener
+    assert listener is not None
+    wait_for("the server to listen", lambda: listener.state == LISTENING, 30)
+    season = create_season(web.store, SeasonSpec(name="lapsing", games=1), web.store.bots())
+    status, held = claim(web, "gone", 0)  # a runner that will never heartbeat
+    assert status == 200 and held["match"] is not None
+    heir = send_claim(web, "heir", 30)
+
+    def taken_over() -> bool:
+        [match] = web.store.matches(saved_id(season))
+        return (match.status, match.worker) == (CLAIMED, "t/heir")
+
+    # woken when the lease lapses (5 s), not at the end of its wait (30 s: the guard's 20 s fail)
+    wait_for("the waiting claim to take the lapsed lease over", taken_over, 20)
+    status, body = answer(heir)
+    assert status == 200 and body["waited"] is True and body["match"] is not None, body
+    assert body["match"]["id"] == held["match"]["id"]

@@ -125,7 +125,7 @@ async def claim(request: Request, runner: str) -> Response:
             mark = room.mark()
             answer = await run_in_threadpool(leases.claim, store(request), worker)
             if answer["match"] is not None:
-                return JSONResponse(answer)
+                return JSONResponse({**answer, "waited": True})
     finally:
         room.leave()
     return JSONResponse({**answer, "waited": True})
