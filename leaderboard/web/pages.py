@@ -350,9 +350,10 @@ API_RUNNER = [
     (
         "POST",
         "/api/runner/claim",
-        'JSON {"worker"} → a lease on the next match waiting (its season\'s rules and clock, the '
-        "seats' bots and their archive digests, the seed, the lease's seconds), or none; a "
-        "retried claim gets the match it holds",
+        'JSON {"worker", "wait"} → a lease on the next match waiting (its season\'s rules and '
+        "clock, the seats' bots and their archive digests, the seed, the lease's seconds), or "
+        'none — after waiting up to "wait" seconds (at most 30) for one; 503 when too many '
+        "claims wait; a retried claim gets the match it holds",
     ),
     (
         "POST",
