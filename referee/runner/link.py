@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,7 +278,9 @@ class BotLink:
     async def resume(self) -> None:
         """Let a local bot's processes run (it is about to be asked); remote bots always run."""
         if self.process is not None:
-            self.process.resume()
+            resumed = self.process.resume()
+            if inspect.isawaitable(resumed):  # a process whose resume is async
+                await resumed
 
     @property
     def cpu_meter(self) -> Callable[[], float] | None:
@@ -293,7 +296,12 @@ class BotLink:
         counts toward its next decision. A bot idle between its decisions is looked at only
         when the next bot is resumed: a look at the referee's next wait, right after its answer,
         would find nothing to freeze, at the cost of a scheduler round and a read per bot."""
-        if self.process is not None and self.process.pause(soon=True):
+        if self.process is None:
+            return
+        due = self.process.pause(soon=True)
+        if inspect.isawaitable(due):  # a process whose pause is async
+            due = await due
+        if due:
             lull.at_next_wait(freeze_deferred)
 
     @property
