@@ -242,7 +242,7 @@ def report() -> None:
 def never_frozen() -> Iterator[None]:
     """Bots are neither frozen nor thawed around their decisions."""
     pause, resume = Ceiling.pause, Ceiling.resume
-    Ceiling.pause = lambda self, soon=False: None  # type: ignore[method-assign]
+    Ceiling.pause = lambda self, soon=False: False  # type: ignore[method-assign]
     Ceiling.resume = lambda self: None  # type: ignore[method-assign]
     try:
         yield

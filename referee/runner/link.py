@@ -277,9 +277,10 @@ class BotLink:
 
     async def resume(self) -> None:
         """Let a local bot's processes run (it is about to be asked); remote bots always run."""
-        if self.process is not None:
-            resumed = self.process.resume()
-            if inspect.isawaitable(resumed):  # a process whose resume is async
+        process: Any = self.process  # a BotProcess; a test's stand-in may be async
+        if process is not None:
+            resumed = process.resume()
+            if inspect.isawaitable(resumed):
                 await resumed
 
     @property
@@ -296,10 +297,11 @@ class BotLink:
         counts toward its next decision. A bot idle between its decisions is looked at only
         when the next bot is resumed: a look at the referee's next wait, right after its answer,
         would find nothing to freeze, at the cost of a scheduler round and a read per bot."""
-        if self.process is None:
+        process: Any = self.process  # a BotProcess; a test's stand-in may be async
+        if process is None:
             return
-        due = self.process.pause(soon=True)
-        if inspect.isawaitable(due):  # a process whose pause is async
+        due = process.pause(soon=True)
+        if inspect.isawaitable(due):
             due = await due
         if due:
             lull.at_next_wait(freeze_deferred)

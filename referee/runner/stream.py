@@ -12,12 +12,12 @@ decision, no future, no done-callback. :func:`open_stream` opens it:
   (:meth:`ThreadedStream._read`) reads the replies — four threads a decision.
 
 Both hand a reply to trio through a queue and an eventfd that trio's own poll watches (a write
-is thread-safe and never blocks) and behave the same. Each request carries its number; the reply carries it back. The
-reply trio waits for is the one with the number last sent: an earlier number is a late answer
-(its decision timed out) and is dropped. A reply with a number never sent, or not above the
-last reply's, is one nobody asked for: the stream is cancelled at once in the thread that read
-it (a flood costs the referee no more than one message) and the waiting decision gets a
-protocol fault.
+is thread-safe and never blocks) and behave the same. Each request carries its number; the
+reply carries it back. The reply trio waits for is the one with the number last sent: an
+earlier number is a late answer (its decision timed out) and is dropped. A reply with a number
+never sent, or not above the last reply's, is one nobody asked for: the stream is cancelled at
+once in the thread that read it (a flood costs the referee no more than one message) and the
+waiting decision gets a protocol fault.
 """
 
 from __future__ import annotations
