@@ -9,6 +9,10 @@ same requests are also sent through the trio bridge alone (:func:`bridge.call`, 
 calls, but nothing else around it): that ratio is the floor of any referee built on grpcio's
 futures from trio, however little it did per decision.
 
+The referee's CPU is also split by thread (from ``/proc/self/task``, summed over the games):
+trio's own thread, grpc's channel polling threads (which hand each reply over), grpc's I/O
+threads, the rest (the ceiling's watcher).
+
 Last line: ``rpc: overhead ratio R`` (referee ÷ bare: the median over the games of each game's
 ratio to its own bare calls).
 
@@ -23,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import resource
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,8 +81,49 @@ between threads, each wait for the bot) per decision in the referee's game and p
 A count, which the machine's load hardly moves."""
 
 
+THREADS: dict[str, float] = {"decisions": 0}
+"""This process's CPU seconds in the referee's games, by kind of thread (trio's, grpc's channel
+polling threads, grpc's own I/O threads, the rest), and the decisions: summed over the games
+(a thread's CPU time is counted in clock ticks, too coarse for one game)."""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
 def _waits() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw
+
+
+def _thread_cpu() -> dict[int, tuple[str, float]]:
+    """Each thread of this process: its name (``comm``) and CPU seconds so far."""
+    found = {}
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/stat", "rb") as f:
+                text = f.read()
+        except OSError:  # ended meanwhile
+            continue
+        name = text[text.index(b"(") + 1 : text.rindex(b")")].decode()
+        fields = text.rsplit(b")", 1)[1].split()
+        found[int(task)] = (name, (int(fields[11]) + int(fields[12])) / _TICKS)
+    return found
+
+
+def _add_by_kind(before: dict[int, tuple[str, float]], decisions: int) -> None:
+    """Add the CPU seconds since ``before`` to :data:`THREADS`, by kind of thread."""
+    python = {t.native_id: t.name for t in threading.enumerate()}
+    trio_thread = threading.main_thread().native_id
+    kinds = THREADS
+    kinds["decisions"] += decisions
+    for tid, (name, cpu) in _thread_cpu().items():
+        used = cpu - before.get(tid, (name, 0.0))[1]
+        if tid == trio_thread:
+            kind = "trio's"
+        elif name == "event_engine":
+            kind = "grpc's I/O"
+        elif tid in python and "hegemon" not in python[tid]:
+            kind = "grpc's polling"  # a channel's thread (the only Python threads but ours)
+        else:
+            kind = "the rest"
+        kinds[kind] = kinds.get(kind, 0.0) + used
 
 
 async def measure() -> tuple[list[float], list[float]]:
@@ -104,7 +151,9 @@ async def measure() -> tuple[list[float], list[float]]:
             game = Game(RULES, SEATS, seed=run)
             referee = Referee(game, links, f"bench-{run}", time_control)
             started, cpu, waits = time.perf_counter(), time.process_time(), _waits()
+            threads = _thread_cpu()
             result = await referee.play()
+            _add_by_kind(threads, result.decisions)
             referee_costs.append((time.perf_counter() - started) / result.decisions)
             referee_cpu = (time.process_time() - cpu) / result.decisions
             referee_waits = (_waits() - waits) / result.decisions
@@ -177,6 +226,11 @@ def report() -> None:
     print(f"CPU time of this process, the transport alone: {transports}")
     ref_waits = statistics.median(r for r, _ in SWITCHES)
     bare_waits = statistics.median(b for _, b in SWITCHES)
+    split = ", ".join(
+        f"{kind} {THREADS.get(kind, 0.0) / THREADS['decisions'] * 1e3:.3f}"
+        for kind in ("trio's", "grpc's polling", "grpc's I/O", "the rest")
+    )
+    print(f"the referee's CPU by thread, ms per decision (all games): {split}")
     print(
         f"voluntary context switches of this process: referee {ref_waits:.2f} per decision, "
         f"bare {bare_waits:.2f} per call (a count: load-robust)"
@@ -188,7 +242,7 @@ def report() -> None:
 def never_frozen() -> Iterator[None]:
     """Bots are neither frozen nor thawed around their decisions."""
     pause, resume = Ceiling.pause, Ceiling.resume
-    Ceiling.pause = lambda self, soon=False: None  # type: ignore[method-assign]
+    Ceiling.pause = lambda self, soon=False: False  # type: ignore[method-assign]
     Ceiling.resume = lambda self: None  # type: ignore[method-assign]
     try:
         yield

@@ -301,16 +301,17 @@ class BotProcess:
         return fd
 
     # -------------------------------------------------------------- fairness
-    def pause(self, soon: bool = False) -> None:
+    def pause(self, soon: bool = False) -> bool:
         """Freeze every process of the bot while it is not deciding (cheap, synchronous;
         ``soon``: when another bot is resumed, or at :func:`~.sandbox.ceiling.freeze_deferred`,
-        see :meth:`~.sandbox.Ceiling.pause`).
+        see :meth:`~.sandbox.Ceiling.pause`, which says whether that freeze is due).
 
         Call :meth:`resume` before sending the bot any request: a frozen gRPC server does not
         answer. Bot authors: pondering in the background is impossible, for everybody alike
         (see :mod:`hegemon.referee.runner.sandbox.ceiling`)."""
         if self._ceiling is not None and not self.exited:
-            self._ceiling.pause(soon)
+            return self._ceiling.pause(soon)
+        return False
 
     def resume(self) -> None:
         """Let every process of the bot run again (before its next request is sent)."""

@@ -11,18 +11,19 @@ decision, no future, no done-callback. :func:`open_stream` opens it:
   (a queue the trio side puts into) in a thread of its own, and one more thread per stream
   (:meth:`ThreadedStream._read`) reads the replies — four threads a decision.
 
-Both hand a reply to trio through the trio token (``run_sync_soon`` is thread-safe and never
-blocks) and behave the same. Each request carries its number; the reply carries it back. The
-reply trio waits for is the one with the number last sent: an earlier number is a late answer
-(its decision timed out) and is dropped. A reply with a number never sent, or not above the
-last reply's, is one nobody asked for: the stream is cancelled at once in the thread that read
-it (a flood costs the referee no more than one message) and the waiting decision gets a
-protocol fault.
+Both hand a reply to trio through a queue and an eventfd that trio's own poll watches (a write
+is thread-safe and never blocks) and behave the same. Each request carries its number; the
+reply carries it back. The reply trio waits for is the one with the number last sent: an
+earlier number is a late answer (its decision timed out) and is dropped. A reply with a number
+never sent, or not above the last reply's, is one nobody asked for: the stream is cancelled at
+once in the thread that read it (a flood costs the referee no more than one message) and the
+waiting decision gets a protocol fault.
 """
 
 from __future__ import annotations
 
 import abc
+import os
 import queue
 import threading
 from collections import deque
@@ -52,6 +53,7 @@ class StreamEnded(Exception):
 
 
 HALF_CLOSED = "the bot ended its DecideStream while the referee waited for an answer"
+CLOSED = "the referee closed the DecideStream while a decision waited on it"
 
 
 def open_stream(channel: grpc.Channel, stub: Any) -> DecideStream:
@@ -65,19 +67,26 @@ def open_stream(channel: grpc.Channel, stub: Any) -> DecideStream:
 
 class DecideStream(abc.ABC):
     """One bot's stream of decisions for one game: ``await ask(request)`` for each; then
-    :meth:`close`. Made on trio's thread (it keeps that run's token). Its transports send
-    with :meth:`_send` and, from their own thread, give each reply to :meth:`_read_reply`
-    and the end to :meth:`_hand_end`."""
+    :meth:`close`. Made and asked on trio's thread. Its transports send with :meth:`_send`
+    and, from their own thread, give each reply to :meth:`_read_reply` and the end to
+    :meth:`_hand_end`.
+
+    The reading thread hands what it read over through a queue and an eventfd that trio's
+    thread waits on (``wait_readable``): the waiting task is woken by trio's own poll, with no
+    ``run_sync_soon`` (whose wakeup then runs trio's entry-queue task, one more task switch a
+    decision). What arrives while nobody waits (a late answer) is taken at the next ask."""
 
     def __init__(self) -> None:
-        self._token = trio.lowlevel.current_trio_token()
         self._sent = 0  # the number of the last request sent (read by the reading thread)
         self._last_reply = 0  # the number of the last reply read (the reading thread's own)
         self._waiting = 0  # the number trio waits for; 0: none
         self._reply: Any = None
-        self._done = trio.Event()
         self.ended: StreamEnded | None = None
         self.late = 0  # late answers dropped
+        self._arrived: deque[Any] = deque()  # replies and the end (a StreamEnded), in order
+        self._wake = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)  # -1 once closed
+        self._wake_lock = threading.Lock()  # the fd is not written once closed (its number
+        # may be another file's by then)
 
     async def ask(self, request: Any, patience: Callable[[], float | None] | None = None) -> Any:
         """Send ``request`` (numbered here) and return the bot's reply to it.
@@ -85,35 +94,79 @@ class DecideStream(abc.ABC):
         Raises :class:`StreamEnded` if the stream ended, :class:`bridge.OutOfPatience` when
         ``patience`` runs out. A cancelled wait leaves the stream open: that answer, when it
         comes, is late and dropped."""
+        self._take()  # a late answer, or the end, that came since the last ask
         if self.ended is not None:
             raise self.ended
         self._sent += 1
         request.number = self._sent
         self._waiting = self._sent
         self._reply = None
-        self._done = done = trio.Event()
         self._send(request)
         try:
             if patience is None:
-                await done.wait()
-            else:
-                await bridge.wait_patiently(done, patience)
+                await self._answer()
+            else:  # one cancel scope a decision: patience says seconds, the first look no less
+                wait = patience()
+                while True:
+                    if wait is None:
+                        raise bridge.OutOfPatience
+                    with trio.move_on_after(wait):
+                        await self._answer()
+                    if self._reply is not None or self.ended is not None:
+                        break
+                    wait = patience()
         finally:
             self._waiting = 0
         reply = self._reply
         if reply is None:
-            assert self.ended is not None  # only an end sets the event without a reply
+            assert self.ended is not None  # only the end ends the wait without a reply
             raise self.ended
         self._reply = None
         return reply
+
+    async def _answer(self) -> None:
+        """Wait until the reply trio waits for, or the end, has been taken."""
+        while self._reply is None and self.ended is None:
+            try:
+                await trio.lowlevel.wait_readable(self._wake)
+            except (trio.ClosedResourceError, ValueError):  # closed meanwhile (or before)
+                self.ended = StreamEnded(None, CLOSED)
+                return
+            try:
+                os.eventfd_read(self._wake)
+            except BlockingIOError:  # woken for a count already read
+                pass
+            self._take()
+
+    def _take(self) -> None:
+        """Take what the reading thread handed over (on trio's thread)."""
+        arrived = self._arrived
+        while arrived:
+            item = arrived.popleft()
+            if isinstance(item, StreamEnded):
+                if self.ended is None:
+                    self.ended = item
+            elif item.number == self._waiting and self._reply is None:
+                self._reply = item
+            else:
+                self.late += 1
 
     @abc.abstractmethod
     def _send(self, request: Any) -> None:
         """Hand ``request`` to grpcio (each transport its own way)."""
 
-    @abc.abstractmethod
     def close(self) -> None:
-        """End the call (the bot sees it cancelled)."""
+        """End the call (the bot sees it cancelled), and the hand-over."""
+        self._end_call()
+        with self._wake_lock:
+            wake, self._wake = self._wake, -1
+        if wake >= 0:
+            trio.lowlevel.notify_closing(wake)
+            os.close(wake)
+
+    @abc.abstractmethod
+    def _end_call(self) -> None:
+        """End the call (each transport its own way)."""
 
     # ------------------------------------------------------------- the reading thread
     def _read_reply(self, reply: Any) -> StreamEnded | None:
@@ -123,30 +176,17 @@ class DecideStream(abc.ABC):
         if not self._last_reply < number <= self._sent:
             return StreamEnded(None, _unasked(number, self._last_reply, self._sent))
         self._last_reply = number
-        self._hand(self._arrive, reply)
+        self._hand(reply)
         return None
 
     def _hand_end(self, ended: StreamEnded) -> None:
-        self._hand(self._end, ended)
+        self._hand(ended)
 
-    def _hand(self, function: Callable[[Any], None], value: Any) -> None:
-        try:
-            self._token.run_sync_soon(function, value)
-        except trio.RunFinishedError:  # trio is gone: nobody is left to tell
-            pass
-
-    # ------------------------------------------------------------- on trio's thread
-    def _arrive(self, reply: Any) -> None:
-        if reply.number == self._waiting and self._reply is None:
-            self._reply = reply
-            self._done.set()
-        else:
-            self.late += 1
-
-    def _end(self, ended: StreamEnded) -> None:
-        if self.ended is None:
-            self.ended = ended
-        self._done.set()
+    def _hand(self, item: Any) -> None:
+        self._arrived.append(item)
+        with self._wake_lock:
+            if self._wake >= 0:  # closed: nobody is left to tell
+                os.eventfd_write(self._wake, 1)
 
 
 class CallStream(DecideStream):
@@ -192,7 +232,7 @@ class CallStream(DecideStream):
         self._outstanding += started
         return started
 
-    def close(self) -> None:
+    def _end_call(self) -> None:
         grpcall.cancel(self._call)
 
     # ------------------------------------------------------------- grpc's polling thread
@@ -259,7 +299,7 @@ class ThreadedStream(DecideStream):
     def _send(self, request: Any) -> None:
         self._requests.put(request)
 
-    def close(self) -> None:
+    def _end_call(self) -> None:
         """End the call (the bot sees it cancelled); the reader thread then ends by itself."""
         self._requests.put(_END)
         self._call.cancel()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -134,6 +135,7 @@ class Ceiling:
         self.idle = False  # it used no CPU time (under IDLE_CPU) between its last two decisions
         self._cpu_at_pause = 0.0
         self._cpu_at_resume = 0.0
+        self._looked = 0.0  # time.monotonic() of the last look at its CPU time while deferred
         self._unpaid = 0.0  # CPU seconds used after an answer, before the freeze: charged next
         self._stopped: list[int] = []
         self._fault: tuple[str, str] | None = None
@@ -197,24 +199,31 @@ class Ceiling:
         return otherwise
 
     # ------------------------------------------------------------------ fairness
-    def pause(self, soon: bool = False) -> None:
+    def pause(self, soon: bool = False) -> bool:
         """Freeze every process of the bot (cheap; the cgroup freezer completes on its own).
 
         ``soon``: freeze it when another bot is resumed or :func:`freeze_deferred` is called,
         whichever comes first; resumed before that, it was never frozen (a bot asked several
         times in a row saves a freeze and a thaw per decision). The CPU time it uses until it
-        is frozen counts toward its next decision (:meth:`cpu_since_resume`)."""
+        is frozen counts toward its next decision (:meth:`cpu_since_resume`).
+
+        Returns whether a freeze is due at the caller's next look (:func:`freeze_deferred`):
+        True for a bot paused ``soon`` that was not idle between its last two decisions (one
+        that was is only frozen once it computes, see :meth:`_freeze_deferred`, so a look
+        made at once would find nothing to freeze: the next bot's resume looks anyway)."""
         if self.paused or self._fault is not None:
-            return
+            return False
         if soon:
             if not self.deferred:
                 self._cpu_at_pause = self.cpu_seconds()
+                self._looked = time.monotonic()
                 self.deferred = True
                 with _deferred_lock:
                     _deferred.add(self)
-            return
+            return not self.idle
         self._freeze()
         self._cpu_at_pause = self.cpu_seconds()
+        return False
 
     def _freeze(self) -> None:
         self.paused = True
@@ -222,17 +231,25 @@ class Ceiling:
         if self.cgroups is None or not self.cgroups.freeze(True):
             self._stopped = self._stop_all()
 
-    def _freeze_deferred(self) -> None:
+    def _freeze_deferred(self, now: float | None = None) -> None:
         """Freeze a bot paused ``soon``; the CPU time it used since is charged later. A bot
         that was idle between its last two decisions and is idle still (it waits for its next
         request, as almost every bot does) stays deferred, unfrozen: it is looked at again at
         the next call, and frozen once it computes (a freeze and a thaw cost the referee more
-        than the look). A bot never seen idle is frozen at once, as it always was."""
+        than the look). A bot never seen idle is frozen at once, as it always was.
+
+        ``now`` (``time.monotonic()``, from another bot's resume): an idle bot looked at less
+        than :data:`LOOK_INTERVAL` ago is not looked at again yet (in a quick game the bots
+        take turns faster than that: no read of their CPU time at every turn)."""
         if not self.deferred:
             return
         running = self._fault is None and not self._closed
-        if self.idle and running and self.cpu_seconds() - self._cpu_at_pause < IDLE_CPU:
-            return
+        if self.idle and running:
+            if now is not None and now - self._looked < LOOK_INTERVAL:
+                return
+            self._looked = time.monotonic() if now is None else now
+            if self.cpu_seconds() - self._cpu_at_pause < IDLE_CPU:
+                return
         self._forget_deferred()
         if self._fault is not None or self._closed:
             return
@@ -259,7 +276,7 @@ class Ceiling:
     def resume(self) -> None:
         """Let every process of the bot run again (its CPU time so far is noted first, for
         :meth:`cpu_since_resume`); bots paused ``soon`` are frozen first."""
-        freeze_deferred(but=self)
+        _freeze_others(self)
         if self.deferred:  # asked again before it was frozen: it still runs
             self._forget_deferred()
             self.idle = self.cpu_seconds() - self._cpu_at_pause < IDLE_CPU
@@ -388,12 +405,29 @@ _deferred: set[Ceiling] = set()
 _deferred_lock = threading.Lock()
 
 
-def freeze_deferred(but: Ceiling | None = None) -> None:
-    """Freeze every bot paused ``soon`` (except ``but``) now."""
+LOOK_INTERVAL = 0.02
+"""Seconds between two looks at an idle bot paused ``soon`` when other bots are resumed (as
+often as the watcher looks at a running bot's memory and CPU time)."""
+
+
+def freeze_deferred() -> None:
+    """Freeze every bot paused ``soon`` now (an idle one only if it computes)."""
     with _deferred_lock:
-        waiting = [ceiling for ceiling in _deferred if ceiling is not but]
+        waiting = list(_deferred)
     for ceiling in waiting:
         ceiling._freeze_deferred()
+
+
+def _freeze_others(resumed: Ceiling) -> None:
+    """Freeze the bots paused ``soon`` before ``resumed`` runs: each that was not idle, and
+    each idle one computing now (looked at every :data:`LOOK_INTERVAL` at most)."""
+    if len(_deferred) <= (resumed in _deferred):  # nobody else deferred: no lock, no list
+        return
+    now = time.monotonic()
+    with _deferred_lock:
+        waiting = [ceiling for ceiling in _deferred if ceiling is not resumed]
+    for ceiling in waiting:
+        ceiling._freeze_deferred(now)
 
 
 class _Watcher:

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,6 +209,19 @@ def _pairs(text: bytes) -> dict[bytes, int]:
     return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
 
 
+def _no_oom_v1(text: bytes) -> bool:
+    stats = _pairs(text)
+    return stats.get(b"oom_kill", 0) == 0 and stats.get(b"under_oom", 0) != 1
+
+
+def _no_oom_v2(text: bytes) -> bool:
+    return _pairs(text).get(b"oom_kill", 0) == 0
+
+
+def _no_forks_refused(text: bytes) -> bool:
+    return _pairs(text).get(b"max", 0) == 0
+
+
 def cls_for(place: Place, folder: Path) -> BotCgroups:
     """The bot cgroup ``folder`` of one controller (e.g. one left by a dead referee)."""
     return BotCgroups({place.controller: Place(place.controller, place.version, folder)})
@@ -220,6 +234,8 @@ class BotCgroups:
         self.dirs = {name: place.parent for name, place in dirs.items()}
         self.version = {name: place.version for name, place in dirs.items()}
         self._fds: dict[tuple[str, str], int] = {}  # files used on every decision, kept open
+        # each counter file as last read showing no breach: read the same, it is not parsed
+        self._calm: dict[tuple[str, str], bytes] = {}
 
     @classmethod
     def create(
@@ -299,18 +315,36 @@ class BotCgroups:
     def breach(self) -> str | None:
         """Which ceiling the kernel enforced in the bot's cgroups, if any: ``"memory"`` (it
         had to kill or refuse memory), ``"processes"`` (it refused a fork at ``pids.max``), or
-        None. Cheap (a read of each counter file, kept open): asked after every answer."""
+        None. Cheap (a read of each counter file, kept open, parsed only when it changed):
+        asked after every answer."""
         if "memory" in self.dirs and self._out_of_memory():
             return "memory"
-        if "pids" in self.dirs and self._count("pids", "pids.events", b"max") > 0:
+        if "pids" in self.dirs and self._changed("pids", "pids.events", _no_forks_refused):
             return "processes"
         return None
 
     def _out_of_memory(self) -> bool:
         if self.version["memory"] == 1:
-            stats = self._counters("memory", "memory.oom_control")
-            return stats.get(b"oom_kill", 0) > 0 or stats.get(b"under_oom", 0) == 1
-        return self._count("memory", "memory.events", b"oom_kill") > 0
+            return self._changed("memory", "memory.oom_control", _no_oom_v1)
+        return self._changed("memory", "memory.events", _no_oom_v2)
+
+    def _changed(self, controller: str, file: str, calm: Callable[[bytes], bool]) -> bool:
+        """Does the counter file now show a breach (``calm`` says it does not)? A file that
+        reads as it did when last found calm is not parsed again (counters only grow)."""
+        key = (controller, file)
+        try:
+            text = os.pread(self._fd(controller, file, os.O_RDONLY), 1024, 0)
+        except OSError:
+            return False
+        if text == self._calm.get(key):
+            return False
+        try:
+            if not calm(text):
+                return True
+        except ValueError:
+            return False
+        self._calm[key] = text
+        return False
 
     def _counters(self, controller: str, file: str) -> dict[bytes, int]:
         """The ``name value`` lines of one of the bot's counter files (empty if unreadable)."""
@@ -318,9 +352,6 @@ class BotCgroups:
             return _pairs(os.pread(self._fd(controller, file, os.O_RDONLY), 1024, 0))
         except (OSError, ValueError):
             return {}
-
-    def _count(self, controller: str, file: str, name: bytes) -> int:
-        return self._counters(controller, file).get(name, 0)
 
     def cpu_seconds(self) -> float | None:
         """CPU time the bot's processes used, alive and dead (None without the controller)."""
