@@ -29,7 +29,7 @@ one won or lost terminates; a seat eliminated earlier terminates then, with its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -96,6 +96,11 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._observers: list[SeatObserver] = []
         # the selected agent's view and mask as last observed: its step needs them again
         self._asked: tuple[View, np.ndarray] | None = None
+        # kept so that a step that changes nothing of them costs nothing: whether the last
+        # step paid a reward, whether an agent has ended, the seats out of the game so far
+        self._rewarded = False
+        self._ended = False
+        self._out = 0
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self._observation_space
@@ -123,7 +128,28 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._observers = [SeatObserver(self._current, s, public) for s in range(self.players)]
         self._asked = None
         self._shares = territory_shares(self.game)
+        self._rewarded = self._ended = False
+        self._out = 0
         self._select()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act, until every agent is done (or ``max_iter`` were given): as
+        PettingZoo's, through a generator (a step's share of its iterator is not small)."""
+        return _AgentIter(self, max_iter)
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and
+        info (PettingZoo's, read directly)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         view, observation, mask = self._observer(self._seat_of[agent]).look(self.partial)
@@ -148,8 +174,11 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         assert game is not None  # (an agent is selected only once a game was reset)
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos[agent] = {}
+        if self._rewarded:  # (else every reward is 0 already)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        if self.infos[agent]:
+            self.infos[agent] = {}
         asked, self._asked = self._asked, None
         view, mask = asked if asked is not None else (self._observer(seat).view(), None)
         assert view.pending is not None, "the selected agent always has a decision"
@@ -168,16 +197,20 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         except IllegalAction as refused:
             self.infos[agent] = {"refused": str(refused)}
             game.apply(game.default_action())
-        if self._score():
+        if self._score(game):
+            self._rewarded = True
             self._accumulate_rewards()
         self._select()
 
-    def _score(self) -> bool:
+    def _score(self, game: Game) -> bool:
         """Reward and end the agents the last action concerned; whether any was (else every
         reward is 0 and no agent's state changed)."""
-        game = self.game
+        share = self.reward_mode == "share"
+        if not share and not game.over and len(game.out_order) == self._out:
+            return False  # no seat left the game (each that does joins out_order)
+        self._out = len(game.out_order)
         scored = False
-        if self.reward_mode == "share":
+        if share:
             scored = True
             shares = territory_shares(game)
             for seat, agent in enumerate(self.possible_agents):
@@ -194,7 +227,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             self.rewards[agent] += final_reward(
                 self.reward_mode, self._final_place(seat), self.players
             )
-            scored = True
+            scored = self._ended = True
             if game.over and game.finish_reason in CUT_SHORT and game.players[seat].active:
                 self.truncations[agent] = True
             else:
@@ -216,11 +249,12 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
 
     def _select(self) -> None:
         game = self.game
-        terminations, truncations = self.terminations, self.truncations
-        for agent in self.agents:
-            if terminations[agent] or truncations[agent]:
-                self.agent_selection = agent
-                return
+        if self._ended:  # an ended agent is selected first, to be stepped out with None
+            terminations, truncations = self.terminations, self.truncations
+            for agent in self.agents:
+                if terminations[agent] or truncations[agent]:
+                    self.agent_selection = agent
+                    return
         if game.pending is not None:
             self.agent_selection = self.possible_agents[game.pending.player]
 
@@ -250,6 +284,20 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release: the game lives in this process."""
+
+
+class _AgentIter:
+    """:meth:`HegemonAEC.agent_iter`'s iterable: each iteration a generator of its own."""
+
+    def __init__(self, env: HegemonAEC, max_iter: int):
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 aec = HegemonAEC
