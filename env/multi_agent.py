@@ -83,6 +83,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self.rules = bounded(rules if isinstance(rules, RuleSet) else make_rules(rules, options))
         self.players = players
         self.reward_mode = reward
+        self._share = reward == "share"
         self.render_mode = render_mode
         Game(self.rules, players, 0)  # a bad preset and player count fails here, not at reset
         self.possible_agents = [agent_name(s) for s in range(players)]
@@ -152,7 +153,10 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view, observation, mask = self._observer(self._seat_of[agent]).look(self.partial)
+        seat = self._seat_of[agent]
+        if self._current is None:
+            self.game  # noqa: B018  # raises: no game before reset
+        view, observation, mask = self._observers[seat].look(self.partial)
         if agent == self.agent_selection:
             self._asked = (view, mask)
         return {"observation": observation, "action_mask": mask.copy()}
@@ -197,7 +201,9 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         except IllegalAction as refused:
             self.infos[agent] = {"refused": str(refused)}
             game.apply(game.default_action())
-        if self._score(game):
+        # (only a seat leaving the game, which joins out_order, or its end scores, but "share")
+        scoring = self._share or game.over or len(game.out_order) != self._out
+        if scoring and self._score(game):
             self._rewarded = True
             self._accumulate_rewards()
         self._select()
@@ -205,12 +211,9 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
     def _score(self, game: Game) -> bool:
         """Reward and end the agents the last action concerned; whether any was (else every
         reward is 0 and no agent's state changed)."""
-        share = self.reward_mode == "share"
-        if not share and not game.over and len(game.out_order) == self._out:
-            return False  # no seat left the game (each that does joins out_order)
         self._out = len(game.out_order)
         scored = False
-        if share:
+        if self._share:
             scored = True
             shares = territory_shares(game)
             for seat, agent in enumerate(self.possible_agents):
@@ -248,7 +251,8 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         return any(self.terminations[a] or self.truncations[a] for a in self.agents)
 
     def _select(self) -> None:
-        game = self.game
+        game = self._current
+        assert game is not None  # (selecting follows a reset)
         if self._ended:  # an ended agent is selected first, to be stepped out with None
             terminations, truncations = self.terminations, self.truncations
             for agent in self.agents:
