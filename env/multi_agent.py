@@ -138,11 +138,9 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         PettingZoo's, through a generator (a step's share of its iterator is not small)."""
         return _AgentIter(self, max_iter)
 
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """The selected agent's observation, cumulative reward, termination, truncation and
-        info (PettingZoo's, read directly)."""
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (None unless ``observe``), cumulative reward,
+        termination, truncation and info (PettingZoo's, read directly)."""
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,

@@ -22,6 +22,7 @@ from tests.helpers.game import setup_done
 @pytest.fixture(scope="module")
 def view() -> View:
     game = setup_done("classic", seed=7)
+    assert game.pending is not None
     return view_for(game, game.pending.player)
 
 
