@@ -29,7 +29,7 @@ one won or lost terminates; a seat eliminated earlier terminates then, with its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -83,6 +83,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self.rules = bounded(rules if isinstance(rules, RuleSet) else make_rules(rules, options))
         self.players = players
         self.reward_mode = reward
+        self._share = reward == "share"
         self.render_mode = render_mode
         Game(self.rules, players, 0)  # a bad preset and player count fails here, not at reset
         self.possible_agents = [agent_name(s) for s in range(players)]
@@ -96,6 +97,11 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._observers: list[SeatObserver] = []
         # the selected agent's view and mask as last observed: its step needs them again
         self._asked: tuple[View, np.ndarray] | None = None
+        # kept so that a step that changes nothing of them costs nothing: whether the last
+        # step paid a reward, whether an agent has ended, the seats out of the game so far
+        self._rewarded = False
+        self._ended = False
+        self._out = 0
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self._observation_space
@@ -123,10 +129,32 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         self._observers = [SeatObserver(self._current, s, public) for s in range(self.players)]
         self._asked = None
         self._shares = territory_shares(self.game)
+        self._rewarded = self._ended = False
+        self._out = 0
         self._select()
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act, until every agent is done (or ``max_iter`` were given): as
+        PettingZoo's, through a generator (a step's share of its iterator is not small)."""
+        return _AgentIter(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (None unless ``observe``), cumulative reward,
+        termination, truncation and info (PettingZoo's, read directly)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view, observation, mask = self._observer(self._seat_of[agent]).look(self.partial)
+        seat = self._seat_of[agent]
+        if self._current is None:
+            self.game  # noqa: B018  # raises: no game before reset
+        view, observation, mask = self._observers[seat].look(self.partial)
         if agent == self.agent_selection:
             self._asked = (view, mask)
         return {"observation": observation, "action_mask": mask.copy()}
@@ -148,8 +176,11 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         assert game is not None  # (an agent is selected only once a game was reset)
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos[agent] = {}
+        if self._rewarded:  # (else every reward is 0 already)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        if self.infos[agent]:
+            self.infos[agent] = {}
         asked, self._asked = self._asked, None
         view, mask = asked if asked is not None else (self._observer(seat).view(), None)
         assert view.pending is not None, "the selected agent always has a decision"
@@ -168,16 +199,19 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         except IllegalAction as refused:
             self.infos[agent] = {"refused": str(refused)}
             game.apply(game.default_action())
-        if self._score():
+        # (only a seat leaving the game, which joins out_order, or its end scores, but "share")
+        scoring = self._share or game.over or len(game.out_order) != self._out
+        if scoring and self._score(game):
+            self._rewarded = True
             self._accumulate_rewards()
         self._select()
 
-    def _score(self) -> bool:
+    def _score(self, game: Game) -> bool:
         """Reward and end the agents the last action concerned; whether any was (else every
         reward is 0 and no agent's state changed)."""
-        game = self.game
+        self._out = len(game.out_order)
         scored = False
-        if self.reward_mode == "share":
+        if self._share:
             scored = True
             shares = territory_shares(game)
             for seat, agent in enumerate(self.possible_agents):
@@ -194,7 +228,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
             self.rewards[agent] += final_reward(
                 self.reward_mode, self._final_place(seat), self.players
             )
-            scored = True
+            scored = self._ended = True
             if game.over and game.finish_reason in CUT_SHORT and game.players[seat].active:
                 self.truncations[agent] = True
             else:
@@ -215,12 +249,14 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         return any(self.terminations[a] or self.truncations[a] for a in self.agents)
 
     def _select(self) -> None:
-        game = self.game
-        terminations, truncations = self.terminations, self.truncations
-        for agent in self.agents:
-            if terminations[agent] or truncations[agent]:
-                self.agent_selection = agent
-                return
+        game = self._current
+        assert game is not None  # (selecting follows a reset)
+        if self._ended:  # an ended agent is selected first, to be stepped out with None
+            terminations, truncations = self.terminations, self.truncations
+            for agent in self.agents:
+                if terminations[agent] or truncations[agent]:
+                    self.agent_selection = agent
+                    return
         if game.pending is not None:
             self.agent_selection = self.possible_agents[game.pending.player]
 
@@ -250,6 +286,20 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release: the game lives in this process."""
+
+
+class _AgentIter:
+    """:meth:`HegemonAEC.agent_iter`'s iterable: each iteration a generator of its own."""
+
+    def __init__(self, env: HegemonAEC, max_iter: int):
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 aec = HegemonAEC

@@ -510,6 +510,10 @@ class Sections:
         self.seats_at = self.conts_at + layout.continents * _CONTINENT_FEATURES
         # each relative seat's row as last written (all 0 at first, as the vector is)
         self.seat_written = [[0.0] * _SEAT_FEATURES for _ in range(MAX_SEATS)]
+        # and the seat's facts it was written from (its numbers depend on nothing else but the
+        # observer, whose they are), to skip a row whose seat did not change
+        self.seat_facts: list[SeatInfo | None] = [None] * MAX_SEATS
+        self.seat_observer = -1
         self.terr[:, MAX_SEATS] = 1.0
         self.terr[:, _MARKS + 5] = static.values
         self.conts[:, 0] = static.bonus
@@ -609,9 +613,17 @@ class Sections:
         differ from those written last are written)."""
         n, size = len(seats), self.static.layout.territories
         flat, written, at = self.flat, self.seat_written, self.seats_at
+        facts = self.seat_facts
+        if me != self.seat_observer:
+            facts[:] = [None] * MAX_SEATS
+            self.seat_observer = me
         my_team = seats[me].team
         for info in seats:
             r = (info.seat - me) % n
+            was = facts[r]
+            if was is not None and _same_facts(was, info):
+                continue
+            facts[r] = info
             values = [
                 1.0,
                 info.territories / size,
@@ -733,6 +745,24 @@ class Sections:
                 at.append(k + i)
                 values.append(x)
         return at, values
+
+
+def _same_facts(a: SeatInfo, b: SeatInfo) -> bool:
+    """Whether two seats' public facts are the same (every field of them, read natively: the
+    dataclass's ``==`` builds two tuples)."""
+    return a is b or (
+        a.seat == b.seat
+        and a.territories == b.territories
+        and a.armies == b.armies
+        and a.cards == b.cards
+        and a.eliminated == b.eliminated
+        and a.forfeited == b.forfeited
+        and a.neutral == b.neutral
+        and a.team == b.team
+        and a.capital == b.capital
+        and a.shown_missions == b.shown_missions
+        and a.ally_of == b.ally_of
+    )
 
 
 class ViewEncoder:

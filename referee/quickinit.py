@@ -6,18 +6,36 @@ A frozen dataclass's generated ``__init__`` stores each field with
 stores it through the field's slot descriptor, bound once, which takes about half the time.
 Everything else (the signature and its defaults, equality, hashing, immutability, ``replace``)
 stays the dataclass's own.
+
+A class compiled by mypyc (a module of :data:`hegemon.referee.native.COMPILED`) is left as it
+is: its constructor, written in the class, is compiled and stores into the instance directly;
+its fields are no slot descriptors to bind.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from types import FunctionType
 from typing import Any, TypeVar
+
+__all__ = ["compiled", "mypyc_attr", "quick_init"]
 
 T = TypeVar("T")
 
+try:  # mypyc reads the decorator as it compiles a module; at run time it changes nothing
+    from mypy_extensions import mypyc_attr
+except ImportError:  # an installation without mypy (and so without a compiled engine)
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[T], T]:
+        return lambda cls: cls
+
 
 def quick_init(cls: type[T]) -> type[T]:
-    """Give the frozen, slotted dataclass ``cls`` the quicker ``__init__``; return ``cls``."""
+    """Give the frozen, slotted dataclass ``cls`` the quicker ``__init__`` (unless it is compiled:
+    its own is quicker still); return ``cls``."""
+    if compiled(cls):
+        return cls
     params, body = [], []
     scope: dict[str, Any] = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # (a dataclass: checked here)
@@ -36,3 +54,10 @@ def quick_init(cls: type[T]) -> type[T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def compiled(cls: type) -> bool:
+    """Whether ``cls`` was compiled by mypyc with a constructor of its own: its ``__init__`` is
+    no Python function but a compiled method (a slot wrapper)."""
+    init = cls.__dict__.get("__init__")
+    return init is not None and not isinstance(init, FunctionType)

@@ -42,6 +42,7 @@ COMPILED: tuple[str, ...] = (
     "observation",
     "holdings",
     "seats",
+    "view",
 )
 """The modules of ``hegemon.referee`` that mypyc compiles, where a game spends its time: the one
 list, read by the wheel's build (``setup.py``) and the checkout's loader. A module of a

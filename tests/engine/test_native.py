@@ -241,13 +241,14 @@ def test_a_missing_compiler_is_one_line_that_names_it(tmp_path):
 # ------------------------------------------------------------------------ both engines
 def test_the_pure_engine_passes_the_hostile_input_and_record_tests_too():
     """CI's run uses the compiled engine (the rest of the suite); these files run again on the
-    Python sources, so both engines refuse bad actions alike, write the same records and play
-    the rulebooks' battles with their given dice."""
+    Python sources, so both engines refuse bad actions alike, write the same records, play
+    the rulebooks' battles with their given dice and make views that behave alike."""
     files = [
         "test_engine_hostile.py",
         "test_record_digests.py",
         "test_quick_paths.py",
         "test_dice.py",
+        "test_view_classes.py",
     ]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
