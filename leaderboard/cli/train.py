@@ -78,6 +78,12 @@ def train_command(
     hidden: list[int] = typer.Option(
         [64], "--hidden", help="Units of a hidden layer (repeat for more layers)."
     ),
+    head: int = typer.Option(
+        0,
+        "--head",
+        help="Units of a territory head: one score per territory from weights shared by all "
+        "(0: none).",
+    ),
     rate: float = typer.Option(3e-3, "--rate", help="The optimiser's learning rate."),
     out: Path = typer.Option(Path("trained-bot"), "--out", help="The bot folder to write."),
     run: Path | None = typer.Option(
@@ -129,8 +135,8 @@ def train_command(
     for flag, value in (("--batch", batch), ("--workers", workers), ("--pairs", pairs)):
         if value < 1:
             fail(f"{flag} must be at least 1")
-    if min(hidden) < 1:
-        fail("--hidden must be at least 1")
+    if min(hidden) < 1 or head < 0:
+        fail("--hidden must be at least 1, --head at least 0")
     if min(imitation, self_play, evaluate_every) < 0:
         fail("--imitation, --self-play and --evaluate-every must not be negative")
     if (games is not None and games < 1) or minutes <= 0 or rate <= 0:
@@ -154,6 +160,7 @@ def train_command(
         batch=batch,
         workers=workers,
         hidden=tuple(hidden),
+        head=head,
         rate=rate,
         meta={"rules": rule_set.preset, "players": players, "opponent": pool, "seed": seed},
         pool=tuple(opponent),
