@@ -56,6 +56,9 @@ def train_command(
         show_default=False,
     ),
     imitation: int = typer.Option(0, "--imitation", help="Updates of imitation (with --teacher)."),
+    minibatches: int = typer.Option(
+        256, "--minibatches", help="Imitation: minibatches of 256 labelled steps an update."
+    ),
     self_play: int = typer.Option(
         0, "--self-play", help="Every N updates a past checkpoint joins the opponents (0: never)."
     ),
@@ -132,7 +135,12 @@ def train_command(
     name = name or out.name
     if not NAME.match(name):
         fail(f"{name!r} is not a bot name: a letter, then letters, digits, - or _ (--name)")
-    for flag, value in (("--batch", batch), ("--workers", workers), ("--pairs", pairs)):
+    for flag, value in (
+        ("--batch", batch),
+        ("--workers", workers),
+        ("--pairs", pairs),
+        ("--minibatches", minibatches),
+    ):
         if value < 1:
             fail(f"{flag} must be at least 1")
     if min(hidden) < 1 or head < 0:
@@ -166,6 +174,7 @@ def train_command(
         pool=tuple(opponent),
         teacher=teacher,
         imitation=imitation if teacher else 0,
+        minibatches=minibatches,
         snapshot_every=self_play,
         evaluate_every=evaluate_every,
         evaluation_pairs=pairs,

@@ -6,6 +6,7 @@ file written before the head existed — still loads and plays."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -16,11 +17,8 @@ from hegemon.referee import make_rules
 from hegemon.sample_bots.random import RandomBot
 from hegemon.sdk import PolicyBot, play_local
 from hegemon.sdk.network import FORMAT, FORMAT_HEAD, Network, PolicyFileError, masked_softmax
-from hegemon.sdk.territory_head import (
-    CONTINENT_COLUMNS,
-    TERRITORY_COLUMNS,
-    TerritoryHead,
-)
+from hegemon.sdk.territory_head import CONTINENT_COLUMNS, TERRITORY_COLUMNS, TerritoryHead
+from tests.env.test_train import loss as policy_loss
 
 # a map of four territories in a row (0-1-2-3), continents {0, 1} and {2, 3}
 ADJACENCY = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], float)
@@ -99,20 +97,8 @@ def test_the_same_weights_score_every_territory():
     assert not np.allclose(network.logits(observation)[1:5], network.logits(observation)[1])
 
 
-def policy_loss(network: Network, batch: Batch, advantage: np.ndarray) -> float:
-    p = masked_softmax(network.logits(batch.observations), batch.masks)
-    values = (network.hidden(batch.observations)[-1] @ network.value[0] + network.value[1])[:, 0]
-    log_p = np.log(np.where(p > 0, p, 1.0))
-    entropy = -(p * log_p).sum(axis=1)
-    chosen = log_p[np.arange(len(batch)), batch.actions]
-    return float(
-        np.mean(-advantage * chosen)
-        - 0.01 * entropy.mean()
-        + 0.5 * np.mean((values - batch.returns) ** 2)
-    )
-
-
 def imitation_loss(network: Network, batch: Batch) -> float:
+    """Behaviour cloning's loss (:func:`imitation_gradients`' doc)."""
     p = masked_softmax(network.logits(batch.observations), batch.masks)
     values = (network.hidden(batch.observations)[-1] @ network.value[0] + network.value[1])[:, 0]
     chosen = p[np.arange(len(batch)), batch.actions]
@@ -139,6 +125,13 @@ def test_the_gradient_with_a_head_is_the_loss_gradient(kind):
 
     arrays = parameters(network)
     assert len(arrays) == len(grads) == 2 * 2 + 2 + 8  # two layers, the value, the head's 8
+    assert_is_gradient(arrays, grads, loss)
+
+
+def assert_is_gradient(
+    arrays: list[np.ndarray], grads: list[np.ndarray], loss: Callable[[], float]
+) -> None:
+    """Each of ``grads`` is ``loss``'s derivative by its array (central finite differences)."""
     for array, grad in zip(arrays, grads, strict=True):
         assert grad.shape == array.shape
         for index in np.ndindex(array.shape):
