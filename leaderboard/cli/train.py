@@ -196,7 +196,7 @@ def train_command(
     total = result.curve[-1].games if result.curve else played
     console.print(
         f"{total} games in {result.seconds / 60:.1f} min ({result.cpu_seconds / 60:.1f} "
-        f"CPU-min) · {_kept(result, against)}",
+        f"CPU-min) · {_kept(run, against)}",
         highlight=False,
         soft_wrap=True,
     )
@@ -223,11 +223,16 @@ def _check_start(start: Path, rules: Any, players: int) -> None:
         fail(f"{start}: a policy for another map or encoding (--start)")
 
 
-def _kept(result: Any, against: str) -> str:
-    """Which network the bot plays: the best evaluated one, or the last."""
-    if not result.evaluations:
+def _kept(run: Path, against: str) -> str:
+    """Which network the bot plays: the best evaluated one (a resumed run's earlier
+    evaluations too), or the last."""
+    from hegemon.env.evaluation import read_rows
+    from hegemon.env.train import EVALUATIONS
+
+    evaluations = read_rows(run / EVALUATIONS)
+    if not evaluations:
         return "not evaluated: the bot plays the last network"
-    best = max(result.evaluations, key=lambda e: e.score)
+    best = max(evaluations, key=lambda e: e.score)
     return f"kept the best evaluation: {best.score:.3f} against {against} at update {best.update}"
 
 
