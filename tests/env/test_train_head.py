@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -159,7 +160,7 @@ def test_a_file_of_the_first_format_still_loads_and_plays(tmp_path):
 
     layout = layout_of(Game(make_rules("two-player-classic"), 2, seed=0).board)
     rng = np.random.default_rng(9)
-    arrays = {
+    arrays: dict[str, Any] = {
         "w0": rng.normal(0, 0.1, (layout.features, 8)).astype(np.float32),
         "b0": np.zeros(8, np.float32),
         "w1": rng.normal(0, 0.1, (8, layout.actions)).astype(np.float32),
