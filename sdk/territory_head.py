@@ -100,8 +100,8 @@ class TerritoryHead:
         rng = rng if rng is not None else np.random.default_rng(0)
         width = TERRITORY_COLUMNS + CONTINENT_COLUMNS
 
-        def normal(n_in: int, n_out: int, scale: float = 1.0) -> Floats:
-            return rng.normal(0.0, scale / np.sqrt(n_in), (n_in, n_out))
+        def normal(n_in: int, n_out: int) -> Floats:
+            return rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, n_out))
 
         return cls(
             adjacency,

@@ -230,3 +230,23 @@ def replace_games(config: TrainConfig, games: int) -> TrainConfig:
     from dataclasses import replace
 
     return replace(config, games=games)
+
+
+def test_the_head_reads_each_territorys_own_columns_of_the_encoding():
+    # the columns it takes per territory and per continent are the encoding's: a territory's
+    # owner and armies, its continent's bonus, where the observation puts them
+    from hegemon.referee.encoding import MAX_SEATS, encode
+    from hegemon.referee.game import Game
+    from hegemon.referee.view import view_for
+
+    game = Game(make_rules("two-player-classic"), 2, seed=3)
+    head = TerritoryHead.for_board(game.board, 4)
+    view = view_for(game, 0)
+    x = head.inputs(encode(view, view.pending)[None, :].astype(np.float64))[0]
+    assert x.shape == (game.board.size, TERRITORY_COLUMNS + CONTINENT_COLUMNS)
+    for t, territory in enumerate(game.board.territories):
+        owner = view.owner[t]
+        assert x[t, owner if owner >= 0 else MAX_SEATS] == 1.0  # seat 0 observes: 0 is its own
+        assert x[t, MAX_SEATS + 1] == pytest.approx(view.armies[t] / 10)
+        bonus = game.board.continents[territory.continent].bonus
+        assert x[t, TERRITORY_COLUMNS] == pytest.approx(bonus / 10)
