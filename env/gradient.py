@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hegemon.sdk.network import Floats, Mask, Network, masked_softmax
+from hegemon.sdk.territory_head import FIRST, HeadCache, TerritoryHead, linear
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,10 @@ class StepStats:
 
 
 def parameters(network: Network) -> list[Floats]:
-    """Every trainable array of ``network`` (updated in place by :class:`Adam`)."""
-    return [a for layer in network.weights for a in layer] + list(network.value)
+    """Every trainable array of ``network`` (updated in place by :class:`Adam`): the flat
+    layers, the value head, then the territory head's, if it has one."""
+    flat = [a for layer in network.weights for a in layer] + list(network.value)
+    return flat + (network.head.parameters() if network.head is not None else [])
 
 
 def gradients(
@@ -48,7 +51,7 @@ def gradients(
 ) -> tuple[list[Floats], StepStats]:
     """The loss's gradient for every array of :func:`parameters`, and the batch's stats."""
     n = len(batch)
-    layers, p, values, chosen = _forward(network, batch)
+    layers, p, values, chosen, cache = _forward(network, batch)
     advantage = batch.returns - values
     advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
 
@@ -58,7 +61,7 @@ def gradients(
     d_values = (2.0 * value / n) * (values - batch.returns)[:, None]
 
     stats = StepStats(float(h.mean()), float(np.mean((values - batch.returns) ** 2)))
-    return backward(network, layers, d_logits, d_values), stats
+    return backward(network, layers, d_logits, d_values, cache), stats
 
 
 def imitation_gradients(
@@ -69,43 +72,91 @@ def imitation_gradients(
     of :func:`parameters`; with the loss's first term and the share of steps where the
     policy's likeliest action is the teacher's."""
     n = len(batch)
-    layers, p, values, chosen = _forward(network, batch)
+    layers, p, values, chosen, cache = _forward(network, batch)
     rows = np.arange(n)
     d_logits = (p - chosen) / n
     d_values = (2.0 * value / n) * (values - batch.returns)[:, None]
     cross_entropy = float(-np.log(np.maximum(p[rows, batch.actions], 1e-12)).mean())
     agreement = float((p.argmax(axis=1) == batch.actions).mean())
-    return backward(network, layers, d_logits, d_values), cross_entropy, agreement
+    return backward(network, layers, d_logits, d_values, cache), cross_entropy, agreement
 
 
-def _forward(network: Network, batch: Batch) -> tuple[list[Floats], Floats, Floats, Floats]:
-    """The batch's layers, policy, values, and the one-hot rows of its actions."""
-    layers = network.hidden(batch.observations)
+def _forward(
+    network: Network, batch: Batch
+) -> tuple[list[Floats], Floats, Floats, Floats, HeadCache | None]:
+    """The batch's layers, policy, values, the one-hot rows of its actions, and the territory
+    head's intermediate values."""
+    layers, logits, cache = network.forward(batch.observations)
     top = layers[-1]
-    w_out, b_out = network.weights[-1]
-    p = masked_softmax(top @ w_out + b_out, batch.masks)
+    p = masked_softmax(logits, batch.masks)
     values = (top @ network.value[0] + network.value[1])[:, 0]
     chosen = np.zeros_like(p)
     chosen[np.arange(len(batch)), batch.actions] = 1.0
-    return layers, p, values, chosen
+    return layers, p, values, chosen, cache
 
 
 def backward(
-    network: Network, layers: list[Floats], d_logits: Floats, d_values: Floats
+    network: Network,
+    layers: list[Floats],
+    d_logits: Floats,
+    d_values: Floats,
+    cache: HeadCache | None = None,
 ) -> list[Floats]:
     """Back-propagate the loss's gradient at the logits and at the value head through the
-    network (``layers``: :meth:`Network.hidden` of the batch), for every array of
-    :func:`parameters`."""
+    network (``layers``: :meth:`Network.hidden` of the batch; ``cache``: what the territory
+    head computed, when it has one), for every array of :func:`parameters`."""
     top = layers[-1]
     w_out = network.weights[-1][0]
     grads: list[Floats] = [top.T @ d_values, d_values.sum(axis=0)]  # the value head
     d_top = d_logits @ w_out.T + d_values @ network.value[0].T
+    head: list[Floats] = []
+    if network.head is not None:
+        assert cache is not None
+        size = network.head.territories
+        head, d_context = head_backward(network.head, top, cache, d_logits[:, FIRST : FIRST + size])
+        d_top = d_top + d_context
     grads[:0] = [top.T @ d_logits, d_logits.sum(axis=0)]
     for i in range(len(network.weights) - 2, -1, -1):
         d_pre = d_top * (1.0 - layers[i + 1] ** 2)
         grads[:0] = [layers[i].T @ d_pre, d_pre.sum(axis=0)]
         d_top = d_pre @ network.weights[i][0].T
-    return grads
+    return grads + head
+
+
+def head_backward(
+    head: TerritoryHead, context: Floats, cache: HeadCache, d_scores: Floats
+) -> tuple[list[Floats], Floats]:
+    """The gradient of the territory head's arrays (in :meth:`TerritoryHead.parameters`'
+    order) from the loss's gradient at its ``scores`` (rows × territories), and the gradient
+    at its ``context`` (the flat network's last hidden layer)."""
+    x, e, near, z = cache
+    width, edges, hidden = x.shape[2], e.shape[2], z.shape[2]
+    d_out = np.einsum("nt,nth->h", d_scores, z)[:, None]
+    d_pre = d_scores[..., None] * head.out[:, 0] * (1.0 - z**2)  # (n, T, H)
+    rows = d_pre.reshape(-1, hidden)
+    flat_x = x.reshape(-1, width)
+    d_own = flat_x.T @ rows
+    d_near = near.reshape(-1, edges).T @ rows
+    d_by_row = d_pre.sum(axis=1)
+    d_context_w = context.T @ d_by_row
+    d_b = rows.sum(axis=0)
+    d_context = d_by_row @ head.context.T
+    # back through the mean over neighbours and the edge units
+    d_mean = linear(d_pre, head.near.T) / head.degree
+    d_edge = d_mean[:, head.to] * (1.0 - e**2)  # (n, borders, E)
+    d_to = head.border_sums(d_edge, "to").reshape(-1, edges)
+    d_from = head.border_sums(d_edge, "frm").reshape(-1, edges)
+    grads = [
+        flat_x.T @ d_to,
+        flat_x.T @ d_from,
+        d_edge.sum(axis=(0, 1)),
+        d_own,
+        d_near,
+        d_context_w,
+        d_b,
+        d_out,
+    ]
+    return grads, d_context
 
 
 class Adam:

@@ -51,6 +51,7 @@ from hegemon.referee.limits import bounded
 from hegemon.referee.rules import RuleSet
 from hegemon.sdk import Bot, PolicyBot, play_local
 from hegemon.sdk.network import Floats, Mask, Network
+from hegemon.sdk.territory_head import TerritoryHead
 
 from .checkpoint import RunState, load_checkpoint, save_checkpoint
 from .evaluation import Evaluation, append_row, pair_score
@@ -85,6 +86,7 @@ class TrainConfig:
     batch: int = 8  # games per update
     workers: int = 1  # processes playing the games of a batch
     hidden: tuple[int, ...] = (64,)
+    head: int = 0  # units of the territory head's layers (0: a flat network, no such head)
     rate: float = 3e-3
     entropy: float = 0.01
     shaping: float = 1.0
@@ -379,20 +381,21 @@ def _start(config: TrainConfig) -> tuple[Network, Adam, RunState]:
         for name in (CHECKPOINT, BEST, EVALUATIONS):  # a new run: not an earlier run's files
             (config.out / name).unlink(missing_ok=True)
         shutil.rmtree(config.out / "pool", ignore_errors=True)
-    layout = layout_of(Game(config.rules, config.players, seed=0).board)
+    board = Game(config.rules, config.players, seed=0).board
+    layout = layout_of(board)
+    rng = np.random.default_rng(config.seed)
     if config.start is not None:
         network = Network.load(config.start)
         if (network.observations, network.actions) != (layout.features, layout.actions):
             raise ValueError(f"{config.start}: a policy for another map")
         network.meta = {**config.meta, "start": config.start.name}
-        return network, Adam(parameters(network), config.rate), RunState()
-    network = Network.initial(
-        layout.features,
-        layout.actions,
-        config.hidden,
-        np.random.default_rng(config.seed),
-        meta=dict(config.meta),
-    )
+    else:
+        network = Network.initial(
+            layout.features, layout.actions, config.hidden, rng, meta=dict(config.meta)
+        )
+    if config.head and network.head is None:  # (a warm start's own head is kept)
+        context = network.weights[-1][0].shape[0]
+        network.head = TerritoryHead.for_board(board, context, config.head, config.head, rng)
     return network, Adam(parameters(network), config.rate), RunState()
 
 
@@ -500,7 +503,8 @@ def keep_best(path: Path, network: Network, score: float, state: RunState) -> bo
     if state.best is not None and score <= state.best:
         return False
     state.best, state.best_update = score, state.updates
-    Network(network.weights, network.value, {**network.meta, "games": state.games}).save(path)
+    meta = {**network.meta, "games": state.games}
+    Network(network.weights, network.value, meta, network.head).save(path)
     return True
 
 

@@ -3,8 +3,9 @@ evaluation against ``aggressive`` with the best network kept (docs/training.md g
 commands and the measured table).
 
 Two policy files beside this module: ``trained.npz`` for four-player (and any multiplayer)
-games and ``trained-two-player.npz`` for the two-player rule sets, each the network that scored
-best in its run's evaluations. Every step is the policy's likeliest action (``sample = False``:
+games (a flat network) and ``trained-two-player.npz`` for the two-player rule sets (with a
+territory head: :mod:`hegemon.sdk.territory_head`), each the network that scored best in its
+run's evaluations. Every step is the policy's likeliest action (``sample = False``:
 the greedy policy is the one that was evaluated). The networks read the classic map's
 observation: on another map (Risiko! Master) the bot plays its teacher ``planner`` instead, so
 it seats in every edition.

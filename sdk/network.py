@@ -10,8 +10,11 @@ samples one when given a random generator.
 runs no code): the arrays ``w0, b0, w1, b1, …`` (the layers, the last being the logits),
 ``value_w, value_b`` (the value head, on the last hidden layer) and ``meta``, a JSON text with
 ``format`` (:data:`FORMAT`) and whatever the trainer recorded (rules, players, opponent, seed,
-games played). :func:`Network.load` checks every array's shape and type and raises
-:class:`PolicyFileError` with one line saying what is wrong.
+games played). A network with a territory head (:mod:`hegemon.sdk.territory_head`: one score per
+territory from weights shared by every territory, added to the flat logits that pick a
+territory) also holds its arrays, named ``territory_…``, and its format is :data:`FORMAT_HEAD`;
+a file of either format loads. :func:`Network.load` checks every array's shape and type and
+raises :class:`PolicyFileError` with one line saying what is wrong.
 """
 
 from __future__ import annotations
@@ -27,11 +30,23 @@ import numpy as np
 import numpy.typing as npt
 
 from .policy_file import PolicyFileError
+from .territory_head import (
+    CONTINENT_COLUMNS,
+    FIRST,
+    FIXED,
+    TERRITORY_COLUMNS,
+    TRAINED,
+    HeadCache,
+    TerritoryHead,
+)
 
-__all__ = ["FORMAT", "Network", "PolicyFileError", "masked_softmax", "sample"]
+__all__ = ["FORMAT", "FORMAT_HEAD", "Network", "PolicyFileError", "masked_softmax", "sample"]
 
 FORMAT = "hegemon-policy/1"
-"""The ``format`` a policy file's ``meta`` names."""
+"""The ``format`` a policy file's ``meta`` names: a flat network."""
+FORMAT_HEAD = "hegemon-policy/2"
+"""The ``format`` of a network with a territory head."""
+_HEAD_PREFIX = "territory_"
 
 Floats = npt.NDArray[np.float64]
 Mask = npt.NDArray[Any]
@@ -39,17 +54,20 @@ Mask = npt.NDArray[Any]
 
 
 class Network:
-    """Weights of a tanh multi-layer perceptron with a policy head and a value head."""
+    """Weights of a tanh multi-layer perceptron with a policy head and a value head, and
+    optionally a territory head."""
 
     def __init__(
         self,
         weights: Sequence[tuple[Floats, Floats]],
         value: tuple[Floats, Floats],
         meta: dict[str, Any] | None = None,
+        head: TerritoryHead | None = None,
     ):
         self.weights = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in weights]
         self.value = (np.asarray(value[0], np.float64), np.asarray(value[1], np.float64))
         self.meta: dict[str, Any] = dict(meta or {})
+        self.head = head
 
     @classmethod
     def initial(
@@ -89,11 +107,23 @@ class Network:
             layers.append(np.tanh(layers[-1] @ w + b))
         return layers
 
-    def logits(self, observation: Floats) -> Floats:
-        """One score per action."""
+    def forward(self, observations: Floats) -> tuple[list[Floats], Floats, HeadCache | None]:
+        """For rows of ``observations`` (2-D): :meth:`hidden`'s layers, the logits, and what
+        the territory head computed on the way (None without one)."""
+        layers = self.hidden(observations)
         w, b = self.weights[-1]
-        result: Floats = self.hidden(observation)[-1] @ w + b
-        return result
+        logits: Floats = layers[-1] @ w + b
+        if self.head is None:
+            return layers, logits, None
+        scores, cache = self.head.scores(layers[0], layers[-1])
+        logits[:, FIRST : FIRST + self.head.territories] += scores
+        return layers, logits, cache
+
+    def logits(self, observation: Floats) -> Floats:
+        """One score per action (a row of them for each row of a 2-D ``observation``)."""
+        observation = np.asarray(observation, np.float64)
+        result = self.forward(np.atleast_2d(observation))[1]
+        return result if observation.ndim > 1 else result[0]
 
     def probabilities(self, observation: Floats, mask: Mask) -> Floats:
         """The policy: a softmax over the legal actions (``mask``), zero elsewhere."""
@@ -114,7 +144,11 @@ class Network:
         for i, (w, b) in enumerate(self.weights):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         arrays["value_w"], arrays["value_b"] = self.value
-        arrays["meta"] = np.array(json.dumps({**self.meta, "format": FORMAT}, sort_keys=True))
+        if self.head is not None:
+            for name, array in self.head.arrays().items():
+                arrays[_HEAD_PREFIX + name] = array
+        form = FORMAT if self.head is None else FORMAT_HEAD
+        arrays["meta"] = np.array(json.dumps({**self.meta, "format": form}, sort_keys=True))
         return arrays
 
     def save(self, path: str | Path) -> Path:
@@ -163,7 +197,8 @@ class Network:
         value = (_matrix(arrays, "value_w"), _vector(arrays, "value_b"))
         if value[0].shape != (weights[-1][0].shape[0], 1) or value[1].shape != (1,):
             raise PolicyFileError("value_w or value_b does not fit the last hidden layer")
-        return cls(weights, value, meta)
+        head = _head(arrays, weights) if meta["format"] == FORMAT_HEAD else None
+        return cls(weights, value, meta, head)
 
 
 def masked_softmax(logits: Floats, mask: Mask) -> Floats:
@@ -200,10 +235,28 @@ def _meta(value: Any) -> dict[str, Any]:
         meta = json.loads(str(value))
     except ValueError:
         raise PolicyFileError("its meta is not JSON") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") not in (FORMAT, FORMAT_HEAD):
         found = meta.get("format") if isinstance(meta, dict) else None
-        raise PolicyFileError(f"format {found!r}, this hegemon reads {FORMAT!r}")
+        raise PolicyFileError(f"format {found!r}, this hegemon reads {FORMAT!r} or {FORMAT_HEAD!r}")
     return meta
+
+
+def _head(arrays: dict[str, Any], weights: list[tuple[Floats, Floats]]) -> TerritoryHead:
+    """The territory head of a file's arrays."""
+    checked = {
+        name: _checked(arrays, _HEAD_PREFIX + name, 1 if name.endswith("b") else 2)
+        for name in (*FIXED, *TRAINED)
+    }
+    try:
+        head = TerritoryHead.from_arrays(checked, weights[-1][0].shape[0])
+    except ValueError as exc:
+        raise PolicyFileError(str(exc)) from None
+    size, count = head.territories, head.continents.shape[1]
+    if weights[-1][0].shape[1] < FIRST + size:
+        raise PolicyFileError(f"territory_adjacency: {size} territories, more than the actions")
+    if weights[0][0].shape[0] < size * TERRITORY_COLUMNS + count * CONTINENT_COLUMNS:
+        raise PolicyFileError(f"territory_adjacency: {size} territories, more than it observes")
+    return head
 
 
 def _checked(arrays: dict[str, Any], name: str, dims: int) -> Floats:

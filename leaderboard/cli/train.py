@@ -56,6 +56,9 @@ def train_command(
         show_default=False,
     ),
     imitation: int = typer.Option(0, "--imitation", help="Updates of imitation (with --teacher)."),
+    minibatches: int = typer.Option(
+        256, "--minibatches", help="Imitation: minibatches of 256 labelled steps an update."
+    ),
     self_play: int = typer.Option(
         0, "--self-play", help="Every N updates a past checkpoint joins the opponents (0: never)."
     ),
@@ -77,6 +80,12 @@ def train_command(
     workers: int = typer.Option(1, "--workers", help="Processes that play the games."),
     hidden: list[int] = typer.Option(
         [64], "--hidden", help="Units of a hidden layer (repeat for more layers)."
+    ),
+    head: int = typer.Option(
+        0,
+        "--head",
+        help="Units of a territory head: one score per territory from weights shared by all "
+        "(0: none).",
     ),
     rate: float = typer.Option(3e-3, "--rate", help="The optimiser's learning rate."),
     out: Path = typer.Option(Path("trained-bot"), "--out", help="The bot folder to write."),
@@ -126,11 +135,16 @@ def train_command(
     name = name or out.name
     if not NAME.match(name):
         fail(f"{name!r} is not a bot name: a letter, then letters, digits, - or _ (--name)")
-    for flag, value in (("--batch", batch), ("--workers", workers), ("--pairs", pairs)):
+    for flag, value in (
+        ("--batch", batch),
+        ("--workers", workers),
+        ("--pairs", pairs),
+        ("--minibatches", minibatches),
+    ):
         if value < 1:
             fail(f"{flag} must be at least 1")
-    if min(hidden) < 1:
-        fail("--hidden must be at least 1")
+    if min(hidden) < 1 or head < 0:
+        fail("--hidden must be at least 1, --head at least 0")
     if min(imitation, self_play, evaluate_every) < 0:
         fail("--imitation, --self-play and --evaluate-every must not be negative")
     if (games is not None and games < 1) or minutes <= 0 or rate <= 0:
@@ -154,11 +168,13 @@ def train_command(
         batch=batch,
         workers=workers,
         hidden=tuple(hidden),
+        head=head,
         rate=rate,
         meta={"rules": rule_set.preset, "players": players, "opponent": pool, "seed": seed},
         pool=tuple(opponent),
         teacher=teacher,
         imitation=imitation if teacher else 0,
+        minibatches=minibatches,
         snapshot_every=self_play,
         evaluate_every=evaluate_every,
         evaluation_pairs=pairs,
@@ -180,7 +196,7 @@ def train_command(
     total = result.curve[-1].games if result.curve else played
     console.print(
         f"{total} games in {result.seconds / 60:.1f} min ({result.cpu_seconds / 60:.1f} "
-        f"CPU-min) · {_kept(result, against)}",
+        f"CPU-min) · {_kept(run, against)}",
         highlight=False,
         soft_wrap=True,
     )
@@ -207,11 +223,16 @@ def _check_start(start: Path, rules: Any, players: int) -> None:
         fail(f"{start}: a policy for another map or encoding (--start)")
 
 
-def _kept(result: Any, against: str) -> str:
-    """Which network the bot plays: the best evaluated one, or the last."""
-    if not result.evaluations:
+def _kept(run: Path, against: str) -> str:
+    """Which network the bot plays: the best evaluated one (a resumed run's earlier
+    evaluations too), or the last."""
+    from hegemon.env.evaluation import read_rows
+    from hegemon.env.train import EVALUATIONS
+
+    evaluations = read_rows(run / EVALUATIONS)
+    if not evaluations:
         return "not evaluated: the bot plays the last network"
-    best = max(result.evaluations, key=lambda e: e.score)
+    best = max(evaluations, key=lambda e: e.score)
     return f"kept the best evaluation: {best.score:.3f} against {against} at update {best.update}"
 
 

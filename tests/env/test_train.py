@@ -27,8 +27,7 @@ def loss(network: Network, batch: Batch, advantage: np.ndarray) -> float:
     """The loss the gradient is of, the advantage held fixed (REINFORCE does not
     differentiate it)."""
     top = network.hidden(batch.observations)[-1]
-    w, b = network.weights[-1]
-    p = masked_softmax(top @ w + b, batch.masks)
+    p = masked_softmax(network.logits(batch.observations), batch.masks)  # (a head's too)
     values = (top @ network.value[0] + network.value[1])[:, 0]
     log_p = np.log(np.where(p > 0, p, 1.0))
     entropy = -(p * log_p).sum(axis=1)

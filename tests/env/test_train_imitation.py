@@ -98,34 +98,11 @@ def test_a_training_game_gives_labels_with_their_seats_outcomes():
 
 
 def test_the_imitation_gradient_is_its_loss_gradient():
-    from hegemon.env.gradient import Batch, imitation_gradients, parameters
-    from hegemon.sdk.network import masked_softmax
+    from hegemon.env.gradient import imitation_gradients, parameters
+    from tests.env.test_train import small_batch
+    from tests.env.test_train_head import assert_is_gradient, imitation_loss
 
-    rng = np.random.default_rng(3)
-    network = Network.initial(7, 5, (6, 4), rng)
-    for w, b in [*network.weights, network.value]:
-        w[:] = rng.normal(0.0, 0.5, w.shape)
-        b[:] = rng.normal(0.0, 0.1, b.shape)
-    masks = rng.random((9, 5)) < 0.6
-    masks[:, 0] = True
-    labels = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-    batch = Batch(rng.normal(size=(9, 7)), masks, labels, rng.normal(size=9))
-
-    def loss() -> float:
-        top = network.hidden(batch.observations)[-1]
-        p = masked_softmax(top @ network.weights[-1][0] + network.weights[-1][1], masks)
-        values = (top @ network.value[0] + network.value[1])[:, 0]
-        chosen = p[np.arange(9), labels]
-        return float(-np.log(chosen).mean() + 0.5 * np.mean((values - batch.returns) ** 2))
-
+    network, batch = small_batch(np.random.default_rng(3))
     grads, cross_entropy, _ = imitation_gradients(network, batch)
     assert cross_entropy > 0
-    for array, grad in zip(parameters(network), grads, strict=True):
-        for index in np.ndindex(array.shape):
-            old = array[index]
-            array[index] = old + 1e-6
-            up = loss()
-            array[index] = old - 1e-6
-            down = loss()
-            array[index] = old
-            assert abs((up - down) / 2e-6 - grad[index]) < 1e-6
+    assert_is_gradient(parameters(network), grads, lambda: imitation_loss(network, batch))
