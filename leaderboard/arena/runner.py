@@ -11,16 +11,21 @@ import argparse
 import contextlib
 import signal
 import sys
+from datetime import timedelta
 
+import sqlalchemy as sa
 import trio
+from sqlmodel import col, select
 
 from ..challenges.turns import Turns
 from ..events.progress import advance_events
 from ..seasons.child import die_with_parent
+from ..seasons.limits import DEFAULT_STALE_AFTER
 from ..seasons.liveness import default_worker_id
 from ..seasons.runner import run_season
 from ..seasons.state import RunnerError
-from ..store import SeasonRow, Store, StoreError
+from ..store import CLAIMED, MatchRow, SeasonRow, Store, StoreError, utcnow
+from ..store.claims import as_utc
 from ..store.database import RUNNER_POOL
 from .checks import Say, check_loop
 from .idle import Idle
@@ -43,11 +48,36 @@ def waiting_seasons(store: Store, held: bool = False) -> list[SeasonRow]:
     return store.seasons_waiting(challenges=True, held=held)
 
 
-def playable_season(store: Store, turns: Turns | None = None) -> SeasonRow | None:
+def next_lapse(store: Store, lease: float) -> float | None:
+    """Seconds until the earliest held claim's lease of ``lease`` seconds lapses (≤ 0: lapsed
+    already; None: none held): one read, of the unfinished matches' index."""
+    with store.session() as s:
+        oldest = s.exec(
+            select(sa.func.min(col(MatchRow.claimed_at))).where(col(MatchRow.status) == CLAIMED)
+        ).first()
+    if oldest is None:
+        return None
+    held = as_utc(oldest)
+    assert held is not None
+    return (held + timedelta(seconds=lease) - utcnow()).total_seconds()
+
+
+def playable_season(
+    store: Store, turns: Turns | None = None, lease: float = DEFAULT_STALE_AFTER
+) -> SeasonRow | None:
     """The season, ladder or challenge with a match waiting that this runner serves next
     (:class:`~hegemon.leaderboard.challenges.turns.Turns`: competitions in turn, served
-    longest ago first, a member's challenge between them without starving them)."""
-    return (turns or Turns()).next(waiting_seasons(store))
+    longest ago first, a member's challenge between them without starving them) — or, when
+    none waits, one holding a claim whose lease lapsed: its runner died (on another machine,
+    whose claims nobody here can see to give back), and no write announces a lapse."""
+    turns = turns or Turns()
+    season = turns.next(waiting_seasons(store))
+    if season is not None:
+        return season
+    lapse = next_lapse(store, lease)
+    if lapse is None or lapse > 0:
+        return None
+    return turns.next(waiting_seasons(store, held=True))
 
 
 async def match_loop(store: Store, worker: str, idle: Idle, say: Say) -> None:

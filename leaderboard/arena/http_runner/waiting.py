@@ -17,15 +17,10 @@ import asyncio
 import os
 import threading
 from collections.abc import Awaitable
-from datetime import timedelta
 
-import sqlalchemy as sa
-from sqlmodel import col, select
+from hegemon.leaderboard.store import Store, StoreError
 
-from hegemon.leaderboard.store import CLAIMED, MatchRow, Store, StoreError, utcnow
-from hegemon.leaderboard.store.claims import as_utc
-
-from ..runner import waiting_seasons
+from ..runner import next_lapse, waiting_seasons
 from ..wakeup import LISTENING, Bell, Listener
 
 MAX_WAIT = 30.0
@@ -56,20 +51,6 @@ def claimable_now(store: Store, lease: float) -> bool:
         return True
     lapse = next_lapse(store, lease)
     return lapse is not None and lapse <= 0
-
-
-def next_lapse(store: Store, lease: float) -> float | None:
-    """Seconds until the earliest held lease lapses (≤ 0: lapsed already; None: none held):
-    one read, of the unfinished matches' index."""
-    with store.session() as s:
-        oldest = s.exec(
-            select(sa.func.min(col(MatchRow.claimed_at))).where(col(MatchRow.status) == CLAIMED)
-        ).first()
-    if oldest is None:
-        return None
-    held = as_utc(oldest)
-    assert held is not None
-    return (held + timedelta(seconds=lease) - utcnow()).total_seconds()
 
 
 class WaitingRoom:
