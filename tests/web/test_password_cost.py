@@ -18,12 +18,16 @@ print(stored)
 """
 
 
+def outside_the_suite(**settings: str) -> dict[str, str]:
+    """This environment without the suite's hegemon settings, with ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEGEMON_")}
+    return {**env, **settings}
+
+
 def hashed(**settings: str) -> subprocess.CompletedProcess[str]:
     """A password hashed in a process whose only hegemon settings are ``settings``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEGEMON_")}
-    return subprocess.run(
-        [sys.executable, "-c", HASH], env={**env, **settings}, capture_output=True, text=True
-    )
+    env = outside_the_suite(**settings)
+    return subprocess.run([sys.executable, "-c", HASH], env=env, capture_output=True, text=True)
 
 
 def test_production_hashes_at_the_real_cost_and_the_suite_at_the_least():
@@ -39,19 +43,18 @@ def test_production_hashes_at_the_real_cost_and_the_suite_at_the_least():
         f"assert v({low.stdout.strip()!r}, 'a long enough password')\n"
         f"assert not v({low.stdout.strip()!r}, 'another password')"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEGEMON_")}
+    env = outside_the_suite()
     done = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
 def test_the_lowered_cost_is_refused_outside_the_suite_in_one_line(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEGEMON_")}
     for settings, why in (
         ({"HEGEMON_PASSWORD_COST": "test"}, "for the test suite only"),
         ({"HEGEMON_PASSWORD_COST": "fast", "HEGEMON_TESTING": "1"}, "is not a setting"),
     ):
-        env_now = {**env, "HEGEMON_HOME": str(tmp_path), **settings}
-        out = hegemon("user", "add", "ada", "--password-stdin", env=env_now, stdin="p" * 12 + "\n")
+        env = outside_the_suite(HEGEMON_HOME=str(tmp_path), **settings)
+        out = hegemon("user", "add", "ada", "--password-stdin", env=env, stdin="p" * 12 + "\n")
         assert out.returncode != 0 and why in out.stderr, out.stderr
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
         assert not list(tmp_path.iterdir())  # refused before anything was made
