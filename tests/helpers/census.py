@@ -158,12 +158,17 @@ def table(census: Census) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _line(argv: list[str]) -> str:
+    """A command line on one line (a ``python -c`` program has several), cut at 300 characters."""
+    return " ".join(argv).replace("\n", "; ")[:300]
+
+
 def write(census: Census, out: Path, raw: Path | None, footer: str) -> str:
     """Writes the table (and with ``raw`` every process's CPU and command line); returns it."""
     text = table(census) + footer
     out.write_text(text, encoding="utf-8")
     if raw is not None:
-        lines = (f"{s.cpu:.2f} {' '.join(s.argv)[:300]}\n" for s in census.seen.values())
+        lines = (f"{s.cpu:.2f} {_line(s.argv)}\n" for s in census.seen.values())
         raw.write_text("".join(lines), encoding="utf-8")
     return text
 
