@@ -11,7 +11,14 @@ their installed names.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+# Password hashing at argon2id's least parameters for this run and every process it starts
+# (docs/security.md: refused outside a test run): a hash at the real ones costs ~0.2 CPU-s, and
+# the suite signs up and in hundreds of times. tests/web/test_password_cost.py checks both ways.
+os.environ["HEGEMON_TESTING"] = "1"
+os.environ["HEGEMON_PASSWORD_COST"] = "test"
 
 # The package folders are collected once, under their installed names (through the hegemon/
 # links); read from the links, so that a new package cannot be collected twice.

@@ -28,6 +28,9 @@ module              commands
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 from .lazy import LazyCommand, LazyGroup
@@ -128,4 +131,10 @@ def hegemon() -> None:
 
 def main() -> None:
     """The ``hegemon`` console script."""
+    if os.environ.get("HEGEMON_PASSWORD_COST"):  # a setting for tests: refused where it is not
+        from ..accounts.passwords import refused_cost
+
+        refused = refused_cost(os.environ)
+        if refused is not None:
+            sys.exit(f"hegemon: {refused}")
     app()
