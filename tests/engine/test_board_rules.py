@@ -44,7 +44,10 @@ def edition_names(source: str) -> list[str]:
     an edition module, a name bound to one or to its part or board rules, a read of an option
     that switches an edition on."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    # a parameter is the caller's value (a view's own ``missions`` field), not an edition
+    parameters = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             module = (node.module or "").split(".")
             imported = {*module, *(alias.name for alias in node.names)}
@@ -52,7 +55,7 @@ def edition_names(source: str) -> list[str]:
         elif isinstance(node, ast.Import):
             hit = sorted({p for a in node.names for p in a.name.split(".")} & EDITION_MODULES)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            hit = [node.id] if node.id in EDITION_NAMES else []
+            hit = [node.id] if node.id in EDITION_NAMES - parameters else []
         elif isinstance(node, ast.Attribute):
             hit = [node.attr] if node.attr in EDITION_OPTIONS else []
         else:
@@ -78,6 +81,7 @@ def test_the_scan_finds_an_edition_name():
         "line 5: two_player",
     ]
     assert edition_names("from .editions.parts import board_rules\nme.missions\n") == []
+    assert edition_names("def view(missions):\n    return missions\n") == []
 
 
 @pytest.mark.parametrize("module", ENGINE_MODULES)
