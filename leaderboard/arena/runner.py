@@ -74,10 +74,24 @@ def playable_season(
     season = turns.next(waiting_seasons(store))
     if season is not None:
         return season
-    lapse = next_lapse(store, lease)
-    if lapse is None or lapse > 0:
+    lapsed = seasons_with_a_lapsed_claim(store, lease)
+    if not lapsed:
         return None
-    return turns.next(waiting_seasons(store, held=True))
+    # only those: a season whose claims are all live would hold this runner until they end
+    return turns.next([s for s in waiting_seasons(store, held=True) if s.id in lapsed])
+
+
+def seasons_with_a_lapsed_claim(store: Store, lease: float) -> set[int]:
+    """The seasons holding a claim older than ``lease`` seconds: one read, of the unfinished
+    matches' index."""
+    cutoff = utcnow() - timedelta(seconds=lease)
+    with store.session() as s:
+        rows = s.exec(
+            select(col(MatchRow.season_id))
+            .where(col(MatchRow.status) == CLAIMED, col(MatchRow.claimed_at) < cutoff)
+            .distinct()
+        ).all()
+    return set(rows)
 
 
 async def match_loop(store: Store, worker: str, idle: Idle, say: Say) -> None:
