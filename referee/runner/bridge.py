@@ -8,7 +8,7 @@ so the bot sees its call cancelled and ``trio.move_on_after`` really stops a slo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -53,23 +53,27 @@ async def call(
         if patience is None:
             await done.wait()
         else:
-            await wait_patiently(done, patience)
+            await wait_patiently(done.wait, done.is_set, patience)
     except BaseException:
         future.cancel()
         raise
     return future.result()
 
 
-async def wait_patiently(done: trio.Event, patience: Callable[[], float | None]) -> None:
-    """Wait for ``done`` as long as ``patience()`` allows (see :func:`call`); raises
-    :class:`OutOfPatience` when it says no more."""
-    wait = patience()
-    while wait is not None:
-        with trio.move_on_after(wait):
-            await done.wait()
-        if done.is_set():
+async def wait_patiently(
+    wait: Callable[[], Awaitable[object]],
+    done: Callable[[], bool],
+    patience: Callable[[], float | None],
+) -> None:
+    """Await ``wait()`` until ``done()``, as long as ``patience()`` allows (see :func:`call`;
+    one cancel scope a look); raises :class:`OutOfPatience` when it says no more."""
+    seconds = patience()
+    while seconds is not None:
+        with trio.move_on_after(seconds):
+            await wait()
+        if done():
             return
-        wait = patience()
+        seconds = patience()
     raise OutOfPatience
 
 

@@ -105,16 +105,8 @@ class DecideStream(abc.ABC):
         try:
             if patience is None:
                 await self._answer()
-            else:  # one cancel scope a decision: patience says seconds, the first look no less
-                wait = patience()
-                while True:
-                    if wait is None:
-                        raise bridge.OutOfPatience
-                    with trio.move_on_after(wait):
-                        await self._answer()
-                    if self._reply is not None or self.ended is not None:
-                        break
-                    wait = patience()
+            else:
+                await bridge.wait_patiently(self._answer, self._answered, patience)
         finally:
             self._waiting = 0
         reply = self._reply
@@ -124,9 +116,13 @@ class DecideStream(abc.ABC):
         self._reply = None
         return reply
 
+    def _answered(self) -> bool:
+        """Whether the reply trio waits for, or the end, has been taken."""
+        return self._reply is not None or self.ended is not None
+
     async def _answer(self) -> None:
-        """Wait until the reply trio waits for, or the end, has been taken."""
-        while self._reply is None and self.ended is None:
+        """Wait until :meth:`_answered`."""
+        while not self._answered():
             try:
                 await trio.lowlevel.wait_readable(self._wake)
             except (trio.ClosedResourceError, ValueError):  # closed meanwhile (or before)
