@@ -178,7 +178,9 @@ def test_live_streams_are_bounded_per_address(arena):
 
 
 def test_the_live_page_draws_the_game_and_follows_it(arena, browser, tmp_path):
-    game = live_game(arena, least=1, most=40)  # drawn, and with decisions still to come
+    # drawn, and with decisions still to come: a game here lasts some 450 decisions, and the
+    # runner writes its row each second, ~45 decisions apart (the bots sleep 20 ms a decision)
+    game = live_game(arena, least=1, most=200)
     tab = Page(browser, tmp_path)
     try:
         page = tab.open(arena.url + game["url"], "live")
