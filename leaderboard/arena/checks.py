@@ -6,6 +6,7 @@ Its owner is notified (:mod:`hegemon.leaderboard.notify`): one database write, s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import trio
@@ -16,6 +17,7 @@ from ..notify.events import version_checked
 from ..registry import RegistryError, materialise
 from ..registry.check import check_command_async
 from ..registry.sources import command_in
+from ..seasons.retry import Retrying
 from ..store import BotRow, Store, StoreError
 from .idle import Idle
 
@@ -25,10 +27,14 @@ STALE_AFTER = 600.0
 """A check claimed longer ago than this (seconds) belongs to a runner that stopped: retaken."""
 
 
-async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRow | None:
-    """Check the oldest queued version, if any; returns it as stored after its check."""
+async def check_next(
+    store: Store, worker: str, say: Say | None = None, db: Retrying | None = None
+) -> BotRow | None:
+    """Check the oldest queued version, if any; returns it as stored after its check. Its claim
+    and its outcome's write are retried through a database outage (``db``)."""
     say = say or (lambda line: None)
-    bot = await trio.to_thread.run_sync(store.claim_check, worker, STALE_AFTER)
+    db = db or Retrying(say)
+    bot = await db(store.claim_check, worker, STALE_AFTER)
     if bot is None:
         return None
     assert bot.id is not None
@@ -45,7 +51,7 @@ async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRo
         with trio.CancelScope(shield=True):  # interrupted: back in the queue for another
             await trio.to_thread.run_sync(store.release_checks, worker)
         raise
-    stored = await trio.to_thread.run_sync(store.finish_check, bot.id, worker, passed, reason, log)
+    stored = await db(store.finish_check, bot.id, worker, passed, reason, log)
     if stored is not None:  # its owner hears it: a notice, its deliveries queued (not sent here)
         try:
             await trio.to_thread.run_sync(version_checked, store, stored)
@@ -55,9 +61,22 @@ async def check_next(store: Store, worker: str, say: Say | None = None) -> BotRo
     return stored
 
 
-async def check_loop(store: Store, worker: str, idle: Idle, say: Say | None = None) -> None:
-    """Check queued versions as they come, forever (waiting on ``idle`` while none is)."""
+async def check_loop(
+    store: Store, worker: str, idle: Idle, say: Say | None = None, db: Retrying | None = None
+) -> None:
+    """Check queued versions as they come, forever (waiting on ``idle`` while none is). A
+    database outage is waited out (``db``: by default retried for as long as it lasts) and an
+    error the database answers is said, then the queue looked at again: neither ends the loop
+    (a runner process that ended would leave its arena playing nothing)."""
+    say = say or (lambda line: None)
+    db = db or Retrying(say, reconnect_for=math.inf)
     while True:
         mark = idle.mark()
-        if await check_next(store, worker, say) is None:
+        try:
+            checked = await check_next(store, worker, say, db)
+        except StoreError as exc:
+            say(f"checks: {exc}")
+            await trio.sleep(idle.poll)
+            continue
+        if checked is None:
             await idle.wait(mark)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import signal
 import sys
 from datetime import timedelta
@@ -22,6 +23,7 @@ from ..events.progress import advance_events
 from ..seasons.child import die_with_parent
 from ..seasons.limits import DEFAULT_STALE_AFTER
 from ..seasons.liveness import default_worker_id
+from ..seasons.retry import Retrying
 from ..seasons.runner import run_season
 from ..seasons.state import RunnerError
 from ..store import CLAIMED, MatchRow, SeasonRow, Store, StoreError, utcnow
@@ -94,18 +96,29 @@ def seasons_with_a_lapsed_claim(store: Store, lease: float) -> set[int]:
     return set(rows)
 
 
-async def match_loop(store: Store, worker: str, idle: Idle, say: Say) -> None:
+async def match_loop(
+    store: Store, worker: str, idle: Idle, say: Say, db: Retrying | None = None
+) -> None:
     """Play the seasons', ladders' and challenges' matches as they wait, forever, in turns of
-    :data:`TURN_GAMES` games each (waiting on ``idle`` while none waits)."""
+    :data:`TURN_GAMES` games each (waiting on ``idle`` while none waits). A database outage is
+    waited out (``db``: by default retried for as long as it lasts) and an error the database
+    answers is said, then looked at again: neither ends the loop."""
     turns = Turns()
+    db = db or Retrying(say, reconnect_for=math.inf)
     while True:
         mark = idle.mark()  # before the look: work announced during it ends the wait at once
-        for step in await trio.to_thread.run_sync(advance_events, store):  # a round is over
+        try:
+            steps = await db(advance_events, store)
+            season = await db(playable_season, store, turns)
+        except StoreError as exc:
+            say(f"matches: {exc}")
+            await trio.sleep(idle.poll)
+            continue
+        for step in steps:  # a round is over
             say(
                 f"{step.season.name}: "
                 + ("ended" if step.standings is not None else f"round {step.round} made")
             )
-        season = await trio.to_thread.run_sync(playable_season, store, turns)
         if season is None:
             await idle.wait(mark)
             continue
@@ -147,8 +160,9 @@ async def run_runner(
                 if listener is not None:
                     stack.enter_context(listener)
             idle = Idle(listener, poll)
-            nursery.start_soon(check_loop, store, name, idle, say)
-            nursery.start_soon(match_loop, store, name, idle, say)
+            db = Retrying(say, reconnect_for=math.inf)  # one outage, told once
+            nursery.start_soon(check_loop, store, name, idle, say, db)
+            nursery.start_soon(match_loop, store, name, idle, say, db)
             async for _ in signals:  # stopped: games and checks in flight are given back
                 say("stopping")
                 nursery.cancel_scope.cancel()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -55,10 +56,7 @@ class Retrying:
                     began = now if began is None else began
                     if self._down_since is None:
                         self._down_since = now
-                        self.log(
-                            f"database unreachable ({exc}); retrying for up to "
-                            f"{self.reconnect_for:g} s"
-                        )
+                        self.log(f"database unreachable ({exc}); {self._retrying()}")
                     if now - began >= self.reconnect_for:
                         raise
                     await trio.sleep(delay)
@@ -76,3 +74,8 @@ class Retrying:
                 )
                 self._down_since = None
             return result
+
+    def _retrying(self) -> str:
+        if math.isinf(self.reconnect_for):
+            return "retrying until it is back"
+        return f"retrying for up to {self.reconnect_for:g} s"

@@ -4,7 +4,6 @@ a private cluster from Debian's postgresql package, or ``HEGEMON_TEST_PG_URL``).
 from __future__ import annotations
 
 import secrets
-import shlex
 import subprocess
 import threading
 import time
@@ -17,8 +16,6 @@ from hegemon.leaderboard.store import FINISHED, Store
 from tests.helpers.league import (  # noqa: F401
     PgServer,
     SeasonSpec,
-    _as_postgres,
-    _pg_bindir,
     create_season,
     descendants,
     games_per_match,
@@ -33,6 +30,7 @@ from tests.helpers.league import (  # noqa: F401
     start_hegemon,
     wait_for,
 )
+from tests.helpers.pg_outage import Restartable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -126,41 +124,6 @@ def test_unknown_season_on_postgres(home, pg_url, command):
 
 
 # ---------------------------------------------------------------------------------- many machines
-class Restartable:
-    """Stops and starts the test's own PostgreSQL cluster, with the options it was started
-    with (``postmaster.opts``): a real outage, every connection dropped."""
-
-    def __init__(self, pg_server: PgServer):
-        import psycopg
-
-        assert pg_server.own_cluster, "the outage test stops the server: it needs its own"
-        with psycopg.connect(pg_server.url("postgres"), autocommit=True) as conn:
-            row = conn.execute("SHOW data_directory").fetchone()
-        assert row is not None
-        self.data = Path(row[0])
-        bindir = _pg_bindir()
-        assert bindir is not None
-        self.pg_ctl = str(bindir / "pg_ctl")
-        argv = shlex.split((self.data / "postmaster.opts").read_text())
-        options = [a for i, a in enumerate(argv[1:], 1) if a != "-D" and argv[i - 1] != "-D"]
-        self.options = shlex.join(options)
-
-    def _ctl(self, *args: str) -> None:
-        done = subprocess.run(
-            _as_postgres([self.pg_ctl, "-D", str(self.data), *args]),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-
-    def stop(self) -> None:
-        self._ctl("-m", "fast", "-w", "stop")
-
-    def start(self) -> None:
-        self._ctl("-o", self.options, "-l", str(self.data.parent / "server.log"), "-w", "start")
-
-
 def test_runners_with_only_the_url_share_bots_survive_an_outage_and_take_over_stale_claims(
     own_pg_server, tmp_path, monkeypatch
 ):
