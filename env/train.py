@@ -36,6 +36,7 @@ file, whatever ``workers``. A time budget (``minutes``) stops after the update t
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +49,7 @@ from typing import Any, cast
 import numpy as np
 
 from hegemon.referee.limits import bounded
+from hegemon.referee.parent import on_parent_gone
 from hegemon.referee.rules import RuleSet
 from hegemon.sdk import Bot, PolicyBot, play_local
 from hegemon.sdk.network import Floats, Mask, Network
@@ -298,7 +300,12 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
     with ExitStack() as stack:
         play: Callable[..., Any] = map
         if config.workers > 1:
-            pool = ProcessPoolExecutor(config.workers, mp_context=get_context("spawn"))
+            pool = ProcessPoolExecutor(
+                config.workers,
+                mp_context=get_context("spawn"),
+                initializer=_leave_with,
+                initargs=(os.getpid(),),
+            )
             play = stack.enter_context(pool).map
         while not _done(config, state.games, clock.start):
             played: list[GameSteps] = []
@@ -341,6 +348,12 @@ def train(config: TrainConfig, report: Callable[[Progress], Any] | None = None) 
         if state.best is not None:
             network = Network.load(config.out / BEST)
     return Training(network, curve, evaluations, state.seconds, state.cpu_seconds)
+
+
+def _leave_with(trainer: int) -> None:
+    """A game-playing worker ends with the trainer that started it: killed (SIGTERM, SIGKILL),
+    the trainer cannot shut its pool down, and its workers would wait for games for ever."""
+    on_parent_gone(trainer, lambda: os._exit(1))
 
 
 def _play_batch(

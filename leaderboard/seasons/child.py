@@ -13,11 +13,11 @@ import json
 import os
 import signal
 import sys
-import threading
-import time
 from typing import Any
 
 import trio
+
+from hegemon.referee.parent import on_parent_gone
 
 from ..store import Store, StoreError
 from ..store.database import RUNNER_POOL
@@ -31,16 +31,8 @@ def say(**message: Any) -> None:
 
 def die_with_parent(parent: int) -> None:
     """SIGTERM this worker when its parent is gone, so a killed ``season run`` leaves no worker
-    playing on: the worker then stops as if interrupted and gives its claims back. (Not
-    PR_SET_PDEATHSIG: that fires when the parent *thread* that started us ends, and trio
-    starts processes from its short-lived worker threads.)"""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    playing on: the worker then stops as if interrupted and gives its claims back."""
+    on_parent_gone(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
 
 
 def main(argv: list[str]) -> int:
