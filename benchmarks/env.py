@@ -44,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hegemon.env import aec, single, vector
+from hegemon.env.batched import HegemonVector
 
 OPTIONS = {"turn_limit": 30}
 
@@ -103,6 +104,7 @@ def bench_vector(
 ) -> tuple[float, float]:
     """(steps per wall second, CPU microseconds per step: this process's and the workers')."""
     envs = vector(copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers)
+    assert isinstance(envs, HegemonVector)
     rng = np.random.default_rng(0)
     try:
         obs, _ = envs.reset(seed=0)

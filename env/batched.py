@@ -35,12 +35,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, overload
 
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+
+from hegemon.referee.rules import RuleSet
 
 from .single_agent import HegemonSingle
 
@@ -443,15 +445,51 @@ def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
     return shares
 
 
+@overload
 def vector(
     count: int,
-    rules: Any = "classic",
+    rules: str | RuleSet = ...,
+    opponents: Sequence[str] = ...,
+    *,
+    asynchronous: Literal[True] = ...,
+    workers: int | None = ...,
+    **kwargs: Any,
+) -> HegemonVector: ...
+
+
+@overload
+def vector(
+    count: int,
+    rules: str | RuleSet = ...,
+    opponents: Sequence[str] = ...,
+    *,
+    asynchronous: Literal[False],
+    workers: int | None = ...,
+    **kwargs: Any,
+) -> gymnasium.vector.SyncVectorEnv: ...
+
+
+@overload
+def vector(
+    count: int,
+    rules: str | RuleSet = ...,
+    opponents: Sequence[str] = ...,
+    *,
+    asynchronous: bool,
+    workers: int | None = ...,
+    **kwargs: Any,
+) -> HegemonVector | gymnasium.vector.SyncVectorEnv: ...
+
+
+def vector(
+    count: int,
+    rules: str | RuleSet = "classic",
     opponents: Sequence[str] = ("random", "random", "random"),
     *,
     asynchronous: bool = True,
     workers: int | None = None,
     **kwargs: Any,
-) -> VectorEnv[Any, Any, Any]:
+) -> HegemonVector | gymnasium.vector.SyncVectorEnv:
     """``count`` copies of :func:`~hegemon.env.single` as one Gymnasium vector environment:
     stepped by ``workers`` processes (``asynchronous``; default one per core, at most one per
     copy), each copy's share of them stepped on one message (see the module's doc), or all in

@@ -223,7 +223,7 @@ class Holdings:
         """(territories held, armies on the board) per seat (neutral colours' seats too)."""
         totals = [0] * len(game.players)
         owner, armies = game.owner, game.armies
-        for t in range(len(owner)):  # (by index: compiled, a zip's iteration costs 3x as much)
+        for t in range(len(owner)):  # (by index: compiled, a zip's iteration cost twice as much)
             p = owner[t]
             if p >= 0:
                 totals[p] += armies[t]

@@ -808,7 +808,10 @@ class ViewEncoder:
         self._sections = Sections(board)
         self._written: View | None = None  # the view the observation shows
         self._seats: tuple[SeatInfo, ...] = ()
-        self._marks: tuple[tuple[int, ...], list[int], tuple[object, ...]] | None = None
+        # what the marks were written from: centres, the seats' capitals, team stacks
+        self._centres: tuple[int, ...] | None = None
+        self._capitals: list[int] = []
+        self._stacks: tuple[tuple[int, int, int], ...] = ()
         self._counters: tuple[int, int, int] | None = None
         self._hand: tuple[int, ...] | None = None
         self._missions: tuple[int, ...] | None = None
@@ -840,13 +843,19 @@ class ViewEncoder:
                 me,
                 len(view.seats),
             )
-        if view.seats is not self._seats:  # (seat_rows writes only the numbers that changed)
-            out.seat_rows(view.seats, me)
-            self._seats = view.seats
-        marks = (view.centres, [info.capital for info in view.seats], view.stacks)
-        if marks != self._marks:  # centres, known capitals, team stacks: rarely
-            self._marks = marks
-            out.marks(view.centres, view.seats, me, view.stacks)
+        seats = view.seats
+        new_seats = seats is not self._seats
+        if new_seats:  # (seat_rows writes only the numbers that changed)
+            out.seat_rows(seats, me)
+            self._seats = seats
+        if (  # centres, known capitals, team stacks: rarely
+            view.centres != self._centres
+            or view.stacks != self._stacks
+            or (new_seats and _other_capitals(seats, self._capitals))
+        ):
+            self._centres, self._stacks = view.centres, view.stacks
+            self._capitals = [info.capital for info in seats]
+            out.marks(view.centres, seats, me, view.stacks)
         counters = (view.trade_count, view.next_trade_value, view.round)
         if counters != self._counters:
             self._counters = counters
@@ -931,6 +940,13 @@ class SeatObserver:
         progress = partial if decision is not None else None
         observation = self._encoder.observe(view, decision, progress)
         return view, observation, action_mask(view, decision, progress)
+
+
+def _other_capitals(seats: Sequence[SeatInfo], capitals: list[int]) -> bool:
+    """Whether ``seats``' capitals differ from ``capitals`` (read in place: no list made)."""
+    if len(seats) != len(capitals):
+        return True
+    return any(seats[i].capital != capitals[i] for i in range(len(capitals)))
 
 
 def _differing(

@@ -4,6 +4,8 @@ calls; and what a user sees when a copy raises or a worker dies."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -89,11 +91,12 @@ def test_calls_reach_every_copy_and_a_partial_reset_keeps_the_others():
 
 
 def test_an_exception_in_a_copy_is_raised_as_the_copy_raised_it():
+    bad: Any = "seven"
     with pytest.raises(Exception) as alone:  # what one environment says
-        single("classic", OPPONENTS, options=SHORT).reset(seed="seven")  # type: ignore[arg-type]
+        single("classic", OPPONENTS, options=SHORT).reset(seed=bad)
     envs = vector(2, "classic", OPPONENTS, options=SHORT, workers=2)
     with pytest.raises(type(alone.value), match=str(alone.value).split(",")[0]):
-        envs.reset(seed=[1, "seven"])  # type: ignore[list-item]
+        envs.reset(seed=[1, bad])
     assert envs.closed
     assert all(p.exitcode is not None for p in envs.processes), "no worker left running"
 
