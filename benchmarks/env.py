@@ -1,6 +1,6 @@
 """Learning-environment throughput: steps per second with uniformly random masked actions.
 
-    python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4] [--copies 8]
+    python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4] [--copies 16]
     python benchmarks/env.py --against ../main [--rounds 5] [--figure aec]
 
 Four figures, each a step being one atomic step of ``hegemon.referee.encoding`` with its
@@ -10,7 +10,7 @@ observation encoded (the observation and mask of the next step are part of the s
 - single: the Gymnasium environment, one seat against ``random`` sample bots played by the
   referee's loop (their decisions are not counted as steps);
 - vector: ``hegemon.env.vector`` on ``--workers`` processes (default 2), with one copy per
-  worker and with ``--copies`` (default 8) shared among them, its steps summed over the copies,
+  worker and with ``--copies`` (default 16) shared among them, its steps summed over the copies,
   per second of wall (beside the single figure's wall rate: the ratio is the one that needs two
   free cores) and the CPU a step takes in the workers and this process together;
 - memory: the Python memory one AEC environment holds after a reset (tracemalloc, the mean
@@ -190,7 +190,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="runs of each, alternated")
     parser.add_argument("--figure", choices=("aec", "single"), default="aec")
     parser.add_argument("--workers", type=int, default=2, help="the vector environment's")
-    parser.add_argument("--copies", type=int, default=8, help="the vector environment's")
+    parser.add_argument("--copies", type=int, default=16, help="the vector environment's")
     args = parser.parse_args()
     if args.against is not None:
         steps = args.steps if args.figure == "aec" else args.steps // 4
