@@ -1,6 +1,6 @@
 """Learning-environment throughput: steps per second with uniformly random masked actions.
 
-    python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4]
+    python benchmarks/env.py [--steps 20000] [--preset classic] [--players 4] [--copies 16]
     python benchmarks/env.py --against ../main [--rounds 5] [--figure aec]
 
 Four figures, each a step being one atomic step of ``hegemon.referee.encoding`` with its
@@ -9,8 +9,10 @@ observation encoded (the observation and mask of the next step are part of the s
 - aec: the PettingZoo AEC environment, one process (``env.last()`` then ``env.step``);
 - single: the Gymnasium environment, one seat against ``random`` sample bots played by the
   referee's loop (their decisions are not counted as steps);
-- vector: ``hegemon.env.vector`` with one copy per core (AsyncVectorEnv, a process each), its
-  steps summed over the copies;
+- vector: ``hegemon.env.vector`` on ``--workers`` processes (default 2), with one copy per
+  worker and with ``--copies`` (default 16) shared among them, its steps summed over the copies,
+  per second of wall (beside the single figure's wall rate: the ratio is the one that needs two
+  free cores) and the CPU a step takes in the workers and this process together;
 - memory: the Python memory one AEC environment holds after a reset (tracemalloc, the mean
   over 10 environments).
 
@@ -42,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hegemon.env import aec, single, vector
+from hegemon.env.batched import HegemonVector
 
 OPTIONS = {"turn_limit": 30}
 
@@ -96,19 +99,39 @@ def bench_single(preset: str, players: int, steps: int) -> tuple[float, float]:
     return rates(done, time.perf_counter() - start, time.process_time() - cpu)
 
 
-def bench_vector(preset: str, players: int, steps: int, copies: int) -> float:
-    envs = vector(copies, preset, ["random"] * (players - 1), options=OPTIONS)
+def bench_vector(
+    preset: str, players: int, steps: int, copies: int, workers: int
+) -> tuple[float, float]:
+    """(steps per wall second, CPU microseconds per step: this process's and the workers')."""
+    envs = vector(copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers)
+    assert isinstance(envs, HegemonVector)
     rng = np.random.default_rng(0)
     try:
         obs, _ = envs.reset(seed=0)
-        start = time.perf_counter()
+        pids = [p.pid for p in envs.processes]
+        start, cpu, theirs = time.perf_counter(), time.process_time(), process_cpu(pids)
         for _ in range(steps // copies):
             actions = np.array([choose(rng, m) for m in obs["action_mask"]])
             obs, *_ = envs.step(actions)
         elapsed = time.perf_counter() - start
+        used = time.process_time() - cpu + process_cpu(pids) - theirs
     finally:
         envs.close()
-    return (steps // copies) * copies / elapsed
+    done = (steps // copies) * copies
+    return done / elapsed, used / done * 1e6
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds the processes ``pids`` have used (read from ``/proc``; 0 where there is
+    none)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def memory_per_env(preset: str, players: int, count: int = 10) -> float:
@@ -166,18 +189,26 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout to alternate with")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each, alternated")
     parser.add_argument("--figure", choices=("aec", "single"), default="aec")
+    parser.add_argument("--workers", type=int, default=2, help="the vector environment's")
+    parser.add_argument("--copies", type=int, default=16, help="the vector environment's")
     args = parser.parse_args()
     if args.against is not None:
         steps = args.steps if args.figure == "aec" else args.steps // 4
         compare(args.against.resolve(), args.figure, args.preset, args.players, steps, args.rounds)
         return
-    cores = min(2, os.cpu_count() or 1)
     memory = memory_per_env(args.preset, args.players)
     print(f"memory: {memory / 1024:,.0f} KiB per AEC environment")
-    wall, cpu = bench_single(args.preset, args.players, args.steps // 4)
-    print(f"single: {wall:,.0f} steps/s, {cpu:,.0f} per CPU second (opponents' time included)")
-    vector_rate = bench_vector(args.preset, args.players, args.steps // 2, cores)
-    print(f"vector: {vector_rate:,.0f} steps/s ({cores} copies, a process each)")
+    alone, cpu = bench_single(args.preset, args.players, args.steps // 4)
+    print(f"single: {alone:,.0f} steps/s, {cpu:,.0f} per CPU second (opponents' time included)")
+    print(f"single: {1e6 / cpu:,.0f} µs CPU per step")
+    workers = args.workers
+    for copies in sorted({workers, args.copies}):
+        wall, used = bench_vector(args.preset, args.players, args.steps // 2, copies, workers)
+        print(
+            f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers), "
+            f"{used:,.0f} µs CPU per step (workers and this process); "
+            f"{wall / alone:.2f}x single's steps/s"
+        )
     wall, cpu = bench_aec(args.preset, args.players, args.steps)
     print(f"aec: {cpu:,.0f} steps per CPU second")
     print(f"env: {wall:,.0f} steps/s")

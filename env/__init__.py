@@ -3,8 +3,8 @@ gymnasium).
 
 - :func:`aec`: a PettingZoo AEC environment, one agent per seat (:mod:`hegemon.env.multi_agent`);
 - :func:`single`: a Gymnasium environment, one seat against bots played by the referee's own
-  loop, and :func:`vector`, several of them as one vector environment
-  (:mod:`hegemon.env.single_agent`);
+  loop (:mod:`hegemon.env.single_agent`), and :func:`vector`, several of them as one vector
+  environment, batched over worker processes (:mod:`hegemon.env.batched`);
 - :mod:`hegemon.env.records`: a folder of game records (``hegemon games download``) read as
   (observation, action mask, action) samples of one seat's decisions.
 
@@ -19,8 +19,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .batched import vector
     from .multi_agent import HegemonAEC, aec
-    from .single_agent import HegemonSingle, single, vector
+    from .single_agent import HegemonSingle, single
 
 __all__ = ["HegemonAEC", "HegemonSingle", "aec", "single", "vector"]
 
@@ -29,7 +30,7 @@ _HOME = {
     "aec": "multi_agent",
     "HegemonSingle": "single_agent",
     "single": "single_agent",
-    "vector": "single_agent",
+    "vector": "batched",
 }
 
 

@@ -143,7 +143,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         termination, truncation and info (PettingZoo's, read directly)."""
         agent = self.agent_selection
         return (
-            self.observe(agent) if observe else None,
+            self._look(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -151,12 +151,18 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
         )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
+        if agent == self.agent_selection:
+            return self._look(agent)
+        _, observation, mask = self._observer(self._seat_of[agent]).look(self.partial)
+        return {"observation": observation, "action_mask": mask}
+
+    def _look(self, agent: str) -> dict[str, np.ndarray]:
+        """The selected ``agent``'s observation; its view and mask kept for its step (the mask
+        given is a copy: the step checks the action against the one it made)."""
         if self._current is None:
             self.game  # noqa: B018  # raises: no game before reset
-        view, observation, mask = self._observers[seat].look(self.partial)
-        if agent == self.agent_selection:
-            self._asked = (view, mask)
+        view, observation, mask = self._observers[self._seat_of[agent]].look(self.partial)
+        self._asked = (view, mask)
         return {"observation": observation, "action_mask": mask.copy()}
 
     def _observer(self, seat: int) -> SeatObserver:
@@ -167,7 +173,7 @@ class HegemonAEC(AECEnv):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             if self.agents and not self._skip_dead():
                 self._select()

@@ -361,24 +361,3 @@ class HegemonSingle(gymnasium.Env[dict[str, Any], np.int64]):
 single = HegemonSingle
 """``single(rules, opponents, *, seat, options, reward, render_mode)``: the environment (the
 class itself, under the name the package offers)."""
-
-
-def vector(
-    count: int,
-    rules: str | RuleSet = "classic",
-    opponents: Sequence[str] = ("random", "random", "random"),
-    *,
-    asynchronous: bool = True,
-    **kwargs: Any,
-) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
-    """``count`` copies of :func:`single` as one Gymnasium vector environment: each in a
-    process of its own (``asynchronous``, for several cores), or all in this one. Opponents
-    are given by name here (each copy makes its own bots)."""
-
-    def make() -> HegemonSingle:
-        return single(rules, list(opponents), **kwargs)
-
-    makers = [make] * count
-    if asynchronous:
-        return gymnasium.vector.AsyncVectorEnv(makers)
-    return gymnasium.vector.SyncVectorEnv(makers)

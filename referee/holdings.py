@@ -222,9 +222,11 @@ class Holdings:
     def seat_totals(self, game: Game) -> tuple[list[int], list[int]]:
         """(territories held, armies on the board) per seat (neutral colours' seats too)."""
         totals = [0] * len(game.players)
-        for p, n in zip(game.owner, game.armies, strict=True):
+        owner, armies = game.owner, game.armies
+        for t in range(len(owner)):  # (by index: compiled, a zip's iteration cost twice as much)
+            p = owner[t]
             if p >= 0:
-                totals[p] += n
+                totals[p] += armies[t]
         return list(game.territory_count), totals
 
     def hand(self, game: Game, seat: int) -> tuple[int, ...]:

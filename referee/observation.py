@@ -210,6 +210,23 @@ def _placeable(view: View, decision: Decision, partial: Partial) -> dict[int, in
     return room
 
 
+def _room(view: View, decision: Decision, partial: Partial, territory: int) -> int:
+    """Placing decisions: the most armies ``territory`` may still get (``_placeable``'s, without
+    its dictionary for the common decision, a seat placing on its own territories)."""
+    if decision.kind is Kinds.PLACE:
+        return (
+            _left(decision, partial)
+            if territory in _memo(_placing_owners, view, decision)[0]
+            else 0
+        )
+    return _placeable(view, decision, partial).get(territory, 0)
+
+
+def _own_indices(view: View, decision: Decision) -> list[int]:
+    """A placement on own territories: their action indices (only read)."""
+    return [1 + t for t in _memo(_placing_owners, view, decision)[0]]
+
+
 def _placing_owners(view: View, decision: Decision) -> list[list[int]]:
     """Placing decisions: the territories of each seat whose territories may get armies (the
     same at every step of one answer, so remembered)."""
@@ -236,12 +253,14 @@ def _move_options(view: View, decision: Decision) -> list[tuple[int, int, int]]:
     return list(moves)
 
 
-def _attack_dice(view: View, decision: Decision) -> dict[tuple[int, int], int]:
+def _attack_dice(view: View, decision: Decision) -> list[tuple[int, int, int]]:
+    """Attacking decisions: every (source, target, most dice), as the engine lists them (a
+    list: a dictionary by pair cost as much again to build as the listing)."""
     return _memo(_attack_options, view, decision)
 
 
-def _attack_options(view: View, decision: Decision) -> dict[tuple[int, int], int]:
-    return {(s, t): most for s, t, most in legal.iter_attacks(view, decision.player)}
+def _attack_options(view: View, decision: Decision) -> list[tuple[int, int, int]]:
+    return list(legal.iter_attacks(view, decision.player))
 
 
 _T = TypeVar("_T")
@@ -268,7 +287,7 @@ def _bounds(view: View, decision: Decision, partial: Partial) -> tuple[int, int]
     if kind is Kinds.OCCUPY:
         return decision.minimum, decision.maximum
     if kind in _PLACING:
-        return 1, _placeable(view, decision, partial).get(partial.territory, 0)
+        return 1, _room(view, decision, partial, partial.territory)
     for s, t, most in _moves(view, decision):
         if (s, t) == (partial.source, partial.target):
             return 1, most
@@ -305,6 +324,8 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
         return [1 + t for t in decision.territories]
     if kind is Kinds.BUILD_CENTRE:
         return [PASS, *(1 + t for t in decision.territories)]
+    if kind is Kinds.PLACE:  # (the same territories at every step while armies are left)
+        return _memo(_own_indices, view, decision) if _left(decision, partial) > 0 else indices
     if kind in _PLACING:
         if kind is Kinds.REINFORCE_ALLY and not partial.placed:
             indices.append(PASS)
@@ -317,11 +338,11 @@ def _legal(view: View, decision: Decision, partial: Partial, layout: Layout) -> 
         return indices + list(range(layout.set_base, layout.set_base + sets))
     if kind is Kinds.ATTACK:
         options = _attack_dice(view, decision)
-        if step == "first":
+        if step == "first":  # (a source of several attacks is listed as often: one cell)
             if not decision.forced:
                 indices.append(PASS)
-            return indices + [1 + s for s in {s for s, _ in options}]
-        return [1 + t for s, t in options if s == partial.source]
+            return indices + [1 + s for s, _, _ in options]
+        return [1 + t for s, t, _ in options if s == partial.source]
     if kind in _MOVING:
         moves = _moves(view, decision)
         if step == "first":
@@ -382,7 +403,7 @@ def to_action(
         return act.Defend(n) if kind is Kinds.DEFEND else act.Occupy(n)
     if kind in _PLACING:
         if partial.territory < 0:
-            most = _placeable(view, decision, partial)[t]
+            most = _room(view, decision, partial, t)
             if most > 1:
                 partial.territory = t
                 return None
@@ -397,7 +418,7 @@ def to_action(
         if partial.source < 0:
             partial.source = t
             return None
-        return act.Attack(partial.source, t, _attack_dice(view, decision)[(partial.source, t)])
+        return act.Attack(partial.source, t, _most_dice(view, decision, partial.source, t))
     if kind in _MOVING:
         if partial.source < 0:
             partial.source = t
@@ -419,6 +440,18 @@ def to_action(
             return None
         return act.Bribe(partial.seat, (view.hand[index - layout.card_base],))
     raise ValueError(f"no action encodes {kind.value}")
+
+
+def _most_dice(view: View, decision: Decision, source: int, target: int) -> int:
+    """The most dice of the attack from ``source`` to ``target`` (the engine's last listing of
+    the pair)."""
+    most = -1
+    for s, t, dice in _attack_dice(view, decision):
+        if s == source and t == target:
+            most = dice
+    if most < 0:
+        raise ValueError(f"no attack from {source} to {target}")
+    return most
 
 
 def _placing_action(kind: Kind, partial: Partial) -> act.PlayerAction:
@@ -775,7 +808,10 @@ class ViewEncoder:
         self._sections = Sections(board)
         self._written: View | None = None  # the view the observation shows
         self._seats: tuple[SeatInfo, ...] = ()
-        self._marks: tuple[tuple[int, ...], list[int], tuple[object, ...]] | None = None
+        # what the marks were written from: centres, the seats' capitals, team stacks
+        self._centres: tuple[int, ...] | None = None
+        self._capitals: list[int] = []
+        self._stacks: tuple[tuple[int, int, int], ...] = ()
         self._counters: tuple[int, int, int] | None = None
         self._hand: tuple[int, ...] | None = None
         self._missions: tuple[int, ...] | None = None
@@ -807,13 +843,19 @@ class ViewEncoder:
                 me,
                 len(view.seats),
             )
-        if view.seats is not self._seats:  # (seat_rows writes only the numbers that changed)
-            out.seat_rows(view.seats, me)
-            self._seats = view.seats
-        marks = (view.centres, [info.capital for info in view.seats], view.stacks)
-        if marks != self._marks:  # centres, known capitals, team stacks: rarely
-            self._marks = marks
-            out.marks(view.centres, view.seats, me, view.stacks)
+        seats = view.seats
+        new_seats = seats is not self._seats
+        if new_seats:  # (seat_rows writes only the numbers that changed)
+            out.seat_rows(seats, me)
+            self._seats = seats
+        if (  # centres, known capitals, team stacks: rarely
+            view.centres != self._centres
+            or view.stacks != self._stacks
+            or (new_seats and _other_capitals(seats, self._capitals))
+        ):
+            self._centres, self._stacks = view.centres, view.stacks
+            self._capitals = [info.capital for info in seats]
+            out.marks(view.centres, seats, me, view.stacks)
         counters = (view.trade_count, view.next_trade_value, view.round)
         if counters != self._counters:
             self._counters = counters
@@ -898,6 +940,13 @@ class SeatObserver:
         progress = partial if decision is not None else None
         observation = self._encoder.observe(view, decision, progress)
         return view, observation, action_mask(view, decision, progress)
+
+
+def _other_capitals(seats: Sequence[SeatInfo], capitals: list[int]) -> bool:
+    """Whether ``seats``' capitals differ from ``capitals`` (read in place: no list made)."""
+    if len(seats) != len(capitals):
+        return True
+    return any(seats[i].capital != capitals[i] for i in range(len(capitals)))
 
 
 def _differing(
