@@ -316,17 +316,7 @@ class BotLink:
         start: GameStart,
         timeout: float,  # noqa: ASYNC109 - gRPC's deadline: the call runs in grpc's thread, out of trio's reach
     ) -> Failure | Policies | None:
-        game, tc = start.game, start.time
-        request = codec.start_game_request(
-            game_id=start.game_id,
-            seat=start.seat,
-            seat_names=start.names,
-            rules=game.rules,
-            board=game.board,
-            decision_ms=millis(tc.decision),
-            time_bank_ms=millis(tc.bank),
-        )
-        request.time_control.increment_ms = millis(tc.increment)
+        request = self.start_request(start)
         self._known.pop((start.game_id, start.seat), None)
         try:
             reply = await bridge.call(self.stub.StartGame, request, timeout)
@@ -348,6 +338,21 @@ class BotLink:
             except ValueError as exc:  # codec.ProtocolError
                 return Failure("startup", f"StartGame failed: {exc}")
         return None
+
+    def start_request(self, start: GameStart) -> Any:
+        """The StartGame request for ``start``'s seat: rules, map, seats and clock."""
+        game, tc = start.game, start.time
+        request = codec.start_game_request(
+            game_id=start.game_id,
+            seat=start.seat,
+            seat_names=start.names,
+            rules=game.rules,
+            board=game.board,
+            decision_ms=millis(tc.decision),
+            time_bank_ms=millis(tc.bank),
+        )
+        request.time_control.increment_ms = millis(tc.increment)
+        return request
 
     def take_note(self) -> Jotting | None:
         """The notes the bot attached to the answer just read (once: then forgotten)."""

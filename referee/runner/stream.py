@@ -56,6 +56,12 @@ HALF_CLOSED = "the bot ended its DecideStream while the referee waited for an an
 CLOSED = "the referee closed the DecideStream while a decision waited on it"
 
 
+def encode(request: Any) -> bytes:
+    """A numbered request's bytes, as they go on the stream."""
+    data: bytes = request.SerializeToString()
+    return data
+
+
 def open_stream(channel: grpc.Channel, stub: Any) -> DecideStream:
     """A new stream on ``channel`` (``stub`` is its ``BotStub``): a :class:`CallStream` where
     grpcio's internals allow it, else a :class:`ThreadedStream`. Made on trio's thread."""
@@ -207,7 +213,7 @@ class CallStream(DecideStream):
         self.started = self._call is not None
 
     def _send(self, request: Any) -> None:
-        data = request.SerializeToString()
+        data = encode(request)
         with self._lock:
             if self._sending:
                 self._unsent.append(data)
