@@ -51,6 +51,7 @@ from hegemon.referee.runner.process import python_command  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
 from hegemon.referee.runner.stream import CallStream, ThreadedStream  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
+from hegemon.referee.wire.bot_pb2 import DecideRequest  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3
@@ -137,14 +138,14 @@ async def measure() -> tuple[list[float], list[float]]:
     referee_costs, bare_costs = [], []
     sent: list[tuple[BotLink, Any]] = []
     for link in links:
-        build = link.decide_request
+        build = link.decide_bytes
 
         def recording(*args, _build=build, _link=link):
             request = _build(*args)
             sent.append((_link, request))
             return request
 
-        link.decide_request = recording  # type: ignore[method-assign]  # records every request
+        link.decide_bytes = recording  # type: ignore[method-assign]  # records every request
     try:
         for run in range(RUNS):
             sent.clear()
@@ -161,14 +162,15 @@ async def measure() -> tuple[list[float], list[float]]:
             # referee leaves every bot paused after a game: let them run for these)
             for link in links:
                 await link.resume()
+            messages = [(link, DecideRequest.FromString(data)) for link, data in sent]
             started, cpu, waits = time.perf_counter(), time.process_time(), _waits()
-            for link, request in sent:
+            for link, request in messages:
                 link.stub.Decide(request, timeout=5)
             bare_costs.append((time.perf_counter() - started) / len(sent))
             CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
             SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
             started, cpu = time.perf_counter(), time.process_time()
-            for link, request in sent:
+            for link, request in messages:
                 await bridge.call(link.stub.Decide, request, 5)
             BRIDGE.append((time.perf_counter() - started) / len(sent))
             BRIDGE_CPU.append((time.process_time() - cpu) / len(sent))
