@@ -20,6 +20,7 @@ code wrote. Pure functions and a cache, no I/O."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from hegemon.referee.decisions import Decision
 from hegemon.referee.events import Event
@@ -37,6 +38,22 @@ _EVENT = b"\x22"  # DecideRequest.events = 4
 _SEAT = b"\x32"  # View.seats = 6
 _LEGAL = b"\xaa\x06"  # DecideRequest.legal = 101
 _NUMBER = b"\xb0\x06"  # DecideRequest.number = 102 (a varint)
+
+_SEAT_FIELDS = (
+    "seat",
+    "territories",
+    "armies",
+    "cards",
+    "eliminated",
+    "forfeited",
+    "neutral",
+    "team",
+    "ally_of",
+    "capital",
+    "shown_missions",
+)
+"""The fields of ``SeatInfo``, named alike in the engine's :class:`SeatInfo` and the message."""
+_seat_facts = attrgetter(*_SEAT_FIELDS)
 
 CACHED = 4096
 """The most seats' facts or decisions a cache holds before it is emptied (a long game makes
@@ -150,36 +167,12 @@ class DecideEncoder:
 
     def seat(self, s: SeatInfo) -> bytes:
         """One ``View.seats`` field."""
-        key = (
-            s.seat,
-            s.territories,
-            s.armies,
-            s.cards,
-            s.eliminated,
-            s.forfeited,
-            s.neutral,
-            s.team,
-            s.ally_of,
-            s.capital,
-            s.shown_missions,
-        )
+        key = _seat_facts(s)
         found = self._seats.get(key)
         if found is None:
             if len(self._seats) >= CACHED:
                 self._seats.clear()
-            message = pb.SeatInfo(
-                seat=s.seat,
-                territories=s.territories,
-                armies=s.armies,
-                cards=s.cards,
-                eliminated=s.eliminated,
-                forfeited=s.forfeited,
-                neutral=s.neutral,
-                team=s.team,
-                ally_of=s.ally_of,
-                capital=s.capital,
-                shown_missions=s.shown_missions,
-            )
+            message = pb.SeatInfo(**dict(zip(_SEAT_FIELDS, key, strict=True)))
             found = self._seats[key] = _field(_SEAT, message.SerializeToString())
         return found
 
