@@ -55,9 +55,10 @@ _SEAT_FIELDS = (
 """The fields of ``SeatInfo``, named alike in the engine's :class:`SeatInfo` and the message."""
 _seat_facts = attrgetter(*_SEAT_FIELDS)
 
-CACHED = 4096
-"""The most seats' facts or decisions a cache holds before it is emptied (a long game makes
-new values as armies move; a cache this size is a few hundred kilobytes)."""
+CACHED = 512
+"""The most seats' facts or decisions a cache holds before it is emptied: a game makes new
+values as armies move, and a referee holds one writer per bot it talks to (at 512, a few
+hundred kilobytes a link at most; the values that repeat are the recent ones)."""
 
 
 def _changed(
