@@ -280,7 +280,7 @@ class BotLink:
         return f"the bot raised {cause}"
 
     # -------------------------------------------------------------- the transport
-    encode_event = staticmethod(decide_bytes.event_field)
+    encode_event = staticmethod(codec.event_to_field)
     """Each event is written once, as the bytes of the request field that carries it."""
 
     async def resume(self) -> None:

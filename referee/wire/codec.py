@@ -17,7 +17,7 @@ Numbering is the engine's: territories, continents, cards and seats are indices;
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
@@ -40,7 +40,7 @@ from hegemon.referee.actions import (
     Trade,
 )
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
-from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.decisions import Decision
 from hegemon.referee.editions.missions import deck_of
 from hegemon.referee.events import EVENT_TYPES, Event, redact
 from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
@@ -48,6 +48,7 @@ from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
 from . import bot_pb2 as pb
+from .decide_bytes import KIND_TO_PB, WRITER, decision_to_proto, event_field
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -62,6 +63,7 @@ __all__ = [
     "decision_to_proto",
     "end_game_request",
     "event_from_proto",
+    "event_to_field",
     "event_to_proto",
     "hello_request",
     "mission_cards",
@@ -94,11 +96,7 @@ _INSIGNIA_TO_PB = {
 _INSIGNIA_FROM_PB = {v: k for k, v in _INSIGNIA_TO_PB.items()}
 assert set(_INSIGNIA_TO_PB) == {*INSIGNIA, WILD}
 
-_KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
-    kind: cast(pb.DecisionKind, pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}"))
-    for kind in Kind
-}
-_KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
+_KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
 
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
@@ -342,23 +340,6 @@ def policies_from_proto(msg: pb.Policies) -> Policies:
 
 
 # ------------------------------------------------------------------ decisions
-def decision_to_proto(decision: Decision) -> pb.Decision:
-    d = decision
-    return pb.Decision(
-        kind=_KIND_TO_PB[d.kind],
-        player=d.player,
-        armies=d.armies,
-        minimum=d.minimum,
-        maximum=d.maximum,
-        source=d.source,
-        target=d.target,
-        attack_dice=d.attack_dice,
-        forced=d.forced,
-        territories=d.territories,
-        seats=d.seats,
-    )
-
-
 def decision_from_proto(msg: pb.Decision) -> Decision:
     """The engine's Decision."""
     try:
@@ -405,6 +386,12 @@ def event_to_proto(event: Event) -> pb.Event:
         else:
             setattr(sub, name, value)
     return msg
+
+
+def event_to_field(event: Event) -> bytes:
+    """An event as the bytes of the ``DecideRequest.events`` field that carries it: what the
+    referee's links tell each seat (written once, joined into every request that tells it)."""
+    return event_field(event_to_proto(event))
 
 
 def event_from_proto(msg: pb.Event) -> Event:
@@ -462,12 +449,10 @@ def view_to_proto(
     Written as bytes by :mod:`.decide_bytes` (as the referee sends it) and read back: one
     writer of the request, and cheaper than setting its fields one by one.
     """
-    from .decide_bytes import WRITER, event_field  # it builds on this module's encoders
-
     seat = view.seat
     data = WRITER.encode(
         view,
-        [event_field(redact(e, seat)) for e in events],
+        [event_to_field(redact(e, seat)) for e in events],
         error,
         strikes,
         bank_ms,

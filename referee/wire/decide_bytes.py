@@ -10,8 +10,8 @@ serialises a message — each piece made by protobuf in one call or taken from a
   change only when that seat's territories, armies or cards do); each pending decision, per
   distinct value;
 - the view's board (owner and armies, packed) and its other fields, one message each;
-- the events, already written once for every seat by :func:`event_field` (the transport's
-  ``encode_event``);
+- the events, already written once for every seat (:func:`.codec.event_to_field`, the
+  transport's ``encode_event``);
 - the scalars (error, strikes, clock, delta), one message.
 
 ``tests/engine/test_wire_digests.py`` holds the bytes of every preset's requests to those main's
@@ -21,15 +21,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
+from typing import cast
 
-from hegemon.referee.decisions import Decision
-from hegemon.referee.events import Event
+from hegemon.referee.decisions import Decision, Kind
 from hegemon.referee.view import SeatInfo, View
 
 from . import bot_pb2 as pb
-from .codec import decision_to_proto, event_to_proto
 
-__all__ = ["WRITER", "DecideEncoder", "event_field", "number_field"]
+__all__ = [
+    "KIND_TO_PB",
+    "WRITER",
+    "DecideEncoder",
+    "decision_to_proto",
+    "event_field",
+    "number_field",
+]
 
 # field tags (field number << 3 | 2: length-delimited)
 _VIEW = b"\x12"  # DecideRequest.view = 2
@@ -85,10 +91,34 @@ def _field(tag: bytes, body: bytes) -> bytes:
     return tag + (bytes((size,)) if size < 0x80 else _varint(size)) + body
 
 
-def event_field(event: Event) -> bytes:
-    """An event as the ``DecideRequest.events`` field that carries it (encoded once, then
-    joined into every seat's request that tells it)."""
-    return _field(_EVENT, event_to_proto(event).SerializeToString())
+def event_field(message: pb.Event) -> bytes:
+    """An event message as the ``DecideRequest.events`` field that carries it."""
+    return _field(_EVENT, message.SerializeToString())
+
+
+KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
+    kind: cast(pb.DecisionKind, pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}"))
+    for kind in Kind
+}
+"""Each kind of decision's number in the protocol."""
+
+
+def decision_to_proto(decision: Decision) -> pb.Decision:
+    """A pending decision as its message (``DecideRequest.decision``)."""
+    d = decision
+    return pb.Decision(
+        kind=KIND_TO_PB[d.kind],
+        player=d.player,
+        armies=d.armies,
+        minimum=d.minimum,
+        maximum=d.maximum,
+        source=d.source,
+        target=d.target,
+        attack_dice=d.attack_dice,
+        forced=d.forced,
+        territories=d.territories,
+        seats=d.seats,
+    )
 
 
 def number_field(number: int) -> bytes:
@@ -118,7 +148,7 @@ class DecideEncoder:
         legal: pb.LegalAnswers | None = None,
     ) -> bytes:
         """The bytes of ``codec.view_to_proto(view, ...)`` with ``events`` (each an
-        :func:`event_field`) and ``legal`` (set when given), serialised."""
+        :func:`.codec.event_to_field`) and ``legal`` (set when given), serialised."""
         game = self._games.get(game_id)
         if game is None:
             if len(self._games) >= CACHED:
