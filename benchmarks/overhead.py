@@ -67,7 +67,7 @@ async def real_games(sent: list[Any]) -> tuple[float, int, list[str]]:
     """CPU seconds of the measured games (referee + bots), decisions asked, the records; every
     Decide request of the measured games is appended to ``sent``."""
     commands = [resolve(name) for name in BOTS]
-    build = BotLink.decide_request
+    build = BotLink.decide_bytes
 
     def keeping(self: BotLink, ask: Any) -> Any:
         request = build(self, ask)
@@ -90,7 +90,7 @@ async def real_games(sent: list[Any]) -> tuple[float, int, list[str]]:
         # warm-up: start every bot process once (its start-up is not a game's cost)
         await play_game(pool, seating(0, commands), RULES, seed=SEED - 1, game_id="warm-up")
         links = list(pool._all)
-        BotLink.decide_request = keeping  # type: ignore[method-assign]
+        BotLink.decide_bytes = keeping  # type: ignore[method-assign]
         referee0, bots0 = time.process_time(), bots_cpu()
         for n in range(GAMES):
             result = await play_game(
@@ -99,7 +99,7 @@ async def real_games(sent: list[Any]) -> tuple[float, int, list[str]]:
             decisions += result.decisions
             records.append(result.record)
         referee, bots = time.process_time() - referee0, bots_cpu() - bots0
-        BotLink.decide_request = build  # type: ignore[method-assign]
+        BotLink.decide_bytes = build  # type: ignore[method-assign]
         assert list(pool._all) == links, "a bot process was restarted: not comparable"
     print(f"real: referee {referee / GAMES:.3f} CPU-s per game, bots {bots / GAMES:.3f}")
     return referee + bots, decisions, records
@@ -144,7 +144,7 @@ async def transport_floor(requests: list[Any]) -> float:
         standing = keep_spinning(channel)  # as the referee's links do: no thread per call
         decide = channel.unary_unary(
             "/hegemon.v1.Bot/Decide",
-            request_serializer=pb.DecideRequest.SerializeToString,
+            request_serializer=None,  # the requests' bytes, as the referee sent them
             response_deserializer=pb.DecideReply.FromString,
         )
         for request in requests[:100]:  # warm-up

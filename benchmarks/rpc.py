@@ -16,6 +16,13 @@ threads, the rest (the ceiling's watcher).
 Last line: ``rpc: overhead ratio R`` (referee ÷ bare: the median over the games of each game's
 ratio to its own bare calls).
 
+``--no-socket`` measures the referee's own work alone: the same games over links whose stream
+hands each request's bytes to the trivial bot's answer in this process (no gRPC, no bot process,
+no freezing; trio's mock clock), and prints trio's thread's CPU per decision — the view, the
+request's encoding, the engine, the record, the checks and trio's own scheduling. It runs on
+any checkout with the stream (compare with ``cd ../main && python benchmarks/rpc.py
+--no-socket``): a figure the machine's load moves far less than the real games'.
+
 ``--parts`` says where the ratio goes: it measures the referee four ways in turn, twice over —
 as it is; with bots never frozen; with each Decide made as a blocking call on trio's own thread
 (no grpc future, no hand-off between threads: a referee that could play only one game at a
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import resource
 import statistics
@@ -38,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+import trio.testing
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,10 +56,11 @@ from hegemon.referee.rules import make_rules  # noqa: E402
 from hegemon.referee.runner import bridge, steady  # noqa: E402
 from hegemon.referee.runner.link import BotLink  # noqa: E402
 from hegemon.referee.runner.match import Referee  # noqa: E402
-from hegemon.referee.runner.process import python_command  # noqa: E402
+from hegemon.referee.runner.process import BotCommand, python_command  # noqa: E402
 from hegemon.referee.runner.sandbox.ceiling import Ceiling  # noqa: E402
-from hegemon.referee.runner.stream import CallStream, ThreadedStream  # noqa: E402
+from hegemon.referee.runner.stream import CallStream, DecideStream, ThreadedStream  # noqa: E402
 from hegemon.referee.timecontrol import TimeControl  # noqa: E402
+from hegemon.referee.wire.bot_pb2 import DecideReply, DecideRequest, HelloReply  # noqa: E402
 
 RULES = make_rules("classic", {"turn_limit": 30})
 SEATS = 3
@@ -137,14 +147,14 @@ async def measure() -> tuple[list[float], list[float]]:
     referee_costs, bare_costs = [], []
     sent: list[tuple[BotLink, Any]] = []
     for link in links:
-        build = link.decide_request
+        build = link.decide_bytes
 
         def recording(*args, _build=build, _link=link):
             request = _build(*args)
             sent.append((_link, request))
             return request
 
-        link.decide_request = recording  # type: ignore[method-assign]  # records every request
+        link.decide_bytes = recording  # type: ignore[method-assign]  # records every request
     try:
         for run in range(RUNS):
             sent.clear()
@@ -161,14 +171,15 @@ async def measure() -> tuple[list[float], list[float]]:
             # referee leaves every bot paused after a game: let them run for these)
             for link in links:
                 await link.resume()
+            messages = [(link, DecideRequest.FromString(data)) for link, data in sent]
             started, cpu, waits = time.perf_counter(), time.process_time(), _waits()
-            for link, request in sent:
+            for link, request in messages:
                 link.stub.Decide(request, timeout=5)
             bare_costs.append((time.perf_counter() - started) / len(sent))
             CPU.append((referee_cpu, (time.process_time() - cpu) / len(sent)))
             SWITCHES.append((referee_waits, (_waits() - waits) / len(sent)))
             started, cpu = time.perf_counter(), time.process_time()
-            for link, request in sent:
+            for link, request in messages:
                 await bridge.call(link.stub.Decide, request, 5)
             BRIDGE.append((time.perf_counter() - started) / len(sent))
             BRIDGE_CPU.append((time.process_time() - cpu) / len(sent))
@@ -294,12 +305,75 @@ def parts() -> None:
         )
 
 
+class _AnsweredHere(DecideStream):
+    """A stream whose bot is the trivial bot's answer function, called on each request's bytes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        self.cheapest = importlib.import_module("trivial_bot").cheapest
+
+    def _send(self, request: Any) -> None:
+        data = request if isinstance(request, bytes) else request.SerializeToString()
+        read = DecideRequest.FromString(data)
+        action = self.cheapest(read)
+        self._read_reply(DecideReply(game_id=read.game_id, action=action, number=read.number))
+
+    def _end_call(self) -> None:
+        pass
+
+
+class _LinkHere(BotLink):
+    """A link to the trivial bot in this process, through :class:`_AnsweredHere`."""
+
+    def __init__(self, time_control: TimeControl) -> None:
+        super().__init__(BotCommand("trivial", ("in-process",)), time_control)
+        self.hello = HelloReply(name="trivial", protocol_version=1, decide_stream=True)
+
+    async def start_game(self, start: Any, timeout: float) -> None:  # noqa: ASYNC109
+        return None
+
+    async def end_game(self, game_id: str, *args: Any) -> None:
+        self._streams.pop(game_id, None)
+
+    def _stream(self, game_id: str) -> DecideStream:
+        found = self._streams.get(game_id)
+        if found is None:
+            found = self._streams[game_id] = _AnsweredHere()
+        return found
+
+
+def no_socket(games: int = 15) -> None:
+    """The referee's own CPU per decision with no transport (see ``--no-socket``)."""
+    time_control = TimeControl(decision=5, bank=600)
+
+    async def play() -> list[float]:
+        links = [_LinkHere(time_control) for _ in range(SEATS)]
+        costs = []
+        for run in range(games):
+            game = Game(RULES, SEATS, seed=run)
+            cpu = time.thread_time()
+            result = await Referee(game, links, f"here-{run}", time_control).play()
+            costs.append((time.thread_time() - cpu) / result.decisions)
+        return costs
+
+    costs = trio.run(play, clock=trio.testing.MockClock())
+    print(
+        f"the referee's own work, no socket: {statistics.median(costs) * 1e6:.1f} us CPU a "
+        f"decision (median of {games} games; least {min(costs) * 1e6:.1f})"
+    )
+
+
 def main() -> None:
     steady.settle()  # as the arena's runner process does before its first game
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--parts", action="store_true", help="say where the ratio goes")
     parser.add_argument("--unary", action="store_true", help="Decide calls, not DecideStream")
-    if parser.parse_args().parts:
+    parser.add_argument("--no-socket", action="store_true", help="the referee's own work alone")
+    args = parser.parse_args()
+    if args.no_socket:
+        no_socket()
+    elif args.parts:
         parts()
     else:
         report()

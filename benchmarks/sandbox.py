@@ -147,7 +147,7 @@ def _wrap_decisions() -> Callable[[], None]:
     """Before a bot is asked: freeze every other bot of the game, thaw this one (so a seat
     asked several times in a row is not frozen in between); thaw each before any other call
     (``StartGame``, ``EndGame``)."""
-    make_request, start, end = BotLink.decide_request, BotLink.start_game, BotLink.end_game
+    make_request, start, end = BotLink.decide_bytes, BotLink.start_game, BotLink.end_game
     seen: dict[int, BotProcess] = {}
 
     def request(self: BotLink, *args: object) -> object:
@@ -171,7 +171,7 @@ def _wrap_decisions() -> Callable[[], None]:
         return await thawed(self, end, *args)
 
     undo = [
-        _patch(BotLink, "decide_request", request),
+        _patch(BotLink, "decide_bytes", request),
         _patch(BotLink, "start_game", start_game),
         _patch(BotLink, "end_game", end_game),
     ]

@@ -19,7 +19,7 @@ from ..arbiter import Ask, Failure, Fault, GameStart
 from ..notes import Jotting
 from ..orders import Blitz, Policies
 from ..timecontrol import SETTLE_SECONDS, TimeControl
-from ..wire import bot_pb2, bot_pb2_grpc, codec
+from ..wire import bot_pb2, bot_pb2_grpc, codec, decide_bytes
 from ..wire.legal import legal_answers
 from ..wire.notes import notes_from_reply
 from . import botlog, bridge, lull
@@ -109,6 +109,8 @@ class BotLink:
         self._known: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._note: Jotting | None = None  # what the bot attached to its last answer
         self._streams: dict[str, DecideStream] = {}  # a game's DecideStream (bots that offer it)
+        self._encoder = decide_bytes.DecideEncoder()  # writes this bot's Decide requests
+        self._decide_call: Any = None  # unary Decide that sends the request's bytes as they are
 
     # -------------------------------------------------------------- life cycle
     async def open(self) -> bool:
@@ -171,6 +173,11 @@ class BotLink:
             return False
         assert self.channel is not None  # said Hello through it
         self._keepalive = keep_spinning(self.channel)
+        self._decide_call = self.channel.unary_unary(
+            "/hegemon.v1.Bot/Decide",
+            request_serializer=None,  # the request is bytes already (decide_bytes)
+            response_deserializer=bot_pb2.DecideReply.FromString,
+        )
         return True
 
     async def _watch_exit(self, scope: trio.CancelScope) -> None:
@@ -273,7 +280,8 @@ class BotLink:
         return f"the bot raised {cause}"
 
     # -------------------------------------------------------------- the transport
-    encode_event = staticmethod(codec.event_to_proto)
+    encode_event = staticmethod(codec.event_to_field)
+    """Each event is written once, as the bytes of the request field that carries it."""
 
     async def resume(self) -> None:
         """Let a local bot's processes run (it is about to be asked); remote bots always run."""
@@ -316,17 +324,7 @@ class BotLink:
         start: GameStart,
         timeout: float,  # noqa: ASYNC109 - gRPC's deadline: the call runs in grpc's thread, out of trio's reach
     ) -> Failure | Policies | None:
-        game, tc = start.game, start.time
-        request = codec.start_game_request(
-            game_id=start.game_id,
-            seat=start.seat,
-            seat_names=start.names,
-            rules=game.rules,
-            board=game.board,
-            decision_ms=millis(tc.decision),
-            time_bank_ms=millis(tc.bank),
-        )
-        request.time_control.increment_ms = millis(tc.increment)
+        request = self.start_request(start)
         self._known.pop((start.game_id, start.seat), None)
         try:
             reply = await bridge.call(self.stub.StartGame, request, timeout)
@@ -349,6 +347,21 @@ class BotLink:
                 return Failure("startup", f"StartGame failed: {exc}")
         return None
 
+    def start_request(self, start: GameStart) -> Any:
+        """The StartGame request for ``start``'s seat: rules, map, seats and clock."""
+        game, tc = start.game, start.time
+        request = codec.start_game_request(
+            game_id=start.game_id,
+            seat=start.seat,
+            seat_names=start.names,
+            rules=game.rules,
+            board=game.board,
+            decision_ms=millis(tc.decision),
+            time_bank_ms=millis(tc.bank),
+        )
+        request.time_control.increment_ms = millis(tc.increment)
+        return request
+
     def take_note(self) -> Jotting | None:
         """The notes the bot attached to the answer just read (once: then forgotten)."""
         note, self._note = self._note, None
@@ -366,7 +379,7 @@ class BotLink:
                 self._known.pop((ask.game_id, ask.view.seat), None)
 
     async def _decide(self, ask: Ask) -> Action | Blitz | Failure:
-        request = self.decide_request(ask)
+        request = self.decide_bytes(ask)
         patience: CpuPatience | None = None
         timeout = ask.deadline
         if ask.clock == "cpu" and self.process is not None:
@@ -382,7 +395,7 @@ class BotLink:
                 if reply.refused:
                     return await self._rpc_failure(Refusal(reply))
             else:
-                reply = await bridge.call(self.stub.Decide, request, timeout, patience=patience)
+                reply = await bridge.call(self._decide_call, request, timeout, patience=patience)
         except bridge.OutOfPatience:
             return Failure("timeout", patience.why if patience is not None else "")
         except grpc.RpcError as exc:
@@ -437,27 +450,34 @@ class BotLink:
             stream.close()
 
     def decide_request(self, ask: Ask) -> Any:
-        """The Decide request; ``ask.events`` are event messages already redacted. To a bot
-        that opted in to view deltas, after its first request of the game and unless its last
-        answer was refused, the view names only the territories that changed."""
+        """The Decide request (a message) of :meth:`decide_bytes`."""
+        return bot_pb2.DecideRequest.FromString(self.decide_bytes(ask))
+
+    def decide_bytes(self, ask: Ask) -> bytes:
+        """The Decide request's bytes; ``ask.events`` are events already redacted and written
+        (:attr:`encode_event`). To a bot that opted in to view deltas, after its first request
+        of the game and unless its last answer was refused, the view names only the
+        territories that changed."""
         view = ask.view
         key = (ask.game_id, view.seat)
         known = self._known.get(key) if not ask.error else None
-        request = codec.view_to_proto(
+        pending = view.pending
+        legal = None
+        if self.hello is not None and self.hello.legal_answers and pending is not None:
+            legal = legal_answers(view, pending)
+        request = self._encoder.encode(
             view,
-            (),
+            ask.events,
             ask.error,
             ask.strikes,
             millis(ask.bank),
             game_id=ask.game_id,
             deadline_ms=millis(ask.deadline),
             known=known,
+            legal=legal,
         )
-        request.events.extend(ask.events)
         if self.view_deltas:
             self._known[key] = (view.owner, view.armies)
-        if self.hello is not None and self.hello.legal_answers and view.pending is not None:
-            request.legal.CopyFrom(legal_answers(view, view.pending))
         return request
 
     async def end_game(

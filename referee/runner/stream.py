@@ -34,6 +34,7 @@ import grpc
 import trio
 
 from ..wire import bot_pb2
+from ..wire.decide_bytes import number_field
 from . import bridge, grpcall
 
 _END = object()
@@ -54,6 +55,14 @@ class StreamEnded(Exception):
 
 HALF_CLOSED = "the bot ended its DecideStream while the referee waited for an answer"
 CLOSED = "the referee closed the DecideStream while a decision waited on it"
+
+
+def encode(request: Any) -> bytes:
+    """A numbered request's bytes, as they go on the stream (bytes already: as they are)."""
+    if isinstance(request, bytes):
+        return request
+    data: bytes = request.SerializeToString()
+    return data
 
 
 def open_stream(channel: grpc.Channel, stub: Any) -> DecideStream:
@@ -89,7 +98,8 @@ class DecideStream(abc.ABC):
         # may be another file's by then)
 
     async def ask(self, request: Any, patience: Callable[[], float | None] | None = None) -> Any:
-        """Send ``request`` (numbered here) and return the bot's reply to it.
+        """Send ``request`` (a DecideRequest, or its bytes; numbered here) and return the bot's
+        reply to it.
 
         Raises :class:`StreamEnded` if the stream ended, :class:`bridge.OutOfPatience` when
         ``patience`` runs out. A cancelled wait leaves the stream open: that answer, when it
@@ -98,7 +108,10 @@ class DecideStream(abc.ABC):
         if self.ended is not None:
             raise self.ended
         self._sent += 1
-        request.number = self._sent
+        if isinstance(request, bytes):  # written by decide_bytes: the number is its last field
+            request += number_field(self._sent)
+        else:
+            request.number = self._sent
         self._waiting = self._sent
         self._reply = None
         self._send(request)
@@ -207,7 +220,7 @@ class CallStream(DecideStream):
         self.started = self._call is not None
 
     def _send(self, request: Any) -> None:
-        data = request.SerializeToString()
+        data = encode(request)
         with self._lock:
             if self._sending:
                 self._unsent.append(data)
@@ -293,6 +306,8 @@ class ThreadedStream(DecideStream):
         self._thread.start()
 
     def _send(self, request: Any) -> None:
+        if isinstance(request, bytes):  # the stub writes the messages it is given
+            request = bot_pb2.DecideRequest.FromString(request)
         self._requests.put(request)
 
     def _end_call(self) -> None:

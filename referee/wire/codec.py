@@ -17,7 +17,7 @@ Numbering is the engine's: territories, continents, cards and seats are indices;
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
@@ -40,7 +40,7 @@ from hegemon.referee.actions import (
     Trade,
 )
 from hegemon.referee.board import INSIGNIA, WILD, Board, MapError, parse_map
-from hegemon.referee.decisions import Decision, Kind
+from hegemon.referee.decisions import Decision
 from hegemon.referee.editions.missions import deck_of
 from hegemon.referee.events import EVENT_TYPES, Event, redact
 from hegemon.referee.orders import Blitz, DefendPolicy, OccupyPolicy, OccupyShare, Policies
@@ -48,6 +48,7 @@ from hegemon.referee.rules import RulesError, RuleSet, make_rules
 from hegemon.referee.view import SeatInfo, View
 
 from . import bot_pb2 as pb
+from .decide_bytes import KIND_TO_PB, WRITER, decision_to_proto, event_field
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -62,6 +63,7 @@ __all__ = [
     "decision_to_proto",
     "end_game_request",
     "event_from_proto",
+    "event_to_field",
     "event_to_proto",
     "hello_request",
     "mission_cards",
@@ -94,11 +96,7 @@ _INSIGNIA_TO_PB = {
 _INSIGNIA_FROM_PB = {v: k for k, v in _INSIGNIA_TO_PB.items()}
 assert set(_INSIGNIA_TO_PB) == {*INSIGNIA, WILD}
 
-_KIND_TO_PB: dict[Kind, pb.DecisionKind] = {
-    kind: cast(pb.DecisionKind, pb.DecisionKind.Value(f"DECISION_KIND_{kind.name}"))
-    for kind in Kind
-}
-_KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
+_KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
 
 # Proto fields that hold (territory, armies) pairs.
 _PLACEMENT_FIELDS = {"placements"}
@@ -342,23 +340,6 @@ def policies_from_proto(msg: pb.Policies) -> Policies:
 
 
 # ------------------------------------------------------------------ decisions
-def decision_to_proto(decision: Decision) -> pb.Decision:
-    d = decision
-    return pb.Decision(
-        kind=_KIND_TO_PB[d.kind],
-        player=d.player,
-        armies=d.armies,
-        minimum=d.minimum,
-        maximum=d.maximum,
-        source=d.source,
-        target=d.target,
-        attack_dice=d.attack_dice,
-        forced=d.forced,
-        territories=d.territories,
-        seats=d.seats,
-    )
-
-
 def decision_from_proto(msg: pb.Decision) -> Decision:
     """The engine's Decision."""
     try:
@@ -407,6 +388,12 @@ def event_to_proto(event: Event) -> pb.Event:
     return msg
 
 
+def event_to_field(event: Event) -> bytes:
+    """An event as the bytes of the ``DecideRequest.events`` field that carries it: what the
+    referee's links tell each seat (written once, joined into every request that tells it)."""
+    return event_field(event_to_proto(event))
+
+
 def event_from_proto(msg: pb.Event) -> Event:
     """The engine's event; events of later editions (not in the engine yet) raise
     :class:`ProtocolError`."""
@@ -437,52 +424,6 @@ def event_from_proto(msg: pb.Event) -> Event:
 
 
 # ------------------------------------------------------------------ the view
-def _changed(
-    owner: Sequence[int], armies: Sequence[int], known: tuple[Sequence[int], Sequence[int]]
-) -> list[int]:
-    old_owner, old_armies = known
-    return [t for t in range(len(owner)) if owner[t] != old_owner[t] or armies[t] != old_armies[t]]
-
-
-def _view_message(view: View, known: tuple[Sequence[int], Sequence[int]] | None = None) -> pb.View:
-    owner, armies, changed = view.owner, view.armies, None
-    if known is not None:
-        changed = _changed(owner, armies, known)
-        owner = tuple(owner[t] for t in changed)
-        armies = tuple(armies[t] for t in changed)
-    return pb.View(
-        seat=view.seat,
-        round=view.round,
-        current=view.current,
-        owner=owner,
-        armies=armies,
-        changed=changed,
-        seats=[
-            pb.SeatInfo(
-                seat=s.seat,
-                territories=s.territories,
-                armies=s.armies,
-                cards=s.cards,
-                eliminated=s.eliminated,
-                forfeited=s.forfeited,
-                neutral=s.neutral,
-                team=s.team,
-                ally_of=s.ally_of,
-                capital=s.capital,
-                shown_missions=s.shown_missions,
-            )
-            for s in view.seats
-        ],
-        hand=view.hand,
-        trade_count=view.trade_count,
-        next_trade_value=view.next_trade_value,
-        missions=view.missions,
-        capital=view.capital,
-        centres=view.centres,
-        stacks=[pb.Stack(territory=t, seat=s, armies=n) for t, s, n in view.stacks],
-    )
-
-
 def view_to_proto(
     view: View,
     events: Iterable[Event] = (),
@@ -504,22 +445,22 @@ def view_to_proto(
 
     ``known``: the (owner, armies) the seat's bot already holds (from its previous request):
     the view is then a delta (``DecideRequest.delta``) naming only the territories that changed.
+
+    Written as bytes by :mod:`.decide_bytes` (as the referee sends it) and read back: one
+    writer of the request, and cheaper than setting its fields one by one.
     """
     seat = view.seat
-    message = _view_message(view, known)
-    request = pb.DecideRequest(
+    data = WRITER.encode(
+        view,
+        [event_to_field(redact(e, seat)) for e in events],
+        error,
+        strikes,
+        bank_ms,
         game_id=game_id,
-        view=message,
-        delta=known is not None,
-        events=[event_to_proto(redact(e, seat)) for e in events],
-        error=error,
-        strikes=strikes,
-        time_bank_ms=bank_ms,
         deadline_ms=deadline_ms,
+        known=known,
     )
-    if view.pending is not None:
-        request.decision.CopyFrom(decision_to_proto(view.pending))
-    return request
+    return pb.DecideRequest.FromString(data)
 
 
 def apply_view_delta(msg: pb.View, owner: list[int], armies: list[int]) -> None:
