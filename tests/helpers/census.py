@@ -120,26 +120,33 @@ def kind(argv: list[str]) -> str:
         return "bwrap sandbox"
     if "exec(eval(sys.stdin.readline()))" in line:
         return "pytest worker"
-    if "pytest" in line:
-        return "pytest main"
+    if name in {"pytest", "py.test"} or _module(argv) == "pytest":
+        return "pytest main"  # not any line naming pytest: a test's files are in pytest-of-USER
     cli = "leaderboard.cli import main" in line  # the tests' way: python -c CLI ARGS
     if cli or name == "hegemon" or (len(argv) > 1 and Path(argv[1]).name == "hegemon"):
         start = 3 if cli else 1 if name == "hegemon" else 2
         sub = next((a for a in argv[start:] if not a.startswith("-")), "?")
         return f"hegemon {sub}" if sub in SERVERS else "hegemon CLI (other commands)"
     if "-m" in argv:
-        module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else "?"
-        return f"python -m {module}"
+        return f"python -m {_module(argv)}"
     if name.startswith("python") and len(argv) > 1:
         script = argv[1]
         if script == "-c":
-            return "python -c"
+            return "spinner" if "while True: pass" in line else "python -c"
         parts = Path(script).parts
         for folder in ("sample_bots", "tests", "benchmarks", "scripts"):
             if folder in parts:
                 return f"python {folder}/{Path(script).name}"
         return f"python {Path(script).name}"
     return name
+
+
+def _module(argv: list[str]) -> str | None:
+    """The module a ``python -m MODULE`` command line runs ("?" if none follows), or None."""
+    if "-m" not in argv:
+        return None
+    at = argv.index("-m") + 1
+    return argv[at] if at < len(argv) else "?"
 
 
 def table(census: Census) -> str:

@@ -28,7 +28,9 @@ from tests.helpers.processes import spinners
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BOTS = Path(__file__).resolve().parent.parent / "bots"
-RULES = make_rules("classic", {"turn_limit": 4})
+# dealt territories and one round: about 30 decisions a seat (the tests need more than 10),
+# half a game of claims and four rounds, whose clocked bot computed on every one of them
+RULES = make_rules("classic", {"turn_limit": 1, "setup": "deal"})
 TIME = TimeControl(startup=20, decision=0.5, bank=60.0, max_strikes=2)
 
 
