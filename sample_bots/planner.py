@@ -358,13 +358,25 @@ class PlannerBot(ContinentalBot):
         )
 
     # -------------------------------------------------------------- decisions
-    def attack(self, view, decision):
+    def attack_gains(self, view) -> list[tuple[float, Attack]]:
+        """Every attack :func:`~hegemon.sdk.attack_options` lists (most dice) with its expected
+        gain (see the module docstring), in that order."""
         pos, state = self._start(view)
+        return [
+            (self.attack_gain(pos, state, s, t, self.depth, state["card"]), Attack(s, t, most))
+            for s, t, most in attack_options(view)
+        ]
+
+    def attack(self, view, decision):
+        return self.best_attack(self.attack_gains(view), view, decision)
+
+    def best_attack(self, gains: list[tuple[float, Attack]], view, decision):
+        """The first attack of ``gains`` with the highest gain above ``min_gain``, else stop
+        (or the default attack when stopping is refused)."""
         best, best_gain = None, self.min_gain
-        for s, t, most in attack_options(view):
-            gain = self.attack_gain(pos, state, s, t, self.depth, state["card"])
+        for gain, move in gains:
             if gain > best_gain:
-                best, best_gain = Attack(s, t, most), gain
+                best, best_gain = move, gain
         if best is not None:
             return best
         return super(ContinentalBot, self).attack(view, decision)
