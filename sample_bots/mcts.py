@@ -29,8 +29,9 @@ candidates are compared as "this move, then planner", not against a cruder polic
 
 Time: the work is a count (``samples`` and ``confirm`` per search), so a game plays the same
 way however loaded the machine is (its randomness is the game's seeded ``context.rng``). The
-clock is only a safety stop (:meth:`MctsBot.seconds`): never more than ``budget`` seconds a
-search, nor a ``share`` of the decision's deadline, nor more than the time bank left spread
+clock is only a safety stop (:meth:`MctsBot.seconds`), read as CPU time like the time
+control's default clock (a busy machine does not cut a search short): never more than
+``budget`` seconds a search, nor a ``share`` of the decision's deadline, nor more than the time bank left spread
 over the decisions still to come, so it never answers late.
 """
 
@@ -126,7 +127,7 @@ class MctsBot(PlannerBot):
         unique = list(dict.fromkeys(moves))
         if len(unique) < 2 or teamlib.on(view.rules) or not _enemies_left(view):
             return moves[0]
-        stop = time.perf_counter() + self.seconds(view)
+        stop = time.process_time() + self.seconds(view)
         pos, state = self._start(view)
         judge = Judge(pos, view.seat, state["card"])
         rollout = Rollout(view)
@@ -148,7 +149,7 @@ class MctsBot(PlannerBot):
         rng = view.context.rng
         scores: dict[object, list[float]] = {move: [] for move in moves}
         for _ in range(samples):
-            if time.perf_counter() > stop:
+            if time.process_time() > stop:
                 break
             try:
                 root = sample_game(view, rng)

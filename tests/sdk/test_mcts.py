@@ -66,18 +66,31 @@ def test_a_search_overrules_planner_only_on_clear_evidence():
 
 
 def _actions(bots) -> list:
-    return play_local(bots, "two-player-classic", seed=5, options={"turn_limit": 8}).actions
+    return play_local(bots, "two-player-classic", seed=5, options={"turn_limit": 4}).actions
 
 
-def test_mcts_plays_a_game_the_same_way_twice_and_not_as_planner():
+def _mcts(**gate) -> MctsBot:
+    bot = MctsBot()
+    bot.budget = 60.0  # the safety stop out of the way: the counts alone bound the search
+    for name, value in gate.items():
+        setattr(bot, name, value)
+    return bot
+
+
+def test_mcts_plays_the_same_game_the_same_way():
     """Its work is a count and its chance the game's seeded generator: the same game replays
-    (however busy the machine); and its search does change planner's play."""
+    move for move (however busy the machine)."""
+    assert _actions([_mcts(), PlannerBot()]) == _actions([_mcts(), PlannerBot()])
 
-    def mcts() -> MctsBot:
-        bot = MctsBot()
-        bot.budget = 60.0  # the safety stop out of the way: the count alone bounds the search
-        return bot
 
-    first = _actions([mcts(), PlannerBot()])
-    assert _actions([mcts(), PlannerBot()]) == first
-    assert _actions([PlannerBot(), PlannerBot()]) != first
+def test_the_search_changes_planners_play_where_its_rollouts_say_so():
+    """With the gate open (any mean gain overrules planner), the searched answers differ from
+    planner's and stay legal: what keeps planner's answer otherwise is the gate alone."""
+    game = play_local(
+        [_mcts(margin=0.0, z=0.0), PlannerBot()],
+        "two-player-classic",
+        seed=5,
+        options={"turn_limit": 4},
+    )
+    assert not game.faults
+    assert game.actions != _actions([PlannerBot(), PlannerBot()])
