@@ -31,8 +31,8 @@ Time: the work is a count (``samples`` and ``confirm`` per search), so a game pl
 way however loaded the machine is (its randomness is the game's seeded ``context.rng``). The
 clock is only a safety stop (:meth:`MctsBot.seconds`), read as CPU time like the time
 control's default clock (a busy machine does not cut a search short): never more than
-``budget`` seconds a search, nor a ``share`` of the decision's deadline, nor more than the time bank left spread
-over the decisions still to come, so it never answers late.
+``budget`` seconds a search, nor a ``share`` of the decision's deadline, nor more than the
+time bank left spread over the decisions still to come, so it never answers late.
 """
 
 from __future__ import annotations
