@@ -23,6 +23,7 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_mcts_plays_every_preset_without_a_fault(preset, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the records it writes go there, not into the checkout
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.setenv("HEGEMON_MCTS_SECONDS", "0.02")  # short searches: the bot, not its depth
     players, _ = fewest_players(preset)
