@@ -358,24 +358,45 @@ class PlannerBot(ContinentalBot):
         )
 
     # -------------------------------------------------------------- decisions
-    def attack(self, view, decision):
+    def attack_gains(self, view) -> list[tuple[float, Attack]]:
+        """Every attack :func:`~hegemon.sdk.attack_options` lists (most dice) with its expected
+        gain (see the module docstring), in that order."""
         pos, state = self._start(view)
+        return [
+            (self.attack_gain(pos, state, s, t, self.depth, state["card"]), Attack(s, t, most))
+            for s, t, most in attack_options(view)
+        ]
+
+    def attack(self, view, decision):
+        return self.best_attack(self.attack_gains(view), view, decision)
+
+    def best_attack(self, gains: list[tuple[float, Attack]], view, decision):
+        """The first attack of ``gains`` with the highest gain above ``min_gain``, else stop
+        (or the default attack when stopping is refused)."""
         best, best_gain = None, self.min_gain
-        for s, t, most in attack_options(view):
-            gain = self.attack_gain(pos, state, s, t, self.depth, state["card"])
+        for gain, move in gains:
             if gain > best_gain:
-                best, best_gain = Attack(s, t, most), gain
+                best, best_gain = move, gain
         if best is not None:
             return best
         return super(ContinentalBot, self).attack(view, decision)
 
     def place(self, view, decision):
-        if view.round == 0:  # set-up: one army at a time, no attack follows
+        plans = self.place_plans(view, decision)
+        if plans is None:
             return super().place(view, decision)
+        return plans[0][1]
+
+    def place_plans(self, view, decision) -> list[tuple[float, Place]] | None:
+        """Every placement plan with its gain (see the module docstring), planner's choice
+        first and the rest best first; None where continental places instead (the set-up, or
+        all of it to a capital)."""
+        if view.round == 0:  # set-up: one army at a time, no attack follows
+            return None
         guard = self.capital_need(view)
         kept, capital = (min(guard[0], decision.armies), guard[1]) if guard else (0, -1)
         if kept == decision.armies:  # all of it to the capital, as continental does
-            return super().place(view, decision)
+            return None
         pos, state = self._start(view, decision.armies - kept)
         n, me, armies = decision.armies - kept, view.seat, view.armies
         borders = border_territories(view)
@@ -399,11 +420,8 @@ class PlannerBot(ContinentalBot):
             )
             pos.undo(undo)
             plans.append((gain, tuple(defensive)))
-        gain, placements = max(plans, key=lambda p: (p[0], [-t for t, _ in p[1]]))
-        merged: dict[int, int] = {}
-        for t, k in placements:
-            merged[t] = merged.get(t, 0) + k
-        return Place(tuple(sorted(merged.items())))
+        plans.sort(key=lambda p: (p[0], [-t for t, _ in p[1]]), reverse=True)
+        return [(gain, _merged(placements)) for gain, placements in plans]
 
     def occupy(self, view, decision):
         pos, state = self._start(view)
@@ -443,6 +461,14 @@ class PlannerBot(ContinentalBot):
         if best is not None:
             return best
         return super().fortify(view, decision)
+
+
+def _merged(placements) -> Place:
+    """One Place of ``placements``, armies for the same territory added up."""
+    merged: dict[int, int] = {}
+    for t, k in placements:
+        merged[t] = merged.get(t, 0) + k
+    return Place(tuple(sorted(merged.items())))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The mcts sample bot: a real bot process over gRPC plays every preset without a fault, and
-its search stays within the decision's deadline and the time bank."""
+"""The mcts sample bot: it plays every preset without a fault, its search stays within the
+decision's deadline and the time bank, overrules planner only on clear evidence, and plays the
+same game the same way."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from hegemon.referee import Game, make_rules
 from hegemon.referee.rules import PRESETS
 from hegemon.referee.view import View, view_for
 from hegemon.sample_bots.mcts import MctsBot
-from hegemon.sdk import BotView
+from hegemon.sample_bots.planner import PlannerBot
+from hegemon.sdk import BotView, play_local
 from tests.cli.test_cli_every_preset import fewest_players, rows
 
 runner = CliRunner()
@@ -21,6 +23,7 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_mcts_plays_every_preset_without_a_fault(preset, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the records it writes go there, not into the checkout
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.setenv("HEGEMON_MCTS_SECONDS", "0.02")  # short searches: the bot, not its depth
     players, _ = fewest_players(preset)
@@ -49,3 +52,46 @@ def test_a_search_never_takes_more_than_a_share_of_its_deadline(deadline_ms, ban
     bot = MctsBot()
     bot.budget = 10.0  # as long as the clock allows
     assert bot.seconds(_view(deadline_ms, bank_ms)) <= most + 1e-9
+
+
+def test_a_search_overrules_planner_only_on_clear_evidence():
+    bot = MctsBot()
+    planned = [0.0, 0.5, 0.0, 1.0, 0.0, 0.5]
+    better = [5.0, 6.0, 5.5, 6.5, 5.0, 6.0]  # +5.5 on every sample
+    assert bot.clearly_better(better, planned, bot.z)
+    assert not bot.clearly_better([0.5, 1.0, 0.5, 1.5, 0.5, 1.0], planned, 0.0)  # below margin
+    noisy = [30.0, -20.0, 30.0, -20.0, 30.0, -20.0]  # +5 on average, but noise
+    assert bot.clearly_better(noisy, planned, 0.0)  # enough for the screen...
+    assert not bot.clearly_better(noisy, planned, bot.z)  # ... never to overrule
+    assert not bot.clearly_better([9.0], [0.0], 0.0)  # one sample proves nothing
+
+
+def _actions(bots) -> list:
+    return play_local(bots, "two-player-classic", seed=5, options={"turn_limit": 4}).actions
+
+
+def _mcts(**gate) -> MctsBot:
+    bot = MctsBot()
+    bot.budget = 60.0  # the safety stop out of the way: the counts alone bound the search
+    for name, value in gate.items():
+        setattr(bot, name, value)
+    return bot
+
+
+def test_mcts_plays_the_same_game_the_same_way():
+    """Its work is a count and its chance the game's seeded generator: the same game replays
+    move for move (however busy the machine)."""
+    assert _actions([_mcts(), PlannerBot()]) == _actions([_mcts(), PlannerBot()])
+
+
+def test_the_search_changes_planners_play_where_its_rollouts_say_so():
+    """With the gate open (any mean gain overrules planner), the searched answers differ from
+    planner's and stay legal: what keeps planner's answer otherwise is the gate alone."""
+    game = play_local(
+        [_mcts(margin=0.0, z=0.0), PlannerBot()],
+        "two-player-classic",
+        seed=5,
+        options={"turn_limit": 4},
+    )
+    assert not game.faults
+    assert game.actions != _actions([PlannerBot(), PlannerBot()])
