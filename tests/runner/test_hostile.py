@@ -662,7 +662,9 @@ def test_ten_background_spinners_take_nothing_from_the_opponents(arena, monkeypa
     # would make the opponents' decisions dearer: only that side is bounded tightly. Cheaper
     # is no harm (the count includes the bots' idle wake-ups, fewer in a game that ran
     # quicker: a CI run saw 23% cheaper); the floor only shows the measurement is real.
-    assert 0.5 * min(quiet) < spinning < 1.2 * max(quiet), (quiet, spinning)
+    # Dearer by up to 29% was measured at load 4-6 on this code and on 889e58c's alike, and
+    # 26% in a loaded run: the bound is 1.5 (a few tenths of a millisecond a decision).
+    assert 0.5 * min(quiet) < spinning < 1.5 * max(quiet), (quiet, spinning)
 
 
 def decision_cpu(arena, monkeypatch, mode, rules, opponents) -> float:
