@@ -10,18 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.league import descendants, start_hegemon, wait_for
+from tests.helpers.league import alive, descendants, kill_all, start_hegemon, wait_for
 
 pytestmark = pytest.mark.slow
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie — ended, not yet reaped — does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
@@ -43,11 +34,7 @@ def test_a_killed_trainer_takes_its_workers_with_it(how, tmp_path):
         trainer.wait(timeout=60)
         wait_for("its workers to end", lambda: not any(alive(p) for p in workers))
     finally:
-        for pid in {trainer.pid, *workers, *descendants(trainer.pid)}:  # orphans too
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_all(sorted({trainer.pid, *workers, *descendants(trainer.pid)}))  # orphans too
         trainer.wait()
 
 
