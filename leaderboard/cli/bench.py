@@ -52,7 +52,9 @@ def bench_command(
         "other bots always run as processes). Both modes play the same games: same deals, "
         "same game ids.",
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live line."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No score line a pair (the live line on a terminal)."
+    ),
 ) -> None:
     """Play NEW against OLD until an SPRT decides: pairs of games on one deal with the seats
     swapped, a live score with its 95% interval, and the Elo difference at the end. Rules
@@ -106,8 +108,13 @@ def bench_command(
         def show(result: Any) -> None:
             nonlocal faults
             faults += result.faults
-            if not quiet:
-                live.update(_describe(sprt, len(sprt.samples), faults), refresh=True)
+            if quiet:
+                return
+            line = _describe(sprt, len(sprt.samples), faults)
+            if console.is_terminal:
+                live.update(line, refresh=True)
+            else:  # a log or a pipe: a line a pair, as cutechess-cli prints a line a game
+                console.print(line, highlight=False)
 
         results = run_match(play, sprt, match_seed, max_games // 2, show)
     est = estimate(sprt.samples)

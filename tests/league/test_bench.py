@@ -109,6 +109,26 @@ def test_bench_plays_bot_processes(tmp_path):
     assert "no decision after 2 games" in out.stdout
 
 
+SHORT = ("--set", "turn_limit=3", "--seed", "5")
+
+
+def test_bench_into_a_log_says_the_score_after_every_pair():
+    """Into a pipe or a log (a CI job, ``nohup``) the live line drew nothing, so a bench of
+    hundreds of games said nothing until it ended; now a line a pair, as cutechess-cli does."""
+    out = subprocess.run(
+        [*HEGEMON, "bench", "random", "random", "--players", "3", "--max-games", "4", *SHORT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    said = [n for n, line in enumerate(lines) if line.startswith(("games 2 ·", "games 4 ·"))]
+    verdict = next(n for n, line in enumerate(lines) if "no decision after 4 games" in line)
+    assert [lines[n][:7] for n in said] == ["games 2", "games 4", "games 4"], out.stdout
+    assert said[1] < verdict, out.stdout
+
+
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*HEGEMON, "bench", *args, "-q"], capture_output=True, text=True, timeout=600
