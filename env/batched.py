@@ -18,6 +18,16 @@ out and, unless a copy has an info, one byte back (infos, rare here — an illeg
 place at an episode's end — travel pickled, only when there are some). With 8 copies a worker
 a step costs within ~10% of the single environment's CPU.
 
+Two things keep both cores busy. A worker runs on a core of its own when the workers fill the
+machine's cores (``pin``): a copy's game runs in a thread beside the worker's main one, and
+the two hand each step over to each other; on one core that hand-over is a switch on the spot,
+across two it wakes a sleeping core twice a step (on a virtual machine, tens of µs each, and
+some CPU). And ``groups=2`` splits the copies into two groups, each spread over every worker,
+stepped apart (``step_async(actions, group)``, ``step_wait(group)``): while a learner chooses
+one group's actions the workers step the other, so a worker never waits for the parent, nor
+for the slowest worker of a step whose copies happened to play the longest turns (Sample
+Factory's double buffering, EnvPool's ``send``/``recv``).
+
 The vector API is Gymnasium's (``reset``, ``step``, ``call``, ``get_attr``, ``set_attr``,
 ``render``, ``close``), with its default autoreset (``AutoresetMode.NEXT_STEP``): the step after
 a copy's episode ends resets it (that step's action is ignored; its reward is 0, its flags
@@ -47,8 +57,9 @@ from hegemon.referee.rules import RuleSet
 
 from .single_agent import HegemonSingle
 
-STEP = b"s"
-"""The step message: each worker steps its copies on the actions in the shared block."""
+STEP = ord("s")
+"""The step message is this byte and the group's: each worker steps its copies of the group on
+their actions in the shared block."""
 NOTHING, ANSWER, FAILED = b".", b"a", b"!"
 """A worker's reply starts with one of these: nothing to tell (a step without infos), an
 answer (pickled after it), its copies raised (the exception pickled after it)."""
@@ -99,22 +110,36 @@ def _aligned(size: int) -> int:
     return (size + 7) // 8 * 8
 
 
+@dataclass(frozen=True)
+class Share:
+    """What one worker holds: its rows of each group (contiguous within the group), and the
+    core it runs on (None: wherever the system puts it)."""
+
+    parts: tuple[range, ...]
+    core: int | None
+
+    @property
+    def rows(self) -> list[int]:
+        """Its rows, group by group (the order its copies answer ``call`` in)."""
+        return [row for part in self.parts for row in part]
+
+
 def _worker(
-    conn: Connection,
-    make: Callable[[], HegemonSingle],
-    first: int,
-    count: int,
-    shape: Shape,
-    block: Any,
+    conn: Connection, make: Callable[[], HegemonSingle], share: Share, shape: Shape, block: Any
 ) -> None:
-    """A worker process: its copies, rows ``first`` to ``first + count`` of the shared block,
-    answer the parent's messages until it says close (or goes away)."""
+    """A worker process: its copies, its ``share`` of the rows of the shared block, answer the
+    parent's messages until it says close (or goes away)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if share.core is not None:
+        try:  # (the copies' game threads, started later, inherit it)
+            os.sched_setaffinity(0, {share.core})
+        except OSError:  # not allowed here: run unpinned
+            pass
     shared = shape.arrays(block)
     envs: list[HegemonSingle] = []
     try:
-        envs.extend(make() for _ in range(count))
-        _serve(conn, envs, first, shared)
+        envs.extend(make() for _ in share.rows)
+        _serve(conn, envs, share, shared)
     except (EOFError, BrokenPipeError, ConnectionResetError):  # the parent went away
         pass
     except BaseException as exc:
@@ -125,15 +150,19 @@ def _worker(
 
 
 def _serve(
-    conn: Connection, envs: list[HegemonSingle], first: int, shared: dict[str, np.ndarray]
+    conn: Connection, envs: list[HegemonSingle], share: Share, shared: dict[str, np.ndarray]
 ) -> None:
     """Answer messages until close: steps (the hot path, no pickling) and other commands."""
-    rows = range(first, first + len(envs))
-    ended = [False] * len(envs)  # the copy's episode ended: its next step resets it
+    rows = share.rows
+    groups, first = [], 0  # each group's copies and rows
+    for part in share.parts:
+        groups.append((envs[first : first + len(part)], part))
+        first += len(part)
+    ended = dict.fromkeys(rows, False)  # the copy's episode ended: its next step resets it
     while True:
         message = conn.recv_bytes()
-        if message == STEP:
-            infos = _step(envs, rows, ended, shared)
+        if message[0] == STEP:
+            infos = _step(*groups[message[1]], ended, shared)
             conn.send_bytes(ANSWER + pickle.dumps(infos) if infos else NOTHING)
             continue
         command, argument = pickle.loads(message)
@@ -153,21 +182,23 @@ def _serve(
 
 
 def _step(
-    envs: list[HegemonSingle], rows: range, ended: list[bool], shared: dict[str, np.ndarray]
+    envs: list[HegemonSingle],
+    rows: Sequence[int],
+    ended: dict[int, bool],
+    shared: dict[str, np.ndarray],
 ) -> list[tuple[int, dict[str, Any]]]:
     """Step each copy on its action in the shared block (or reset it, its episode having
     ended) and write what it returns there; the copies' infos that are not empty."""
     actions, rewards = shared["actions"], shared["rewards"]
     terminated, truncated = shared["terminated"], shared["truncated"]
     infos: list[tuple[int, dict[str, Any]]] = []
-    for i, row in enumerate(rows):
-        env = envs[i]
-        if ended[i]:
+    for env, row in zip(envs, rows, strict=True):
+        if ended[row]:
             obs, info = env.reset()
             reward, done, cut = 0.0, False, False
         else:
             obs, reward, done, cut, info = env.step(int(actions[row]))
-        ended[i] = done or cut
+        ended[row] = done or cut
         _write(shared, row, obs)
         rewards[row], terminated[row], truncated[row] = reward, done, cut
         if info:
@@ -177,8 +208,8 @@ def _step(
 
 def _reset(
     envs: list[HegemonSingle],
-    rows: range,
-    ended: list[bool],
+    rows: Sequence[int],
+    ended: dict[int, bool],
     shared: dict[str, np.ndarray],
     seeds: list[Any],
     options: dict[str, Any] | None,
@@ -186,10 +217,10 @@ def _reset(
 ) -> list[tuple[int, dict[str, Any]]]:
     """Reset the ``chosen`` copies, each with its seed; their infos that are not empty."""
     infos = []
-    for i, row in enumerate(rows):
+    for env, row in zip(envs, rows, strict=True):
         if chosen[row]:
-            obs, info = envs[i].reset(seed=seeds[row], options=options)
-            ended[i] = False
+            obs, info = env.reset(seed=seeds[row], options=options)
+            ended[row] = False
             _write(shared, row, obs)
             if info:
                 infos.append((row, info))
@@ -218,9 +249,22 @@ def _send_error(conn: Connection, exc: BaseException) -> None:
         pass
 
 
+class _Infos(VectorEnv[Any, Any, Any]):
+    """Gymnasium's batching of infos (``VectorEnv._add_info``) for a group of ``num_envs``
+    copies."""
+
+    def __init__(self, num_envs: int):
+        self.num_envs = num_envs
+
+
+Step = tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+"""What a step returns: observations, rewards, terminated and truncated flags, infos."""
+
+
 class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``make()``'s environments, ``copies`` of them, stepped by ``workers`` processes (each a
-    contiguous share of the copies); see the module's doc."""
+    contiguous share of each of the ``groups``), pinned to a core each when ``pin`` (default:
+    when the workers fill the cores); see the module's doc."""
 
     def __init__(
         self,
@@ -228,13 +272,20 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         copies: int,
         workers: int | None = None,
         *,
+        groups: int = 1,
+        pin: bool | None = None,
         context: str | None = None,
     ):
         if copies < 1:
             raise ValueError(f"a vector environment needs at least one copy, not {copies}")
         if workers is not None and workers < 1:
             raise ValueError(f"a vector environment needs at least one worker, not {workers}")
-        workers = min(copies, workers or _cores())
+        if not 1 <= groups <= min(copies, 255):
+            raise ValueError(f"{groups} groups: from 1 to the copies ({copies}), at most 255")
+        self.groups = [range(first, first + n) for first, n in _shares(copies, groups)]
+        """The copies of each group (contiguous)."""
+        cpus = _cpus()
+        workers = min(copies // groups, workers or len(cpus))
         sample = make()  # the spaces (and the arguments checked here, in one line)
         try:
             self.single_observation_space = sample.observation_space
@@ -255,14 +306,17 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         block = ctx.RawArray("b", shape.size())
         self._shared = shape.arrays(block)
         self._conns: list[Connection] = []
+        self._shares = _split(self.groups, workers, cpus if _pinned(pin, workers, cpus) else [])
+        self._pending: list[int] = []  # the groups sent to step, in order, not yet waited for
+        self._done: dict[int, list[Any]] = {}  # their workers' answers, read while waiting
         self.processes: list[Any] = []
         """The worker processes."""
-        for first, count in _shares(copies, workers):
+        for w, share in enumerate(self._shares):
             parent, child = ctx.Pipe()
             process = ctx.Process(
                 target=_worker,
-                args=(child, make, first, count, shape, block),
-                name=f"hegemon-vector-{first}",
+                args=(child, make, share, shape, block),
+                name=f"hegemon-vector-{w}",
                 daemon=True,
             )
             process.start()
@@ -298,36 +352,54 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         infos: dict[str, Any] = {}
         for found in self._ask(("reset", (seeds, options, chosen))):
             infos = self._merge(infos, found)
-        return self._observations(), infos
+        return self._observations(range(self.num_envs)), infos
 
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> Step:
         """Step every copy on its action (or reset it, its episode having ended at the last
         step)."""
-        self._assert_open()
-        batch = np.asarray(actions)
-        if batch.shape != (self.num_envs,):
-            raise ValueError(f"{self.num_envs} actions expected, got shape {batch.shape}")
-        self._shared["actions"][:] = batch
-        for conn in self._conns:
-            self._send(conn, STEP)
+        self._assert_idle()
+        self._put(actions, range(self.num_envs))
+        for group in range(len(self.groups)):
+            self._send_step(group)
         infos: dict[str, Any] = {}
-        for found in self._gather():
-            if found:
-                infos = self._merge(infos, found)
-        shared = self._shared
-        return (
-            self._observations(),
-            shared["rewards"].copy(),
-            shared["terminated"].copy(),
-            shared["truncated"].copy(),
-            infos,
-        )
+        for group in range(len(self.groups)):
+            for found in self._wait(group):
+                if found:
+                    infos = self._merge(infos, found)
+        return self._results(range(self.num_envs), infos)
+
+    def step_async(self, actions: Any, group: int = 0) -> None:
+        """Start stepping ``group``'s copies (``self.groups[group]``) on ``actions``, one a
+        copy of the group, and return at once; :meth:`step_wait` gives what they return. With
+        one group (the default) that is every copy."""
+        part = self._group(group)
+        if group in self._pending or group in self._done:
+            raise RuntimeError(f"group {group} is stepping already: step_wait({group}) first")
+        self._put(actions, part)
+        self._send_step(group)
+
+    def step_wait(self, group: int = 0) -> Step:
+        """What ``group``'s copies returned for the actions :meth:`step_async` gave them (the
+        infos indexed by copy within the group)."""
+        part = self._group(group)
+        if group not in self._pending and group not in self._done:
+            raise RuntimeError(f"group {group} is not stepping: step_async(actions, {group}) first")
+        infos: dict[str, Any] = {}
+        batch = _Infos(len(part))
+        for found in self._wait(group):
+            for row, info in found or ():
+                infos = batch._add_info(infos, info, row - part.start)
+        return self._results(part, infos)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call each copy's method ``name`` (or read its attribute): the answers, in order."""
-        return tuple(x for part in self._ask(("call", (name, args, kwargs))) for x in part)
+        answers: list[Any] = [None] * self.num_envs
+        for share, part in zip(
+            self._shares, self._ask(("call", (name, args, kwargs))), strict=True
+        ):
+            for row, answer in zip(share.rows, part, strict=True):
+                answers[row] = answer
+        return tuple(answers)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Each copy's attribute ``name``."""
@@ -367,16 +439,53 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             self.close()
 
     # ------------------------------------------------------------------ the messages
-    def _observations(self) -> dict[str, np.ndarray]:
-        shared = self._shared
+    def _group(self, group: int) -> range:
+        self._assert_open()
+        if not 0 <= group < len(self.groups):
+            raise ValueError(f"no group {group}: the groups are 0 to {len(self.groups) - 1}")
+        return self.groups[group]
+
+    def _put(self, actions: Any, part: range) -> None:
+        """Write ``part``'s actions into the shared block."""
+        batch = np.asarray(actions)
+        if batch.shape != (len(part),):
+            raise ValueError(f"{len(part)} actions expected, got shape {batch.shape}")
+        self._shared["actions"][part.start : part.stop] = batch
+
+    def _send_step(self, group: int) -> None:
+        message = bytes((STEP, group))
+        for conn in self._conns:
+            self._send(conn, message)
+        self._pending.append(group)
+
+    def _wait(self, group: int) -> list[Any]:
+        """The workers' answers to ``group``'s step (read in the order the steps were sent,
+        the earlier groups' kept for their own wait)."""
+        while group not in self._done:
+            self._done[self._pending[0]] = self._gather()
+            self._pending.pop(0)
+        return self._done.pop(group)
+
+    def _results(self, part: range, infos: dict[str, Any]) -> Step:
+        shared, rows = self._shared, slice(part.start, part.stop)
+        return (
+            self._observations(part),
+            shared["rewards"][rows].copy(),
+            shared["terminated"][rows].copy(),
+            shared["truncated"][rows].copy(),
+            infos,
+        )
+
+    def _observations(self, part: range) -> dict[str, np.ndarray]:
+        shared, rows = self._shared, slice(part.start, part.stop)
         return {
-            "observation": shared["observation"].copy(),
-            "action_mask": shared["action_mask"].copy(),
+            "observation": shared["observation"][rows].copy(),
+            "action_mask": shared["action_mask"][rows].copy(),
         }
 
     def _ask(self, command: tuple[str, Any]) -> list[Any]:
         """Send ``command`` to every worker; their answers, in order."""
-        self._assert_open()
+        self._assert_idle()
         message = pickle.dumps(command)
         for conn in self._conns:
             self._send(conn, message)
@@ -426,13 +535,27 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         if self.closed:
             raise gymnasium.error.ClosedEnvironmentError("the vector environment is closed")
 
+    def _assert_idle(self) -> None:
+        """Open, and no group stepping (their answers would come first)."""
+        self._assert_open()
+        if self._pending or self._done:
+            group = min(self._pending + list(self._done))
+            raise RuntimeError(f"group {group} is stepping: step_wait it first")
 
-def _cores() -> int:
+
+def _cpus() -> list[int]:
     """The cores this process may run on."""
     try:
-        return len(os.sched_getaffinity(0))
+        return sorted(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        return list(range(os.cpu_count() or 1))
+
+
+def _pinned(pin: bool | None, workers: int, cpus: list[int]) -> bool:
+    """Whether to pin each worker to a core: asked, or by default when the workers fill the
+    cores (fewer would all sit on the first ones, leaving the others idle); only where the
+    system pins processes."""
+    return hasattr(os, "sched_setaffinity") and (workers >= len(cpus) if pin is None else pin)
 
 
 def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
@@ -446,6 +569,22 @@ def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
     return shares
 
 
+def _split(groups: list[range], workers: int, cpus: list[int]) -> list[Share]:
+    """Each worker's share: a contiguous part of every group, and with ``cpus`` a core (the
+    workers dealt over them in turn)."""
+    parts = [_shares(len(group), workers) for group in groups]
+    return [
+        Share(
+            tuple(
+                range(g.start + first, g.start + first + n)
+                for g, (first, n) in zip(groups, (p[w] for p in parts), strict=True)
+            ),
+            cpus[w % len(cpus)] if cpus else None,
+        )
+        for w in range(workers)
+    ]
+
+
 @overload
 def vector(
     count: int,
@@ -454,6 +593,8 @@ def vector(
     *,
     asynchronous: Literal[True] = ...,
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> HegemonVector: ...
 
@@ -466,6 +607,8 @@ def vector(
     *,
     asynchronous: Literal[False],
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> gymnasium.vector.SyncVectorEnv: ...
 
@@ -478,6 +621,8 @@ def vector(
     *,
     asynchronous: bool,
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> HegemonVector | gymnasium.vector.SyncVectorEnv: ...
 
@@ -489,14 +634,18 @@ def vector(
     *,
     asynchronous: bool = True,
     workers: int | None = None,
+    groups: int = 1,
+    pin: bool | None = None,
     **kwargs: Any,
 ) -> HegemonVector | gymnasium.vector.SyncVectorEnv:
     """``count`` copies of :func:`~hegemon.env.single` as one Gymnasium vector environment:
     stepped by ``workers`` processes (``asynchronous``; default one per core, at most one per
     copy), each copy's share of them stepped on one message (see the module's doc), or all in
-    this one process (``gymnasium.vector.SyncVectorEnv``). Opponents are given by name here
-    (each copy makes its own bots)."""
+    this one process (``gymnasium.vector.SyncVectorEnv``). ``groups`` splits the copies into
+    groups stepped apart (``step_async``/``step_wait``), ``pin`` says whether each worker runs
+    on a core of its own (default: when the workers fill the cores). Opponents are given by
+    name here (each copy makes its own bots)."""
     make = partial(HegemonSingle, rules, list(opponents), **kwargs)
     if asynchronous:
-        return HegemonVector(make, count, workers)
+        return HegemonVector(make, count, workers, groups=groups, pin=pin)
     return gymnasium.vector.SyncVectorEnv([make] * count)

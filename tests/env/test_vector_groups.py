@@ -1,0 +1,125 @@
+"""The vector environment's copies in two groups stepped apart (a double-buffered learner's
+loop: one group's actions chosen while the workers step the other), and its workers each on a
+core of their own."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from hegemon.env import vector
+
+from .test_vector import OPPONENTS, SHORT, _action, assert_same_infos
+
+
+def _within(infos: dict, part: range) -> dict:
+    """The infos of the copies ``part`` as a vector environment of those copies gives them."""
+    kept: dict = {}
+    for key, value in infos.items():
+        if key.startswith("_"):
+            continue
+        mask = infos[f"_{key}"][part.start : part.stop]
+        if not mask.any():
+            continue
+        kept[f"_{key}"] = mask
+        kept[key] = (
+            _within(value, part) if isinstance(value, dict) else value[part.start : part.stop]
+        )
+    return kept
+
+
+def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_process():
+    """Eight copies in two groups on two workers: every other round the groups are stepped
+    apart, the second's actions sent before the first's results are read, else all at once
+    with ``step``; step by step the same as Gymnasium's SyncVectorEnv of the same copies and
+    actions, through every copy's end of episode and autoreset, and ``call`` answers in the
+    copies' order though a worker holds part of each group."""
+    batched = vector(8, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
+    plain = vector(8, "classic", OPPONENTS, options=SHORT, asynchronous=False)
+    rng = np.random.default_rng(5)
+    restarted = np.zeros(8, dtype=bool)
+    ended = np.zeros(8, dtype=bool)
+    try:
+        assert batched.groups == [range(4), range(4, 8)]
+        got, _ = batched.reset(seed=21)
+        expected, _ = plain.reset(seed=21)
+        masks = batched.call("action_masks")
+        assert [m.tolist() for m in masks] == got["action_mask"].astype(bool).tolist()
+        for step in range(3_000):
+            for key in ("observation", "action_mask"):
+                np.testing.assert_array_equal(got[key], expected[key], err_msg=f"{key} {step}")
+            actions = np.array([_action(rng, mask, step) for mask in got["action_mask"]])
+            expected, *same, expected_infos = plain.step(actions)
+            if step % 2:
+                got, *rest, got_infos = batched.step(actions)
+                assert_same_infos(got_infos, expected_infos)
+            else:
+                rest, parts = [], batched.groups
+                for group, part in enumerate(parts):
+                    batched.step_async(actions[part.start : part.stop], group)
+                results = [batched.step_wait(group) for group in range(len(parts))]
+                got = {key: np.concatenate([r[0][key] for r in results]) for key in expected}
+                rest = [np.concatenate([r[i] for r in results]) for i in (1, 2, 3)]
+                for part, result in zip(parts, results, strict=True):
+                    assert_same_infos(result[4], _within(expected_infos, part))
+            for mine, theirs in zip(rest, same, strict=True):
+                np.testing.assert_array_equal(mine, theirs, err_msg=str(step))
+            restarted |= ended
+            ended = rest[1] | rest[2]
+            if restarted.all():
+                break
+        assert restarted.all(), "every copy played an episode to its end and began another"
+    finally:
+        batched.close()
+        plain.close()
+
+
+def test_a_group_waited_for_out_of_order_or_twice_is_told_and_nothing_is_lost():
+    """Misuse of the groups gets one line each; the steps sent still come back, the later
+    group's first if asked first, as one step of the same copies would give them."""
+    envs = vector(4, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
+    same = vector(4, "classic", OPPONENTS, options=SHORT, workers=1)
+    try:
+        obs, _ = envs.reset(seed=3)
+        same.reset(seed=3)
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
+        with pytest.raises(RuntimeError, match=r"^group 1 is not stepping: step_async"):
+            envs.step_wait(1)
+        with pytest.raises(ValueError, match=r"^no group 2: the groups are 0 to 1$"):
+            envs.step_async(actions[:2], 2)
+        with pytest.raises(ValueError, match=r"^2 actions expected, got shape \(4,\)$"):
+            envs.step_async(actions, 0)
+        envs.step_async(actions[:2], 0)
+        envs.step_async(actions[2:], 1)
+        with pytest.raises(RuntimeError, match=r"^group 0 is stepping already"):
+            envs.step_async(actions[:2], 0)
+        with pytest.raises(RuntimeError, match=r"^group 0 is stepping: step_wait it first$"):
+            envs.step(actions)
+        later, *_ = envs.step_wait(1)
+        earlier, *_ = envs.step_wait(0)
+        expected, *_ = same.step(actions)
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(np.concatenate([earlier[key], later[key]]), expected[key])
+    finally:
+        envs.close()
+        same.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity here")
+def test_pinned_workers_run_each_on_a_core_of_its_own():
+    """Pinned, two workers sit on the first two cores this process may use (the only one,
+    twice, on one core); by default a worker that leaves cores free is not pinned."""
+    cores = sorted(os.sched_getaffinity(0))
+    pinned = vector(4, "classic", OPPONENTS, options=SHORT, workers=2, pin=True)
+    alone = vector(2, "classic", OPPONENTS, options=SHORT, workers=1)
+    try:
+        assert [os.sched_getaffinity(p.pid) for p in pinned.processes] == [
+            {cores[0]},
+            {cores[1 % len(cores)]},
+        ]
+        assert [os.sched_getaffinity(p.pid) for p in alone.processes] == [set(cores)]
+    finally:
+        pinned.close()
+        alone.close()
