@@ -12,7 +12,12 @@ observation encoded (the observation and mask of the next step are part of the s
 - vector: ``hegemon.env.vector`` on ``--workers`` processes (default 2), with one copy per
   worker and with ``--copies`` (default 16) shared among them, its steps summed over the copies,
   per second of wall (beside the single figure's wall rate: the ratio is the one that needs two
-  free cores) and the CPU a step takes in the workers and this process together;
+  free cores) and the CPU a step takes in the workers and this process together. Its policy is
+  batched, as a learner's is (a network's forward pass over every copy's observation): one
+  numpy call draws a random legal action for every copy (``masked_random``). With ``--copies``
+  it is measured twice: stepped as one group (``step``), and double-buffered, the copies in two
+  groups, one group's actions chosen while the workers step the other (``step_async`` and
+  ``step_wait``, the loop of a learner that overlaps its policy with the environment);
 - memory: the Python memory one AEC environment holds after a reset (tracemalloc, the mean
   over 10 environments).
 
@@ -99,25 +104,48 @@ def bench_single(preset: str, players: int, steps: int) -> tuple[float, float]:
     return rates(done, time.perf_counter() - start, time.process_time() - cpu)
 
 
+def masked_random(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """A uniformly random legal index for every copy at once, in one numpy call: a learner's
+    policy is batched (a network's forward pass over the copies' observations), and this is
+    its honest stand-in (0 where nothing is legal)."""
+    return np.where(masks != 0, rng.random(masks.shape), -1.0).argmax(axis=1)
+
+
 def bench_vector(
-    preset: str, players: int, steps: int, copies: int, workers: int
+    preset: str, players: int, steps: int, copies: int, workers: int, groups: int = 1
 ) -> tuple[float, float]:
-    """(steps per wall second, CPU microseconds per step: this process's and the workers')."""
-    envs = vector(copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers)
+    """(steps per wall second, CPU microseconds per step: this process's and the workers').
+
+    With ``groups=2``, the loop of a double-buffered learner: it chooses one group's actions
+    while the workers step the other group (``step_async``/``step_wait``)."""
+    grouped = {"groups": groups} if groups > 1 else {}  # (a checkout before groups: one)
+    envs = vector(
+        copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers, **grouped
+    )
     assert isinstance(envs, HegemonVector)
     rng = np.random.default_rng(0)
+    rounds = steps // copies
     try:
         obs, _ = envs.reset(seed=0)
         pids = [p.pid for p in envs.processes]
         start, cpu, theirs = time.perf_counter(), time.process_time(), process_cpu(pids)
-        for _ in range(steps // copies):
-            actions = np.array([choose(rng, m) for m in obs["action_mask"]])
-            obs, *_ = envs.step(actions)
+        if groups == 1:
+            for _ in range(rounds):
+                obs, *_ = envs.step(masked_random(rng, obs["action_mask"]))
+        else:
+            masks = [obs["action_mask"][part.start : part.stop] for part in envs.groups]
+            for group, mask in enumerate(masks):
+                envs.step_async(masked_random(rng, mask), group)
+            for round_ in range(rounds):
+                for group in range(groups):
+                    obs, *_ = envs.step_wait(group)
+                    if round_ < rounds - 1:
+                        envs.step_async(masked_random(rng, obs["action_mask"]), group)
         elapsed = time.perf_counter() - start
         used = time.process_time() - cpu + process_cpu(pids) - theirs
     finally:
         envs.close()
-    done = (steps // copies) * copies
+    done = rounds * copies
     return done / elapsed, used / done * 1e6
 
 
@@ -203,12 +231,15 @@ def main() -> None:
     print(f"single: {1e6 / cpu:,.0f} µs CPU per step")
     workers = args.workers
     for copies in sorted({workers, args.copies}):
-        wall, used = bench_vector(args.preset, args.players, args.steps // 2, copies, workers)
-        print(
-            f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers), "
-            f"{used:,.0f} µs CPU per step (workers and this process); "
-            f"{wall / alone:.2f}x single's steps/s"
-        )
+        for groups in (1, 2) if copies >= 2 * workers else (1,):
+            steps = args.steps // 2
+            wall, used = bench_vector(args.preset, args.players, steps, copies, workers, groups)
+            how = "double-buffered, 2 groups" if groups == 2 else "one group"
+            print(
+                f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers, {how}), "
+                f"{used:,.0f} µs CPU per step (workers and this process); "
+                f"{wall / alone:.2f}x single's steps/s"
+            )
     wall, cpu = bench_aec(args.preset, args.players, args.steps)
     print(f"aec: {cpu:,.0f} steps per CPU second")
     print(f"env: {wall:,.0f} steps/s")
