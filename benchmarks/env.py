@@ -43,6 +43,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -118,7 +119,7 @@ def bench_vector(
 
     With ``groups=2``, the loop of a double-buffered learner: it chooses one group's actions
     while the workers step the other group (``step_async``/``step_wait``)."""
-    grouped = {"groups": groups} if groups > 1 else {}  # (a checkout before groups: one)
+    grouped: dict[str, Any] = {"groups": groups} if groups > 1 else {}  # (before groups: one)
     envs = vector(
         copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers, **grouped
     )
