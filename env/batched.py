@@ -648,4 +648,6 @@ def vector(
     make = partial(HegemonSingle, rules, list(opponents), **kwargs)
     if asynchronous:
         return HegemonVector(make, count, workers, groups=groups, pin=pin)
+    if groups != 1 or pin:
+        raise ValueError("groups and pin are the worker processes': asynchronous=False has none")
     return gymnasium.vector.SyncVectorEnv([make] * count)

@@ -79,6 +79,8 @@ def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_proc
 def test_a_group_waited_for_out_of_order_or_twice_is_told_and_nothing_is_lost():
     """Misuse of the groups gets one line each; the steps sent still come back, the later
     group's first if asked first, as one step of the same copies would give them."""
+    with pytest.raises(ValueError, match=r"^groups and pin are the worker processes'"):
+        vector(4, "classic", OPPONENTS, options=SHORT, asynchronous=False, groups=2)
     envs = vector(4, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
     same = vector(4, "classic", OPPONENTS, options=SHORT, workers=1)
     try:
