@@ -24,12 +24,15 @@ the two hand each step over to each other; on one core that hand-over is a switc
 across two it wakes a sleeping core twice a step (on a virtual machine, tens of µs each, and
 some CPU). And ``groups=2`` splits the copies into two groups, each spread over every worker,
 stepped apart (``step_async(actions, group)``, ``step_wait(group)``): while a learner chooses
-one group's actions the workers step the other, so a worker never waits for the parent, nor
-for the slowest worker of a step whose copies happened to play the longest turns (Sample
-Factory's double buffering, EnvPool's ``send``/``recv``).
+one group's actions the workers step the other, so a worker seldom waits: neither for the
+parent's policy nor for the other worker, whose copies may have played longer turns at that
+step (with one group every step waits for the slower worker: at 8 copies a worker, its step
+took 1.34 times the mean). This is Sample Factory's double buffering, EnvPool's ``send`` and
+``recv``.
 
 The vector API is Gymnasium's (``reset``, ``step``, ``call``, ``get_attr``, ``set_attr``,
-``render``, ``close``), with its default autoreset (``AutoresetMode.NEXT_STEP``): the step after
+``render``, ``close``; ``step_async`` and ``step_wait`` as ``AsyncVectorEnv``'s, a group
+besides), with its default autoreset (``AutoresetMode.NEXT_STEP``): the step after
 a copy's episode ends resets it (that step's action is ignored; its reward is 0, its flags
 False, its info the reset's). Seeds follow ``AsyncVectorEnv``'s: ``reset(seed=s)`` seeds copy
 ``i`` with ``s + i``. An exception in a worker closes the environment and is raised in the

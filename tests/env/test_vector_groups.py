@@ -5,13 +5,14 @@ core of their own."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 import pytest
 
 from hegemon.env import vector
 
-from .test_vector import OPPONENTS, SHORT, _action, assert_same_infos
+from .test_vector import OPPONENTS, SHORT, assert_same_infos, play_beside
 
 
 def _within(infos: dict, part: range) -> dict:
@@ -31,46 +32,33 @@ def _within(infos: dict, part: range) -> dict:
 
 
 def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_process():
-    """Eight copies in two groups on two workers: every other round the groups are stepped
+    """Eight copies in two groups on two workers: every other step the groups are stepped
     apart, the second's actions sent before the first's results are read, else all at once
     with ``step``; step by step the same as Gymnasium's SyncVectorEnv of the same copies and
     actions, through every copy's end of episode and autoreset, and ``call`` answers in the
     copies' order though a worker holds part of each group."""
     batched = vector(8, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
     plain = vector(8, "classic", OPPONENTS, options=SHORT, asynchronous=False)
-    rng = np.random.default_rng(5)
-    restarted = np.zeros(8, dtype=bool)
-    ended = np.zeros(8, dtype=bool)
+
+    def stepped(actions: np.ndarray, step: int, expected_infos: dict) -> tuple[Any, ...]:
+        if step % 2:
+            got, *rest, got_infos = batched.step(actions)
+            assert_same_infos(got_infos, expected_infos)
+            return (got, *rest)
+        for group, part in enumerate(batched.groups):
+            batched.step_async(actions[part.start : part.stop], group)
+        results = [batched.step_wait(group) for group in range(len(batched.groups))]
+        for part, result in zip(batched.groups, results, strict=True):
+            assert_same_infos(result[4], _within(expected_infos, part))
+        got = {key: np.concatenate([r[0][key] for r in results]) for key in result[0]}
+        return (got, *(np.concatenate([r[i] for r in results]) for i in (1, 2, 3)))
+
     try:
         assert batched.groups == [range(4), range(4, 8)]
-        got, _ = batched.reset(seed=21)
-        expected, _ = plain.reset(seed=21)
+        obs, _ = batched.reset(seed=21)
         masks = batched.call("action_masks")
-        assert [m.tolist() for m in masks] == got["action_mask"].astype(bool).tolist()
-        for step in range(3_000):
-            for key in ("observation", "action_mask"):
-                np.testing.assert_array_equal(got[key], expected[key], err_msg=f"{key} {step}")
-            actions = np.array([_action(rng, mask, step) for mask in got["action_mask"]])
-            expected, *same, expected_infos = plain.step(actions)
-            if step % 2:
-                got, *rest, got_infos = batched.step(actions)
-                assert_same_infos(got_infos, expected_infos)
-            else:
-                rest, parts = [], batched.groups
-                for group, part in enumerate(parts):
-                    batched.step_async(actions[part.start : part.stop], group)
-                results = [batched.step_wait(group) for group in range(len(parts))]
-                got = {key: np.concatenate([r[0][key] for r in results]) for key in expected}
-                rest = [np.concatenate([r[i] for r in results]) for i in (1, 2, 3)]
-                for part, result in zip(parts, results, strict=True):
-                    assert_same_infos(result[4], _within(expected_infos, part))
-            for mine, theirs in zip(rest, same, strict=True):
-                np.testing.assert_array_equal(mine, theirs, err_msg=str(step))
-            restarted |= ended
-            ended = rest[1] | rest[2]
-            if restarted.all():
-                break
-        assert restarted.all(), "every copy played an episode to its end and began another"
+        assert [m.tolist() for m in masks] == obs["action_mask"].astype(bool).tolist()
+        play_beside(batched, plain, 21, stepped)
     finally:
         batched.close()
         plain.close()
