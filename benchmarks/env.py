@@ -15,9 +15,10 @@ observation encoded (the observation and mask of the next step are part of the s
   free cores) and the CPU a step takes in the workers and this process together. Its policy is
   batched, as a learner's is (a network's forward pass over every copy's observation): one
   numpy call draws a random legal action for every copy (``masked_random``). With ``--copies``
-  it is measured twice: stepped as one group (``step``), and double-buffered, the copies in two
-  groups, one group's actions chosen while the workers step the other (``step_async`` and
-  ``step_wait``, the loop of a learner that overlaps its policy with the environment);
+  it is measured twice: stepped as one group (``step``), and double-buffered, the copies in
+  two groups a worker, each group's actions chosen and sent as soon as it is done while the
+  workers step the others (``step_async`` and ``step_wait_any``, the loop of a learner that
+  overlaps its policy with the environment);
 - memory: the Python memory one AEC environment holds after a reset (tracemalloc, the mean
   over 10 environments).
 
@@ -117,8 +118,7 @@ def bench_vector(
 ) -> tuple[float, float]:
     """(steps per wall second, CPU microseconds per step: this process's and the workers').
 
-    With ``groups=2``, the loop of a double-buffered learner: it chooses one group's actions
-    while the workers step the other group (``step_async``/``step_wait``)."""
+    With ``groups`` > 1, the loop of a double-buffered learner (:func:`double_buffered`)."""
     grouped: dict[str, Any] = {"groups": groups} if groups > 1 else {}  # (before groups: one)
     envs = vector(
         copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers, **grouped
@@ -133,21 +133,32 @@ def bench_vector(
         if groups == 1:
             for _ in range(rounds):
                 obs, *_ = envs.step(masked_random(rng, obs["action_mask"]))
+            done = rounds * copies
         else:
-            masks = [obs["action_mask"][part.start : part.stop] for part in envs.groups]
-            for group, mask in enumerate(masks):
-                envs.step_async(masked_random(rng, mask), group)
-            for round_ in range(rounds):
-                for group in range(groups):
-                    obs, *_ = envs.step_wait(group)
-                    if round_ < rounds - 1:
-                        envs.step_async(masked_random(rng, obs["action_mask"]), group)
+            done = double_buffered(envs, obs["action_mask"], rng, rounds * copies)
         elapsed = time.perf_counter() - start
         used = time.process_time() - cpu + process_cpu(pids) - theirs
     finally:
         envs.close()
-    done = rounds * copies
     return done / elapsed, used / done * 1e6
+
+
+def double_buffered(
+    envs: HegemonVector, masks: np.ndarray, rng: np.random.Generator, steps: int
+) -> int:
+    """A double-buffered learner's loop: every group stepping, each served (its actions chosen
+    and sent) as soon as it is done, until ``steps`` are sent; the steps done."""
+    sent = done = 0
+    for group, part in enumerate(envs.groups):
+        envs.step_async(masked_random(rng, masks[part.start : part.stop]), group)
+        sent += len(part)
+    while done < sent:
+        group, (obs, *_) = envs.step_wait_any()
+        done += len(envs.groups[group])
+        if sent < steps:
+            envs.step_async(masked_random(rng, obs["action_mask"]), group)
+            sent += len(envs.groups[group])
+    return done
 
 
 def process_cpu(pids: list[int]) -> float:
@@ -232,10 +243,10 @@ def main() -> None:
     print(f"single: {1e6 / cpu:,.0f} µs CPU per step")
     workers = args.workers
     for copies in sorted({workers, args.copies}):
-        for groups in (1, 2) if copies >= 2 * workers else (1,):
+        for groups in (1, 2 * workers) if copies >= 2 * workers else (1,):
             steps = args.steps // 2
             wall, used = bench_vector(args.preset, args.players, steps, copies, workers, groups)
-            how = "double-buffered, 2 groups" if groups == 2 else "one group"
+            how = f"double-buffered, {groups} groups" if groups > 1 else "one group"
             print(
                 f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers, {how}), "
                 f"{used:,.0f} µs CPU per step (workers and this process); "

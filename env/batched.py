@@ -45,11 +45,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing.connection import Connection
-from typing import Any, Literal, NoReturn, overload
+from multiprocessing.connection import Connection, wait
+from typing import Any, Literal, NoReturn, cast, overload
 
 import gymnasium
 import numpy as np
@@ -288,7 +289,7 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         self.groups = [range(first, first + n) for first, n in _shares(copies, groups)]
         """The copies of each group (contiguous)."""
         cpus = _cpus()
-        workers = min(copies // groups, workers or len(cpus))
+        workers = min(copies, workers or len(cpus))
         sample = make()  # the spaces (and the arguments checked here, in one line)
         try:
             self.single_observation_space = sample.observation_space
@@ -310,8 +311,12 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         self._shared = shape.arrays(block)
         self._conns: list[Connection] = []
         self._shares = _split(self.groups, workers, cpus if _pinned(pin, workers, cpus) else [])
-        self._pending: list[int] = []  # the groups sent to step, in order, not yet waited for
-        self._done: dict[int, list[Any]] = {}  # their workers' answers, read while waiting
+        self._holders = [
+            [w for w, share in enumerate(self._shares) if len(share.parts[g])]
+            for g in range(groups)
+        ]  # the workers that hold each group's copies
+        self._sent: list[deque[int]] = [deque() for _ in self._shares]  # unread, per worker
+        self._stepping: dict[int, dict[int, Any]] = {}  # groups sent: their answers read so far
         self.processes: list[Any] = []
         """The worker processes."""
         for w, share in enumerate(self._shares):
@@ -376,7 +381,7 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         copy of the group, and return at once; :meth:`step_wait` gives what they return. With
         one group (the default) that is every copy."""
         part = self._group(group)
-        if group in self._pending or group in self._done:
+        if group in self._stepping:
             raise RuntimeError(f"group {group} is stepping already: step_wait({group}) first")
         self._put(actions, part)
         self._send_step(group)
@@ -384,12 +389,32 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     def step_wait(self, group: int = 0) -> Step:
         """What ``group``'s copies returned for the actions :meth:`step_async` gave them (the
         infos indexed by copy within the group)."""
-        part = self._group(group)
-        if group not in self._pending and group not in self._done:
+        self._group(group)
+        if group not in self._stepping:
             raise RuntimeError(f"group {group} is not stepping: step_async(actions, {group}) first")
+        return self._group_results(group, self._wait(group))
+
+    def step_wait_any(self) -> tuple[int, Step]:
+        """The first of the stepping groups to be done: its number and what :meth:`step_wait`
+        would give for it. With a group a worker (``groups`` a multiple of the workers), a
+        learner that serves the groups in the order they are done never leaves a worker
+        waiting for another."""
+        self._assert_open()
+        if not self._stepping:
+            raise RuntimeError("no group is stepping: step_async(actions, group) first")
+        while True:
+            for group, answers in self._stepping.items():
+                if len(answers) == len(self._holders[group]):
+                    return group, self._group_results(group, self._wait(group))
+            ready = wait([self._conns[w] for w, sent in enumerate(self._sent) if sent])
+            for conn in ready:
+                self._read(self._conns.index(cast(Connection, conn)))
+
+    def _group_results(self, group: int, answers: list[Any]) -> Step:
+        part = self.groups[group]
         infos: dict[str, Any] = {}
         batch = _Infos(len(part))
-        for found in self._wait(group):
+        for found in answers:
             for row, info in found or ():
                 infos = batch._add_info(infos, info, row - part.start)
         return self._results(part, infos)
@@ -457,17 +482,35 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
 
     def _send_step(self, group: int) -> None:
         message = bytes((STEP, group))
-        for conn in self._conns:
-            self._send(conn, message)
-        self._pending.append(group)
+        self._stepping[group] = {}
+        for w in self._holders[group]:
+            self._send(self._conns[w], message)
+            self._sent[w].append(group)
 
     def _wait(self, group: int) -> list[Any]:
-        """The workers' answers to ``group``'s step (read in the order the steps were sent,
-        the earlier groups' kept for their own wait)."""
-        while group not in self._done:
-            self._done[self._pending[0]] = self._gather()
-            self._pending.pop(0)
-        return self._done.pop(group)
+        """The answers of ``group``'s workers to its step (each worker's answers read in the
+        order its steps were sent, those of other groups kept for their own wait)."""
+        answers = self._stepping[group]
+        for w in self._holders[group]:
+            while w not in answers:
+                self._read(w)
+        del self._stepping[group]
+        return [answers[w] for w in self._holders[group]]
+
+    def _read(self, w: int) -> None:
+        """Read worker ``w``'s next answer to a step, into its group's; a worker whose copies
+        raised closes the environment and its exception is raised here."""
+        conn = self._conns[w]
+        try:
+            reply = conn.recv_bytes()
+        except (OSError, EOFError):
+            self._died(conn)
+        answer = None if reply[:1] == NOTHING else pickle.loads(memoryview(reply)[1:])
+        if reply[:1] == FAILED:
+            self.close()
+            assert isinstance(answer, BaseException)
+            raise answer
+        self._stepping[self._sent[w].popleft()][w] = answer
 
     def _results(self, part: range, infos: dict[str, Any]) -> Step:
         shared, rows = self._shared, slice(part.start, part.stop)
@@ -541,8 +584,8 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     def _assert_idle(self) -> None:
         """Open, and no group stepping (their answers would come first)."""
         self._assert_open()
-        if self._pending or self._done:
-            group = min(self._pending + list(self._done))
+        if self._stepping:
+            group = min(self._stepping)
             raise RuntimeError(f"group {group} is stepping: step_wait it first")
 
 
@@ -573,19 +616,26 @@ def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
 
 
 def _split(groups: list[range], workers: int, cpus: list[int]) -> list[Share]:
-    """Each worker's share: a contiguous part of every group, and with ``cpus`` a core (the
-    workers dealt over them in turn)."""
-    parts = [_shares(len(group), workers) for group in groups]
-    return [
-        Share(
+    """Each worker's share and, with ``cpus``, its core (the workers dealt over them in turn).
+    With at least as many groups as workers, each group is one worker's (dealt in turn), so the
+    workers need not wait for each other; with fewer, each group is spread over every worker,
+    a contiguous part each."""
+    if len(groups) >= workers:
+        empty = range(0)
+        parts = [
+            tuple(g if i % workers == w else empty for i, g in enumerate(groups))
+            for w in range(workers)
+        ]
+    else:
+        shares = [_shares(len(group), workers) for group in groups]
+        parts = [
             tuple(
                 range(g.start + first, g.start + first + n)
-                for g, (first, n) in zip(groups, (p[w] for p in parts), strict=True)
-            ),
-            cpus[w % len(cpus)] if cpus else None,
-        )
-        for w in range(workers)
-    ]
+                for g, (first, n) in zip(groups, (s[w] for s in shares), strict=True)
+            )
+            for w in range(workers)
+        ]
+    return [Share(part, cpus[w % len(cpus)] if cpus else None) for w, part in enumerate(parts)]
 
 
 @overload

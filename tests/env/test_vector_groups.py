@@ -32,22 +32,26 @@ def _within(infos: dict, part: range) -> dict:
 
 
 def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_process():
-    """Eight copies in two groups on two workers: every other step the groups are stepped
-    apart, the second's actions sent before the first's results are read, else all at once
-    with ``step``; step by step the same as Gymnasium's SyncVectorEnv of the same copies and
-    actions, through every copy's end of episode and autoreset, and ``call`` answers in the
-    copies' order though a worker holds part of each group."""
+    """Eight copies in two groups on two workers (a group each): stepped apart, the second's
+    actions sent before the first's results are read, then waited for in order or as they
+    are done, or all at once with ``step``; step by step the same as Gymnasium's SyncVectorEnv
+    of the same copies and actions, through every copy's end of episode and autoreset, and
+    ``call`` answers in the copies' order."""
     batched = vector(8, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
     plain = vector(8, "classic", OPPONENTS, options=SHORT, asynchronous=False)
 
     def stepped(actions: np.ndarray, step: int, expected_infos: dict) -> tuple[Any, ...]:
-        if step % 2:
+        if step % 3 == 1:
             got, *rest, got_infos = batched.step(actions)
             assert_same_infos(got_infos, expected_infos)
             return (got, *rest)
         for group, part in enumerate(batched.groups):
             batched.step_async(actions[part.start : part.stop], group)
-        results = [batched.step_wait(group) for group in range(len(batched.groups))]
+        if step % 3 == 2:  # served in the order they are done
+            done = dict(batched.step_wait_any() for _ in batched.groups)
+            results = [done[group] for group in range(len(batched.groups))]
+        else:
+            results = [batched.step_wait(group) for group in range(len(batched.groups))]
         for part, result in zip(batched.groups, results, strict=True):
             assert_same_infos(result[4], _within(expected_infos, part))
         got = {key: np.concatenate([r[0][key] for r in results]) for key in result[0]}
@@ -77,6 +81,8 @@ def test_a_group_waited_for_out_of_order_or_twice_is_told_and_nothing_is_lost():
         actions = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
         with pytest.raises(RuntimeError, match=r"^group 1 is not stepping: step_async"):
             envs.step_wait(1)
+        with pytest.raises(RuntimeError, match=r"^no group is stepping: step_async"):
+            envs.step_wait_any()
         with pytest.raises(ValueError, match=r"^no group 2: the groups are 0 to 1$"):
             envs.step_async(actions[:2], 2)
         with pytest.raises(ValueError, match=r"^2 actions expected, got shape \(4,\)$"):
