@@ -22,13 +22,14 @@ Two things keep both cores busy. A worker runs on a core of its own when the wor
 machine's cores (``pin``): a copy's game runs in a thread beside the worker's main one, and
 the two hand each step over to each other; on one core that hand-over is a switch on the spot,
 across two it wakes a sleeping core twice a step (on a virtual machine, tens of µs each, and
-some CPU). And ``groups=2`` splits the copies into two groups, each spread over every worker,
-stepped apart (``step_async(actions, group)``, ``step_wait(group)``): while a learner chooses
-one group's actions the workers step the other, so a worker seldom waits: neither for the
-parent's policy nor for the other worker, whose copies may have played longer turns at that
-step (with one group every step waits for the slower worker: at 8 copies a worker, its step
-took 1.34 times the mean). This is Sample Factory's double buffering, EnvPool's ``send`` and
-``recv``.
+some CPU). And ``groups`` splits the copies into groups stepped apart
+(``step_async(actions, group)``, then ``step_wait(group)`` or ``step_wait_any()``), each one
+worker's when there are as many groups as workers or more: a learner that serves each group
+(chooses and sends its actions) as soon as it is done, with two groups a worker, keeps every
+worker busy — while the learner chooses one group's actions the worker steps its other group,
+and no worker waits for another whose copies played longer turns at that step (with one
+group, every step waits for the slower worker: at 8 copies a worker its step took 1.34 times
+the mean). This is Sample Factory's double buffering, EnvPool's ``send`` and ``recv``.
 
 The vector API is Gymnasium's (``reset``, ``step``, ``call``, ``get_attr``, ``set_attr``,
 ``render``, ``close``; ``step_async`` and ``step_wait`` as ``AsyncVectorEnv``'s, a group
