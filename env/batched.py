@@ -117,8 +117,8 @@ def _aligned(size: int) -> int:
 
 @dataclass(frozen=True)
 class Share:
-    """What one worker holds: its rows of each group (contiguous within the group), and the
-    core it runs on (None: wherever the system puts it)."""
+    """What one worker holds: its rows of each group (a contiguous part of the group, or none),
+    and the core it runs on (None: wherever the system puts it)."""
 
     parts: tuple[range, ...]
     core: int | None
@@ -267,9 +267,10 @@ Step = tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str
 
 
 class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
-    """``make()``'s environments, ``copies`` of them, stepped by ``workers`` processes (each a
-    contiguous share of each of the ``groups``), pinned to a core each when ``pin`` (default:
-    when the workers fill the cores); see the module's doc."""
+    """``make()``'s environments, ``copies`` of them, stepped by ``workers`` processes, in
+    ``groups`` that can be stepped apart (each one worker's when there are as many groups as
+    workers or more, else spread over every worker), each worker pinned to a core when ``pin``
+    (default: when the workers fill the cores); see the module's doc."""
 
     def __init__(
         self,
@@ -397,7 +398,7 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
 
     def step_wait_any(self) -> tuple[int, Step]:
         """The first of the stepping groups to be done: its number and what :meth:`step_wait`
-        would give for it. With a group a worker (``groups`` a multiple of the workers), a
+        would give for it. With each group one worker's (as many groups as workers or more), a
         learner that serves the groups in the order they are done never leaves a worker
         waiting for another."""
         self._assert_open()

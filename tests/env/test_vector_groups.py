@@ -5,6 +5,7 @@ core of their own."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,13 +32,15 @@ def _within(infos: dict, part: range) -> dict:
     return kept
 
 
-def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_process():
-    """Eight copies in two groups on two workers (a group each): stepped apart, the second's
+@pytest.mark.parametrize("workers", [2, 3], ids=["a group a worker", "groups spread"])
+def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_process(workers):
+    """Eight copies in two groups on two workers (a group each) or three (each group spread
+    over them): stepped apart, the second's
     actions sent before the first's results are read, then waited for in order or as they
     are done, or all at once with ``step``; step by step the same as Gymnasium's SyncVectorEnv
     of the same copies and actions, through every copy's end of episode and autoreset, and
     ``call`` answers in the copies' order."""
-    batched = vector(8, "classic", OPPONENTS, options=SHORT, workers=2, groups=2)
+    batched = vector(8, "classic", OPPONENTS, options=SHORT, workers=workers, groups=2)
     plain = vector(8, "classic", OPPONENTS, options=SHORT, asynchronous=False)
 
     def stepped(actions: np.ndarray, step: int, expected_infos: dict) -> tuple[Any, ...]:
@@ -59,6 +62,7 @@ def test_two_groups_stepped_apart_play_as_gymnasium_plays_the_copies_in_one_proc
 
     try:
         assert batched.groups == [range(4), range(4, 8)]
+        assert len(batched.processes) == workers
         obs, _ = batched.reset(seed=21)
         masks = batched.call("action_masks")
         assert [m.tolist() for m in masks] == obs["action_mask"].astype(bool).tolist()
@@ -103,19 +107,28 @@ def test_a_group_waited_for_out_of_order_or_twice_is_told_and_nothing_is_lost():
         same.close()
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity here")
+def _cores_of(pid: int) -> set[frozenset[int]]:
+    """The cores each thread of process ``pid`` may run on (its copies' game threads too)."""
+    tasks = Path(f"/proc/{pid}/task")
+    return {frozenset(os.sched_getaffinity(int(t.name))) for t in tasks.iterdir()}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no CPU affinity here")
 def test_pinned_workers_run_each_on_a_core_of_its_own():
     """Pinned, two workers sit on the first two cores this process may use (the only one,
-    twice, on one core); by default a worker that leaves cores free is not pinned."""
+    twice, on one core), their copies' game threads with them; by default a worker that
+    leaves cores free is not pinned."""
     cores = sorted(os.sched_getaffinity(0))
     pinned = vector(4, "classic", OPPONENTS, options=SHORT, workers=2, pin=True)
     alone = vector(2, "classic", OPPONENTS, options=SHORT, workers=1)
     try:
-        assert [os.sched_getaffinity(p.pid) for p in pinned.processes] == [
-            {cores[0]},
-            {cores[1 % len(cores)]},
+        pinned.reset(seed=1)  # the workers are started, their games' threads too
+        alone.reset(seed=1)
+        assert [_cores_of(p.pid) for p in pinned.processes] == [
+            {frozenset({cores[0]})},
+            {frozenset({cores[1 % len(cores)]})},
         ]
-        assert [os.sched_getaffinity(p.pid) for p in alone.processes] == [set(cores)]
+        assert [_cores_of(p.pid) for p in alone.processes] == [{frozenset(cores)}]
     finally:
         pinned.close()
         alone.close()
