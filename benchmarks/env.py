@@ -12,7 +12,13 @@ observation encoded (the observation and mask of the next step are part of the s
 - vector: ``hegemon.env.vector`` on ``--workers`` processes (default 2), with one copy per
   worker and with ``--copies`` (default 16) shared among them, its steps summed over the copies,
   per second of wall (beside the single figure's wall rate: the ratio is the one that needs two
-  free cores) and the CPU a step takes in the workers and this process together;
+  free cores) and the CPU a step takes in the workers and this process together. Its policy is
+  batched, as a learner's is (a network's forward pass over every copy's observation): one
+  numpy call draws a random legal action for every copy (``masked_random``). With ``--copies``
+  it is measured twice: stepped as one group (``step``), and double-buffered, the copies in
+  two groups a worker, each group's actions chosen and sent as soon as it is done while the
+  workers step the others (``step_async`` and ``step_wait_any``, the loop of a learner that
+  overlaps its policy with the environment);
 - memory: the Python memory one AEC environment holds after a reset (tracemalloc, the mean
   over 10 environments).
 
@@ -38,6 +44,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -99,26 +106,59 @@ def bench_single(preset: str, players: int, steps: int) -> tuple[float, float]:
     return rates(done, time.perf_counter() - start, time.process_time() - cpu)
 
 
+def masked_random(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """A uniformly random legal index for every copy at once, in one numpy call: a learner's
+    policy is batched (a network's forward pass over the copies' observations), and this is
+    its honest stand-in (0 where nothing is legal)."""
+    return np.where(masks != 0, rng.random(masks.shape), -1.0).argmax(axis=1)
+
+
 def bench_vector(
-    preset: str, players: int, steps: int, copies: int, workers: int
+    preset: str, players: int, steps: int, copies: int, workers: int, groups: int = 1
 ) -> tuple[float, float]:
-    """(steps per wall second, CPU microseconds per step: this process's and the workers')."""
-    envs = vector(copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers)
+    """(steps per wall second, CPU microseconds per step: this process's and the workers').
+
+    With ``groups`` > 1, the loop of a double-buffered learner (:func:`double_buffered`)."""
+    grouped: dict[str, Any] = {"groups": groups} if groups > 1 else {}  # (before groups: one)
+    envs = vector(
+        copies, preset, ["random"] * (players - 1), options=OPTIONS, workers=workers, **grouped
+    )
     assert isinstance(envs, HegemonVector)
     rng = np.random.default_rng(0)
+    rounds = steps // copies
     try:
         obs, _ = envs.reset(seed=0)
         pids = [p.pid for p in envs.processes]
         start, cpu, theirs = time.perf_counter(), time.process_time(), process_cpu(pids)
-        for _ in range(steps // copies):
-            actions = np.array([choose(rng, m) for m in obs["action_mask"]])
-            obs, *_ = envs.step(actions)
+        if groups == 1:
+            for _ in range(rounds):
+                obs, *_ = envs.step(masked_random(rng, obs["action_mask"]))
+            done = rounds * copies
+        else:
+            done = double_buffered(envs, obs["action_mask"], rng, rounds * copies)
         elapsed = time.perf_counter() - start
         used = time.process_time() - cpu + process_cpu(pids) - theirs
     finally:
         envs.close()
-    done = (steps // copies) * copies
     return done / elapsed, used / done * 1e6
+
+
+def double_buffered(
+    envs: HegemonVector, masks: np.ndarray, rng: np.random.Generator, steps: int
+) -> int:
+    """A double-buffered learner's loop: every group stepping, each served (its actions chosen
+    and sent) as soon as it is done, until ``steps`` are sent; the steps done."""
+    sent = done = 0
+    for group, part in enumerate(envs.groups):
+        envs.step_async(masked_random(rng, masks[part.start : part.stop]), group)
+        sent += len(part)
+    while done < sent:
+        group, (obs, *_) = envs.step_wait_any()
+        done += len(envs.groups[group])
+        if sent < steps:
+            envs.step_async(masked_random(rng, obs["action_mask"]), group)
+            sent += len(envs.groups[group])
+    return done
 
 
 def process_cpu(pids: list[int]) -> float:
@@ -203,12 +243,15 @@ def main() -> None:
     print(f"single: {1e6 / cpu:,.0f} µs CPU per step")
     workers = args.workers
     for copies in sorted({workers, args.copies}):
-        wall, used = bench_vector(args.preset, args.players, args.steps // 2, copies, workers)
-        print(
-            f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers), "
-            f"{used:,.0f} µs CPU per step (workers and this process); "
-            f"{wall / alone:.2f}x single's steps/s"
-        )
+        for groups in (1, 2 * workers) if copies >= 2 * workers else (1,):
+            steps = args.steps // 2
+            wall, used = bench_vector(args.preset, args.players, steps, copies, workers, groups)
+            how = f"double-buffered, {groups} groups" if groups > 1 else "one group"
+            print(
+                f"vector: {wall:,.0f} steps/s ({copies} copies on {workers} workers, {how}), "
+                f"{used:,.0f} µs CPU per step (workers and this process); "
+                f"{wall / alone:.2f}x single's steps/s"
+            )
     wall, cpu = bench_aec(args.preset, args.players, args.steps)
     print(f"aec: {cpu:,.0f} steps per CPU second")
     print(f"env: {wall:,.0f} steps/s")

@@ -18,8 +18,22 @@ out and, unless a copy has an info, one byte back (infos, rare here — an illeg
 place at an episode's end — travel pickled, only when there are some). With 8 copies a worker
 a step costs within ~10% of the single environment's CPU.
 
+Two things keep both cores busy. A worker runs on a core of its own when the workers fill the
+machine's cores (``pin``): a copy's game runs in a thread beside the worker's main one, and
+the two hand each step over to each other; on one core that hand-over is a switch on the spot,
+across two it wakes a sleeping core twice a step (on a virtual machine, tens of µs each, and
+some CPU). And ``groups`` splits the copies into groups stepped apart
+(``step_async(actions, group)``, then ``step_wait(group)`` or ``step_wait_any()``), each one
+worker's when there are as many groups as workers or more: a learner that serves each group
+(chooses and sends its actions) as soon as it is done, with two groups a worker, keeps every
+worker busy — while the learner chooses one group's actions the worker steps its other group,
+and no worker waits for another whose copies played longer turns at that step (with one
+group, every step waits for the slower worker: at 8 copies a worker its step took 1.34 times
+the mean). This is Sample Factory's double buffering, EnvPool's ``send`` and ``recv``.
+
 The vector API is Gymnasium's (``reset``, ``step``, ``call``, ``get_attr``, ``set_attr``,
-``render``, ``close``), with its default autoreset (``AutoresetMode.NEXT_STEP``): the step after
+``render``, ``close``; ``step_async`` and ``step_wait`` as ``AsyncVectorEnv``'s, a group
+besides), with its default autoreset (``AutoresetMode.NEXT_STEP``): the step after
 a copy's episode ends resets it (that step's action is ignored; its reward is 0, its flags
 False, its info the reset's). Seeds follow ``AsyncVectorEnv``'s: ``reset(seed=s)`` seeds copy
 ``i`` with ``s + i``. An exception in a worker closes the environment and is raised in the
@@ -32,11 +46,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing.connection import Connection
-from typing import Any, Literal, NoReturn, overload
+from multiprocessing.connection import Connection, wait
+from typing import Any, Literal, NoReturn, cast, overload
 
 import gymnasium
 import numpy as np
@@ -47,8 +62,9 @@ from hegemon.referee.rules import RuleSet
 
 from .single_agent import HegemonSingle
 
-STEP = b"s"
-"""The step message: each worker steps its copies on the actions in the shared block."""
+STEP = ord("s")
+"""The step message is this byte and the group's: each worker steps its copies of the group on
+their actions in the shared block."""
 NOTHING, ANSWER, FAILED = b".", b"a", b"!"
 """A worker's reply starts with one of these: nothing to tell (a step without infos), an
 answer (pickled after it), its copies raised (the exception pickled after it)."""
@@ -99,22 +115,36 @@ def _aligned(size: int) -> int:
     return (size + 7) // 8 * 8
 
 
+@dataclass(frozen=True)
+class Share:
+    """What one worker holds: its rows of each group (a contiguous part of the group, or none),
+    and the core it runs on (None: wherever the system puts it)."""
+
+    parts: tuple[range, ...]
+    core: int | None
+
+    @property
+    def rows(self) -> list[int]:
+        """Its rows, group by group (the order its copies answer ``call`` in)."""
+        return [row for part in self.parts for row in part]
+
+
 def _worker(
-    conn: Connection,
-    make: Callable[[], HegemonSingle],
-    first: int,
-    count: int,
-    shape: Shape,
-    block: Any,
+    conn: Connection, make: Callable[[], HegemonSingle], share: Share, shape: Shape, block: Any
 ) -> None:
-    """A worker process: its copies, rows ``first`` to ``first + count`` of the shared block,
-    answer the parent's messages until it says close (or goes away)."""
+    """A worker process: its copies, its ``share`` of the rows of the shared block, answer the
+    parent's messages until it says close (or goes away)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if share.core is not None:
+        try:  # (the copies' game threads, started later, inherit it)
+            os.sched_setaffinity(0, {share.core})
+        except OSError:  # not allowed here: run unpinned
+            pass
     shared = shape.arrays(block)
     envs: list[HegemonSingle] = []
     try:
-        envs.extend(make() for _ in range(count))
-        _serve(conn, envs, first, shared)
+        envs.extend(make() for _ in share.rows)
+        _serve(conn, envs, share, shared)
     except (EOFError, BrokenPipeError, ConnectionResetError):  # the parent went away
         pass
     except BaseException as exc:
@@ -125,15 +155,19 @@ def _worker(
 
 
 def _serve(
-    conn: Connection, envs: list[HegemonSingle], first: int, shared: dict[str, np.ndarray]
+    conn: Connection, envs: list[HegemonSingle], share: Share, shared: dict[str, np.ndarray]
 ) -> None:
     """Answer messages until close: steps (the hot path, no pickling) and other commands."""
-    rows = range(first, first + len(envs))
-    ended = [False] * len(envs)  # the copy's episode ended: its next step resets it
+    rows = share.rows
+    groups, first = [], 0  # each group's copies and rows
+    for part in share.parts:
+        groups.append((envs[first : first + len(part)], part))
+        first += len(part)
+    ended = dict.fromkeys(rows, False)  # the copy's episode ended: its next step resets it
     while True:
         message = conn.recv_bytes()
-        if message == STEP:
-            infos = _step(envs, rows, ended, shared)
+        if message[0] == STEP:
+            infos = _step(*groups[message[1]], ended, shared)
             conn.send_bytes(ANSWER + pickle.dumps(infos) if infos else NOTHING)
             continue
         command, argument = pickle.loads(message)
@@ -153,21 +187,23 @@ def _serve(
 
 
 def _step(
-    envs: list[HegemonSingle], rows: range, ended: list[bool], shared: dict[str, np.ndarray]
+    envs: list[HegemonSingle],
+    rows: Sequence[int],
+    ended: dict[int, bool],
+    shared: dict[str, np.ndarray],
 ) -> list[tuple[int, dict[str, Any]]]:
     """Step each copy on its action in the shared block (or reset it, its episode having
     ended) and write what it returns there; the copies' infos that are not empty."""
     actions, rewards = shared["actions"], shared["rewards"]
     terminated, truncated = shared["terminated"], shared["truncated"]
     infos: list[tuple[int, dict[str, Any]]] = []
-    for i, row in enumerate(rows):
-        env = envs[i]
-        if ended[i]:
+    for env, row in zip(envs, rows, strict=True):
+        if ended[row]:
             obs, info = env.reset()
             reward, done, cut = 0.0, False, False
         else:
             obs, reward, done, cut, info = env.step(int(actions[row]))
-        ended[i] = done or cut
+        ended[row] = done or cut
         _write(shared, row, obs)
         rewards[row], terminated[row], truncated[row] = reward, done, cut
         if info:
@@ -177,8 +213,8 @@ def _step(
 
 def _reset(
     envs: list[HegemonSingle],
-    rows: range,
-    ended: list[bool],
+    rows: Sequence[int],
+    ended: dict[int, bool],
     shared: dict[str, np.ndarray],
     seeds: list[Any],
     options: dict[str, Any] | None,
@@ -186,10 +222,10 @@ def _reset(
 ) -> list[tuple[int, dict[str, Any]]]:
     """Reset the ``chosen`` copies, each with its seed; their infos that are not empty."""
     infos = []
-    for i, row in enumerate(rows):
+    for env, row in zip(envs, rows, strict=True):
         if chosen[row]:
-            obs, info = envs[i].reset(seed=seeds[row], options=options)
-            ended[i] = False
+            obs, info = env.reset(seed=seeds[row], options=options)
+            ended[row] = False
             _write(shared, row, obs)
             if info:
                 infos.append((row, info))
@@ -218,9 +254,23 @@ def _send_error(conn: Connection, exc: BaseException) -> None:
         pass
 
 
+class _Infos(VectorEnv[Any, Any, Any]):
+    """Gymnasium's batching of infos (``VectorEnv._add_info``) for a group of ``num_envs``
+    copies."""
+
+    def __init__(self, num_envs: int):
+        self.num_envs = num_envs
+
+
+Step = tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+"""What a step returns: observations, rewards, terminated and truncated flags, infos."""
+
+
 class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
-    """``make()``'s environments, ``copies`` of them, stepped by ``workers`` processes (each a
-    contiguous share of the copies); see the module's doc."""
+    """``make()``'s environments, ``copies`` of them, stepped by ``workers`` processes, in
+    ``groups`` that can be stepped apart (each one worker's when there are as many groups as
+    workers or more, else spread over every worker), each worker pinned to a core when ``pin``
+    (default: when the workers fill the cores); see the module's doc."""
 
     def __init__(
         self,
@@ -228,13 +278,20 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         copies: int,
         workers: int | None = None,
         *,
+        groups: int = 1,
+        pin: bool | None = None,
         context: str | None = None,
     ):
         if copies < 1:
             raise ValueError(f"a vector environment needs at least one copy, not {copies}")
         if workers is not None and workers < 1:
             raise ValueError(f"a vector environment needs at least one worker, not {workers}")
-        workers = min(copies, workers or _cores())
+        if not 1 <= groups <= min(copies, 255):
+            raise ValueError(f"{groups} groups: from 1 to the copies ({copies}), at most 255")
+        self.groups = [range(first, first + n) for first, n in _shares(copies, groups)]
+        """The copies of each group (contiguous)."""
+        cpus = _cpus()
+        workers = min(copies, workers or len(cpus))
         sample = make()  # the spaces (and the arguments checked here, in one line)
         try:
             self.single_observation_space = sample.observation_space
@@ -255,14 +312,21 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         block = ctx.RawArray("b", shape.size())
         self._shared = shape.arrays(block)
         self._conns: list[Connection] = []
+        self._shares = _split(self.groups, workers, cpus if _pinned(pin, workers, cpus) else [])
+        self._holders = [
+            [w for w, share in enumerate(self._shares) if len(share.parts[g])]
+            for g in range(groups)
+        ]  # the workers that hold each group's copies
+        self._sent: list[deque[int]] = [deque() for _ in self._shares]  # unread, per worker
+        self._stepping: dict[int, dict[int, Any]] = {}  # groups sent: their answers read so far
         self.processes: list[Any] = []
         """The worker processes."""
-        for first, count in _shares(copies, workers):
+        for w, share in enumerate(self._shares):
             parent, child = ctx.Pipe()
             process = ctx.Process(
                 target=_worker,
-                args=(child, make, first, count, shape, block),
-                name=f"hegemon-vector-{first}",
+                args=(child, make, share, shape, block),
+                name=f"hegemon-vector-{w}",
                 daemon=True,
             )
             process.start()
@@ -298,36 +362,74 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         infos: dict[str, Any] = {}
         for found in self._ask(("reset", (seeds, options, chosen))):
             infos = self._merge(infos, found)
-        return self._observations(), infos
+        return self._observations(range(self.num_envs)), infos
 
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> Step:
         """Step every copy on its action (or reset it, its episode having ended at the last
         step)."""
-        self._assert_open()
-        batch = np.asarray(actions)
-        if batch.shape != (self.num_envs,):
-            raise ValueError(f"{self.num_envs} actions expected, got shape {batch.shape}")
-        self._shared["actions"][:] = batch
-        for conn in self._conns:
-            self._send(conn, STEP)
+        self._assert_idle()
+        self._put(actions, range(self.num_envs))
+        for group in range(len(self.groups)):
+            self._send_step(group)
         infos: dict[str, Any] = {}
-        for found in self._gather():
-            if found:
-                infos = self._merge(infos, found)
-        shared = self._shared
-        return (
-            self._observations(),
-            shared["rewards"].copy(),
-            shared["terminated"].copy(),
-            shared["truncated"].copy(),
-            infos,
-        )
+        for group in range(len(self.groups)):
+            for found in self._wait(group):
+                if found:
+                    infos = self._merge(infos, found)
+        return self._results(range(self.num_envs), infos)
+
+    def step_async(self, actions: Any, group: int = 0) -> None:
+        """Start stepping ``group``'s copies (``self.groups[group]``) on ``actions``, one a
+        copy of the group, and return at once; :meth:`step_wait` gives what they return. With
+        one group (the default) that is every copy."""
+        part = self._group(group)
+        if group in self._stepping:
+            raise RuntimeError(f"group {group} is stepping already: step_wait({group}) first")
+        self._put(actions, part)
+        self._send_step(group)
+
+    def step_wait(self, group: int = 0) -> Step:
+        """What ``group``'s copies returned for the actions :meth:`step_async` gave them (the
+        infos indexed by copy within the group)."""
+        self._group(group)
+        if group not in self._stepping:
+            raise RuntimeError(f"group {group} is not stepping: step_async(actions, {group}) first")
+        return self._group_results(group, self._wait(group))
+
+    def step_wait_any(self) -> tuple[int, Step]:
+        """The first of the stepping groups to be done: its number and what :meth:`step_wait`
+        would give for it. With each group one worker's (as many groups as workers or more), a
+        learner that serves the groups in the order they are done never leaves a worker
+        waiting for another."""
+        self._assert_open()
+        if not self._stepping:
+            raise RuntimeError("no group is stepping: step_async(actions, group) first")
+        while True:
+            for group, answers in self._stepping.items():
+                if len(answers) == len(self._holders[group]):
+                    return group, self._group_results(group, self._wait(group))
+            ready = wait([self._conns[w] for w, sent in enumerate(self._sent) if sent])
+            for conn in ready:
+                self._read(self._conns.index(cast(Connection, conn)))
+
+    def _group_results(self, group: int, answers: list[Any]) -> Step:
+        part = self.groups[group]
+        infos: dict[str, Any] = {}
+        batch = _Infos(len(part))
+        for found in answers:
+            for row, info in found or ():
+                infos = batch._add_info(infos, info, row - part.start)
+        return self._results(part, infos)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call each copy's method ``name`` (or read its attribute): the answers, in order."""
-        return tuple(x for part in self._ask(("call", (name, args, kwargs))) for x in part)
+        answers: list[Any] = [None] * self.num_envs
+        for share, part in zip(
+            self._shares, self._ask(("call", (name, args, kwargs))), strict=True
+        ):
+            for row, answer in zip(share.rows, part, strict=True):
+                answers[row] = answer
+        return tuple(answers)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Each copy's attribute ``name``."""
@@ -367,16 +469,71 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             self.close()
 
     # ------------------------------------------------------------------ the messages
-    def _observations(self) -> dict[str, np.ndarray]:
-        shared = self._shared
+    def _group(self, group: int) -> range:
+        self._assert_open()
+        if not 0 <= group < len(self.groups):
+            raise ValueError(f"no group {group}: the groups are 0 to {len(self.groups) - 1}")
+        return self.groups[group]
+
+    def _put(self, actions: Any, part: range) -> None:
+        """Write ``part``'s actions into the shared block."""
+        batch = np.asarray(actions)
+        if batch.shape != (len(part),):
+            raise ValueError(f"{len(part)} actions expected, got shape {batch.shape}")
+        self._shared["actions"][part.start : part.stop] = batch
+
+    def _send_step(self, group: int) -> None:
+        message = bytes((STEP, group))
+        self._stepping[group] = {}
+        for w in self._holders[group]:
+            self._send(self._conns[w], message)
+            self._sent[w].append(group)
+
+    def _wait(self, group: int) -> list[Any]:
+        """The answers of ``group``'s workers to its step (each worker's answers read in the
+        order its steps were sent, those of other groups kept for their own wait)."""
+        answers = self._stepping[group]
+        for w in self._holders[group]:
+            while w not in answers:
+                self._read(w)
+        del self._stepping[group]
+        return [answers[w] for w in self._holders[group]]
+
+    def _read(self, w: int) -> None:
+        """Read worker ``w``'s next answer to a step, into its group's; a worker whose copies
+        raised closes the environment and its exception is raised here."""
+        conn = self._conns[w]
+        try:
+            reply = conn.recv_bytes()
+        except (OSError, EOFError):
+            self._died(conn)
+        answer = None if reply[:1] == NOTHING else pickle.loads(memoryview(reply)[1:])
+        if reply[:1] == FAILED:
+            self.close()
+            assert isinstance(answer, BaseException)
+            raise answer
+        self._stepping[self._sent[w].popleft()][w] = answer
+
+    def _results(self, part: range, infos: dict[str, Any]) -> Step:
+        shared, rows = self._shared, slice(part.start, part.stop)
+        return (
+            self._observations(part),
+            shared["rewards"][rows].copy(),
+            shared["terminated"][rows].copy(),
+            shared["truncated"][rows].copy(),
+            infos,
+        )
+
+    def _observations(self, part: range) -> dict[str, np.ndarray]:
+        shared, rows = self._shared, slice(part.start, part.stop)
         return {
-            "observation": shared["observation"].copy(),
-            "action_mask": shared["action_mask"].copy(),
+            "observation": shared["observation"][rows].copy(),
+            "action_mask": shared["action_mask"][rows].copy(),
         }
 
     def _ask(self, command: tuple[str, Any]) -> list[Any]:
         """Send ``command`` to every worker; their answers, in order."""
-        self._assert_open()
+        self._assert_idle()
         message = pickle.dumps(command)
         for conn in self._conns:
             self._send(conn, message)
@@ -426,13 +583,27 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         if self.closed:
             raise gymnasium.error.ClosedEnvironmentError("the vector environment is closed")
 
+    def _assert_idle(self) -> None:
+        """Open, and no group stepping (their answers would come first)."""
+        self._assert_open()
+        if self._stepping:
+            group = min(self._stepping)
+            raise RuntimeError(f"group {group} is stepping: step_wait it first")
 
-def _cores() -> int:
+
+def _cpus() -> list[int]:
     """The cores this process may run on."""
     try:
-        return len(os.sched_getaffinity(0))
+        return sorted(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        return list(range(os.cpu_count() or 1))
+
+
+def _pinned(pin: bool | None, workers: int, cpus: list[int]) -> bool:
+    """Whether to pin each worker to a core: asked, or by default when the workers fill the
+    cores (fewer would all sit on the first ones, leaving the others idle); only where the
+    system pins processes."""
+    return hasattr(os, "sched_setaffinity") and (workers >= len(cpus) if pin is None else pin)
 
 
 def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
@@ -446,6 +617,29 @@ def _shares(copies: int, workers: int) -> list[tuple[int, int]]:
     return shares
 
 
+def _split(groups: list[range], workers: int, cpus: list[int]) -> list[Share]:
+    """Each worker's share and, with ``cpus``, its core (the workers dealt over them in turn).
+    With at least as many groups as workers, each group is one worker's (dealt in turn), so the
+    workers need not wait for each other; with fewer, each group is spread over every worker,
+    a contiguous part each."""
+    if len(groups) >= workers:
+        empty = range(0)
+        parts = [
+            tuple(g if i % workers == w else empty for i, g in enumerate(groups))
+            for w in range(workers)
+        ]
+    else:
+        shares = [_shares(len(group), workers) for group in groups]
+        parts = [
+            tuple(
+                range(g.start + first, g.start + first + n)
+                for g, (first, n) in zip(groups, (s[w] for s in shares), strict=True)
+            )
+            for w in range(workers)
+        ]
+    return [Share(part, cpus[w % len(cpus)] if cpus else None) for w, part in enumerate(parts)]
+
+
 @overload
 def vector(
     count: int,
@@ -454,6 +648,8 @@ def vector(
     *,
     asynchronous: Literal[True] = ...,
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> HegemonVector: ...
 
@@ -466,6 +662,8 @@ def vector(
     *,
     asynchronous: Literal[False],
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> gymnasium.vector.SyncVectorEnv: ...
 
@@ -478,6 +676,8 @@ def vector(
     *,
     asynchronous: bool,
     workers: int | None = ...,
+    groups: int = ...,
+    pin: bool | None = ...,
     **kwargs: Any,
 ) -> HegemonVector | gymnasium.vector.SyncVectorEnv: ...
 
@@ -489,14 +689,20 @@ def vector(
     *,
     asynchronous: bool = True,
     workers: int | None = None,
+    groups: int = 1,
+    pin: bool | None = None,
     **kwargs: Any,
 ) -> HegemonVector | gymnasium.vector.SyncVectorEnv:
     """``count`` copies of :func:`~hegemon.env.single` as one Gymnasium vector environment:
     stepped by ``workers`` processes (``asynchronous``; default one per core, at most one per
     copy), each copy's share of them stepped on one message (see the module's doc), or all in
-    this one process (``gymnasium.vector.SyncVectorEnv``). Opponents are given by name here
-    (each copy makes its own bots)."""
+    this one process (``gymnasium.vector.SyncVectorEnv``). ``groups`` splits the copies into
+    groups stepped apart (``step_async``/``step_wait``), ``pin`` says whether each worker runs
+    on a core of its own (default: when the workers fill the cores). Opponents are given by
+    name here (each copy makes its own bots)."""
     make = partial(HegemonSingle, rules, list(opponents), **kwargs)
     if asynchronous:
-        return HegemonVector(make, count, workers)
+        return HegemonVector(make, count, workers, groups=groups, pin=pin)
+    if groups != 1 or pin:
+        raise ValueError("groups and pin are the worker processes': asynchronous=False has none")
     return gymnasium.vector.SyncVectorEnv([make] * count)

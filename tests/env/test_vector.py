@@ -4,6 +4,7 @@ calls; and what a user sees when a copy raises or a worker dies."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -26,34 +27,52 @@ def assert_same_infos(got: dict, expected: dict) -> None:
             assert np.array_equal(got[key], value), key
 
 
+Stepped = Callable[[np.ndarray, int, dict], tuple[Any, ...]]
+"""Steps the batched environment on the actions (at that step), checks its infos against the
+expected ones and returns its observations, rewards, terminated and truncated flags."""
+
+
+def play_beside(batched: Any, plain: Any, seed: int, stepped: Stepped) -> None:
+    """Step ``batched`` (by ``stepped``) beside Gymnasium's SyncVectorEnv ``plain`` of the same
+    environments on the same actions (illegal indices among them) until every copy has ended an
+    episode and begun another: the same observations, masks, rewards, ends and infos at every
+    step."""
+    rng = np.random.default_rng(seed)
+    got, got_infos = batched.reset(seed=seed)
+    expected, expected_infos = plain.reset(seed=seed)
+    assert_same_infos(got_infos, expected_infos)
+    restarted = ended = np.zeros(plain.num_envs, dtype=bool)
+    for step in range(3_000):
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(got[key], expected[key], err_msg=f"{key} {step}")
+        actions = np.array([_action(rng, mask, step) for mask in got["action_mask"]])
+        expected, *same, expected_infos = plain.step(actions)
+        got, *rest = stepped(actions, step, expected_infos)
+        for mine, theirs in zip(rest, same, strict=True):
+            np.testing.assert_array_equal(mine, theirs, err_msg=str(step))
+        restarted = restarted | ended  # the step after an end resets that copy
+        ended = rest[1] | rest[2]
+        if restarted.all():
+            return
+    raise AssertionError("every copy should have played an episode to its end and begun another")
+
+
 def test_copies_batched_over_two_workers_play_as_gymnasium_plays_them_in_one_process():
     """Six copies on two workers (three each), step by step beside Gymnasium's SyncVectorEnv
     of the same environments and actions (illegal indices among them): the same observations,
     masks, rewards, ends and infos, through every copy's end of episode and autoreset."""
     batched = vector(6, "classic", OPPONENTS, options=SHORT, workers=2)
     plain = vector(6, "classic", OPPONENTS, options=SHORT, asynchronous=False)
-    rng = np.random.default_rng(3)
-    restarted = np.zeros(6, dtype=bool)
-    ended = np.zeros(6, dtype=bool)
+
+    def stepped(actions: np.ndarray, step: int, expected_infos: dict) -> tuple[Any, ...]:
+        got, *rest, got_infos = batched.step(actions)
+        assert_same_infos(got_infos, expected_infos)
+        return (got, *rest)
+
     try:
         assert len(batched.processes) == 2
         assert batched.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
-        got, got_infos = batched.reset(seed=11)
-        expected, expected_infos = plain.reset(seed=11)
-        for step in range(3_000):
-            for key in ("observation", "action_mask"):
-                np.testing.assert_array_equal(got[key], expected[key], err_msg=f"{key} {step}")
-            assert_same_infos(got_infos, expected_infos)
-            actions = np.array([_action(rng, mask, step) for mask in got["action_mask"]])
-            got, *rest, got_infos = batched.step(actions)
-            expected, *same, expected_infos = plain.step(actions)
-            for mine, theirs in zip(rest, same, strict=True):
-                np.testing.assert_array_equal(mine, theirs, err_msg=str(step))
-            restarted |= ended  # the step after an end resets that copy
-            ended = rest[1] | rest[2]
-            if restarted.all():
-                break
-        assert restarted.all(), "every copy played an episode to its end and began another"
+        play_beside(batched, plain, 11, stepped)
     finally:
         batched.close()
         plain.close()
