@@ -36,6 +36,7 @@ from hegemon.referee.runner import sandbox
 from hegemon.referee.runner.link import BotLimits
 from hegemon.referee.runner.process import BotCommand
 from hegemon.referee.runner.sandbox import SandboxLimits
+from hegemon.referee.runner.sandbox.tree import INNER_SOCKET_DIR
 from hegemon.referee.runner.session import play_one
 from hegemon.referee.timecontrol import TimeControl
 from tests.helpers.processes import boot_ticks, left_running
@@ -300,14 +301,22 @@ def refused(result: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ the attacks
-def bound_below(folder: Path) -> set[str]:
-    """The entries of ``folder`` that lead to what the sandbox binds in for a Python bot."""
-    bound = {Path(sys.prefix), Path(sys.base_prefix), CHECKOUT}
+def bound_below(folder: Path, home: Path) -> set[str]:
+    """The entries of ``folder`` that lead to what the sandbox binds in for a Python bot (the
+    interpreter, the virtual environment, the checkout, the bot's own folder under ``home``)."""
+    bound = {Path(sys.prefix), Path(sys.base_prefix), CHECKOUT, home}
     return {
         p.resolve().relative_to(folder.resolve()).parts[0]
         for p in bound
         if p.resolve().is_relative_to(folder.resolve()) and p.resolve() != folder.resolve()
     }
+
+
+def bots_own(name: str, rundir: Path | None) -> bool:
+    """Whether a name in the temporary directory is the bot's own: its run folder (the
+    fallback binds it at its real path) or bubblewrap's socket folder — seen when the checkout
+    itself lies in the temporary directory. Another bot's run folder is not."""
+    return (rundir is not None and name == rundir.name) or name == Path(INNER_SOCKET_DIR).name
 
 
 def test_network_out_of_the_sandbox_is_refused(arena):
@@ -394,7 +403,9 @@ def test_the_database_records_other_bots_and_the_referee_are_invisible(
     ):
         report = reports[what]
         if not refused(report):
-            assert set(ast.literal_eval(report.removeprefix("ok "))) <= bound_below(folder), report
+            listed = ast.literal_eval(report.removeprefix("ok "))
+            seen = {n for n in listed if not bots_own(n, arena.hostile_bot("files").rundir)}
+            assert seen <= bound_below(folder, arena.home), report
     # its own PID namespace: itself and bwrap's init, or itself alone (the fallback's pid 1)
     assert reports["processes seen"] == ("ok [1, 2]" if mechanism == "bubblewrap" else "ok [1]")
     assert SECRET not in arena.log("files")
