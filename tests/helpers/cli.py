@@ -54,9 +54,10 @@ IN_PROCESS: frozenset[tuple[str, ...]] = frozenset(
 """Commands (by their first one or two words) that read or write the database or read a
 record, and print: nothing they do depends on being a process of their own."""
 
-AS_A_PROCESS = frozenset({"download", "--out", "-o", "--arena"})
+AS_A_PROCESS = frozenset({"download", "--out", "-o", "--arena", "--mine"})
 """Words that make such a command write files (``games download``) or talk to an arena over
-HTTP (its client's connections live as long as the process): these run as a process."""
+HTTP (``--arena``, ``games --mine``: its client's connections live as long as the process):
+these run as a process."""
 
 PROCESS_CHECKS = ("HEGEMON_PASSWORD_COST", "HEGEMON_TESTING")
 """Settings the console script checks before any command runs (``main``): a call that changes
