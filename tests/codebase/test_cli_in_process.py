@@ -107,6 +107,7 @@ def test_commands_that_need_a_process_are_left_to_one():
         ("games", "download", "out", "--season", "league"),
         ("games", "--arena"),
         ("games", "--mine", "--json"),
+        ("logs", "1"),
         ("login", "http://127.0.0.1:1"),
         ("bot", "add", "random", "random"),
     ]:

@@ -26,7 +26,6 @@ IN_PROCESS: frozenset[tuple[str, ...]] = frozenset(
         ("leaderboard",),
         ("rules",),
         ("verify",),
-        ("logs",),
         ("games",),
         ("season", "create"),
         ("season", "status"),
@@ -57,7 +56,8 @@ record, and print: nothing they do depends on being a process of their own."""
 AS_A_PROCESS = frozenset({"download", "--out", "-o", "--arena", "--mine"})
 """Words that make such a command write files (``games download``) or talk to an arena over
 HTTP (``--arena``, ``games --mine``: its client's connections live as long as the process):
-these run as a process."""
+these run as a process. (``logs`` is left out altogether: signed in, ``logs N`` asks the arena
+for a game N it does not find here.)"""
 
 PROCESS_CHECKS = ("HEGEMON_PASSWORD_COST", "HEGEMON_TESTING")
 """Settings the console script checks before any command runs (``main``): a call that changes
