@@ -59,7 +59,7 @@ def _budget_default() -> float:
 
 class MctsBot(PlannerBot):
     name = "mcts"
-    version = "2.0"
+    version = "3.0"
     budget = _budget_default()  # seconds a searched decision may take at most (a safety stop)
     share = 0.4  # ... and at most this share of the decision's deadline
     samples = 8  # sampled games the screen plays every candidate on (the seat's turn)
@@ -67,6 +67,7 @@ class MctsBot(PlannerBot):
     window = 3.0  # a call is close when another answer's planner gain is this near (armies)
     alternatives = 2  # attacks (placements) searched besides planner's (and stopping)
     search_place = True  # search the turn's placement too
+    plan_setup = True  # place the set-up's armies by planner's position score (place_setup)
     margin = 1.0  # how much better than planner's answer a candidate must score (armies)
     z = 1.5  # ... in standard errors of the paired differences (over the confirming rollouts)
     horizon = 400  # actions a rollout plays at most after the candidate
@@ -100,12 +101,21 @@ class MctsBot(PlannerBot):
         )
 
     def place(self, view, decision):
+        if view.round == 0:
+            return self.place_setup(view, decision)
         plans = self.place_plans(view, decision) if self.search_place else None
         if plans is None:
             return super().place(view, decision)
         top = plans[0][0]
         close = [move for gain, move in plans[: 1 + self.alternatives] if gain > top - self.window]
         return self.search(view, close)
+
+    def place_setup(self, view, decision):
+        """A set-up army where planner's position score puts it (with the attacks it opens, as
+        in a turn), not where continental's continent-staging rule does: in two-player-classic
+        the opponent falls by about round 7, and the set-up is much of what decides it."""
+        plans = self.place_plans(view, decision, setup=True) if self.plan_setup else None
+        return plans[0][1] if plans else super().place(view, decision)
 
     def occupy(self, view, decision):
         planned = super().occupy(view, decision)
