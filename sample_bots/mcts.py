@@ -118,7 +118,7 @@ class MctsBot(PlannerBot):
         it opens, as in a turn), not where continental's continent-staging rule does: in
         two-player-classic the opponent falls by about round 7, and the set-up is much of what
         decides it. With more enemies continental's rule stays (planner with this set-up
-        scored 0.431 against planner over 20 classic 4-player pairs)."""
+        scored 0.403 against planner over 40 classic 4-player pairs: docs/strong-bots.md)."""
         duel = self.plan_setup and _enemies(view) == 1
         plans = self.place_plans(view, decision, setup=True) if duel else None
         return plans[0][1] if plans else super().place(view, decision)
