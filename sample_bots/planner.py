@@ -387,11 +387,12 @@ class PlannerBot(ContinentalBot):
             return super().place(view, decision)
         return plans[0][1]
 
-    def place_plans(self, view, decision) -> list[tuple[float, Place]] | None:
+    def place_plans(self, view, decision, setup: bool = False) -> list[tuple[float, Place]] | None:
         """Every placement plan with its gain (see the module docstring), planner's choice
-        first and the rest best first; None where continental places instead (the set-up, or
-        all of it to a capital)."""
-        if view.round == 0:  # set-up: one army at a time, no attack follows
+        first and the rest best first; None where continental places instead (the set-up
+        unless ``setup``, or all of it to a capital). With ``setup`` the set-up's armies are
+        scored as the turn's are, as if the attacks they open followed."""
+        if view.round == 0 and not setup:  # set-up: one army at a time, no attack follows
             return None
         guard = self.capital_need(view)
         kept, capital = (min(guard[0], decision.armies), guard[1]) if guard else (0, -1)
