@@ -359,10 +359,9 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             if mask.shape != (self.num_envs,):
                 raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},)")
             chosen = mask.tolist()
-        infos: dict[str, Any] = {}
-        for found in self._ask(("reset", (seeds, options, chosen))):
-            infos = self._merge(infos, found)
-        return self._observations(range(self.num_envs)), infos
+        every = range(self.num_envs)
+        infos = self._infos(self._ask(("reset", (seeds, options, chosen))), every)
+        return self._observations(every), infos
 
     def step(self, actions: Any) -> Step:
         """Step every copy on its action (or reset it, its episode having ended at the last
@@ -371,12 +370,9 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         self._put(actions, range(self.num_envs))
         for group in range(len(self.groups)):
             self._send_step(group)
-        infos: dict[str, Any] = {}
-        for group in range(len(self.groups)):
-            for found in self._wait(group):
-                if found:
-                    infos = self._merge(infos, found)
-        return self._results(range(self.num_envs), infos)
+        answers = [found for group in range(len(self.groups)) for found in self._wait(group)]
+        every = range(self.num_envs)
+        return self._results(every, self._infos(answers, every))
 
     def step_async(self, actions: Any, group: int = 0) -> None:
         """Start stepping ``group``'s copies (``self.groups[group]``) on ``actions``, one a
@@ -414,12 +410,7 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
 
     def _group_results(self, group: int, answers: list[Any]) -> Step:
         part = self.groups[group]
-        infos: dict[str, Any] = {}
-        batch = _Infos(len(part))
-        for found in answers:
-            for row, info in found or ():
-                infos = batch._add_info(infos, info, row - part.start)
-        return self._results(part, infos)
+        return self._results(part, self._infos(answers, part))
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call each copy's method ``name`` (or read its attribute): the answers, in order."""
@@ -502,13 +493,8 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     def _read(self, w: int) -> None:
         """Read worker ``w``'s next answer to a step, into its group's; a worker whose copies
         raised closes the environment and its exception is raised here."""
-        conn = self._conns[w]
-        try:
-            reply = conn.recv_bytes()
-        except (OSError, EOFError):
-            self._died(conn)
-        answer = None if reply[:1] == NOTHING else pickle.loads(memoryview(reply)[1:])
-        if reply[:1] == FAILED:
+        tag, answer = self._receive(self._conns[w])
+        if tag == FAILED:
             self.close()
             assert isinstance(answer, BaseException)
             raise answer
@@ -539,11 +525,16 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             self._send(conn, message)
         return self._gather()
 
-    def _merge(
-        self, infos: dict[str, Any], found: list[tuple[int, dict[str, Any]]]
-    ) -> dict[str, Any]:
-        for row, info in found:
-            infos = self._add_info(infos, info, row)
+    def _infos(self, answers: list[Any], part: range) -> dict[str, Any]:
+        """The copies' infos in the workers' ``answers`` (lists of (copy, info), or None),
+        batched as Gymnasium does and indexed by copy within ``part``."""
+        infos: dict[str, Any] = {}
+        batch: VectorEnv[Any, Any, Any] | None = None
+        for found in answers:
+            for row, info in found or ():
+                if batch is None:
+                    batch = self if len(part) == self.num_envs else _Infos(len(part))
+                infos = batch._add_info(infos, info, row - part.start)
         return infos
 
     def _send(self, conn: Connection, message: bytes) -> None:
@@ -557,12 +548,7 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         worker whose copies raised is raised here, the environment closed first."""
         answers, failure = [], None
         for conn in self._conns:
-            try:
-                reply = conn.recv_bytes()
-            except (OSError, EOFError):
-                self._died(conn)
-            tag = reply[:1]
-            answer = None if tag == NOTHING else pickle.loads(memoryview(reply)[1:])
+            tag, answer = self._receive(conn)
             if tag == FAILED:
                 failure = failure or answer
             answers.append(answer)
@@ -570,6 +556,15 @@ class HegemonVector(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             self.close()
             raise failure
         return answers
+
+    def _receive(self, conn: Connection) -> tuple[bytes, Any]:
+        """A worker's next reply: its tag and what it carries (None for nothing)."""
+        try:
+            reply = conn.recv_bytes()
+        except (OSError, EOFError):
+            self._died(conn)
+        tag = reply[:1]
+        return tag, None if tag == NOTHING else pickle.loads(memoryview(reply)[1:])
 
     def _died(self, conn: Connection) -> NoReturn:
         process = self.processes[self._conns.index(conn)]
