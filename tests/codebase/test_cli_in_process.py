@@ -55,6 +55,27 @@ def test_a_command_in_process_answers_as_the_process_does(played, args):
     assert dict(os.environ) == environ and os.getcwd() == cwd  # nothing of the call stays
 
 
+def test_a_console_first_made_at_another_width_draws_at_the_commands(played, monkeypatch):
+    """The worker imported the commands' consoles under whatever COLUMNS a test had set then
+    (here 40); the command still draws at its own environment's width (a clean clone's CI run
+    truncated a season's name so)."""
+    from rich.console import Console
+
+    from hegemon.leaderboard.cli import common
+
+    made_then = Console(_environ={"COLUMNS": "40"})
+    for console in (common.console, common.errors):
+        monkeypatch.setattr(console, "_width", made_then._width)
+    args = ("season", "list")
+    env = env_for(played)
+    real = subprocess.run(
+        hegemon_argv(*args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    here = run_in_process(args, env, ROOT)
+    assert (here.returncode, here.stdout) == (real.returncode, real.stdout)
+    assert common.console._width == made_then._width  # and left as it was found
+
+
 def test_input_reaches_the_command_and_its_writes_are_kept(tmp_path):
     env = env_for(tmp_path)
     added = run_in_process(

@@ -18,7 +18,7 @@ import contextlib
 import os
 import subprocess
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 IN_PROCESS: frozenset[tuple[str, ...]] = frozenset(
@@ -86,7 +86,7 @@ def run_in_process(
     # CliRunner sets these for the call and restores them after; None removes a variable
     changes: dict[str, str | None] = {k: v for k, v in env.items() if os.environ.get(k) != v}
     changes.update({k: None for k in os.environ if k not in env})
-    with contextlib.chdir(cwd):
+    with contextlib.chdir(cwd), consoles_sized_by(env):
         result = CliRunner().invoke(app, list(args), input=stdin, env=changes)
     stdout, stderr, code = result.stdout, result.stderr, result.exit_code
     error = result.exception
@@ -98,3 +98,27 @@ def run_in_process(
         stderr += "".join(traceback.format_exception(error))
         code = 1
     return subprocess.CompletedProcess(["hegemon", *args], code, stdout, stderr)
+
+
+def _size(env: Mapping[str, str], name: str) -> int | None:
+    value = env.get(name)
+    return int(value) if value is not None and value.isdigit() else None
+
+
+@contextlib.contextmanager
+def consoles_sized_by(env: Mapping[str, str]) -> Iterator[None]:
+    """The commands' shared consoles sized for the call as a new process under ``env`` sizes
+    them: rich fixes a console's width and height from ``COLUMNS`` and ``LINES`` when the console
+    is made — here at the module's first import in this worker, under whatever a test had set
+    then — and a real command makes them under its own environment (``env_for``: 200 columns)."""
+    from hegemon.leaderboard.cli import common
+
+    consoles = (common.console, common.errors)
+    made = [(console._width, console._height) for console in consoles]
+    try:
+        for console in consoles:
+            console._width, console._height = _size(env, "COLUMNS"), _size(env, "LINES")
+        yield
+    finally:
+        for console, (width, height) in zip(consoles, made, strict=True):
+            console._width, console._height = width, height
