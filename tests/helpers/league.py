@@ -38,6 +38,7 @@ from hegemon.leaderboard.store import (
 )
 from hegemon.referee.record import replay
 from hegemon.sample_bots.names import TOUR as SAMPLE_BOTS
+from tests.helpers.cli import in_process, run_in_process
 
 if TYPE_CHECKING:
     from hegemon.leaderboard.store import BotRow, SeasonRow
@@ -105,11 +106,16 @@ def hegemon(
     env: dict[str, str] | None = None,
     stdin: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``hegemon ARGS`` in a subprocess (``stdin``: its input) and wait for it."""
+    """Run ``hegemon ARGS`` in a subprocess (``stdin``: its input) and wait for it; a command
+    that only reads or writes the database and prints runs in this process instead, with the
+    same environment and result (:mod:`tests.helpers.cli`)."""
+    env = env or env_for(home)
+    if in_process(args, env):
+        return run_in_process(args, env, ROOT, stdin)
     return subprocess.run(
         hegemon_argv(*args),
         cwd=ROOT,
-        env=env or env_for(home),
+        env=env,
         input=stdin,
         capture_output=True,
         text=True,
