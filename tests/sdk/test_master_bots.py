@@ -12,6 +12,7 @@ from hegemon.referee import Game, make_rules
 from hegemon.referee.events import redact
 from hegemon.referee.view import view_for
 from hegemon.referee.wire import codec
+from hegemon.sample_bots.mcts import MctsBot
 from hegemon.sample_bots.minimal import Minimal
 from hegemon.sample_bots.names import NAMES
 from hegemon.sdk import (
@@ -82,8 +83,8 @@ def _bots():
             if n.endswith("Bot") and n != "Bot" and getattr(module, n).__module__ == module.__name__
         )
         bot = cls()
-        if hasattr(bot, "iterations"):  # mcts: its legality, not its search depth, is tested
-            bot.iterations = 2
+        if isinstance(bot, MctsBot):  # its legality, not its search depth, is tested here
+            bot.budget = 0.02
         found.append(bot)
     return [*found, Minimal()]
 
